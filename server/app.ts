@@ -1,0 +1,77 @@
+import Router from '@koa/router';
+import Koa from 'koa';
+import type { Config } from './config.ts';
+import { adminRoutes } from './admin/admin-routes.ts';
+import type { AppState } from './http/app-state.ts';
+import { body } from './http/body.ts';
+import { errorMapper } from './http/error-mapper.ts';
+import { rateLimit } from './http/rate-limit.ts';
+import { requestLog } from './http/request-log.ts';
+import { Users } from './identity/users.ts';
+import type { Logger } from './logger.ts';
+import { messagingRoutes } from './messaging/routes.ts';
+import { MessagingService } from './messaging/service.ts';
+import { openApiDocument } from './openapi.ts';
+import { Merchants } from './payments/merchants.ts';
+import type { Store } from './store/store.ts';
+
+/** The long-lived objects behind the routes, built once per process. */
+export interface Services {
+  store: Store;
+  logger: Logger;
+  config: Config;
+  users: Users;
+  merchants: Merchants;
+  messaging: MessagingService;
+}
+
+export function createServices(store: Store, logger: Logger, config: Config): Services {
+  return {
+    store,
+    logger,
+    config,
+    users: new Users(store),
+    merchants: new Merchants(store),
+    messaging: new MessagingService(store),
+  };
+}
+
+/**
+ * Composes the service: request log, the one error mapper, body parsing, then one router per
+ * area. Each request flows router → validate(schema) → service → store.
+ */
+export function createApp(services: Services, options: { adminSecret?: string } = {}): Koa<AppState> {
+  const app = new Koa<AppState>({ proxy: false });
+  app.silent = true;
+  app.on('error', (error: Error, ctx?: Koa.Context) => {
+    services.logger.log('error', 'unhandled', { request_id: ctx?.state?.requestId, error: error.name, stack: error.stack });
+  });
+
+  const limiter = rateLimit(services.config.rateLimit, (state, ip) => state.rateKey ?? `ip:${ip}`);
+
+  const root = new Router<AppState>();
+  root.get('/v1/openapi.json', (ctx) => {
+    ctx.body = openApiDocument(services.config.publicUrl);
+  });
+  root.get('/healthz', (ctx) => {
+    ctx.body = { ok: true };
+  });
+
+  const v1 = messagingRoutes(services, limiter);
+  const admin = adminRoutes(services, options.adminSecret);
+
+  app.use(requestLog(services.logger));
+  app.use(errorMapper());
+  app.use(async (ctx, next) => {
+    // An API answer is never for a shared cache, and never sniffed as another type.
+    ctx.set('Cache-Control', 'no-store');
+    ctx.set('X-Content-Type-Options', 'nosniff');
+    return next();
+  });
+  app.use(body());
+  for (const router of [root, v1, admin]) {
+    app.use(router.routes());
+    app.use(router.allowedMethods());
+  }
+  return app;
+}

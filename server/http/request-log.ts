@@ -1,0 +1,26 @@
+import { randomUUID } from 'node:crypto';
+import type { Middleware } from 'koa';
+import type { Logger } from '../logger.ts';
+import type { AppState } from './app-state.ts';
+
+/** One line per request: method, path (never the query or body), status, time. */
+export function requestLog(logger: Logger): Middleware<AppState> {
+  return async (ctx, next) => {
+    const started = performance.now();
+    ctx.state.requestId = `req_${randomUUID().replaceAll('-', '').slice(0, 20)}`;
+    ctx.set('Request-Id', ctx.state.requestId);
+    try {
+      await next();
+    } finally {
+      logger.log(ctx.status >= 500 ? 'error' : 'info', 'request', {
+        request_id: ctx.state.requestId,
+        method: ctx.method,
+        path: ctx.path,
+        status: ctx.status,
+        ms: Math.round((performance.now() - started) * 10) / 10,
+        ...(ctx.state.userId ? { user: ctx.state.userId } : {}),
+        ...(ctx.state.merchantId ? { merchant: ctx.state.merchantId } : {}),
+      });
+    }
+  };
+}

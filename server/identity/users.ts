@@ -1,0 +1,61 @@
+import type { Middleware } from 'koa';
+import { unauthenticated } from '../http/api-error.ts';
+import type { AppState } from '../http/app-state.ts';
+import type { Store } from '../store/store.ts';
+import { bearer, hashSecret, newId, newSecret, nowSeconds } from './secrets.ts';
+
+export interface User {
+  id: string;
+  username: string;
+  created_at: number;
+}
+
+/** Stored under the token's hash, so the token itself is never on disk. */
+interface AccessToken {
+  id: string;
+  user_id: string;
+  created_at: number;
+}
+
+export const USERNAME = /^[A-Za-z0-9_.-]{1,64}$/;
+
+/** Messaging users and their access tokens. */
+export class Users {
+  readonly #users;
+  readonly #tokens;
+
+  constructor(private readonly store: Store) {
+    this.#users = store.collection<User>('users', { username: (u) => u.username });
+    this.#tokens = store.collection<AccessToken>('access_tokens', { user: (t) => t.user_id });
+  }
+
+  /** Creates the user if needed and issues a new access token for it. */
+  async issueToken(username: string): Promise<{ user: User; accessToken: string }> {
+    if (!USERNAME.test(username)) throw new Error('A username is 1 to 64 letters, digits, dots, dashes or underscores.');
+    const user =
+      this.#users.first('username', username) ??
+      this.#users.insert({ id: newId('usr'), username, created_at: nowSeconds() });
+    const accessToken = newSecret('cpe_at_');
+    this.#tokens.insert({ id: hashSecret(accessToken), user_id: user.id, created_at: nowSeconds() });
+    await this.store.commit();
+    return { user, accessToken };
+  }
+
+  userOf(accessToken: string): User | undefined {
+    const token = this.#tokens.get(hashSecret(accessToken));
+    return token && this.#users.get(token.user_id);
+  }
+
+  /** Requires `Authorization: Bearer <access token>` and sets `ctx.state.userId`. */
+  authenticate(): Middleware<AppState> {
+    return async (ctx, next) => {
+      const secret = bearer(ctx.get('authorization'));
+      if (!secret) throw unauthenticated('Send your access token as `Authorization: Bearer <token>`.');
+      const user = this.userOf(secret);
+      if (!user) throw unauthenticated('Invalid access token.');
+      ctx.state.userId = user.id;
+      ctx.state.rateKey = `user:${user.id}`;
+      return next();
+    };
+  }
+}

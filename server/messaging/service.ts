@@ -1,0 +1,268 @@
+import { z } from 'zod';
+import { conflict, invalidParam, noSuch } from '../http/api-error.ts';
+import { newId, nowSeconds } from '../identity/secrets.ts';
+import { CursorNotFound, type Collection, type Page, type Store } from '../store/store.ts';
+import type {
+  Contact,
+  ContactCreate,
+  ContactListQuery,
+  ContactUpdate,
+  Conversation,
+  ConversationCreate,
+  ConversationListQuery,
+  ConversationUpdate,
+  ListQuery,
+  Message,
+  MessageCreate,
+} from './schemas.ts';
+
+type Owned<T> = T & { user_id: string };
+type StoredContact = Owned<Contact>;
+type StoredConversation = Owned<Conversation>;
+type StoredMessage = Owned<Message>;
+
+const PAGE_SIZE = 10;
+
+/** Drops what only the store knows (owner, sequence) from a row. */
+function publicFields<T extends object>(row: Owned<T>): T {
+  const { user_id: _owner, _seq: _sequence, ...rest } = row as Owned<T> & { _seq?: number };
+  return rest as T;
+}
+
+function page<T extends { id: string; user_id: string }>(
+  collection: Collection<T>,
+  index: string,
+  key: string,
+  query: ListQuery,
+  sameList?: (cursor: T) => boolean,
+): Page<T> {
+  try {
+    return collection.page(
+      index,
+      key,
+      { limit: query.limit ?? PAGE_SIZE, startingAfter: query.starting_after, endingBefore: query.ending_before },
+      sameList,
+    );
+  } catch (error) {
+    if (error instanceof CursorNotFound) throw invalidParam(error.param, error.message, 'resource_missing');
+    throw error;
+  }
+}
+
+function checkCursors(query: ListQuery): void {
+  if (query.starting_after !== undefined && query.ending_before !== undefined)
+    throw invalidParam('ending_before', 'Send at most one of starting_after and ending_before.');
+}
+
+/**
+ * Contacts, conversations and messages of each user. Every read and write is scoped to the user:
+ * another user's id answers exactly as an absent one.
+ */
+export class MessagingService {
+  readonly #contacts: Collection<StoredContact>;
+  readonly #conversations: Collection<StoredConversation>;
+  readonly #messages: Collection<StoredMessage>;
+
+  constructor(private readonly store: Store) {
+    this.#contacts = store.collection<StoredContact>('contacts', {
+      owner: (c) => c.user_id,
+      active: (c) => `${c.user_id}:${c.last_active_at !== null}`,
+    });
+    this.#conversations = store.collection<StoredConversation>('conversations', {
+      owner: (c) => c.user_id,
+      archived: (c) => `${c.user_id}:${c.archived_at !== null}`,
+      contact: (c) => c.contact_id ?? undefined,
+      group: (c) => (c.group_id === null ? undefined : `${c.user_id}:${c.group_id}`),
+    });
+    this.#messages = store.collection<StoredMessage>('messages', { conversation: (m) => m.conversation_id });
+  }
+
+  // Contacts
+
+  listContacts(userId: string, query: z.output<typeof ContactListQuery>) {
+    checkCursors(query);
+    const result =
+      query.active === undefined
+        ? page(this.#contacts, 'owner', userId, query)
+        : page(this.#contacts, 'active', `${userId}:${query.active}`, query, (c) => c.user_id === userId);
+    return { object: 'list' as const, url: '/v1/contacts', has_more: result.hasMore, data: result.data.map(publicFields<Contact>) };
+  }
+
+  async createContact(userId: string, input: z.output<typeof ContactCreate>): Promise<Contact> {
+    const now = nowSeconds();
+    const contactId = newId('ctc');
+    const conversation = this.#insertConversation(userId, { contact_id: contactId, group_id: null }, now);
+    const contact = this.#contacts.insert({
+      id: contactId,
+      object: 'contact',
+      user_id: userId,
+      username: input.username,
+      phone_number: input.phone_number,
+      avatar_url: input.avatar_url ?? '',
+      display_name: null,
+      conversation_id: conversation.id,
+      last_active_at: null,
+      created_at: now,
+    });
+    await this.store.commit();
+    return publicFields(contact);
+  }
+
+  getContact(userId: string, id: string): Contact {
+    return publicFields(this.#ownContact(userId, id));
+  }
+
+  async updateContact(userId: string, id: string, input: z.output<typeof ContactUpdate>): Promise<Contact> {
+    const contact = this.#ownContact(userId, id);
+    const updated = input.display_name === undefined ? contact : this.#contacts.update(id, { display_name: input.display_name });
+    await this.store.commit();
+    return publicFields(updated);
+  }
+
+  async deleteContact(userId: string, id: string) {
+    const contact = this.#ownContact(userId, id);
+    const conversation = this.#conversations.get(contact.conversation_id);
+    if (conversation?.user_id === userId) this.#deleteConversationRows(conversation.id);
+    this.#contacts.delete(id);
+    await this.store.commit();
+    return { id, object: 'contact' as const, deleted: true as const };
+  }
+
+  // Conversations
+
+  listConversations(userId: string, query: z.output<typeof ConversationListQuery>) {
+    checkCursors(query);
+    const result =
+      query.archived === undefined
+        ? page(this.#conversations, 'owner', userId, query)
+        : page(this.#conversations, 'archived', `${userId}:${query.archived}`, query, (c) => c.user_id === userId);
+    return {
+      object: 'list' as const,
+      url: '/v1/conversations',
+      has_more: result.hasMore,
+      data: result.data.map(publicFields<Conversation>),
+    };
+  }
+
+  async createConversation(userId: string, input: z.output<typeof ConversationCreate>): Promise<Conversation> {
+    let conversation: StoredConversation;
+    if (input.contact_id !== undefined) {
+      const contact = this.#contacts.get(input.contact_id);
+      if (contact?.user_id !== userId) throw noSuch('contact', input.contact_id, 'contact_id');
+      if (this.#conversations.first('contact', contact.id))
+        throw conflict('resource_already_exists', `Contact '${contact.id}' already has conversation '${contact.conversation_id}'.`, 'contact_id');
+      // The contact's conversation was deleted earlier: this one takes its place.
+      conversation = this.#insertConversation(userId, { contact_id: contact.id, group_id: null }, nowSeconds());
+      this.#contacts.update(contact.id, { conversation_id: conversation.id });
+    } else {
+      const groupId = input.group_id!;
+      const existing = this.#conversations.first('group', `${userId}:${groupId}`);
+      if (existing) throw conflict('resource_already_exists', `Group '${groupId}' already has conversation '${existing.id}'.`, 'group_id');
+      conversation = this.#insertConversation(userId, { contact_id: null, group_id: groupId }, nowSeconds());
+    }
+    await this.store.commit();
+    return publicFields(conversation);
+  }
+
+  getConversation(userId: string, id: string): Conversation {
+    return publicFields(this.#ownConversation(userId, id));
+  }
+
+  async updateConversation(userId: string, id: string, input: z.output<typeof ConversationUpdate>): Promise<Conversation> {
+    const conversation = this.#ownConversation(userId, id);
+    const patch: Partial<StoredConversation> = {};
+    if (input.is_pinned !== undefined) patch.is_pinned = input.is_pinned;
+    if (input.is_muted !== undefined) patch.is_muted = input.is_muted;
+    if (input.last_opened_at !== undefined) {
+      if (input.last_opened_at > nowSeconds() + 300) throw invalidParam('last_opened_at', 'Invalid last_opened_at: must not be in the future.');
+      patch.last_opened_at = input.last_opened_at;
+    }
+    if (input.archived !== undefined) {
+      // Archiving an archived conversation keeps its first archived_at.
+      patch.archived_at = input.archived ? (conversation.archived_at ?? nowSeconds()) : null;
+    }
+    if (input.pinned_message_id !== undefined) {
+      const messageId = input.pinned_message_id;
+      if (messageId !== null && this.#messages.get(messageId)?.conversation_id !== id)
+        throw invalidParam('pinned_message_id', `No such message in conversation '${id}': '${messageId}'.`, 'resource_missing');
+      patch.pinned_message_id = messageId;
+    }
+    const updated = Object.keys(patch).length ? this.#conversations.update(id, patch) : conversation;
+    await this.store.commit();
+    return publicFields(updated);
+  }
+
+  async deleteConversation(userId: string, id: string) {
+    this.#ownConversation(userId, id);
+    this.#deleteConversationRows(id);
+    await this.store.commit();
+    return { id, object: 'conversation' as const, deleted: true as const };
+  }
+
+  // Messages
+
+  listMessages(userId: string, conversationId: string, query: ListQuery) {
+    checkCursors(query);
+    this.#ownConversation(userId, conversationId);
+    const result = page(this.#messages, 'conversation', conversationId, query);
+    return {
+      object: 'list' as const,
+      url: `/v1/conversations/${conversationId}/messages`,
+      has_more: result.hasMore,
+      data: result.data.map(publicFields<Message>),
+    };
+  }
+
+  async createMessage(userId: string, conversationId: string, input: z.output<typeof MessageCreate>): Promise<Message> {
+    const conversation = this.#ownConversation(userId, conversationId);
+    const now = nowSeconds();
+    const message = this.#messages.insert({
+      id: newId('msg'),
+      object: 'message',
+      user_id: userId,
+      conversation_id: conversationId,
+      sender: input.sender ?? 'user',
+      text: input.text,
+      created_at: now,
+    });
+    this.#conversations.update(conversationId, { last_active_at: now });
+    if (conversation.contact_id !== null && this.#contacts.get(conversation.contact_id)) {
+      this.#contacts.update(conversation.contact_id, { last_active_at: now });
+    }
+    await this.store.commit();
+    return publicFields(message);
+  }
+
+  #insertConversation(userId: string, owner: Pick<Conversation, 'contact_id' | 'group_id'>, now: number): StoredConversation {
+    return this.#conversations.insert({
+      id: newId('cnv'),
+      object: 'conversation',
+      user_id: userId,
+      ...owner,
+      pinned_message_id: null,
+      is_pinned: false,
+      is_muted: false,
+      last_active_at: null,
+      last_opened_at: null,
+      created_at: now,
+      archived_at: null,
+    });
+  }
+
+  #deleteConversationRows(id: string): void {
+    for (const message of [...this.#messages.find('conversation', id)]) this.#messages.delete(message.id);
+    this.#conversations.delete(id);
+  }
+
+  #ownContact(userId: string, id: string): StoredContact {
+    const contact = this.#contacts.get(id);
+    if (contact?.user_id !== userId) throw noSuch('contact', id);
+    return contact;
+  }
+
+  #ownConversation(userId: string, id: string): StoredConversation {
+    const conversation = this.#conversations.get(id);
+    if (conversation?.user_id !== userId) throw noSuch('conversation', id);
+    return conversation;
+  }
+}

@@ -1,0 +1,88 @@
+import { z } from 'zod';
+import { ErrorBody } from './http/api-error.ts';
+import { operations, type Auth } from './http/operation.ts';
+
+const security: Record<Auth, Record<string, string[]>[]> = {
+  accessToken: [{ accessToken: [] }],
+  licenceKey: [{ licenceKey: [] }],
+  session: [{ publicKey: [], sessionToken: [] }],
+  none: [],
+};
+
+type Json = Record<string, unknown>;
+
+/**
+ * Converts a schema to JSON Schema, moving its named parts ($defs, from `.meta({id})`) into the
+ * document's components so each shape is described once.
+ */
+function toSchema(schema: z.ZodType, io: 'input' | 'output', components: Json): Json {
+  const json = z.toJSONSchema(schema, { io, target: 'draft-2020-12', unrepresentable: 'any' }) as Json;
+  delete json.$schema;
+  const defs = (json.$defs ?? {}) as Json;
+  delete json.$defs;
+  const rewrite = (value: unknown): unknown => {
+    if (Array.isArray(value)) return value.map(rewrite);
+    if (value && typeof value === 'object') {
+      return Object.fromEntries(
+        Object.entries(value).map(([k, v]) => [k, k === '$ref' && typeof v === 'string' ? v.replace('#/$defs/', '#/components/schemas/') : rewrite(v)]),
+      );
+    }
+    return value;
+  };
+  for (const [name, def] of Object.entries(defs)) components[name] ??= rewrite(def);
+  return rewrite(json) as Json;
+}
+
+/** The OpenAPI 3.1 description, generated from the same zod schemas that validate requests. */
+export function openApiDocument(serverUrl: string): Json {
+  const schemas: Json = {};
+  const paths: Record<string, Json> = {};
+  const errorRef = { $ref: '#/components/schemas/Error' };
+  toSchema(ErrorBody, 'output', schemas); // registers components.schemas.Error
+  for (const op of operations) {
+    const path = op.path.replace(/:(\w+)/g, '{$1}');
+    const parameters: Json[] = [...op.path.matchAll(/:(\w+)/g)].map(([, name]) => ({ name, in: 'path', required: true, schema: { type: 'string' } }));
+    if (op.query) {
+      const query = toSchema(op.query, 'input', schemas) as { properties?: Json; required?: string[] };
+      for (const [name, schema] of Object.entries(query.properties ?? {})) {
+        parameters.push({ name, in: 'query', required: query.required?.includes(name) ?? false, schema });
+      }
+    }
+    const body = op.body ? toSchema(op.body, 'input', schemas) : undefined;
+    (paths[path] ??= {})[op.method] = {
+      operationId: `${op.method}${path.replace(/\{(\w+)\}/g, 'By_$1').replace(/[^A-Za-z0-9]+(.)?/g, (_, c: string = '') => c.toUpperCase())}`,
+      summary: op.summary,
+      tags: [op.tag],
+      security: security[op.auth],
+      ...(parameters.length ? { parameters } : {}),
+      ...(body
+        ? {
+            requestBody: {
+              required: true,
+              content: { 'application/json': { schema: body }, 'application/x-www-form-urlencoded': { schema: body } },
+            },
+          }
+        : {}),
+      responses: {
+        '200': { description: 'OK', content: { 'application/json': { schema: toSchema(op.response, 'output', schemas) } } },
+        '4XX': { description: 'Client error', content: { 'application/json': { schema: errorRef } } },
+        '5XX': { description: 'Server error', content: { 'application/json': { schema: errorRef } } },
+      },
+    };
+  }
+  return {
+    openapi: '3.1.0',
+    info: { title: 'CPE service', version: '1.0.0', description: 'Messaging API and test-mode Payment Intents.' },
+    servers: [{ url: serverUrl }],
+    paths,
+    components: {
+      schemas,
+      securitySchemes: {
+        accessToken: { type: 'http', scheme: 'bearer', description: 'Messaging access token (`npm run -s token -- <username>`).' },
+        licenceKey: { type: 'http', scheme: 'bearer', description: 'Merchant licence key: server to server only.' },
+        publicKey: { type: 'apiKey', in: 'header', name: 'X-CPE-Public-Key' },
+        sessionToken: { type: 'apiKey', in: 'header', name: 'X-CPE-Session-Token' },
+      },
+    },
+  };
+}

@@ -1,0 +1,43 @@
+import { open, readFile, rename } from 'node:fs/promises';
+import { basename, dirname, join } from 'node:path';
+import type { Adapter } from 'lowdb';
+
+/**
+ * A lowdb adapter that makes a finished write survive a crash: the text goes to a temporary file,
+ * which is flushed to disk and then renamed over the old one (and the folder is flushed so the
+ * rename itself is durable). The file is therefore always either the old or the new whole text,
+ * even after `kill -9` or a power cut. lowdb's own TextFile renames without flushing.
+ */
+export class DurableTextFile implements Adapter<string> {
+  readonly #temp: string;
+
+  constructor(readonly filename: string) {
+    this.#temp = join(dirname(filename), `.${basename(filename)}.tmp`);
+  }
+
+  async read(): Promise<string | null> {
+    try {
+      return await readFile(this.filename, 'utf8');
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
+      throw error;
+    }
+  }
+
+  async write(text: string): Promise<void> {
+    const file = await open(this.#temp, 'w', 0o600);
+    try {
+      await file.writeFile(text, 'utf8');
+      await file.datasync();
+    } finally {
+      await file.close();
+    }
+    await rename(this.#temp, this.filename);
+    const folder = await open(dirname(this.filename), 'r');
+    try {
+      await folder.sync();
+    } finally {
+      await folder.close();
+    }
+  }
+}

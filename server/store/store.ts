@@ -1,0 +1,54 @@
+/**
+ * The storage interface every service uses. Mutations apply to memory at once (so a handler that
+ * checks and then writes, without awaiting in between, is atomic on Node's single thread); `commit()`
+ * resolves once every mutation made before it is durable. Another engine only has to honour this.
+ */
+export interface Row {
+  id: string;
+}
+
+export interface PageQuery {
+  limit: number;
+  startingAfter?: string;
+  endingBefore?: string;
+}
+
+export interface Page<T> {
+  data: T[];
+  hasMore: boolean;
+}
+
+/** Names an ordered index and how a row maps to its key in it (undefined: not in that index). */
+export type IndexSpec<T> = Record<string, (row: T) => string | undefined>;
+
+export interface Collection<T extends Row> {
+  get(id: string): T | undefined;
+  /** Rows of one key of an index, oldest first. */
+  find(index: string, key: string): readonly T[];
+  first(index: string, key: string): T | undefined;
+  count(index: string, key: string): number;
+  insert(row: T): T;
+  update(id: string, patch: Partial<T>): T;
+  delete(id: string): boolean;
+  /**
+   * Newest first, cursors by id as in the Stripe API. A cursor must be a row (or a recently deleted
+   * one) of the same list: by default of the same index key, or as `sameList` decides. Throws
+   * CursorNotFound otherwise.
+   */
+  page(index: string, key: string, query: PageQuery, sameList?: (cursor: T) => boolean): Page<T>;
+  /** Every row, oldest first (for maintenance such as expiring old records). */
+  all(): Iterable<T>;
+}
+
+export class CursorNotFound extends Error {
+  constructor(readonly param: 'starting_after' | 'ending_before', readonly cursor: string) {
+    super(`No such object: '${cursor}'`);
+  }
+}
+
+export interface Store {
+  collection<T extends Row>(name: string, indexes?: IndexSpec<T>): Collection<T>;
+  /** Resolves when everything mutated so far is on disk. Concurrent callers share one write. */
+  commit(): Promise<void>;
+  close(): Promise<void>;
+}

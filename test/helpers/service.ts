@@ -1,0 +1,85 @@
+import type { AddressInfo } from 'node:net';
+import { createServer, type Server } from 'node:http';
+import { createApp, createServices, type Services } from '../../server/app.ts';
+import type { Config } from '../../server/config.ts';
+import { createLogger } from '../../server/logger.ts';
+import { ensureSeeded, type Credentials } from '../../server/seed.ts';
+import { LowdbStore } from '../../server/store/lowdb-store.ts';
+import { assertMatchesOpenApi } from './openapi-check.ts';
+
+export interface TestService {
+  url: string;
+  services: Services;
+  credentials: Credentials;
+  /** fetch against the service; every JSON answer is checked against /v1/openapi.json. */
+  api: Api;
+  close(): Promise<void>;
+}
+
+export interface ApiResponse<T = any> {
+  status: number;
+  headers: Headers;
+  body: T;
+}
+
+export type Api = (
+  method: string,
+  path: string,
+  options?: { token?: string; json?: unknown; form?: Record<string, string>; headers?: Record<string, string>; raw?: string },
+) => Promise<ApiResponse>;
+
+export function testConfig(overrides: Partial<Config> = {}): Config {
+  return {
+    port: 0,
+    demoPort: 4243,
+    dataDir: undefined,
+    publicUrl: 'http://127.0.0.1:0',
+    rateLimit: { perSecond: 0, burst: 0 },
+    log: { level: 'silent' },
+    ...overrides,
+  };
+}
+
+/** A real service on a free loopback port, with an in-memory store unless `dataDir` is given. */
+export async function startTestService(overrides: Partial<Config> = {}): Promise<TestService> {
+  const config = testConfig(overrides);
+  const store = await LowdbStore.open(config.dataDir);
+  const services = createServices(store, createLogger(config.log), config);
+  const server: Server = createServer(createApp(services).callback());
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  config.publicUrl = url;
+  const credentials = await ensureSeeded(services);
+  const api = apiClient(url);
+  return {
+    url,
+    services,
+    credentials,
+    api,
+    async close() {
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+      await store.close();
+    },
+  };
+}
+
+export function apiClient(url: string): Api {
+  return async (method, path, options = {}) => {
+    const headers: Record<string, string> = { ...options.headers };
+    if (options.token) headers.authorization = `Bearer ${options.token}`;
+    let body: string | undefined = options.raw;
+    if (options.json !== undefined) {
+      headers['content-type'] ??= 'application/json';
+      body = JSON.stringify(options.json);
+    } else if (options.form) {
+      headers['content-type'] ??= 'application/x-www-form-urlencoded';
+      body = new URLSearchParams(options.form).toString();
+    }
+    const response = await fetch(url + path, { method, headers, body });
+    const text = await response.text();
+    const parsed = response.headers.get('content-type')?.includes('json') && text ? JSON.parse(text) : text;
+    if (typeof parsed === 'object') await assertMatchesOpenApi(url, method, path, response.status, parsed);
+    return { status: response.status, headers: response.headers, body: parsed };
+  };
+}
