@@ -1,6 +1,7 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Services } from './app.ts';
+import type { Config } from './config.ts';
 
 /** What `npm run -s credentials` prints. */
 export interface Credentials {
@@ -15,6 +16,12 @@ export const DEMO_USERNAME = 'demo';
 
 const fileOf = (dataDir: string) => join(dataDir, 'credentials.json');
 
+/** The credentials written at seeding, if this data folder was seeded. */
+export function readCredentials(config: Config): Credentials | undefined {
+  if (!config.dataDir || !existsSync(fileOf(config.dataDir))) return undefined;
+  return { ...(JSON.parse(readFileSync(fileOf(config.dataDir), 'utf8')) as Credentials), serviceUrl: config.publicUrl };
+}
+
 /**
  * On first start with an empty data folder, creates the test merchant (allowed on the demo
  * merchant's origin) and the demo messaging user. The database keeps only hashes of their keys, so
@@ -24,9 +31,8 @@ const fileOf = (dataDir: string) => join(dataDir, 'credentials.json');
 export async function ensureSeeded(services: Services): Promise<Credentials> {
   const { config } = services;
   const dataDir = config.dataDir;
-  if (dataDir && existsSync(fileOf(dataDir))) {
-    return { ...(JSON.parse(readFileSync(fileOf(dataDir), 'utf8')) as Credentials), serviceUrl: config.publicUrl };
-  }
+  const existing = readCredentials(config);
+  if (existing) return existing;
   const merchant = await services.merchants.create({
     name: 'CPE demo shop',
     origins: [`http://localhost:${config.demoPort}`, `http://127.0.0.1:${config.demoPort}`],

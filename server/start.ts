@@ -42,7 +42,7 @@ export async function startService(config: Config): Promise<RunningService> {
   }
   const credentials = await ensureSeeded(services);
   if (config.dataDir) {
-    writeFileSync(serviceFile(config.dataDir), JSON.stringify({ pid: process.pid, url: `http://127.0.0.1:${port}`, adminSecret }), { mode: 0o600 });
+    writeFileSync(serviceFile(config.dataDir), JSON.stringify({ pid: process.pid, url: `http://127.0.0.1:${port}`, publicUrl: config.publicUrl, adminSecret }), { mode: 0o600 });
   }
   logger.log('info', 'service started', { url: config.publicUrl });
   return {

@@ -1,0 +1,70 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { createServices, type Services } from '../app.ts';
+import { configFromEnv, type Config } from '../config.ts';
+import { createLogger } from '../logger.ts';
+import { ensureSeeded } from '../seed.ts';
+import { serviceFile } from '../start.ts';
+import { LowdbStore } from '../store/lowdb-store.ts';
+
+interface Running {
+  pid: number;
+  url: string;
+  publicUrl: string;
+  adminSecret: string;
+}
+
+export function runningService(config: Config): Running | undefined {
+  const file = serviceFile(config.dataDir!);
+  if (!existsSync(file)) return undefined;
+  const running = JSON.parse(readFileSync(file, 'utf8')) as Running;
+  try {
+    process.kill(running.pid, 0);
+    return running;
+  } catch {
+    return undefined; // a crashed service left its file behind
+  }
+}
+
+/**
+ * Runs a CLI command without losing data: while the service runs, its in-memory database is the
+ * only writer of the file, so the command asks the service (its loopback admin routes); otherwise
+ * it opens the data folder itself.
+ */
+export async function withService<T>(command: {
+  viaService(post: (path: string, body: unknown) => Promise<any>): Promise<T>;
+  direct(services: Services): Promise<T>;
+}): Promise<T> {
+  const config = configFromEnv();
+  const running = runningService(config);
+  if (running) {
+    return command.viaService(async (path, body) => {
+      const response = await fetch(`${running.url}/admin${path}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-cpe-admin': running.adminSecret },
+        body: JSON.stringify(body),
+      });
+      const answer = await response.json();
+      if (!response.ok) throw new Error(answer?.error?.message ?? `service answered ${response.status}`);
+      return answer;
+    });
+  }
+  const store = await LowdbStore.open(config.dataDir);
+  try {
+    const services = createServices(store, createLogger({ level: 'silent' }), config);
+    await ensureSeeded(services);
+    return await command.direct(services);
+  } finally {
+    await store.close();
+  }
+}
+
+/** Prints the answer (a string as is, anything else as one JSON line), or the error on stderr, exit 1. */
+export async function run(main: () => Promise<unknown>): Promise<void> {
+  try {
+    const answer = await main();
+    process.stdout.write(`${typeof answer === 'string' ? answer : JSON.stringify(answer)}\n`);
+  } catch (error) {
+    process.stderr.write(`${(error as Error).message}\n`);
+    process.exitCode = 1;
+  }
+}

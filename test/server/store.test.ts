@@ -1,0 +1,75 @@
+import assert from 'node:assert/strict';
+import { readFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, test } from 'node:test';
+import { LowdbStore } from '../../server/store/lowdb-store.ts';
+import { CursorNotFound } from '../../server/store/store.ts';
+import { tempDataDir } from '../helpers/service-process.ts';
+
+interface Item {
+  id: string;
+  owner: string;
+  tag: string;
+}
+
+describe('IndexedCollection', () => {
+  test('pages newest first by index key, and moves rows between keys on update', async () => {
+    const store = await LowdbStore.open();
+    const items = store.collection<Item>('items', { owner: (r) => r.owner, tag: (r) => `${r.owner}:${r.tag}` });
+    for (let i = 0; i < 10; i++) items.insert({ id: `i${i}`, owner: i % 2 ? 'odd' : 'even', tag: 'a' });
+    assert.deepEqual(items.page('owner', 'odd', { limit: 2 }).data.map((r) => r.id), ['i9', 'i7']);
+    assert.deepEqual(items.page('owner', 'odd', { limit: 2, startingAfter: 'i7' }).data.map((r) => r.id), ['i5', 'i3']);
+    items.update('i5', { tag: 'b' });
+    assert.deepEqual(items.find('tag', 'odd:b').map((r) => r.id), ['i5']);
+    assert.equal(items.count('tag', 'odd:a'), 4);
+    assert.deepEqual(items.page('tag', 'odd:a', { limit: 10, startingAfter: 'i5' }, (r) => r.owner === 'odd').data.map((r) => r.id), ['i3', 'i1']);
+    assert.throws(() => items.page('owner', 'odd', { limit: 1, startingAfter: 'i2' }), CursorNotFound, 'a row of another list is no cursor');
+    items.delete('i3');
+    assert.deepEqual(items.page('owner', 'odd', { limit: 5, startingAfter: 'i3' }).data.map((r) => r.id), ['i1']);
+    assert.equal(items.get('i3'), undefined);
+    assert.equal(items.get('__proto__'), undefined);
+  });
+});
+
+describe('LowdbStore', () => {
+  test('concurrent commits share file writes, and the file holds them all', async () => {
+    const dir = tempDataDir();
+    const store = await LowdbStore.open(dir);
+    const items = store.collection<Item>('items', { owner: (r) => r.owner });
+    const file = join(dir, 'cpe.json');
+    const commits = [];
+    for (let i = 0; i < 200; i++) {
+      items.insert({ id: `i${i}`, owner: 'o', tag: 't' });
+      commits.push(store.commit());
+    }
+    await Promise.all(commits);
+    // All 200 callers gathered before the first write started: one write serves them all.
+    assert.equal(store.writes, 1);
+    const data = JSON.parse(readFileSync(file, 'utf8'));
+    assert.equal(Object.keys(data.collections.items).length, 200);
+    assert.equal(statSync(file).mode & 0o777, 0o600, 'the file is private to its owner');
+    const reopened = await LowdbStore.open(dir);
+    const again = reopened.collection<Item>('items', { owner: (r) => r.owner });
+    assert.deepEqual(again.page('owner', 'o', { limit: 3 }).data.map((r) => r.id), ['i199', 'i198', 'i197']);
+  });
+
+  test('commits arriving during a write are grouped into the next one', async () => {
+    const store = await LowdbStore.open(tempDataDir());
+    const items = store.collection<Item>('items');
+    items.insert({ id: 'first', owner: 'o', tag: 't' });
+    const first = store.commit();
+    const later = [];
+    for (let i = 0; i < 50; i++) {
+      items.insert({ id: `later${i}`, owner: 'o', tag: 't' });
+      later.push(store.commit());
+    }
+    await Promise.all([first, ...later]);
+    assert.ok(store.writes <= 2, `${store.writes} writes for 51 commits`);
+  });
+
+  test('a commit with nothing to write resolves at once', async () => {
+    const store = await LowdbStore.open(tempDataDir());
+    await store.commit();
+    await store.close();
+  });
+});
