@@ -1,0 +1,58 @@
+/** Codes of the errors the SDK throws for misuse (spec, Errors 1). Operational failures emit `cpe:error` instead. */
+export type SdkErrorCode = 'invalid_options' | 'invalid_session' | 'create_server_intent_failed';
+
+/**
+ * The SDK error: thrown (or rejected) for misuse the integrator must fix, with a message that names
+ * the option and says what to change. Never carries a key, token or card data.
+ */
+export class SdkError extends Error {
+  override name = 'SdkError';
+
+  constructor(
+    readonly code: SdkErrorCode,
+    message: string,
+    /** The option path at fault, such as `pubKey` or `middleware.attach`, when there is one. */
+    readonly option?: string,
+    options?: { cause?: unknown },
+  ) {
+    super(message, options);
+  }
+}
+
+interface Issue {
+  code: string;
+  path: PropertyKey[];
+  message: string;
+  keys?: string[];
+}
+
+const KNOWN_SPELLINGS: Record<string, string> = { authorize: 'authorise', verifyauth: 'verifyAuth', publicKey: 'pubKey' };
+
+/**
+ * One readable message from zod issues, one sentence per option at fault:
+ * `createElements: option "pubKey" must be your public key, a string starting "pk_".`
+ */
+export function describeIssues(
+  where: string,
+  subject: string,
+  issues: readonly Issue[],
+  rootName = `${subject}s`,
+): { message: string; option?: string } {
+  const seen = new Set<string>();
+  const sentences: string[] = [];
+  let first: string | undefined;
+  for (const issue of issues) {
+    const path = issue.path.map(String).join('.');
+    if (seen.has(path)) continue;
+    seen.add(path);
+    first ??= path || undefined;
+    const name = path ? `${subject} "${path}"` : rootName;
+    if (issue.code === 'unrecognized_keys' && issue.keys) {
+      const hints = issue.keys.map((key) => (KNOWN_SPELLINGS[key] ? `"${key}" (did you mean "${KNOWN_SPELLINGS[key]}"?)` : `"${key}"`));
+      sentences.push(`${name} has unknown key${issue.keys.length > 1 ? 's' : ''} ${hints.join(', ')}`);
+    } else {
+      sentences.push(`${name} ${issue.message}`);
+    }
+  }
+  return { message: `${where}: ${sentences.join('; ')}.`, option: first };
+}

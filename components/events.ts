@@ -1,0 +1,53 @@
+/**
+ * The browser events of the spec, with their exact names. Every one is a DOM `CustomEvent`
+ * dispatched on the element with `bubbles` and `composed`, so a listener on the element, on any
+ * ancestor or on `document` hears it, even from inside a shadow root.
+ */
+export const CPE_EVENTS = [
+  'cpe:ready',
+  'cpe:change',
+  'cpe:processing:start',
+  'cpe:processing:end',
+  'cpe:attach:start',
+  'cpe:attach:end',
+  'cpe:confirm:start',
+  'cpe:confirm:end',
+  'cpe:challenge:start',
+  'cpe:challenge:end',
+  'cpe:authorise:start',
+  'cpe:authorise:end',
+  'cpe:error',
+] as const;
+
+export type CpeEventName = (typeof CPE_EVENTS)[number];
+
+/** What each event carries in `detail`. The spec fixes `complete` (change) and `message` (error); the rest is ours. */
+export interface CpeEventDetails {
+  'cpe:ready': Record<string, never>;
+  'cpe:change': { complete: boolean };
+  'cpe:processing:start': Record<string, never>;
+  'cpe:processing:end': Record<string, never>;
+  'cpe:attach:start': Record<string, never>;
+  'cpe:attach:end': { status?: string };
+  'cpe:confirm:start': Record<string, never>;
+  'cpe:confirm:end': { status?: string };
+  'cpe:challenge:start': Record<string, never>;
+  'cpe:challenge:end': { status?: string };
+  'cpe:authorise:start': Record<string, never>;
+  'cpe:authorise:end': { authorised?: boolean; status?: string };
+  /** Operation-scoped: `operation` names what failed. Never a token or a 3DS artefact. */
+  'cpe:error': { message: string; code?: string; operation?: string };
+}
+
+export type CpeEvent<K extends CpeEventName = CpeEventName> = CustomEvent<CpeEventDetails[K]>;
+export type CpeEventMap = { [K in CpeEventName]: CpeEvent<K> };
+
+/** Dispatches `name` on `target` as a bubbling, composed CustomEvent; returns `dispatchEvent`'s answer. */
+export function dispatchCpeEvent<K extends CpeEventName>(target: EventTarget, name: K, detail: CpeEventDetails[K]): boolean {
+  return target.dispatchEvent(new CustomEvent(name, { detail, bubbles: true, composed: true }));
+}
+
+declare global {
+  // Typed `addEventListener('cpe:error', (e) => e.detail.message)` on every element and on document.
+  interface GlobalEventHandlersEventMap extends CpeEventMap {}
+}

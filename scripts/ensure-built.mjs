@@ -1,0 +1,52 @@
+#!/usr/bin/env node
+// Builds the browser code (`vite build`: dist/sdk, dist/frames) when it is missing or older than
+// its sources. Used by `npm start` (so a fresh clone serves /sdk/cpe.js) and by the e2e harness.
+// Without Vite (a production install with --omit=dev) it only warns: the service then answers
+// /sdk/cpe.js with a 503 that says to run `npm run build`.
+import { spawnSync } from 'node:child_process';
+import { existsSync, readdirSync, statSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+const SOURCES = ['components', 'protocol', 'iframe-app', 'vite.config.ts', 'package-lock.json'];
+export const SDK_FILE = join(root, 'dist/sdk/cpe.js');
+
+function newestMtime(path) {
+  if (!existsSync(path)) return 0;
+  const info = statSync(path);
+  if (!info.isDirectory()) return info.mtimeMs;
+  let newest = 0;
+  for (const item of readdirSync(path)) newest = Math.max(newest, newestMtime(join(path, item)));
+  return newest;
+}
+
+/** True when dist/sdk/cpe.js is missing or a source is newer than it. */
+export function isStale() {
+  if (!existsSync(SDK_FILE)) return true;
+  const built = statSync(SDK_FILE).mtimeMs;
+  return SOURCES.some((source) => newestMtime(join(root, source)) > built);
+}
+
+/** Runs `vite build` if stale; returns whether the SDK file exists afterwards. */
+export function ensureBuilt({ quiet = false } = {}) {
+  if (!isStale()) return true;
+  const vite = join(root, 'node_modules/vite/bin/vite.js');
+  if (!existsSync(vite)) {
+    process.stderr.write('Vite is not installed, so the browser SDK cannot be built: /sdk/cpe.js will answer 503 until `npm install && npm run build`.\n');
+    return existsSync(SDK_FILE);
+  }
+  if (!quiet) process.stderr.write('Building the browser SDK (vite build)…\n');
+  const result = spawnSync(process.execPath, [vite, 'build', '--logLevel', quiet ? 'error' : 'warn'], { cwd: root, stdio: ['ignore', 'inherit', 'inherit'] });
+  if (result.status !== 0) throw new Error(`vite build failed (exit ${result.status}).`);
+  return existsSync(SDK_FILE);
+}
+
+if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
+  try {
+    ensureBuilt();
+  } catch (error) {
+    // `npm start` still starts the service: an older build keeps being served, or /sdk/cpe.js answers 503.
+    process.stderr.write(`${error.message} Starting anyway${existsSync(SDK_FILE) ? ' with the previous build' : ''}.\n`);
+  }
+}

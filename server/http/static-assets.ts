@@ -1,0 +1,199 @@
+import { createHash } from 'node:crypto';
+import { readFile, stat } from 'node:fs/promises';
+import { dirname, extname, join, resolve, sep } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { Middleware, ParameterizedContext } from 'koa';
+import { ApiError } from './api-error.ts';
+import type { AppState } from './app-state.ts';
+
+type Context = ParameterizedContext<AppState>;
+
+/**
+ * The built browser code, served by the service:
+ *
+ *   GET /sdk/cpe.js        dist/sdk: the SDK module that merchant pages import cross-origin.
+ *   GET /frames/<app>/…    dist/frames: the hosted iframe apps and their assets, with a strict CSP.
+ *
+ * Only GET and HEAD of files that exist are answered; anything else falls through to the routers
+ * (so `POST /frames/tokenise` and `GET /frames/challenge` belong to the payments router). The one
+ * exception: /sdk/cpe.js before `npm run build` is a 503 that says so.
+ */
+export interface StaticAssetsOptions {
+  /** The folder holding sdk/ and frames/; default: dist/ at the repository root. */
+  distDir?: string;
+  /**
+   * The origins allowed to embed a frame page (CSP `frame-ancestors`), decided per request: the
+   * payments side resolves them from the frame's session. Default: none, so no page can frame it.
+   * Never taken from a query parameter that the embedding page controls.
+   */
+  frameAncestors?: (ctx: Context) => string[] | Promise<string[]>;
+}
+
+const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
+
+const TYPES: Record<string, string> = {
+  '.js': 'text/javascript; charset=utf-8',
+  '.mjs': 'text/javascript; charset=utf-8',
+  '.css': 'text/css; charset=utf-8',
+  '.html': 'text/html; charset=utf-8',
+  '.json': 'application/json; charset=utf-8',
+  '.map': 'application/json; charset=utf-8',
+  '.svg': 'image/svg+xml',
+  '.png': 'image/png',
+  '.webp': 'image/webp',
+  '.woff2': 'font/woff2',
+  '.txt': 'text/plain; charset=utf-8',
+};
+
+/** The SDK is re-fetched within minutes of a deploy; the ETag makes the re-fetch a 304. */
+const SDK_CACHE = 'public, max-age=300';
+/** Vite's hashed file names never change content. */
+const IMMUTABLE = 'public, max-age=31536000, immutable';
+
+/** A CSP source list entry for frame-ancestors: only http(s) origins pass. */
+function ancestorSource(value: string): string | undefined {
+  try {
+    const url = new URL(value);
+    return (url.protocol === 'https:' || url.protocol === 'http:') && url.origin !== 'null' ? url.origin : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * The security headers of a hosted frame page. `ancestors` are the merchant page origins that may
+ * embed it (from the session's merchant); empty, no page may (`frame-ancestors 'none'`). Card data
+ * lives only in these pages, so they load nothing but their own origin's files.
+ */
+export function frameHeaders(ancestors: readonly string[] = []): Record<string, string> {
+  const sources = [...new Set(ancestors.map(ancestorSource).filter((s): s is string => s !== undefined))];
+  const csp = [
+    "default-src 'self'",
+    "script-src 'self'",
+    "style-src 'self'",
+    "img-src 'self' data:",
+    "font-src 'self'",
+    "connect-src 'self'",
+    "object-src 'none'",
+    "base-uri 'none'",
+    "form-action 'self'",
+    `frame-ancestors ${sources.length ? sources.join(' ') : "'none'"}`,
+  ].join('; ');
+  return {
+    'Content-Security-Policy': csp,
+    'Referrer-Policy': 'no-referrer',
+    'X-Content-Type-Options': 'nosniff',
+    'Cache-Control': 'no-cache',
+    'Permissions-Policy': 'camera=(), microphone=(), geolocation=()',
+  };
+}
+
+interface CachedFile {
+  mtimeMs: number;
+  size: number;
+  body: Buffer;
+  etag: string;
+}
+
+/** `path` under `base`, or undefined if it would leave it, is hidden, or cannot be decoded. */
+function safeJoin(base: string, path: string): string | undefined {
+  let decoded: string;
+  try {
+    decoded = decodeURIComponent(path);
+  } catch {
+    return undefined;
+  }
+  if (decoded.includes('\0') || decoded.includes('\\')) return undefined;
+  const segments = decoded.split('/').filter(Boolean);
+  if (segments.some((s) => s === '..' || s.startsWith('.'))) return undefined;
+  const full = resolve(base, ...segments);
+  return full.startsWith(base + sep) ? full : undefined;
+}
+
+export function staticAssets(options: StaticAssetsOptions = {}): Middleware<AppState> {
+  const dist = resolve(options.distDir ?? join(repoRoot, 'dist'));
+  const sdkDir = join(dist, 'sdk');
+  const framesDir = join(dist, 'frames');
+  const frameAncestors = options.frameAncestors ?? (() => []);
+  const cache = new Map<string, CachedFile>();
+
+  async function load(file: string): Promise<CachedFile | undefined> {
+    let info;
+    try {
+      info = await stat(file);
+    } catch {
+      return undefined;
+    }
+    if (!info.isFile()) return undefined;
+    const hit = cache.get(file);
+    if (hit && hit.mtimeMs === info.mtimeMs && hit.size === info.size) return hit;
+    const body = await readFile(file);
+    const entry = { mtimeMs: info.mtimeMs, size: info.size, body, etag: `"${createHash('sha256').update(body).digest('base64url').slice(0, 27)}"` };
+    cache.set(file, entry);
+    return entry;
+  }
+
+  function send(ctx: Context, file: CachedFile, path: string, headers: Record<string, string>) {
+    ctx.status = 200;
+    ctx.set(headers);
+    ctx.set('ETag', file.etag);
+    ctx.set('Last-Modified', new Date(file.mtimeMs).toUTCString());
+    if (ctx.fresh) {
+      ctx.status = 304;
+      return;
+    }
+    ctx.type = TYPES[extname(path)] ?? 'application/octet-stream';
+    ctx.body = file.body;
+  }
+
+  return async (ctx, next) => {
+    if (ctx.method !== 'GET' && ctx.method !== 'HEAD') return next();
+
+    if (ctx.path.startsWith('/sdk/')) {
+      const path = safeJoin(sdkDir, ctx.path.slice('/sdk/'.length));
+      const file = path && (await load(path));
+      if (!file || !path) {
+        if (ctx.path === '/sdk/cpe.js') {
+          throw new ApiError(503, 'api_error', 'sdk_not_built', 'The browser SDK has not been built: run npm run build (npm start builds it when missing).', null, {
+            'Access-Control-Allow-Origin': '*',
+            'Retry-After': '10',
+          });
+        }
+        return next();
+      }
+      // Loaded by any merchant page, cross-origin, as a module script (which needs CORS).
+      send(ctx, file, path, {
+        'Access-Control-Allow-Origin': '*',
+        'Cross-Origin-Resource-Policy': 'cross-origin',
+        'X-Content-Type-Options': 'nosniff',
+        'Cache-Control': /-[\w-]{8,}\.\w+$/.test(path) ? IMMUTABLE : SDK_CACHE,
+      });
+      return;
+    }
+
+    if (ctx.path.startsWith('/frames/')) {
+      const rest = ctx.path.slice('/frames/'.length);
+      const base = safeJoin(framesDir, rest);
+      if (!base) return next();
+      // `/frames/card-form/` and `/frames/card-form` both mean that app's index.html.
+      const candidates = extname(base) ? [base] : [join(base, 'index.html')];
+      for (const path of candidates) {
+        const file = await load(path);
+        if (!file) continue;
+        if (path.endsWith('.html')) {
+          send(ctx, file, path, frameHeaders(await frameAncestors(ctx)));
+        } else {
+          send(ctx, file, path, {
+            'X-Content-Type-Options': 'nosniff',
+            'Cross-Origin-Resource-Policy': 'same-origin',
+            'Cache-Control': rest.startsWith('assets/') ? IMMUTABLE : 'no-cache',
+          });
+        }
+        return;
+      }
+      return next();
+    }
+
+    return next();
+  };
+}

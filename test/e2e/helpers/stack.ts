@@ -1,0 +1,133 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { startDemo } from '../../../demo/server.ts';
+import { CHROMIUM_FLAGS, chromiumPath } from '../../../scripts/chromium-path.mjs';
+import { ensureBuilt } from '../../../scripts/ensure-built.mjs';
+import type { Config } from '../../../server/config.ts';
+import { startService, type RunningService } from '../../../server/start.ts';
+
+/**
+ * The whole system as a shopper meets it: the real service (temp data folder, free port, on
+ * 127.0.0.1), the demo merchant on another origin (localhost, another port), and headless Chromium.
+ *
+ *   const stack = await startStack();
+ *   const { page } = await stack.newPage();
+ *   await page.goto(stack.demoUrl);
+ *   …
+ *   await stack.close();
+ */
+export interface Stack {
+  service: RunningService;
+  /** The service origin, e.g. http://127.0.0.1:41234. */
+  serviceUrl: string;
+  /** The demo merchant origin, e.g. http://localhost:41235: another site than the service. */
+  demoUrl: string;
+  browser: Browser;
+  /** A fresh browser context and page; `problems` collects page errors, console errors and CSP violations. */
+  newPage(): Promise<TestPage>;
+  close(): Promise<void>;
+}
+
+export interface TestPage {
+  context: BrowserContext;
+  page: Page;
+  problems: string[];
+}
+
+/** A free TCP port (the demo must know its port before the service seeds its merchant's origins). */
+async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(0, resolve);
+  });
+  const { port } = server.address() as AddressInfo;
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  return port;
+}
+
+const closeServer = (server: Server) =>
+  new Promise<void>((resolve) => {
+    server.close(() => resolve());
+    server.closeAllConnections();
+  });
+
+export async function startStack(options: { build?: boolean } = {}): Promise<Stack> {
+  // Tests run against the code as it is now: rebuild dist/ if a source is newer.
+  if (options.build !== false && !ensureBuilt({ quiet: true })) throw new Error('dist/sdk/cpe.js is missing after vite build.');
+
+  const cleanups: Array<() => Promise<void> | void> = [];
+  const close = async () => {
+    for (const cleanup of cleanups.splice(0).reverse()) {
+      try {
+        await cleanup();
+      } catch {
+        // Keep tearing down the rest.
+      }
+    }
+  };
+
+  try {
+    const dataDir = mkdtempSync(join(tmpdir(), 'cpe-e2e-'));
+    cleanups.push(() => rmSync(dataDir, { recursive: true, force: true }));
+
+    const demoPort = await freePort();
+    const config: Config = {
+      port: 0,
+      demoPort,
+      dataDir,
+      publicUrl: 'http://127.0.0.1:0',
+      rateLimit: { perSecond: 0, burst: 0 },
+      log: { level: 'silent' },
+    };
+    const service = await startService(config);
+    cleanups.push(() => service.close());
+
+    const demo = await startDemo({ port: demoPort, credentials: service.credentials });
+    cleanups.push(() => closeServer(demo.server));
+
+    const browser = await chromium.launch({ executablePath: chromiumPath(), headless: true, args: [...CHROMIUM_FLAGS] });
+    cleanups.push(() => browser.close());
+
+    return {
+      service,
+      serviceUrl: service.url,
+      demoUrl: demo.url,
+      browser,
+      close,
+      async newPage() {
+        const context = await browser.newContext();
+        const page = await context.newPage();
+        const problems: string[] = [];
+        page.on('pageerror', (error) => problems.push(`pageerror: ${error.message}`));
+        page.on('console', (message) => {
+          if (message.type() === 'error') problems.push(`console: ${message.text()}`);
+        });
+        // CSP violations (including ones a library catches) are recorded by the page itself.
+        await context.addInitScript(() => {
+          document.addEventListener('securitypolicyviolation', (event) => {
+            console.error(`CSP violation: ${event.violatedDirective} ${event.blockedURI}`);
+          });
+        });
+        return { context, page, problems };
+      },
+    };
+  } catch (error) {
+    await close();
+    throw error;
+  }
+}
+
+/** A CSP header as directive → sources. */
+export function parseCsp(header: string | null): Map<string, string[]> {
+  const directives = new Map<string, string[]>();
+  for (const part of (header ?? '').split(';')) {
+    const [name, ...sources] = part.trim().split(/\s+/);
+    if (name) directives.set(name.toLowerCase(), sources);
+  }
+  return directives;
+}

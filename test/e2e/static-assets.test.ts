@@ -1,0 +1,93 @@
+import assert from 'node:assert/strict';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import Koa from 'koa';
+import type { AppState } from '../../server/http/app-state.ts';
+import { errorMapper } from '../../server/http/error-mapper.ts';
+import { frameHeaders, staticAssets } from '../../server/http/static-assets.ts';
+import { parseCsp } from './helpers/stack.ts';
+
+/** The static file middleware over a throwaway dist/, behind the service's error mapper. */
+async function serve(distDir: string, frameAncestors?: () => string[]) {
+  const app = new Koa<AppState>();
+  app.silent = true;
+  app.use(errorMapper());
+  app.use(staticAssets({ distDir, frameAncestors }));
+  app.use(async (ctx, next) => {
+    if (ctx.path === '/frames/tokenise' && ctx.method === 'POST') ctx.body = { routed: true };
+    else await next();
+  });
+  const server: Server = createServer(app.callback());
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  return { url, close: () => new Promise<void>((resolve) => (server.close(() => resolve()), server.closeAllConnections())) };
+}
+
+describe('static assets: /sdk and /frames', () => {
+  let dir: string;
+  before(() => {
+    dir = mkdtempSync(join(tmpdir(), 'cpe-dist-'));
+  });
+  after(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('answers 503 sdk_not_built with the contract error object before a build', async () => {
+    const { url, close } = await serve(join(dir, 'empty'));
+    try {
+      const response = await fetch(`${url}/sdk/cpe.js`);
+      assert.equal(response.status, 503);
+      assert.equal(response.headers.get('access-control-allow-origin'), '*');
+      const body = await response.json();
+      assert.deepEqual(Object.keys(body.error).sort(), ['code', 'message', 'param', 'type']);
+      assert.equal(body.error.type, 'api_error');
+      assert.equal(body.error.code, 'sdk_not_built');
+      assert.match(body.error.message, /npm run build/);
+      assert.equal(body.error.param, null);
+    } finally {
+      await close();
+    }
+  });
+
+  it('serves frame pages with a strict CSP, and their assets; falls through for routes', async () => {
+    const dist = join(dir, 'dist');
+    mkdirSync(join(dist, 'frames/card-form'), { recursive: true });
+    mkdirSync(join(dist, 'frames/assets'), { recursive: true });
+    writeFileSync(join(dist, 'frames/card-form/index.html'), '<!doctype html><title>card</title>');
+    writeFileSync(join(dist, 'frames/assets/card-form-AbCd1234.js'), 'export {}');
+    const { url, close } = await serve(dist, () => ['https://shop.example', 'not a url', 'https://shop.example/path']);
+    try {
+      for (const path of ['/frames/card-form/', '/frames/card-form', '/frames/card-form/index.html']) {
+        const page = await fetch(url + path);
+        assert.equal(page.status, 200, path);
+        assert.match(page.headers.get('content-type') ?? '', /^text\/html/);
+        const csp = parseCsp(page.headers.get('content-security-policy'));
+        assert.deepEqual(csp.get('default-src'), ["'self'"]);
+        assert.deepEqual(csp.get('frame-ancestors'), ['https://shop.example']);
+        assert.equal(page.headers.get('referrer-policy'), 'no-referrer');
+        assert.equal(page.headers.get('x-content-type-options'), 'nosniff');
+      }
+      const asset = await fetch(`${url}/frames/assets/card-form-AbCd1234.js`);
+      assert.equal(asset.status, 200);
+      assert.match(asset.headers.get('content-type') ?? '', /^text\/javascript/);
+      assert.match(asset.headers.get('cache-control') ?? '', /immutable/);
+
+      const tokenise = await fetch(`${url}/frames/tokenise`, { method: 'POST' });
+      assert.deepEqual(await tokenise.json(), { routed: true });
+      assert.equal((await fetch(`${url}/frames/challenge`)).status, 404);
+      assert.equal((await fetch(`${url}/frames/..%2f..%2fetc/passwd`)).status, 404);
+      assert.equal((await fetch(`${url}/frames/.secret`)).status, 404);
+    } finally {
+      await close();
+    }
+  });
+
+  it("frameHeaders defaults to frame-ancestors 'none'", () => {
+    const csp = parseCsp(frameHeaders([])['Content-Security-Policy']);
+    assert.deepEqual(csp.get('frame-ancestors'), ["'none'"]);
+    assert.deepEqual(csp.get('default-src'), ["'self'"]);
+    assert.deepEqual(parseCsp(frameHeaders(['javascript:alert(1)'])['Content-Security-Policy']).get('frame-ancestors'), ["'none'"]);
+  });
+});
