@@ -7,12 +7,15 @@ import { body } from './http/body.ts';
 import { errorMapper } from './http/error-mapper.ts';
 import { rateLimit } from './http/rate-limit.ts';
 import { requestLog } from './http/request-log.ts';
+import { staticAssets } from './http/static-assets.ts';
 import { Users } from './identity/users.ts';
 import type { Logger } from './logger.ts';
 import { messagingRoutes } from './messaging/routes.ts';
 import { MessagingService } from './messaging/service.ts';
 import { openApiDocument } from './openapi.ts';
 import { Merchants } from './payments/merchants.ts';
+import { backendPaymentRoutes, browserPaymentRoutes } from './payments/payment-routes.ts';
+import { PaymentsService } from './payments/payments-service.ts';
 import type { Store } from './store/store.ts';
 
 /** The long-lived objects behind the routes, built once per process. */
@@ -23,16 +26,19 @@ export interface Services {
   users: Users;
   merchants: Merchants;
   messaging: MessagingService;
+  payments: PaymentsService;
 }
 
 export function createServices(store: Store, logger: Logger, config: Config): Services {
+  const merchants = new Merchants(store);
   return {
     store,
     logger,
     config,
     users: new Users(store),
-    merchants: new Merchants(store),
+    merchants,
     messaging: new MessagingService(store),
+    payments: new PaymentsService(store, merchants, () => config.publicUrl),
   };
 }
 
@@ -58,6 +64,7 @@ export function createApp(services: Services, options: { adminSecret?: string } 
   });
 
   const v1 = messagingRoutes(services, limiter);
+  const payments = [backendPaymentRoutes(services, limiter), ...browserPaymentRoutes(services, limiter)];
   const admin = adminRoutes(services, options.adminSecret);
 
   app.use(requestLog(services.logger));
@@ -68,8 +75,9 @@ export function createApp(services: Services, options: { adminSecret?: string } 
     ctx.set('X-Content-Type-Options', 'nosniff');
     return next();
   });
+  app.use(staticAssets());
   app.use(body());
-  for (const router of [root, v1, admin]) {
+  for (const router of [root, v1, ...payments, admin]) {
     app.use(router.routes());
     app.use(router.allowedMethods());
   }

@@ -2,6 +2,7 @@ import Router from '@koa/router';
 import type { Middleware } from 'koa';
 import type { Services } from '../app.ts';
 import type { AppState } from '../http/app-state.ts';
+import { idempotency } from '../http/idempotency.ts';
 import { mount } from '../http/operation.ts';
 import {
   Contact,
@@ -22,9 +23,9 @@ import {
 } from './schemas.ts';
 
 /** The messaging API under /v1: contacts, conversations and their messages. */
-export function messagingRoutes({ users, messaging }: Services, limiter: Middleware<AppState>): Router<AppState> {
+export function messagingRoutes({ users, messaging, store }: Services, limiter: Middleware<AppState>): Router<AppState> {
   const router = new Router<AppState>();
-  router.use(['/v1/contacts', '/v1/conversations'], users.authenticate(), limiter);
+  router.use(['/v1/contacts', '/v1/conversations'], users.authenticate(), limiter, idempotency(store));
   const user = (ctx: { state: AppState }) => ctx.state.userId!;
   const common = { auth: 'accessToken' as const };
 

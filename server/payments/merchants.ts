@@ -66,6 +66,12 @@ export class Merchants {
     return this.#merchants.get(String(merchantId));
   }
 
+  /** Whether any merchant lets pages of this origin embed the components (for CORS preflights, which carry no key). */
+  anyAllows(origin: string): boolean {
+    for (const merchant of this.#merchants.all()) if (merchant.origins.includes(origin)) return true;
+    return false;
+  }
+
   /** The merchant a key belongs to, only if the key is of the kind asked for. */
   byKey(key: string, kind: MerchantKey['kind']): Merchant | undefined {
     const found = this.#keys.get(hashSecret(key));

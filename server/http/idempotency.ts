@@ -1,0 +1,136 @@
+import { createCipheriv, createDecipheriv, createHash, createHmac, randomBytes } from 'node:crypto';
+import type { Middleware } from 'koa';
+import { ApiError } from './api-error.ts';
+import type { AppState } from './app-state.ts';
+import type { Ctx } from './operation.ts';
+import type { Collection, Store } from '../store/store.ts';
+import { nowSeconds } from '../identity/secrets.ts';
+
+export const IDEMPOTENCY_HEADER = 'x-idempotency-key';
+export const IDEMPOTENCY_TTL_SECONDS = 24 * 60 * 60;
+const KEY = /^[\x21-\x7e]{1,255}$/;
+
+/** A stored first answer, under a hash of (credential scope, method, path, key). */
+interface IdempotencyRecord {
+  id: string;
+  /** Keyed hash of the canonical JSON of the parsed body: another body under the same key is a 409. */
+  fingerprint: string;
+  status: number;
+  /** The answer's JSON, AES-256-GCM sealed under a key derived from the idempotency key (see seal). */
+  sealed: string;
+  created_at: number;
+}
+
+/** JSON with object keys sorted, so `{a,b}` and `{b,a}` are the same request. */
+export function canonicalJson(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
+  if (value && typeof value === 'object')
+    return `{${Object.keys(value)
+      .sort()
+      .map((k) => `${JSON.stringify(k)}:${canonicalJson((value as Record<string, unknown>)[k])}`)
+      .join(',')}}`;
+  return JSON.stringify(value) ?? 'null';
+}
+
+const handled = new WeakSet<object>();
+
+const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
+
+/**
+ * Answers can hold secrets (create's session_token), which must not rest in the store readable. They
+ * are sealed under a key only the client's idempotency key can rebuild; the store keeps its hash.
+ */
+function seal(secretKey: Buffer, value: unknown): string {
+  const iv = randomBytes(12);
+  const cipher = createCipheriv('aes-256-gcm', secretKey, iv);
+  const data = Buffer.concat([cipher.update(JSON.stringify(value ?? null), 'utf8'), cipher.final()]);
+  return [iv, cipher.getAuthTag(), data].map((b) => b.toString('base64url')).join('.');
+}
+
+function unseal(secretKey: Buffer, sealed: string): unknown {
+  const [iv, tag, data] = sealed.split('.').map((part) => Buffer.from(part, 'base64url'));
+  const decipher = createDecipheriv('aes-256-gcm', secretKey, iv);
+  decipher.setAuthTag(tag);
+  return JSON.parse(Buffer.concat([decipher.update(data), decipher.final()]).toString('utf8'));
+}
+
+/** Answers worth replaying: those after which something may have happened. 400 (bad input, nothing done), 429 and 5xx may be retried with the same key. */
+const replayable = (status: number) => status < 500 && status !== 400 && status !== 429;
+
+/**
+ * `X-Idempotency-Key` on a POST: the first answer (status and body) is stored for 24 h and a repeat
+ * with the same key and body gets it again without running anything; the same key with another body
+ * is a 409 idempotency_error; a repeat arriving while the first still runs waits for it. Records are
+ * scoped per credential (`scopeOf`, after authentication) and per method and path, so one per-flow
+ * key can be forwarded on attach, confirm and authorise alike.
+ */
+export function idempotency(store: Store, scopeOf: (ctx: Ctx) => string | undefined = (ctx) => ctx.state.rateKey): Middleware<AppState> {
+  const records: Collection<IdempotencyRecord> = store.collection<IdempotencyRecord>('idempotency_keys');
+  const running = new Map<string, { fingerprint: string; done: Promise<void> }>();
+  let sweptAt = 0;
+
+  return async (ctx, next) => {
+    const key = ctx.get(IDEMPOTENCY_HEADER);
+    // Applied twice to one request (overlapping router paths), the inner one would wait for the outer.
+    if (ctx.method !== 'POST' || !key || handled.has(ctx.request)) return next();
+    handled.add(ctx.request);
+    if (!KEY.test(key))
+      throw new ApiError(400, 'invalid_request_error', 'parameter_invalid', 'X-Idempotency-Key must be 1 to 255 printable ASCII characters.', 'X-Idempotency-Key');
+    const scoped = canonicalJson([scopeOf(ctx) ?? `ip:${ctx.ip}`, ctx.method, ctx.path, key]);
+    const id = sha256(scoped);
+    const secretKey = createHash('sha256').update(`seal:${scoped}`).digest();
+    // Keyed, so a stored fingerprint reveals nothing of the body (a tokenise body holds card data).
+    const fingerprint = createHmac('sha256', secretKey).update(canonicalJson(ctx.request.body ?? {})).digest('hex');
+    const now = nowSeconds();
+    if (now - sweptAt > 3600) {
+      sweptAt = now;
+      for (const record of [...records.all()]) if (record.created_at + IDEMPOTENCY_TTL_SECONDS <= now) records.delete(record.id);
+    }
+
+    const mismatch = () =>
+      new ApiError(409, 'idempotency_error', 'idempotency_key_reused', 'This X-Idempotency-Key was already used with another request body; use a new key.', 'X-Idempotency-Key');
+
+    // A concurrent repeat waits for the first run, then answers from its record.
+    for (let inFlight = running.get(id); inFlight; inFlight = running.get(id)) {
+      if (inFlight.fingerprint !== fingerprint) throw mismatch();
+      await inFlight.done;
+    }
+    const stored = records.get(id);
+    if (stored && stored.created_at + IDEMPOTENCY_TTL_SECONDS > now) {
+      if (stored.fingerprint !== fingerprint) throw mismatch();
+      ctx.status = stored.status;
+      ctx.body = unseal(secretKey, stored.sealed);
+      ctx.set('Idempotent-Replayed', 'true');
+      return;
+    }
+
+    let finish!: () => void;
+    running.set(id, { fingerprint, done: new Promise<void>((resolve) => (finish = resolve)) });
+    try {
+      let status: number;
+      let body: unknown;
+      try {
+        await next();
+        status = ctx.status;
+        body = ctx.body;
+      } catch (error) {
+        if (!(error instanceof ApiError)) throw error;
+        status = error.status;
+        body = error.toBody();
+        if (replayable(status)) await save(status, body);
+        throw error;
+      }
+      if (replayable(status)) await save(status, body);
+    } finally {
+      running.delete(id);
+      finish();
+    }
+
+    async function save(status: number, body: unknown) {
+      const record = { id, fingerprint, status, sealed: seal(secretKey, body), created_at: nowSeconds() };
+      if (records.get(id)) records.update(id, record);
+      else records.insert(record);
+      await store.commit();
+    }
+  };
+}

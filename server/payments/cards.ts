@@ -1,0 +1,119 @@
+import { ApiError } from '../http/api-error.ts';
+
+/** Card schemes the hosted fields recognise, with the lengths and CSC length each allows. */
+export const SCHEMES = {
+  visa: { pattern: /^4/, lengths: [13, 16, 19], cvc: 3 },
+  mastercard: { pattern: /^(5[1-5]|222[1-9]|22[3-9]\d|2[3-6]\d\d|27[01]\d|2720)/, lengths: [16], cvc: 3 },
+  amex: { pattern: /^3[47]/, lengths: [15], cvc: 4 },
+  discover: { pattern: /^(6011|65|64[4-9])/, lengths: [16, 19], cvc: 3 },
+  diners: { pattern: /^(30[0-5]|309|36|3[89])/, lengths: [14, 16, 19], cvc: 3 },
+  jcb: { pattern: /^35(2[89]|[3-8]\d)/, lengths: [16, 19], cvc: 3 },
+  maestro: { pattern: /^(5[06-9]|6\d)/, lengths: [12, 13, 14, 15, 16, 17, 18, 19], cvc: 3 },
+  unknown: { pattern: /^/, lengths: [12, 13, 14, 15, 16, 17, 18, 19], cvc: 3 },
+} as const;
+export type Scheme = keyof typeof SCHEMES;
+export const SCHEME_NAMES = Object.keys(SCHEMES) as [Scheme, ...Scheme[]];
+
+export function schemeOf(digits: string): Scheme {
+  return (Object.keys(SCHEMES) as Scheme[]).find((s) => SCHEMES[s].pattern.test(digits))!;
+}
+
+export function luhnValid(digits: string): boolean {
+  let sum = 0;
+  for (let i = 0; i < digits.length; i++) {
+    let d = digits.charCodeAt(digits.length - 1 - i) - 48;
+    if (i % 2 === 1) {
+      d *= 2;
+      if (d > 9) d -= 9;
+    }
+    sum += d;
+  }
+  return sum % 10 === 0;
+}
+
+/**
+ * What the test processor will do with a card, fixed at tokenise time from the contract's test card
+ * table, so the raw number never has to be kept.
+ */
+export type CardOutcome = 'approve' | 'challenge' | 'decline' | 'insufficient_funds' | 'attach_fail' | 'attach_fail_retriable';
+
+const TEST_CARDS: Record<string, CardOutcome> = {
+  '4000000000003220': 'challenge',
+  '4000000000000002': 'decline',
+  '4000000000009995': 'insufficient_funds',
+  '4000000000000127': 'attach_fail',
+  '4000000000000119': 'attach_fail_retriable',
+};
+
+/** Every other Luhn-valid number (4242…, 5555…4444, 3782 822463 10005 included) is approved frictionless. */
+export const outcomeOf = (digits: string): CardOutcome => TEST_CARDS[digits] ?? 'approve';
+
+/** What a tokenised card keeps: enough for the processor and for display, never the PAN or CSC. */
+export interface CardSummary {
+  scheme: Scheme;
+  first6: string;
+  last4: string;
+  pan_length: number;
+  exp_month: number;
+  exp_year: number;
+  name: string;
+  outcome: CardOutcome;
+}
+
+export interface RawCard {
+  number: string;
+  exp_month: string;
+  exp_year: string;
+  cvc: string;
+  name: string;
+}
+
+const cardError = (param: string, code: string, message: string) => new ApiError(400, 'card_error', code, message, `card[${param}]`);
+
+/**
+ * Validates a card as the hosted fields submit it (Luhn, length and CSC length by scheme, a future
+ * expiry, a name) and reduces it to a summary. Errors are 400 card_error naming the field.
+ */
+export function validateCard(card: RawCard, now = new Date()): CardSummary {
+  const digits = card.number.replace(/[\s-]/g, '');
+  if (!/^\d+$/.test(digits)) throw cardError('number', 'invalid_number', 'The card number must contain only digits.');
+  const scheme = schemeOf(digits);
+  const rules = SCHEMES[scheme];
+  if (!(rules.lengths as readonly number[]).includes(digits.length))
+    throw cardError('number', 'invalid_number', `A ${scheme} card number has ${rules.lengths.join(' or ')} digits.`);
+  if (!luhnValid(digits)) throw cardError('number', 'incorrect_number', 'The card number is not valid (check digit).');
+
+  if (!/^\d{1,2}$/.test(card.exp_month.trim())) throw cardError('exp_month', 'invalid_expiry_month', 'The expiry month must be 1 to 12.');
+  const month = Number(card.exp_month);
+  if (month < 1 || month > 12) throw cardError('exp_month', 'invalid_expiry_month', 'The expiry month must be 1 to 12.');
+  const yearText = card.exp_year.trim();
+  if (!/^(\d{2}|\d{4})$/.test(yearText)) throw cardError('exp_year', 'invalid_expiry_year', 'The expiry year must have 2 or 4 digits.');
+  const year = yearText.length === 2 ? 2000 + Number(yearText) : Number(yearText);
+  const thisYear = now.getUTCFullYear();
+  const thisMonth = now.getUTCMonth() + 1;
+  if (year > thisYear + 50) throw cardError('exp_year', 'invalid_expiry_year', 'The expiry year is too far in the future.');
+  if (year < thisYear || (year === thisYear && month < thisMonth)) throw cardError('exp_year', 'expired_card', 'The card has expired.');
+
+  if (!new RegExp(`^\\d{${rules.cvc}}$`).test(card.cvc))
+    throw cardError('cvc', 'invalid_cvc', `The security code of a ${scheme} card has ${rules.cvc} digits.`);
+  const name = card.name.trim();
+  if (!name) throw cardError('name', 'invalid_name', 'Enter the name on the card.');
+
+  return {
+    scheme,
+    first6: digits.slice(0, 6),
+    last4: digits.slice(-4),
+    pan_length: digits.length,
+    exp_month: month,
+    exp_year: year,
+    name,
+    outcome: outcomeOf(digits),
+  };
+}
+
+/** `424242******4242`: the BIN and last four, the rest masked, at the card's length. */
+export const maskedPan = (card: Pick<CardSummary, 'first6' | 'last4' | 'pan_length'>) =>
+  card.first6 + '*'.repeat(Math.max(0, card.pan_length - 10)) + card.last4;
+
+export const isExpired = (card: Pick<CardSummary, 'exp_month' | 'exp_year'>, now = new Date()) =>
+  card.exp_year < now.getUTCFullYear() || (card.exp_year === now.getUTCFullYear() && card.exp_month < now.getUTCMonth() + 1);

@@ -1,0 +1,79 @@
+import { z } from 'zod';
+import { conflict } from '../http/api-error.ts';
+
+/** The nine states of a Payment Intent (SPEC "Payment Intent states"). */
+export const IntentStatus = z
+  .enum([
+    'open',
+    'requires_payment_method',
+    'requires_customer_confirmation',
+    'requires_customer_authentication',
+    'requires_authorisation',
+    'succeeded',
+    'failed',
+    'cancelled',
+    'requires_capture',
+  ])
+  .describe(
+    'open: created, no card attempted yet. requires_payment_method: the last attach failed, another card is needed. ' +
+      'requires_customer_confirmation: a card is attached, confirm next. requires_customer_authentication: a 3-D Secure challenge is pending. ' +
+      'requires_authorisation: ready for the backend authorise. succeeded: authorised and captured. requires_capture: authorised, capture deferred. ' +
+      'failed: the last attempt was declined or failed 3-D Secure; a new attempt may attach another card. cancelled: final (cancelled, or locked after repeated failures).',
+  )
+  .meta({ id: 'PaymentIntentStatus' });
+export type IntentStatus = z.infer<typeof IntentStatus>;
+
+/** Every operation that may move an intent. */
+export type IntentOperation = 'attach' | 'confirm' | 'complete_challenge' | 'fail_challenge' | 'authorise' | 'capture' | 'cancel';
+
+/** Statuses in which a new card may be attached (a new attempt starts), so also tokenised. */
+const acceptsCard = ['open', 'requires_payment_method', 'requires_customer_confirmation', 'requires_customer_authentication', 'failed'] as const;
+
+/**
+ * THE transition table: for each operation, the statuses it may start from and the statuses it may
+ * lead to. Failure-counting moves may also end in `cancelled`, when that failure locks the intent
+ * (card-testing defence). Nothing else moves a status.
+ */
+export const TRANSITIONS = {
+  // A failed attach asks for another card; a good one waits for confirm. Re-attaching replaces the
+  // attempt in progress (also an unanswered challenge), as with Stripe's payment method update.
+  attach: { from: acceptsCard, to: ['requires_customer_confirmation', 'requires_payment_method', 'cancelled'] },
+  // 3-D Secure challenge when the card asks for one (never for MOTO), else straight to authorisation.
+  confirm: { from: ['requires_customer_confirmation'], to: ['requires_customer_authentication', 'requires_authorisation'] },
+  complete_challenge: { from: ['requires_customer_authentication'], to: ['requires_authorisation'] },
+  // The contract: the 3-D Secure test card is `failed` if the shopper fails the challenge.
+  fail_challenge: { from: ['requires_customer_authentication'], to: ['failed', 'cancelled'] },
+  // Approved: succeeded (auto capture) or requires_capture; declined: failed (cancelled when locked).
+  authorise: { from: ['requires_authorisation'], to: ['succeeded', 'requires_capture', 'failed', 'cancelled'] },
+  // Once, full or partial, never above the authorised amount.
+  capture: { from: ['requires_capture'], to: ['succeeded'] },
+  // Anything not final; on requires_capture it voids the authorisation.
+  cancel: {
+    from: [...acceptsCard, 'requires_authorisation', 'requires_capture'],
+    to: ['cancelled'],
+  },
+} as const satisfies Record<IntentOperation, { from: readonly IntentStatus[]; to: readonly IntentStatus[] }>;
+
+export type TargetOf<O extends IntentOperation> = (typeof TRANSITIONS)[O]['to'][number];
+
+export function allows(operation: IntentOperation, status: IntentStatus): boolean {
+  return (TRANSITIONS[operation].from as readonly IntentStatus[]).includes(status);
+}
+
+/** The 409 for an operation the current status does not allow; it names the status. */
+export function assertAllowed(operation: IntentOperation, intent: { id: string; status: IntentStatus }): void {
+  if (!allows(operation, intent.status)) {
+    throw conflict(
+      'payment_intent_unexpected_state',
+      `You cannot ${operation.replace('_', ' ')} payment intent ${intent.id}: its status is ${intent.status}.`,
+      'payment_intent_id',
+    );
+  }
+}
+
+/** The status after `operation`, checked against the table (a wrong target is a programming error). */
+export function nextStatus<O extends IntentOperation>(operation: O, from: IntentStatus, to: TargetOf<O>): TargetOf<O> {
+  if (!allows(operation, from)) throw new Error(`Transition table: ${operation} is not allowed from ${from}.`);
+  if (!(TRANSITIONS[operation].to as readonly IntentStatus[]).includes(to)) throw new Error(`Transition table: ${operation} cannot lead to ${to}.`);
+  return to;
+}

@@ -1,0 +1,60 @@
+import type { Middleware } from 'koa';
+import { noSuch, unauthenticated } from '../http/api-error.ts';
+import type { AppState } from '../http/app-state.ts';
+import type { Ctx } from '../http/operation.ts';
+import { bearer } from '../identity/secrets.ts';
+import type { Merchants } from './merchants.ts';
+import type { PaymentsService } from './payments-service.ts';
+
+export const PUBLIC_KEY_HEADER = 'X-CPE-Public-Key';
+export const SESSION_TOKEN_HEADER = 'X-CPE-Session-Token';
+
+/** Backend routes: `Authorization: Bearer <licence key>`. A public key never authorises them. */
+export function licenceKeyAuth(merchants: Merchants): Middleware<AppState> {
+  return async (ctx, next) => {
+    const key = bearer(ctx.get('authorization'));
+    if (!key) throw unauthenticated('Send your licence key as `Authorization: Bearer <licence key>`.');
+    const merchant = merchants.byKey(key, 'licence');
+    if (!merchant) {
+      throw unauthenticated(
+        merchants.byKey(key, 'public')
+          ? 'A public key cannot call backend routes: use the licence key, on your server only.'
+          : 'Invalid licence key.',
+      );
+    }
+    ctx.state.merchantId = merchant.merchant_id;
+    ctx.state.rateKey = `merchant:${merchant.merchant_id}`;
+    return next();
+  };
+}
+
+/** The intent a session-authenticated request acts on, keyed by its state object. */
+const sessionIntents = new WeakMap<object, string>();
+
+/**
+ * Browser routes: the public key and the intent's session token, in X-CPE-Public-Key and
+ * X-CPE-Session-Token. The token is bound to its one intent, of the key's merchant.
+ */
+export function sessionAuth(merchants: Merchants, payments: PaymentsService): Middleware<AppState> {
+  return async (ctx, next) => {
+    const publicKey = ctx.get(PUBLIC_KEY_HEADER);
+    const sessionToken = ctx.get(SESSION_TOKEN_HEADER);
+    if (!publicKey || !sessionToken) throw unauthenticated(`Send the public key in ${PUBLIC_KEY_HEADER} and the session token in ${SESSION_TOKEN_HEADER}.`);
+    const merchant = merchants.byKey(publicKey, 'public');
+    if (!merchant) throw unauthenticated('Invalid public key.');
+    const intent = payments.bySessionToken(sessionToken);
+    if (!intent || intent.merchant_id !== merchant.merchant_id) throw unauthenticated('Invalid session token for this public key.');
+    ctx.state.merchantId = merchant.merchant_id;
+    ctx.state.rateKey = `session:${intent.id}`;
+    sessionIntents.set(ctx.state, intent.id);
+    return next();
+  };
+}
+
+/** The session's intent; a body naming another intent is refused as absent (the token is bound to one intent). */
+export function sessionIntentId(ctx: Ctx, named: string | undefined): string {
+  const id = sessionIntents.get(ctx.state);
+  if (!id) throw unauthenticated('No session.');
+  if (named !== undefined && named !== id) throw noSuch('payment intent', named, 'payment_intent_id');
+  return id;
+}
