@@ -1,0 +1,157 @@
+import { randomUUID } from 'node:crypto';
+import type { z } from 'zod';
+import type { ErrorBody } from '../http/api-error.ts';
+import type {
+  AttachRequest,
+  AttachResponse,
+  AuthoriseResponse,
+  CaptureRequest,
+  ConfirmResponse,
+  IntentRequest,
+  PaymentIntent,
+  PaymentIntentCreate,
+  PaymentIntentCreated,
+  VerifyRequest,
+  VerifyResponse,
+} from '../payments/schemas.ts';
+
+export interface CpeClientOptions {
+  /** The merchant's licence key (`sk_test_…`). Server side only: never send it to a browser. */
+  licenceKey: string;
+  /** The service, default `http://localhost:4242`. */
+  baseUrl?: string;
+  /** Per request, default 10 s. */
+  timeoutMs?: number;
+  /** Retries after a network failure or a 5xx, with the same idempotency key; default 1. */
+  maxRetries?: number;
+}
+
+export interface RequestOptions {
+  /** Sent as `X-Idempotency-Key`. A POST without one gets a fresh key, reused by its retries. */
+  idempotencyKey?: string;
+}
+
+/** The service's answer to a forwarded request, status and body untouched (for middleware routes). */
+export interface RawAnswer {
+  status: number;
+  body: unknown;
+}
+
+/** A 4xx or 5xx answer of the service, with the fields of its error object. */
+export class CpeApiError extends Error {
+  readonly type: string;
+  readonly code: string;
+  readonly param: string | null;
+
+  constructor(
+    readonly status: number,
+    error: ErrorBody['error'],
+  ) {
+    super(error.message);
+    this.name = 'CpeApiError';
+    this.type = error.type;
+    this.code = error.code;
+    this.param = error.param;
+  }
+}
+
+type In<T extends z.ZodType> = z.input<T>;
+type Out<T extends z.ZodType> = z.output<T>;
+
+/**
+ * The typed Node client of the service's backend routes (`import { CpeClient } from 'cpe/server'`).
+ *
+ * ```ts
+ * const cpe = new CpeClient({ licenceKey: process.env.CPE_LICENCE_KEY!, baseUrl: 'http://localhost:4242' });
+ * const { paymentIntentId, session_token, opaque_key } = await cpe.createPaymentIntent({ merchantid, amount: 1234, currency: 'GBP', identifier: 'order-1' });
+ * ```
+ */
+export class CpeClient {
+  readonly #licenceKey: string;
+  readonly #baseUrl: string;
+  readonly #timeoutMs: number;
+  readonly #maxRetries: number;
+
+  constructor(options: CpeClientOptions) {
+    if (typeof window !== 'undefined') throw new Error('CpeClient holds the licence key: use it on your server, never in a browser.');
+    if (!/^sk_/.test(options.licenceKey ?? '')) throw new Error('CpeClient needs the licence key (sk_…), not the public key.');
+    this.#licenceKey = options.licenceKey;
+    this.#baseUrl = (options.baseUrl ?? 'http://localhost:4242').replace(/\/+$/, '');
+    this.#timeoutMs = options.timeoutMs ?? 10_000;
+    this.#maxRetries = options.maxRetries ?? 1;
+  }
+
+  createPaymentIntent(input: In<typeof PaymentIntentCreate>, options?: RequestOptions): Promise<Out<typeof PaymentIntentCreated>> {
+    return this.#call('POST', '/v1/payment_intents', input, options);
+  }
+
+  retrievePaymentIntent(paymentIntentId: string): Promise<Out<typeof PaymentIntent>> {
+    return this.#call('GET', `/v1/payment_intents/${encodeURIComponent(paymentIntentId)}`);
+  }
+
+  attach(input: In<typeof AttachRequest>, options?: RequestOptions): Promise<Out<typeof AttachResponse>> {
+    return this.#call('POST', '/v1/payment_intents/attach', input, options);
+  }
+
+  confirm(input: In<typeof IntentRequest>, options?: RequestOptions): Promise<Out<typeof ConfirmResponse>> {
+    return this.#call('POST', '/v1/payment_intents/confirm', input, options);
+  }
+
+  authorise(input: In<typeof IntentRequest>, options?: RequestOptions): Promise<Out<typeof AuthoriseResponse>> {
+    return this.#call('POST', '/v1/payment_intents/authorise', input, options);
+  }
+
+  capture(input: In<typeof CaptureRequest>, options?: RequestOptions): Promise<Out<typeof PaymentIntent>> {
+    return this.#call('POST', '/v1/payment_intents/capture', input, options);
+  }
+
+  cancel(input: In<typeof IntentRequest>, options?: RequestOptions): Promise<Out<typeof PaymentIntent>> {
+    return this.#call('POST', '/v1/payment_intents/cancel', input, options);
+  }
+
+  verify(input: In<typeof VerifyRequest>, options?: RequestOptions): Promise<Out<typeof VerifyResponse>> {
+    return this.#call('POST', '/v1/payment_intents/verify', input, options);
+  }
+
+  /**
+   * POSTs a body to a backend route and hands back the answer as is, errors included: what a
+   * merchant's middleware route does with the SDK's request.
+   */
+  async forward(operation: 'attach' | 'confirm' | 'authorise', body: unknown, options?: RequestOptions): Promise<RawAnswer> {
+    return this.#send('POST', `/v1/payment_intents/${operation}`, body, options);
+  }
+
+  async #call<T>(method: 'GET' | 'POST', path: string, body?: unknown, options?: RequestOptions): Promise<T> {
+    const answer = await this.#send(method, path, body, options);
+    if (answer.status >= 400) {
+      const error = (answer.body as Partial<ErrorBody>)?.error ?? { type: 'api_error', code: 'unexpected_answer', message: `HTTP ${answer.status}`, param: null };
+      throw new CpeApiError(answer.status, error);
+    }
+    return answer.body as T;
+  }
+
+  async #send(method: 'GET' | 'POST', path: string, body?: unknown, options: RequestOptions = {}): Promise<RawAnswer> {
+    const headers: Record<string, string> = { authorization: `Bearer ${this.#licenceKey}`, accept: 'application/json' };
+    if (method === 'POST') {
+      headers['content-type'] = 'application/json';
+      // One key for the request and its retries, so a retry can never pay twice.
+      headers['x-idempotency-key'] = options.idempotencyKey ?? randomUUID();
+    }
+    for (let attempt = 0; ; attempt++) {
+      try {
+        const response = await fetch(this.#baseUrl + path, {
+          method,
+          headers,
+          body: method === 'POST' ? JSON.stringify(body ?? {}) : undefined,
+          signal: AbortSignal.timeout(this.#timeoutMs),
+        });
+        const text = await response.text();
+        const parsed = text ? JSON.parse(text) : null;
+        if (response.status >= 500 && attempt < this.#maxRetries) continue;
+        return { status: response.status, body: parsed };
+      } catch (error) {
+        if (attempt >= this.#maxRetries) throw error;
+      }
+    }
+  }
+}

@@ -1,0 +1,146 @@
+import assert from 'node:assert/strict';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { after, before, describe, test } from 'node:test';
+import Koa from 'koa';
+import { CpeApiError, CpeClient, cpeMiddleware, toSession } from '../../server/client/index.ts';
+import { startTestService, type TestService } from '../helpers/service.ts';
+import { CARDS, createBody, tokenOf, type Session } from './payments-fixtures.ts';
+
+let svc: TestService;
+let client: CpeClient;
+before(async () => {
+  svc = await startTestService();
+  client = new CpeClient({ licenceKey: svc.credentials.licenceKey, baseUrl: svc.url });
+});
+after(() => svc.close());
+
+const sessionOf = (created: { paymentIntentId: string; session_token: string; opaque_key: string }): Session => ({
+  ...created,
+  headers: { 'X-CPE-Public-Key': svc.credentials.publicKey, 'X-CPE-Session-Token': created.session_token },
+});
+
+describe('CpeClient', () => {
+  test('runs a whole payment and verifies it, typed end to end', async () => {
+    const created = await client.createPaymentIntent(createBody(svc) as Parameters<CpeClient['createPaymentIntent']>[0]);
+    assert.equal(created.status, 'open');
+    const token = await tokenOf(svc, sessionOf(created), CARDS.mastercard);
+    const id = created.paymentIntentId;
+    assert.equal((await client.attach({ payment_intent_id: id, token })).status, 'requires_customer_confirmation');
+    assert.equal((await client.confirm({ payment_intent_id: id })).status, 'requires_authorisation');
+    const authorised = await client.authorise({ payment_intent_id: id });
+    assert.equal(authorised.authorised, true);
+    assert.equal(authorised.status, 'succeeded');
+    const verified = await client.verify({ payment_intent_id: id, unmask_fields: ['email'] });
+    assert.equal(verified.status, 'success');
+    assert.equal(verified.auth?.email, 'ada@example.test');
+    assert.equal(verified.auth?.name, '[redacted]');
+    assert.equal((await client.retrievePaymentIntent(id)).status, 'succeeded');
+  });
+
+  test('deferred capture and cancel', async () => {
+    const created = await client.createPaymentIntent({ ...(createBody(svc) as any), autoCapture: false });
+    const token = await tokenOf(svc, sessionOf(created), CARDS.visa);
+    const id = created.paymentIntentId;
+    await client.attach({ payment_intent_id: id, token });
+    await client.confirm({ payment_intent_id: id });
+    assert.equal((await client.authorise({ payment_intent_id: id })).status, 'requires_capture');
+    const captured = await client.capture({ payment_intent_id: id, amount: 1000 });
+    assert.equal(captured.amount_captured, 1000);
+    const other = await client.createPaymentIntent(createBody(svc) as any);
+    assert.equal((await client.cancel({ payment_intent_id: other.paymentIntentId })).status, 'cancelled');
+  });
+
+  test('errors are CpeApiError with the fields of the error object', async () => {
+    await assert.rejects(
+      () => client.createPaymentIntent({ ...(createBody(svc) as any), currency: 'XXQ' }),
+      (error: unknown) => error instanceof CpeApiError && error.status === 400 && error.param === 'currency' && error.type === 'invalid_request_error',
+    );
+    await assert.rejects(() => client.retrievePaymentIntent('pi_missing'), (error: unknown) => error instanceof CpeApiError && error.status === 404);
+  });
+
+  test('an idempotency key makes a repeated create return the same intent', async () => {
+    const a = await client.createPaymentIntent(createBody(svc) as any, { idempotencyKey: 'order-42' });
+    const b = await client.createPaymentIntent(createBody(svc) as any, { idempotencyKey: 'order-42' });
+    assert.equal(b.paymentIntentId, a.paymentIntentId);
+    await assert.rejects(
+      () => client.createPaymentIntent({ ...(createBody(svc) as any), amount: 1 }, { idempotencyKey: 'order-42' }),
+      (error: unknown) => error instanceof CpeApiError && error.status === 409,
+    );
+  });
+
+  test('refuses a public key, and an unreachable service is an error, not a hang', async () => {
+    assert.throws(() => new CpeClient({ licenceKey: svc.credentials.publicKey }), /licence key/);
+    const offline = new CpeClient({ licenceKey: svc.credentials.licenceKey, baseUrl: 'http://127.0.0.1:9', timeoutMs: 2000, maxRetries: 0 });
+    await assert.rejects(() => offline.retrievePaymentIntent('pi_x'));
+  });
+});
+
+describe('cpeMiddleware: a merchant backend forwarding the SDK', () => {
+  let merchant: Server;
+  let merchantUrl: string;
+  const verified: string[] = [];
+  const denied = new Set<string>();
+
+  before(async () => {
+    const app = new Koa();
+    const cpe = cpeMiddleware({
+      client,
+      allowIntent: (_ctx, id) => !denied.has(id ?? ''),
+      onVerified: (result) => {
+        if (result.status === 'success') verified.push(result.auth!.paymentIntentId);
+      },
+      // The backend prices the basket itself: the browser never says the amount.
+      exchange: (body) => ({ ...(createBody(svc) as any), amount: 250 * Number((body as { quantity?: number }).quantity ?? 1), identifier: 'basket-1' }),
+    });
+    app.use(cpe.router('/api/cpe').routes());
+    merchant = createServer(app.callback()).listen(0, '127.0.0.1');
+    await new Promise((resolve) => merchant.once('listening', resolve));
+    merchantUrl = `http://127.0.0.1:${(merchant.address() as AddressInfo).port}`;
+  });
+  after(() => merchant.close());
+
+  const post = async (path: string, json: unknown, key = 'flow-1') => {
+    const response = await fetch(`${merchantUrl}/api/cpe${path}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-idempotency-key': key },
+      body: JSON.stringify(json),
+    });
+    return { status: response.status, body: await response.json() };
+  };
+
+  test('exchange, attach, confirm, authorise and verifyAuth: the answers of the service as they are', async () => {
+    const session = (await post('/exchange', { quantity: 3 }, 'exchange-1')).body;
+    assert.deepEqual(Object.keys(session).sort(), ['opaqueKey', 'paymentIntentId', 'sessionToken']);
+    const intent = await client.retrievePaymentIntent(session.paymentIntentId);
+    assert.equal(intent.amount, 750);
+    const token = await tokenOf(svc, sessionOf({ paymentIntentId: session.paymentIntentId, session_token: session.sessionToken, opaque_key: session.opaqueKey }), CARDS.visa);
+
+    const id = session.paymentIntentId;
+    const key = `flow-${id}`;
+    const attach = await post('/attach', { payment_intent_id: id, token }, key);
+    assert.equal(attach.body.status, 'requires_customer_confirmation');
+    assert.deepEqual((await post('/attach', { payment_intent_id: id, token }, key)).body, attach.body, 'a retried attach replays, not re-runs');
+    assert.equal((await post('/confirm', { payment_intent_id: id }, key)).body.status, 'requires_authorisation');
+    const authorise = await post('/authorise', { payment_intent_id: id }, key);
+    assert.equal(authorise.body.authorised, true);
+    const verify = await post('/verify-auth', { payment_intent_id: id }, key);
+    assert.deepEqual(verify.body, { status: 'success', intent_status: 'succeeded', verified: true });
+    assert.ok(verified.includes(id), 'the merchant hook saw the verified payment');
+  });
+
+  test("the service's errors pass through; intents the merchant refuses are 404", async () => {
+    const bad = await post('/attach', { payment_intent_id: 'pi_nothing', token: 'tok_nothing' });
+    assert.equal(bad.status, 404);
+    assert.equal(bad.body.error.type, 'invalid_request_error');
+    const created = await client.createPaymentIntent(createBody(svc) as any);
+    denied.add(created.paymentIntentId);
+    const refused = await post('/confirm', { payment_intent_id: created.paymentIntentId });
+    assert.equal(refused.status, 404);
+    assert.equal((await client.retrievePaymentIntent(created.paymentIntentId)).status, 'open', 'nothing was forwarded');
+  });
+
+  test('toSession maps the create result to the browser shape', () => {
+    assert.deepEqual(toSession({ paymentIntentId: 'pi_1', session_token: 's', opaque_key: 'o' }), { paymentIntentId: 'pi_1', sessionToken: 's', opaqueKey: 'o' });
+  });
+});
