@@ -39,7 +39,9 @@ function secure(ctx: Ctx, frameAncestors: string[]): string {
       `frame-ancestors 'self' ${frameAncestors.join(' ')}`.trim(),
     ].join('; '),
   );
-  ctx.set('Referrer-Policy', 'no-referrer');
+  // same-origin, not no-referrer: with no-referrer a browser sends `Origin: null` on the page's own
+  // form post, and the origin check below could not tell it from a forged one.
+  ctx.set('Referrer-Policy', 'same-origin');
   ctx.set('X-Content-Type-Options', 'nosniff');
   ctx.set('Cache-Control', 'no-store');
   ctx.type = 'text/html; charset=utf-8';
@@ -54,7 +56,7 @@ button[value=complete]{background:#0a7c2f;color:#fff;border-color:#0a7c2f}button
 function page(nonce: string, title: string, content: string, script = ''): string {
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
-<meta name="referrer" content="no-referrer"><title>${escapeHtml(title)}</title><style nonce="${nonce}">${STYLE}</style></head>
+<meta name="referrer" content="same-origin"><title>${escapeHtml(title)}</title><style nonce="${nonce}">${STYLE}</style></head>
 <body><main>${content}</main>${script ? `<script nonce="${nonce}">${script}</script>` : ''}</body></html>`;
 }
 
@@ -106,8 +108,9 @@ export function challengeRoutes({ payments, config }: Services): Router<AppState
 
   router.post('/frames/challenge', async (ctx) => {
     const origin = ctx.get('origin');
+    const site = ctx.get('sec-fetch-site');
     // The form is the service's own page; an answer from any other origin is forged.
-    if (origin && origin !== ownOrigin())
+    if ((origin && origin !== ownOrigin()) || (site && site !== 'same-origin'))
       throw new ApiError(403, 'invalid_request_error', 'origin_not_allowed', 'Challenges are answered from the challenge page only.');
     const input = Answer.safeParse(ctx.request.body ?? {});
     if (!input.success) throw new ApiError(400, 'invalid_request_error', 'parameter_invalid', 'Send challenge and outcome (complete or fail).', 'outcome');

@@ -1,4 +1,4 @@
-import { open, readFile, rename } from 'node:fs/promises';
+import { open, readFile, rename, type FileHandle } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import type { Adapter } from 'lowdb';
 
@@ -24,10 +24,12 @@ export class DurableTextFile implements Adapter<string> {
     }
   }
 
-  async write(text: string): Promise<void> {
+  /** Replaces the file's content with `text`, or with the concatenation of byte `chunks`. */
+  async write(text: string | readonly Uint8Array[]): Promise<void> {
     const file = await open(this.#temp, 'w', 0o600);
     try {
-      await file.writeFile(text, 'utf8');
+      if (typeof text === 'string') await file.writeFile(text, 'utf8');
+      else await writeAll(file, text);
       await file.datasync();
     } finally {
       await file.close();
@@ -39,5 +41,21 @@ export class DurableTextFile implements Adapter<string> {
     } finally {
       await folder.close();
     }
+  }
+}
+
+/** Writes every chunk in order from the start of the file, in one writev when the OS allows. */
+async function writeAll(file: FileHandle, chunks: readonly Uint8Array[]): Promise<void> {
+  let rest = chunks.filter((chunk) => chunk.byteLength > 0);
+  let position = 0;
+  while (rest.length) {
+    const { bytesWritten } = await file.writev(rest.slice(0, 1024), position);
+    position += bytesWritten;
+    let skip = bytesWritten;
+    while (rest.length && skip >= rest[0].byteLength) {
+      skip -= rest[0].byteLength;
+      rest = rest.slice(1);
+    }
+    if (skip > 0) rest = [rest[0].subarray(skip), ...rest.slice(1)];
   }
 }

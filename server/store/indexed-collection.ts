@@ -18,7 +18,7 @@ export class IndexedCollection<T extends Row> implements Collection<T> {
     private readonly rows: Record<string, Stored<T>>,
     indexes: IndexSpec<T>,
     private readonly nextSeq: () => number,
-    private readonly onChange: () => void,
+    private readonly onChange: (kind: 'insert' | 'update' | 'delete', id: string) => void,
   ) {
     for (const [name, keyOf] of Object.entries(indexes)) this.#indexes.set(name, { keyOf, keys: new Map() });
     const ordered = Object.values(rows).sort((a, b) => a._seq - b._seq);
@@ -50,7 +50,7 @@ export class IndexedCollection<T extends Row> implements Collection<T> {
     const stored = { ...row, _seq: this.nextSeq() } as Stored<T>;
     this.rows[row.id] = stored;
     this.#index(stored);
-    this.onChange();
+    this.onChange('insert', row.id);
     return stored;
   }
 
@@ -69,7 +69,7 @@ export class IndexedCollection<T extends Row> implements Collection<T> {
       if (was !== undefined) this.#bucket(name, was)?.remove(before);
       if (now !== undefined) this.#bucketFor(index.keys, now).add(after);
     }
-    this.onChange();
+    this.onChange('update', id);
     return after;
   }
 
@@ -83,7 +83,7 @@ export class IndexedCollection<T extends Row> implements Collection<T> {
     }
     this.#tombstones.set(id, row);
     if (this.#tombstones.size > TOMBSTONES) this.#tombstones.delete(this.#tombstones.keys().next().value!);
-    this.onChange();
+    this.onChange('delete', id);
     return true;
   }
 

@@ -1,6 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { Low, Memory, type Adapter } from 'lowdb';
+import { DocumentText } from './document-text.ts';
 import { DurableTextFile } from './durable-text-file.ts';
 import { IndexedCollection } from './indexed-collection.ts';
 import type { Collection, IndexSpec, Row, Store } from './store.ts';
@@ -33,26 +34,35 @@ export class LowdbStore implements Store {
   /** How many whole-file writes have been made: a measure of how well commits are grouped. */
   writes = 0;
 
-  private constructor(private readonly db: Low<Data>) {}
+  private constructor(
+    private readonly db: Low<Data>,
+    /** The file's serialiser, told of every change (none for the in-memory database). */
+    private readonly text?: DocumentText,
+  ) {}
 
   /** Opens (or creates) `<dir>/cpe.json`; without `dir`, an in-memory database (for tests). */
   static async open(dir?: string): Promise<LowdbStore> {
     let adapter: Adapter<Data> = new Memory<Data>();
+    let text: DocumentText | undefined;
     if (dir) {
       mkdirSync(dir, { recursive: true, mode: 0o700 });
-      adapter = new JsonDocument(new DurableTextFile(join(dir, 'cpe.json')));
+      text = new DocumentText();
+      adapter = new JsonDocument(new DurableTextFile(join(dir, 'cpe.json')), text);
     }
     const db = new Low<Data>(adapter, empty());
     await db.read();
     db.data ??= empty();
-    return new LowdbStore(db);
+    return new LowdbStore(db, text);
   }
 
   collection<T extends Row>(name: string, indexes: IndexSpec<T> = {}): Collection<T> {
     let collection = this.#collections.get(name);
     if (!collection) {
       const rows = (this.db.data.collections[name] ??= {});
-      collection = new IndexedCollection<T>(rows, indexes, () => ++this.db.data.seq, () => (this.#dirty = true));
+      collection = new IndexedCollection<T>(rows, indexes, () => ++this.db.data.seq, (kind, id) => {
+        this.#dirty = true;
+        this.text?.changed(name, kind, id);
+      });
       this.#collections.set(name, collection);
     }
     return collection;
@@ -100,7 +110,10 @@ export class LowdbStore implements Store {
 
 /** Turns the document into JSON text for a text adapter. */
 class JsonDocument implements Adapter<Data> {
-  constructor(private readonly file: DurableTextFile) {}
+  constructor(
+    private readonly file: DurableTextFile,
+    private readonly text: DocumentText,
+  ) {}
 
   async read(): Promise<Data | null> {
     const text = await this.file.read();
@@ -108,6 +121,7 @@ class JsonDocument implements Adapter<Data> {
   }
 
   write(data: Data): Promise<void> {
-    return this.file.write(JSON.stringify(data));
+    // The bytes of JSON.stringify(data), mostly kept from earlier writes (see DocumentText).
+    return this.file.write(this.text.chunks(data));
   }
 }

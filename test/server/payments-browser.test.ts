@@ -124,7 +124,7 @@ describe('3-D Secure challenge page', () => {
     assert.match(csp, /frame-ancestors 'self' http:\/\/localhost:4243 http:\/\/127\.0\.0\.1:4243/);
     assert.match(csp, /script-src 'nonce-/);
     assert.ok(!csp.includes('unsafe-inline'));
-    assert.equal(res.headers.get('referrer-policy'), 'no-referrer');
+    assert.equal(res.headers.get('referrer-policy'), 'same-origin');
     assert.equal(res.headers.get('x-content-type-options'), 'nosniff');
   });
 

@@ -1,0 +1,103 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { startStack, type Stack } from './helpers/stack.ts';
+
+/**
+ * The 3-D Secure challenge page in a real browser: framed by the merchant page (another origin), it
+ * shows the amount, and Complete or Fail reaches the page that opened it as a postMessage from the
+ * service origin, while the intent moves on the server.
+ */
+describe('3-D Secure challenge in Chromium', { timeout: 60_000 }, () => {
+  let stack: Stack;
+  before(async () => {
+    stack = await startStack();
+  });
+  after(async () => {
+    await stack?.close();
+  });
+
+  const backend = async (path: string, json: unknown) => {
+    const response = await fetch(`${stack.serviceUrl}/v1/payment_intents${path}`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${stack.service.credentials.licenceKey}`, 'content-type': 'application/json' },
+      body: JSON.stringify(json),
+    });
+    return response.json();
+  };
+
+  /** An intent with the challenge card attached and confirmed: the challenge URL. */
+  async function challengeIntent() {
+    const { merchantId, publicKey } = stack.service.credentials;
+    const created = await backend('', { merchantid: merchantId, amount: 1234, currency: 'GBP', identifier: 'e2e-3ds' });
+    const tokenised = await fetch(`${stack.serviceUrl}/frames/tokenise`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-cpe-public-key': publicKey, 'x-cpe-session-token': created.session_token },
+      body: JSON.stringify({ card: { number: '4000 0000 0000 3220', exp_month: '12', exp_year: String(new Date().getFullYear() + 2), cvc: '123', name: 'Ada Lovelace' } }),
+    }).then((r) => r.json());
+    await backend('/attach', { payment_intent_id: created.paymentIntentId, token: tokenised.data.cp_card_token });
+    const confirmed = await backend('/confirm', { payment_intent_id: created.paymentIntentId });
+    assert.equal(confirmed.status, 'requires_customer_authentication');
+    return { id: created.paymentIntentId as string, challenge: confirmed.challenge as { url: string; transaction_id: string } };
+  }
+
+  async function runChallenge(button: 'Complete' | 'Fail') {
+    const { id, challenge } = await challengeIntent();
+    const { page, problems } = await stack.newPage();
+    await page.goto(stack.demoUrl);
+    // The merchant page frames the challenge and keeps what it hears.
+    await page.evaluate((url) => {
+      addEventListener('message', (event) => {
+        (window as unknown as { heard: unknown[] }).heard.push({ origin: event.origin, data: event.data });
+      });
+      (window as unknown as { heard: unknown[] }).heard = [];
+      const frame = document.createElement('iframe');
+      frame.src = url;
+      frame.title = '3-D Secure';
+      frame.style.height = '400px';
+      document.body.append(frame);
+    }, challenge.url);
+    const frame = page.frameLocator('iframe[title="3-D Secure"]');
+    await frame.getByText('£12.34').first().waitFor({ timeout: 10_000 });
+    await frame.getByRole('button', { name: button }).click({ timeout: 10_000 });
+    const heard = await page.waitForFunction(() => (window as unknown as { heard: unknown[] }).heard[0], undefined, { timeout: 10_000 });
+    const message = (await heard.jsonValue()) as { origin: string; data: unknown };
+    assert.deepEqual(problems, []);
+    return { id, challenge, message };
+  }
+
+  it('Complete: the merchant page hears "completed" from the service origin, and the intent can be authorised', async () => {
+    const { id, challenge, message } = await runChallenge('Complete');
+    assert.equal(message.origin, new URL(stack.serviceUrl).origin);
+    assert.deepEqual(message.data, { type: 'cpe:3ds:result', transaction_id: challenge.transaction_id, status: 'completed' });
+    const authorised = await backend('/authorise', { payment_intent_id: id });
+    assert.equal(authorised.authorised, true);
+    assert.equal(authorised.status, 'succeeded');
+  });
+
+  it('Fail: the merchant page hears "failed", and the intent is failed', async () => {
+    const { id, message } = await runChallenge('Fail');
+    assert.equal((message.data as { status: string }).status, 'failed');
+    const intent = await fetch(`${stack.serviceUrl}/v1/payment_intents/${id}`, {
+      headers: { authorization: `Bearer ${stack.service.credentials.licenceKey}` },
+    }).then((r) => r.json());
+    assert.equal(intent.status, 'failed');
+  });
+
+  it('a page on an origin the merchant did not allow cannot frame the challenge', async () => {
+    const { challenge } = await challengeIntent();
+    const { page } = await stack.newPage();
+    // Same demo server, but reached as another origin than the merchant's allowed ones.
+    const stranger = stack.demoUrl.replace('localhost', '127.0.0.2');
+    await page.goto(stranger);
+    const blocked = page.waitForEvent('console', (message) => /frame-ancestors|Refused to frame/i.test(message.text()));
+    await page.evaluate((url) => {
+      const frame = document.createElement('iframe');
+      frame.src = url;
+      document.body.append(frame);
+    }, challenge.url);
+    await blocked;
+    const framed = page.frames().find((f) => f.url().startsWith(challenge.url.split('?')[0]));
+    const text = framed ? await framed.evaluate(() => document.body?.innerText ?? '').catch(() => '') : '';
+    assert.doesNotMatch(text, /Complete/);
+  });
+});
