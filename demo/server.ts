@@ -1,6 +1,7 @@
 import type { Server } from 'node:http';
 import { createServer } from 'node:http';
 import Koa from 'koa';
+import { CpeClient, cpeMiddleware, toSession } from '../server/client/index.ts';
 import type { Credentials } from '../server/seed.ts';
 
 const escape = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
@@ -22,13 +23,13 @@ function show(state, text) {
   output.textContent = text;
 }
 
-// Until the demo backend creates real Payment Intents, a stub stands in for it: a real merchant
-// page asks its own backend, which calls POST /v1/payment_intents with its licence key.
-const createServerIntent = async () => ({
-  paymentIntentId: 'pi_demo_stub',
-  sessionToken: 'st_demo_stub',
-  opaqueKey: 'ok_demo_stub',
-});
+// The page asks its own backend for a Payment Intent; the backend prices the order and calls the
+// service with its licence key, which never reaches this page.
+const createServerIntent = async () => {
+  const response = await fetch('/api/payment-intents', { method: 'POST' });
+  if (!response.ok) throw new Error('The demo backend could not create a Payment Intent (' + response.status + ')');
+  return response.json();
+};
 
 let sdk;
 async function run(pubKey) {
@@ -64,7 +65,18 @@ const FAVICON = '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 16 16"><re
  */
 export function startDemo(options: { port: number; credentials: Credentials }): Promise<{ server: Server; url: string; port: number }> {
   const app = new Koa();
-  const { serviceUrl, merchantId, publicKey } = options.credentials;
+  const { serviceUrl, merchantId, publicKey, licenceKey } = options.credentials;
+  // The demo's backend: it alone holds the licence key.
+  const cpe = new CpeClient({ licenceKey, baseUrl: serviceUrl });
+  let order = 0;
+  app.use(async (ctx, next) => {
+    if (ctx.method !== 'POST' || ctx.path !== '/api/payment-intents') return next();
+    // The backend decides what is paid for: the browser never sends the amount.
+    const created = await cpe.createPaymentIntent({ merchantid: merchantId, amount: 1234, currency: 'GBP', identifier: `demo-order-${Date.now()}-${++order}` });
+    ctx.body = toSession(created);
+  });
+  // Middleware mode: /api/cpe/attach, /confirm, /authorise, /verify-auth forward to the service.
+  app.use(cpeMiddleware({ client: cpe }).router('/api/cpe').routes());
   app.use(async (ctx) => {
     if (ctx.path === '/app.js') {
       ctx.type = 'text/javascript; charset=utf-8';

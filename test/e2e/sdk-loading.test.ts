@@ -69,7 +69,12 @@ describe('the merchant page loads the SDK cross-origin', () => {
       const result = page.locator('#sdk-result[data-state="ready"]');
       await result.waitFor({ timeout: 10_000 });
       const text = await result.textContent();
-      assert.match(text ?? '', /Payment Intent pi_demo_stub/);
+      const id = /Payment Intent (pi_\w+)/.exec(text ?? '')?.[1];
+      assert.ok(id, text ?? '');
+      // The demo backend created a real intent with its licence key, which never reached the page.
+      const intent = await fetch(`${stack.serviceUrl}/v1/payment_intents/${id}`, { headers: { authorization: `Bearer ${stack.service.credentials.licenceKey}` } });
+      assert.equal((await intent.json()).status, 'open');
+      assert.doesNotMatch(await page.content(), new RegExp(stack.service.credentials.licenceKey));
       assert.match(text ?? '', new RegExp(`service ${stack.serviceUrl.replace(/[.]/g, '\\.')}\\)`));
       assert.equal(await page.inputValue('input[name="pubKey"]'), stack.service.credentials.publicKey);
       assert.deepEqual(problems, [], 'no page errors, console errors or CSP violations');
