@@ -4,6 +4,7 @@ import type { Config } from './config.ts';
 import { adminRoutes } from './admin/admin-routes.ts';
 import type { AppState } from './http/app-state.ts';
 import { body } from './http/body.ts';
+import { durableWrites } from './http/durable-writes.ts';
 import { errorMapper } from './http/error-mapper.ts';
 import { rateLimit } from './http/rate-limit.ts';
 import { requestLog } from './http/request-log.ts';
@@ -44,7 +45,8 @@ export function createServices(store: Store, logger: Logger, config: Config): Se
 
 /**
  * Composes the service: request log, the one error mapper, body parsing, then one router per
- * area. Each request flows router → validate(schema) → service → store.
+ * area. Each request flows router → validate(schema) → service → store, and a request that may
+ * change data is answered only once its changes are on disk (durableWrites).
  */
 export function createApp(services: Services, options: { adminSecret?: string } = {}): Koa<AppState> {
   const app = new Koa<AppState>({ proxy: false });
@@ -76,6 +78,7 @@ export function createApp(services: Services, options: { adminSecret?: string } 
     return next();
   });
   app.use(staticAssets());
+  app.use(durableWrites(services.store));
   app.use(body());
   for (const router of [root, v1, ...payments, admin]) {
     app.use(router.routes());

@@ -9,6 +9,11 @@ export interface Config {
   /** The service's public URL, as merchant pages reach it. */
   publicUrl: string;
   rateLimit: { perSecond: number; burst: number };
+  /**
+   * Card-testing limits of POST /frames/tokenise, beside the general limiter: per client address and
+   * per session (intent). `perSecond` 0 turns one off. Absent: the defaults below.
+   */
+  tokeniseRateLimit?: { perIp: { perSecond: number; burst: number }; perSession: { perSecond: number; burst: number } };
   log: { level: string; file?: string };
 }
 
@@ -16,6 +21,9 @@ const int = (value: string | undefined, fallback: number) => {
   const n = Number(value);
   return value !== undefined && value !== '' && Number.isFinite(n) ? n : fallback;
 };
+
+/** Tokenise limits unless configured: 5/s (burst 200) per address, 1/s (burst 20) per session. */
+export const DEFAULT_TOKENISE_RATE_LIMIT = { perIp: { perSecond: 5, burst: 200 }, perSession: { perSecond: 1, burst: 20 } } as const;
 
 export function configFromEnv(env = process.env): Config {
   const port = int(env.PORT, 4242);
@@ -26,6 +34,14 @@ export function configFromEnv(env = process.env): Config {
     dataDir: resolve(env.CPE_DATA_DIR ?? 'data'),
     publicUrl: env.CPE_PUBLIC_URL ?? `http://localhost:${port}`,
     rateLimit: { perSecond, burst: int(env.CPE_RATE_BURST, perSecond * 2) },
+    // CPE_TOKENISE_RATE_PER_IP / CPE_TOKENISE_RATE_PER_SESSION: requests per second, 0 = off.
+    tokeniseRateLimit: {
+      perIp: { ...DEFAULT_TOKENISE_RATE_LIMIT.perIp, perSecond: int(env.CPE_TOKENISE_RATE_PER_IP, DEFAULT_TOKENISE_RATE_LIMIT.perIp.perSecond) },
+      perSession: {
+        ...DEFAULT_TOKENISE_RATE_LIMIT.perSession,
+        perSecond: int(env.CPE_TOKENISE_RATE_PER_SESSION, DEFAULT_TOKENISE_RATE_LIMIT.perSession.perSecond),
+      },
+    },
     log: { level: env.CPE_LOG_LEVEL ?? 'info', file: env.CPE_LOG_FILE },
   };
 }

@@ -114,23 +114,24 @@ export function idempotency(store: Store, scopeOf: (ctx: Ctx) => string | undefi
         status = ctx.status;
         body = ctx.body;
       } catch (error) {
-        if (!(error instanceof ApiError)) throw error;
-        status = error.status;
-        body = error.toBody();
-        if (replayable(status)) await save(status, body);
+        if (error instanceof ApiError) {
+          status = error.status;
+          body = error.toBody();
+          if (replayable(status)) save(status, body);
+        }
         throw error;
       }
-      if (replayable(status)) await save(status, body);
+      if (replayable(status)) save(status, body);
     } finally {
       running.delete(id);
       finish();
     }
 
-    async function save(status: number, body: unknown) {
+    /** Keeps the answer; the request's commit (durable-writes.ts) writes it with the handler's changes. */
+    function save(status: number, body: unknown) {
       const record = { id, fingerprint, status, sealed: seal(secretKey, body), created_at: nowSeconds() };
       if (records.get(id)) records.update(id, record);
       else records.insert(record);
-      await store.commit();
     }
   };
 }

@@ -56,14 +56,15 @@ function checkCursors(query: ListQuery): void {
 
 /**
  * Contacts, conversations and messages of each user. Every read and write is scoped to the user:
- * another user's id answers exactly as an absent one.
+ * another user's id answers exactly as an absent one. Changes are made durable by the request's
+ * commit (server/http/durable-writes.ts) before the answer leaves.
  */
 export class MessagingService {
   readonly #contacts: Collection<StoredContact>;
   readonly #conversations: Collection<StoredConversation>;
   readonly #messages: Collection<StoredMessage>;
 
-  constructor(private readonly store: Store) {
+  constructor(store: Store) {
     this.#contacts = store.collection<StoredContact>('contacts', {
       owner: (c) => c.user_id,
       active: (c) => `${c.user_id}:${c.last_active_at !== null}`,
@@ -104,7 +105,6 @@ export class MessagingService {
       last_active_at: null,
       created_at: now,
     });
-    await this.store.commit();
     return publicFields(contact);
   }
 
@@ -115,7 +115,6 @@ export class MessagingService {
   async updateContact(userId: string, id: string, input: z.output<typeof ContactUpdate>): Promise<Contact> {
     const contact = this.#ownContact(userId, id);
     const updated = input.display_name === undefined ? contact : this.#contacts.update(id, { display_name: input.display_name });
-    await this.store.commit();
     return publicFields(updated);
   }
 
@@ -124,7 +123,6 @@ export class MessagingService {
     const conversation = this.#conversations.get(contact.conversation_id);
     if (conversation?.user_id === userId) this.#deleteConversationRows(conversation.id);
     this.#contacts.delete(id);
-    await this.store.commit();
     return { id, object: 'contact' as const, deleted: true as const };
   }
 
@@ -160,7 +158,6 @@ export class MessagingService {
       if (existing) throw conflict('resource_already_exists', `Group '${groupId}' already has conversation '${existing.id}'.`, 'group_id');
       conversation = this.#insertConversation(userId, { contact_id: null, group_id: groupId }, nowSeconds());
     }
-    await this.store.commit();
     return publicFields(conversation);
   }
 
@@ -188,14 +185,12 @@ export class MessagingService {
       patch.pinned_message_id = messageId;
     }
     const updated = Object.keys(patch).length ? this.#conversations.update(id, patch) : conversation;
-    await this.store.commit();
     return publicFields(updated);
   }
 
   async deleteConversation(userId: string, id: string) {
     this.#ownConversation(userId, id);
     this.#deleteConversationRows(id);
-    await this.store.commit();
     return { id, object: 'conversation' as const, deleted: true as const };
   }
 
@@ -229,7 +224,6 @@ export class MessagingService {
     if (conversation.contact_id !== null && this.#contacts.get(conversation.contact_id)) {
       this.#contacts.update(conversation.contact_id, { last_active_at: now });
     }
-    await this.store.commit();
     return publicFields(message);
   }
 

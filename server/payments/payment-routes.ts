@@ -1,6 +1,7 @@
 import Router from '@koa/router';
 import type { Middleware } from 'koa';
 import type { Services } from '../app.ts';
+import { DEFAULT_TOKENISE_RATE_LIMIT } from '../config.ts';
 import type { AppState } from '../http/app-state.ts';
 import { idempotency } from '../http/idempotency.ts';
 import { mount, type Ctx } from '../http/operation.ts';
@@ -81,9 +82,11 @@ export function browserPaymentRoutes(services: Services, limiter: Middleware<App
     },
   });
   const framesCors = cors({ preflight: (origin) => origin === ownOrigin(), request: (origin) => origin === ownOrigin() });
-  // Card-testing defence beside the intent lock: tokenise is rate-limited per session and per address.
-  const perSession = rateLimit({ perSecond: 1, burst: 20 }, (state) => `tokenise:${state.rateKey}`);
-  const perAddress = rateLimit({ perSecond: 5, burst: 200 }, (_state, ip) => `tokenise-ip:${ip}`);
+  // Card-testing defence beside the intent lock: tokenise is rate-limited per session and per address
+  // (CPE_TOKENISE_RATE_PER_SESSION, CPE_TOKENISE_RATE_PER_IP; 0 turns one off).
+  const limits = config.tokeniseRateLimit ?? DEFAULT_TOKENISE_RATE_LIMIT;
+  const perSession = rateLimit(limits.perSession, (state) => `tokenise:${state.rateKey}`);
+  const perAddress = rateLimit(limits.perIp, (_state, ip) => `tokenise-ip:${ip}`);
 
   const intentPaths = ['/intent', '/intent/attach', '/intent/confirm', '/intent/authorise'];
   for (const path of intentPaths) router.options(path, merchantCors.preflight);

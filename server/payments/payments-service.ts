@@ -60,6 +60,11 @@ interface TokenRow {
   card: CardSummary;
   created_at: number;
   expires_at: number;
+  /**
+   * Always null now; set by earlier versions when the token was spent. A token is spent once an
+   * attempt of its intent references it (attach always records one), which keeps this table
+   * append-only: the store then appends a new token's text instead of re-serialising the table.
+   */
   used_at: number | null;
 }
 
@@ -115,16 +120,18 @@ const paymentMethodOf = (card: CardSummary) => ({ scheme: card.scheme, last4: ca
 /**
  * Payment Intents and everything around them: tokens, attempts, the test processor, 3-D Secure
  * challenges and vaulted cards. Every status change goes through the transition table; each method
- * checks and mutates without awaiting in between (atomic on Node's one thread), then commits.
+ * checks and mutates without awaiting in between (atomic on Node's one thread); the request's
+ * commit (server/http/durable-writes.ts) makes the changes durable before the answer leaves.
  */
 export class PaymentsService {
   readonly #intents: Collection<IntentRow>;
   readonly #tokens: Collection<TokenRow>;
   readonly #cards: Collection<StoredCardRow>;
   readonly #challenges: Collection<ChallengeRow>;
+  #sweptAt = 0;
 
   constructor(
-    private readonly store: Store,
+    store: Store,
     private readonly merchants: Merchants,
     /** The service's own origin, read per call (tests learn it after listening). */
     private readonly publicUrl: () => string,
@@ -162,7 +169,6 @@ export class PaymentsService {
       created_at: now,
       updated_at: now,
     });
-    await this.store.commit();
     return { paymentIntentId: intent.id, opaque_key: intent.opaque_key, session_token: sessionToken, status: intent.status };
   }
 
@@ -198,7 +204,6 @@ export class PaymentsService {
     } catch (error) {
       if (error instanceof ApiError) {
         this.#recordFailure(intent, (locked) => (locked ? nextStatus('cancel', intent.status, 'cancelled') : intent.status));
-        await this.store.commit();
       }
       throw error;
     }
@@ -213,7 +218,6 @@ export class PaymentsService {
       used_at: null,
     });
     this.#sweepTokens(now);
-    await this.store.commit();
     return { data: { cp_card_token: token.id, ...paymentMethodOf(card), expires_at: token.expires_at } };
   }
 
@@ -226,7 +230,7 @@ export class PaymentsService {
     if (input.storeCard && intent.account_id === null)
       throw invalidParam('storeCard', 'Invalid storeCard: the payment intent was created without account_id, so there is no account to store the card for.');
 
-    if (input.token.startsWith('tok_')) this.#tokens.update(input.token, { used_at: now });
+    // The token is spent from here on: the attempt below references it (see TokenRow.used_at).
     const attempts = intent.attempts.map((a) => (['attached', 'awaiting_authentication'].includes(a.outcome) ? { ...a, outcome: 'superseded' as const } : a));
     const attempt: AttemptRow = {
       id: newId('att'),
@@ -248,7 +252,6 @@ export class PaymentsService {
       this.#move(intent, nextStatus('attach', intent.status, 'requires_customer_confirmation'), { attempts: [...attempts, attempt] });
       if (vault && intent.account_id !== null) storedCard = this.#vault(merchantId, intent.account_id, input.token, card, now);
     }
-    await this.store.commit();
     const after = this.#intents.get(intent.id)!;
     return {
       paymentIntentId: intent.id,
@@ -291,7 +294,6 @@ export class PaymentsService {
     } else {
       this.#updateAttempt(intent, nextStatus('confirm', intent.status, 'requires_authorisation'), { three_ds: 'frictionless', outcome: 'authenticated' });
     }
-    await this.store.commit();
     const after = this.#intents.get(intent.id)!;
     return {
       paymentIntentId: intent.id,
@@ -339,7 +341,6 @@ export class PaymentsService {
       this.#recordFailure(intent, (locked) => nextStatus('fail_challenge', intent.status, locked ? 'cancelled' : 'failed'), attempts);
     }
     this.#challenges.update(challenge.id, { status: outcome === 'complete' ? 'completed' : 'failed' });
-    await this.store.commit();
     return this.challengeView(secret)!;
   }
 
@@ -362,7 +363,6 @@ export class PaymentsService {
         amount_captured: intent.auto_capture ? intent.amount : 0,
       });
     }
-    await this.store.commit();
     const after = this.#intents.get(intent.id)!;
     return {
       paymentIntentId: intent.id,
@@ -385,7 +385,6 @@ export class PaymentsService {
     if (toCapture > authorised)
       throw invalidParam('amount', `Invalid amount: at most the authorised ${authorised} can be captured.`, 'amount_too_large');
     this.#move(intent, nextStatus('capture', intent.status, 'succeeded'), { amount_captured: toCapture });
-    await this.store.commit();
     return this.#view(this.#intents.get(intent.id)!);
   }
 
@@ -396,7 +395,6 @@ export class PaymentsService {
       ['attached', 'awaiting_authentication', 'authenticated'].includes(a.outcome) ? { ...a, outcome: 'cancelled' as const } : a,
     );
     this.#move(intent, nextStatus('cancel', intent.status, 'cancelled'), { attempts, cancellation_reason: 'requested' });
-    await this.store.commit();
     return this.#view(this.#intents.get(intent.id)!);
   }
 
@@ -493,7 +491,7 @@ export class PaymentsService {
     const token = this.#tokens.get(reference);
     if (!token || token.merchant_id !== intent.merchant_id || token.intent_id !== intent.id)
       throw invalidParam('token', `No such token for this payment intent: '${reference}'.`, 'resource_missing');
-    if (token.used_at !== null) throw invalidParam('token', 'This token was already used: tokens are single-use, tokenise the card again.', 'token_already_used');
+    if (token.used_at !== null || intent.attempts.some((a) => a.token === reference)) throw invalidParam('token', 'This token was already used: tokens are single-use, tokenise the card again.', 'token_already_used');
     if (token.expires_at <= now) throw invalidParam('token', 'This token has expired: tokenise the card again.', 'token_expired');
     return token.card;
   }
@@ -517,7 +515,9 @@ export class PaymentsService {
 
   /** Spent and expired tokens are of no further use: drop them now and then. */
   #sweepTokens(now: number): void {
-    if (Math.random() > 0.05) return;
+    // At most once a minute: all() sorts every token.
+    if (now - this.#sweptAt < 60) return;
+    this.#sweptAt = now;
     for (const token of [...this.#tokens.all()]) if (token.expires_at + 3600 < now) this.#tokens.delete(token.id);
   }
 
