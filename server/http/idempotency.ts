@@ -55,7 +55,13 @@ function unseal(secretKey: Buffer, sealed: string): unknown {
 }
 
 /** Answers worth replaying: those after which something may have happened. 400 (bad input, nothing done), 429 and 5xx may be retried with the same key. */
-const replayable = (status: number) => status < 500 && status !== 400 && status !== 429;
+/**
+ * Which answers a repeat gets again, as the Stripe API does: not a 5xx or 429 (try again), nor a 400
+ * that refused the request before it ran (fix and resend with the same key). A card_error did run:
+ * the refused card counted towards the intent's lock, so a repeat replays it rather than counting
+ * twice.
+ */
+export const replayable = (status: number, type?: string) => status < 500 && status !== 429 && (status !== 400 || type === 'card_error');
 
 /**
  * `X-Idempotency-Key` on a POST: the first answer (status and body) is stored for 24 h and a repeat
@@ -117,7 +123,7 @@ export function idempotency(store: Store, scopeOf: (ctx: Ctx) => string | undefi
         if (error instanceof ApiError) {
           status = error.status;
           body = error.toBody();
-          if (replayable(status)) save(status, body);
+          if (replayable(status, error.type)) save(status, body);
         }
         throw error;
       }

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { startTestService, type TestService } from '../helpers/service.ts';
-import { CARDS, answerChallenge, assertError, backend, createIntent, getIntent, readyToAuthorise, tokenOf, tokenise } from './payments-fixtures.ts';
+import { CARDS, answerChallenge, futureYear, assertError, backend, createIntent, getIntent, readyToAuthorise, tokenOf, tokenise } from './payments-fixtures.ts';
 
 let svc: TestService;
 before(async () => (svc = await startTestService()));
@@ -185,6 +185,24 @@ describe('idempotency', () => {
     // The stored answer is sealed: the session token is not readable in the store.
     const dump = JSON.stringify([...svc.services.store.collection('idempotency_keys').all()]);
     assert.ok(!dump.includes(first.body.session_token));
+  });
+
+  test('a refused card is replayed to a repeat, so it counts once towards the lock; a malformed request is not kept', async () => {
+    const session = await createIntent(svc);
+    const headers = { ...session.headers, 'X-Idempotency-Key': 'tok-bad-card' };
+    const card = { number: '4242424242424241', exp_month: '12', exp_year: futureYear, cvc: '123', name: 'Ada' };
+    const first = await svc.api('POST', '/frames/tokenise', { headers, json: { card } });
+    assertError(first, 400, 'card[number]', 'card_error');
+    const again = await svc.api('POST', '/frames/tokenise', { headers, json: { card } });
+    assert.deepEqual(again.body, first.body);
+    assert.equal(again.headers.get('idempotent-replayed'), 'true');
+    assert.equal((await getIntent(svc, session.paymentIntentId)).failed_attempts, 1);
+
+    // A request refused before it ran (a missing field) can be fixed and sent again with its key.
+    const malformed = await svc.api('POST', '/frames/tokenise', { headers: { ...session.headers, 'X-Idempotency-Key': 'tok-fixed' }, json: { card: { ...card, name: undefined } } });
+    assert.equal(malformed.status, 400);
+    const fixed = await svc.api('POST', '/frames/tokenise', { headers: { ...session.headers, 'X-Idempotency-Key': 'tok-fixed' }, json: { card: { ...card, number: '4242424242424242' } } });
+    assert.equal(fixed.status, 200, JSON.stringify(fixed.body));
   });
 
   test('the same key with another body is a 409 idempotency_error', async () => {

@@ -3,6 +3,7 @@ import { after, before, describe, test } from 'node:test';
 import fc from 'fast-check';
 import { allows, TRANSITIONS, type IntentOperation, type IntentStatus } from '../../server/payments/intent-states.ts';
 import { MAX_FAILED_ATTEMPTS } from '../../server/payments/payments-service.ts';
+import { replayable } from '../../server/http/idempotency.ts';
 import { startTestService, type ApiResponse, type TestService } from '../helpers/service.ts';
 import { CARDS, createBody, futureYear } from './payments-fixtures.ts';
 
@@ -25,7 +26,9 @@ after(() => svc.close());
 
 const NUM_RUNS = Number(process.env.FC_RUNS ?? 200);
 const MAX_STEPS = Number(process.env.FC_STEPS ?? 12);
-const SEED = process.env.FC_SEED === undefined ? undefined : Number(process.env.FC_SEED);
+// A fixed default seed keeps CI repeatable (the coverage check below must not depend on luck);
+// set FC_SEED to explore other sequences.
+const SEED = Number(process.env.FC_SEED ?? 20261123);
 /** A request that takes longer than this counts as a hang. */
 const REQUEST_TIMEOUT_MS = 10_000;
 
@@ -127,7 +130,7 @@ interface SentRequest {
   headers: Record<string, string>;
 }
 
-/** What a recorded POST was, for the oracle when a repeat is not replayed (a 400 is not stored). */
+/** What a recorded POST was, for the oracle when a repeat is not replayed (see `replayable`). */
 type Op = IntentOperation | 'create' | 'tokenise' | 'verify';
 
 interface Sent {
@@ -180,7 +183,7 @@ describe('Payment Intents under random operation sequences (fast-check)', () => 
           throw new Error(`${error instanceof Error ? error.message : String(error)}\n--- transcript ---\n${transcript.join('\n')}`, { cause: error });
         }
       }),
-      { numRuns: NUM_RUNS, ...(SEED !== undefined ? { seed: SEED } : {}), endOnFailure: process.env.FC_SHRINK === '0', includeErrorInReport: true },
+      { numRuns: NUM_RUNS, seed: SEED, endOnFailure: process.env.FC_SHRINK === '0', includeErrorInReport: true },
     );
     const moved = [...coverage.keys()].filter((k) => k.includes(' 200 ') && !k.startsWith('repeat') && !/ (\w+) 200 → \1$/.test(k));
     t.diagnostic(`${coverage.size} distinct (operation, status, answer) edges; ${moved.length} moving edges: ${moved.sort().join('; ')}`);
@@ -340,7 +343,7 @@ async function runSequence(create: { amount: number; autoCapture?: boolean; moto
     const edge = `${replayOf ? 'repeat ' : ''}${sent.op} ${before.status} ${r.status} → ${afterIntent.status}`;
     coverage.set(edge, (coverage.get(edge) ?? 0) + 1);
 
-    if (replayOf && replayable(replayOf.response.status)) {
+    if (replayOf && replayable(replayOf.response.status, replayOf.response.body?.error?.type)) {
       // A stored answer: the very same status and body, and nothing happens again.
       assert.equal(r.status, replayOf.response.status, `${label}: status differs from the first answer`);
       assert.deepEqual(r.body, replayOf.response.body, `${label}: body differs from the first answer`);
@@ -348,7 +351,7 @@ async function runSequence(create: { amount: number; autoCapture?: boolean; moto
       assert.deepEqual(afterIntent, before, `${label}: a replayed request changed the intent`);
       assert.equal(intentCount(), countBefore, `${label}: a replayed request created an intent`);
     } else {
-      // A first answer (or the repeat of an answer the service does not store: a 400 is re-run).
+      // A first answer (or the repeat of an answer the service does not store: a 400 that refused the request before it ran).
       judge(sent, before, afterIntent);
     }
     checkInvariants(label, before, afterIntent);
@@ -512,8 +515,7 @@ async function runSequence(create: { amount: number; autoCapture?: boolean; moto
   }
 }
 
-/** The idempotency layer stores every answer but 400 (nothing was done), 429 and 5xx. */
-const replayable = (status: number) => status < 500 && status !== 400 && status !== 429;
+
 
 function intentCount(): number {
   let n = 0;
