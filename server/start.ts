@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { rmSync, writeFileSync } from 'node:fs';
-import type { Server } from 'node:http';
+import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { createApp, createServices, type Services } from './app.ts';
@@ -33,7 +33,7 @@ export async function startService(config: Config): Promise<RunningService> {
   const services = createServices(store, logger, config);
   const adminSecret = randomBytes(24).toString('base64url');
   const app = createApp(services, { adminSecret });
-  const http = (await import('node:http')).createServer(app.callback());
+  const http = createServer(app.callback());
   http.keepAliveTimeout = 65_000;
   const port = await listen(http, config.port);
   if (config.port === 0) {
