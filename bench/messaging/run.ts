@@ -15,7 +15,8 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { load, type LoadResult } from './load.ts';
-import { killAll, startCpe, startJsonServer, stop } from './procs.ts';
+import { guardChildren, killAll, stop } from '../shared/processes.ts';
+import { startCpe, startJsonServer } from './procs.ts';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 
@@ -39,20 +40,7 @@ const WARMUP_SECONDS = 2;
 const WARMUP_CREATES = 100;
 const SEED_CONNECTIONS = 64;
 
-// Children die with us, whatever way we go.
-process.on('exit', killAll);
-for (const signal of ['SIGINT', 'SIGTERM'] as const) {
-  process.on(signal, () => {
-    console.error(`\n${signal}: stopping`);
-    killAll();
-    process.exit(130);
-  });
-}
-const watchdog = setTimeout(() => {
-  console.error(`Benchmark exceeded ${timeoutSeconds} s: stopping.`);
-  killAll();
-  process.exit(2);
-}, timeoutSeconds * 1000);
+const watchdog = guardChildren(timeoutSeconds);
 
 const work = mkdtempSync(join(tmpdir(), 'cpe-bench-'));
 const log = (line: string) => process.stderr.write(`${line}\n`);

@@ -26,7 +26,8 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { summariseProfile, type ProfileSummary } from './profile.ts';
-import { jsonClient, killAll, startService, stopService, type Answer } from './service.ts';
+import { guardChildren, killAll } from '../shared/processes.ts';
+import { jsonClient, startService, stopService, type Answer } from './service.ts';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 
@@ -61,19 +62,7 @@ const SERVICE_ENV = {
   CPE_LOG_LEVEL: 'warn',
 };
 
-process.on('exit', killAll);
-for (const signal of ['SIGINT', 'SIGTERM'] as const) {
-  process.on(signal, () => {
-    console.error(`\n${signal}: stopping`);
-    killAll();
-    process.exit(130);
-  });
-}
-const watchdog = setTimeout(() => {
-  console.error(`Benchmark exceeded ${timeoutSeconds} s: stopping.`);
-  killAll();
-  process.exit(2);
-}, timeoutSeconds * 1000);
+const watchdog = guardChildren(timeoutSeconds);
 
 const log = (line: string) => process.stderr.write(`${line}\n`);
 const work = mkdtempSync(join(tmpdir(), 'cpe-bench-payments-'));

@@ -1,36 +1,13 @@
-import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { Agent, request } from 'node:http';
-import { createServer } from 'node:net';
 import { join } from 'node:path';
+import { alive, freePort, sleep, spawnNode, stop, type Child } from '../shared/processes.ts';
 
-/** The service's child process, and every one this benchmark started (so any exit path ends them). */
-const children = new Set<ChildProcess>();
-
-export interface ServiceChild {
-  proc: ChildProcess;
+export interface ServiceChild extends Child {
   url: string;
   port: number;
   credentials: { merchantId: number; licenceKey: string; publicKey: string };
-  /** The last few KB of its stdout and stderr. */
-  output(): string;
 }
-
-/** A free TCP port on 127.0.0.1 (closed again before the child binds it). */
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.unref();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
-}
-
-const alive = (proc: ChildProcess) => proc.exitCode === null && proc.signalCode === null;
-export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /**
  * `npm start`'s service process (`node --import tsx server/main.ts`, without the npm wrapper and its
@@ -38,22 +15,16 @@ export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve
  */
 export async function startService(root: string, dataDir: string, env: Record<string, string>, nodeFlags: string[] = []): Promise<ServiceChild> {
   const [port, demoPort] = [await freePort(), await freePort()];
-  const proc = spawn(process.execPath, [...nodeFlags, '--import', 'tsx', 'server/main.ts'], {
+  const child = spawnNode('the service', [...nodeFlags, '--import', 'tsx', 'server/main.ts'], {
     cwd: root,
-    env: { ...process.env, PORT: String(port), DEMO_PORT: String(demoPort), CPE_DATA_DIR: dataDir, CPE_PUBLIC_URL: `http://127.0.0.1:${port}`, ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
+    env: { PORT: String(port), DEMO_PORT: String(demoPort), CPE_DATA_DIR: dataDir, CPE_PUBLIC_URL: `http://127.0.0.1:${port}`, ...env },
   });
-  children.add(proc);
-  proc.once('exit', () => children.delete(proc));
-  let tail = '';
-  const keep = (chunk: Buffer) => (tail = (tail + chunk.toString()).slice(-8_000));
-  proc.stdout!.on('data', keep);
-  proc.stderr!.on('data', keep);
+  const { proc } = child;
   const url = `http://127.0.0.1:${port}`;
   const credentialsFile = join(dataDir, 'credentials.json');
   const deadline = Date.now() + 30_000;
   for (;;) {
-    if (!alive(proc)) throw new Error(`the service exited (code ${proc.exitCode}) before answering:\n${tail}`);
+    if (!alive(proc)) throw new Error(`the service exited (code ${proc.exitCode}) before answering:\n${child.output()}`);
     try {
       const health = await fetch(`${url}/healthz`);
       await health.arrayBuffer();
@@ -61,27 +32,14 @@ export async function startService(root: string, dataDir: string, env: Record<st
     } catch {
       // not yet
     }
-    if (Date.now() > deadline) throw new Error(`the service did not answer within 30 s:\n${tail}`);
+    if (Date.now() > deadline) throw new Error(`the service did not answer within 30 s:\n${child.output()}`);
     await sleep(100);
   }
-  return { proc, url, port, credentials: JSON.parse(readFileSync(credentialsFile, 'utf8')), output: () => tail };
+  return { ...child, url, port, credentials: JSON.parse(readFileSync(credentialsFile, 'utf8')) };
 }
 
 /** SIGTERM (the service commits and exits), then SIGKILL after `graceMs`. */
-export async function stopService(child: ServiceChild, graceMs = 10_000): Promise<void> {
-  const { proc } = child;
-  if (!alive(proc)) return;
-  const exited = new Promise<void>((resolve) => proc.once('exit', () => resolve()));
-  proc.kill('SIGTERM');
-  const timer = setTimeout(() => alive(proc) && proc.kill('SIGKILL'), graceMs);
-  await exited;
-  clearTimeout(timer);
-}
-
-/** Last resort, synchronous (usable from process 'exit'). */
-export function killAll(): void {
-  for (const proc of children) if (alive(proc)) proc.kill('SIGKILL');
-}
+export const stopService = (service: ServiceChild, graceMs = 10_000): Promise<void> => stop(service, graceMs);
 
 export interface Answer {
   status: number;
