@@ -54,7 +54,6 @@ function unseal(secretKey: Buffer, sealed: string): unknown {
   return JSON.parse(Buffer.concat([decipher.update(data), decipher.final()]).toString('utf8'));
 }
 
-/** Answers worth replaying: those after which something may have happened. 400 (bad input, nothing done), 429 and 5xx may be retried with the same key. */
 /**
  * Which answers a repeat gets again, as the Stripe API does: not a 5xx or 429 (try again), nor a 400
  * that refused the request before it ran (fix and resend with the same key). A card_error did run:
