@@ -4,8 +4,22 @@ import { startService } from './start.ts';
 
 /** `npm start`: the service and the demo merchant, on two origins. */
 const config = configFromEnv();
-const service = await startService(config);
-const demo = await startDemo({ port: config.demoPort, credentials: service.credentials });
+
+/** A taken port is the newcomer's most likely failure: say what to do instead of a stack trace. */
+async function orExplain<T>(what: string, variable: string, port: number, start: () => Promise<T>): Promise<T> {
+  try {
+    return await start();
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'EADDRINUSE') throw error;
+    process.stderr.write(`Port ${port} (${what}) is already in use: is CPE already running? Stop it, or choose another port with ${variable}=<port>.\n`);
+    process.exit(1);
+  }
+}
+
+const service = await orExplain('the service', 'PORT', config.port, () => startService(config));
+const demo = await orExplain('the demo merchant', 'DEMO_PORT', config.demoPort, () =>
+  startDemo({ port: config.demoPort, credentials: service.credentials }),
+);
 
 const { merchantId, licenceKey, publicKey, accessToken } = service.credentials;
 process.stdout.write(`
