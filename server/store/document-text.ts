@@ -69,12 +69,20 @@ export class DocumentText {
   }
 }
 
-/** One collection's text: each row's `"id":{…}` member, kept until the row changes. */
+/**
+ * One collection's text: each row's `"id":{…}` member, kept until the row changes, and the members
+ * joined. While rows are only inserted, new members are appended in place past the bytes earlier
+ * snapshots read (so they never change); an update or delete joins the members into a new buffer.
+ */
 class CollectionText {
   /** In the key order of `rows`: a new key goes last, an updated one keeps its place. */
   readonly #members = new Map<string, Buffer | null>();
   readonly #dirty = new Set<string>();
-  #joined: Buffer | null = null;
+  /** Members inserted since the last bytes(), in order: appended unless a rejoin is due. */
+  #appended: string[] = [];
+  #rejoin = true;
+  #buffer = Buffer.alloc(0);
+  #length = 0;
   /** Serialise the whole collection again (an array-index key, whose place JavaScript decides). */
   stale = false;
 
@@ -86,39 +94,60 @@ class CollectionText {
   }
 
   changed(kind: 'insert' | 'update' | 'delete', id: string): void {
-    this.#joined = null;
     if (isArrayIndex(id)) this.stale = true;
-    else if (kind === 'delete') this.#members.delete(id);
-    else {
-      if (kind === 'insert') this.#members.delete(id); // a re-inserted key goes last, as in the object
+    else if (kind === 'delete') {
+      this.#members.delete(id);
+      this.#rejoin = true;
+    } else {
+      if (kind === 'insert') {
+        this.#members.delete(id); // a re-inserted key goes last, as in the object
+        this.#appended.push(id);
+      } else this.#rejoin = true;
       if (!this.#members.has(id)) this.#members.set(id, null);
       this.#dirty.add(id);
     }
   }
 
-  /** `{` and the members joined by commas: a new buffer, so earlier snapshots never change. */
-  bytes(): Buffer {
-    if (this.#joined) return this.#joined;
+  /** `{` and the members joined by commas. */
+  bytes(): Uint8Array {
     for (const id of this.#dirty) {
       if (!this.#members.has(id)) continue;
       if (!Object.hasOwn(this.rows, id)) {
         this.#members.delete(id);
+        this.#rejoin = true;
         continue;
       }
       this.#members.set(id, Buffer.from(`${JSON.stringify(id)}:${JSON.stringify(this.rows[id])}`));
     }
     this.#dirty.clear();
-    let length = 1 + Math.max(0, this.#members.size - 1);
-    for (const member of this.#members.values()) length += member!.length;
-    const joined = Buffer.allocUnsafe(length);
-    let at = joined.write('{');
-    let first = true;
-    for (const member of this.#members.values()) {
-      if (!first) at += joined.write(',', at);
-      at += member!.copy(joined, at);
+    const appended = this.#appended.filter((id) => this.#members.has(id));
+    this.#appended = [];
+    if (this.#rejoin) {
+      this.#rejoin = false;
+      this.#length = 0;
+      this.#write([...this.#members.values()] as Buffer[], true);
+    } else if (appended.length) {
+      this.#write(appended.map((id) => this.#members.get(id)!), this.#length === 1);
+    }
+    return this.#buffer.subarray(0, this.#length);
+  }
+
+  /** Appends members (after `{` when starting afresh), growing into a new buffer when full. */
+  #write(members: Buffer[], first: boolean): void {
+    let needed = this.#length === 0 ? 1 : 0;
+    for (const member of members) needed += member.length + 1;
+    if (this.#length === 0 || this.#length + needed > this.#buffer.length) {
+      // Earlier snapshots keep the old buffer; a rejoin also starts a new one for the same reason.
+      const grown = Buffer.allocUnsafe(Math.max(1024, Math.ceil((this.#length + needed) * 1.5)));
+      this.#buffer.copy(grown, 0, 0, this.#length);
+      this.#buffer = grown;
+    }
+    if (this.#length === 0) this.#length = this.#buffer.write('{');
+    for (const member of members) {
+      if (!first) this.#length += this.#buffer.write(',', this.#length);
+      this.#length += member.copy(this.#buffer, this.#length);
       first = false;
     }
-    return (this.#joined = joined);
   }
 }
 
