@@ -89,7 +89,7 @@ export class MessagingService {
     return { object: 'list' as const, url: '/v1/contacts', has_more: result.hasMore, data: result.data.map(publicFields<Contact>) };
   }
 
-  async createContact(userId: string, input: z.output<typeof ContactCreate>): Promise<Contact> {
+  createContact(userId: string, input: z.output<typeof ContactCreate>): Contact {
     const now = nowSeconds();
     const contactId = newId('ctc');
     const conversation = this.#insertConversation(userId, { contact_id: contactId, group_id: null }, now);
@@ -112,13 +112,13 @@ export class MessagingService {
     return publicFields(this.#ownContact(userId, id));
   }
 
-  async updateContact(userId: string, id: string, input: z.output<typeof ContactUpdate>): Promise<Contact> {
+  updateContact(userId: string, id: string, input: z.output<typeof ContactUpdate>): Contact {
     const contact = this.#ownContact(userId, id);
     const updated = input.display_name === undefined ? contact : this.#contacts.update(id, { display_name: input.display_name });
     return publicFields(updated);
   }
 
-  async deleteContact(userId: string, id: string) {
+  deleteContact(userId: string, id: string) {
     const contact = this.#ownContact(userId, id);
     const conversation = this.#conversations.get(contact.conversation_id);
     if (conversation?.user_id === userId) this.#deleteConversationRows(conversation.id);
@@ -142,7 +142,7 @@ export class MessagingService {
     };
   }
 
-  async createConversation(userId: string, input: z.output<typeof ConversationCreate>): Promise<Conversation> {
+  createConversation(userId: string, input: z.output<typeof ConversationCreate>): Conversation {
     let conversation: StoredConversation;
     if (input.contact_id !== undefined) {
       const contact = this.#contacts.get(input.contact_id);
@@ -165,7 +165,7 @@ export class MessagingService {
     return publicFields(this.#ownConversation(userId, id));
   }
 
-  async updateConversation(userId: string, id: string, input: z.output<typeof ConversationUpdate>): Promise<Conversation> {
+  updateConversation(userId: string, id: string, input: z.output<typeof ConversationUpdate>): Conversation {
     const conversation = this.#ownConversation(userId, id);
     const patch: Partial<StoredConversation> = {};
     if (input.is_pinned !== undefined) patch.is_pinned = input.is_pinned;
@@ -188,7 +188,7 @@ export class MessagingService {
     return publicFields(updated);
   }
 
-  async deleteConversation(userId: string, id: string) {
+  deleteConversation(userId: string, id: string) {
     this.#ownConversation(userId, id);
     this.#deleteConversationRows(id);
     return { id, object: 'conversation' as const, deleted: true as const };
@@ -208,7 +208,7 @@ export class MessagingService {
     };
   }
 
-  async createMessage(userId: string, conversationId: string, input: z.output<typeof MessageCreate>): Promise<Message> {
+  createMessage(userId: string, conversationId: string, input: z.output<typeof MessageCreate>): Message {
     const conversation = this.#ownConversation(userId, conversationId);
     const now = nowSeconds();
     const message = this.#messages.insert({

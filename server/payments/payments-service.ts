@@ -52,7 +52,11 @@ interface IntentRow {
   updated_at: number;
 }
 
-/** A single-use card token: a card summary (never the PAN or CSC) bound to one intent. */
+/**
+ * A single-use card token: a card summary (never the PAN or CSC) bound to one intent. It is spent
+ * once an attempt of its intent references it (attach always records one), so no row changes when a
+ * token is used: the table only grows, and a write appends the new token's text.
+ */
 interface TokenRow {
   id: string;
   merchant_id: number;
@@ -60,12 +64,6 @@ interface TokenRow {
   card: CardSummary;
   created_at: number;
   expires_at: number;
-  /**
-   * Always null now; set by earlier versions when the token was spent. A token is spent once an
-   * attempt of its intent references it (attach always records one), which keeps this table
-   * append-only: the store then appends a new token's text instead of re-serialising the table.
-   */
-  used_at: number | null;
 }
 
 /** A vaulted card of a merchant's account: reusable, still no raw data. */
@@ -142,7 +140,7 @@ export class PaymentsService {
     this.#challenges = store.collection<ChallengeRow>('three_ds_challenges');
   }
 
-  async create(merchantId: number, input: PaymentIntentCreate) {
+  create(merchantId: number, input: PaymentIntentCreate) {
     if (input.merchantid !== merchantId) throw invalidParam('merchantid', `Invalid merchantid: the licence key belongs to merchant ${merchantId}.`);
     const sessionToken = newSecret('cpe_st_');
     const now = nowSeconds();
@@ -195,7 +193,7 @@ export class PaymentsService {
   }
 
   /** Validates a card and returns a single-use token; failures count towards the lock. */
-  async tokenise(merchantId: number, intentId: string, raw: RawCard) {
+  tokenise(merchantId: number, intentId: string, raw: RawCard) {
     const intent = this.#own(merchantId, intentId);
     this.#assert('attach', intent);
     let card: CardSummary;
@@ -215,13 +213,12 @@ export class PaymentsService {
       card,
       created_at: now,
       expires_at: now + TOKEN_TTL_SECONDS,
-      used_at: null,
     });
     this.#sweepTokens(now);
     return { data: { cp_card_token: token.id, ...paymentMethodOf(card), expires_at: token.expires_at } };
   }
 
-  async attach(merchantId: number, intentId: string, input: { token: string; storeCard?: boolean }): Promise<AttachResponse> {
+  attach(merchantId: number, intentId: string, input: { token: string; storeCard?: boolean }): AttachResponse {
     const intent = this.#own(merchantId, intentId);
     this.#assert('attach', intent);
     const now = nowSeconds();
@@ -230,7 +227,7 @@ export class PaymentsService {
     if (input.storeCard && intent.account_id === null)
       throw invalidParam('storeCard', 'Invalid storeCard: the payment intent was created without account_id, so there is no account to store the card for.');
 
-    // The token is spent from here on: the attempt below references it (see TokenRow.used_at).
+    // The token is spent from here on: the attempt below references it (see TokenRow).
     const attempts = intent.attempts.map((a) => (['attached', 'awaiting_authentication'].includes(a.outcome) ? { ...a, outcome: 'superseded' as const } : a));
     const attempt: AttemptRow = {
       id: newId('att'),
@@ -265,7 +262,7 @@ export class PaymentsService {
   }
 
   /** Confirm: a 3-D Secure challenge for the challenge card (never for MOTO), else frictionless. */
-  async confirm(merchantId: number, intentId: string, pageOrigin: string | null): Promise<ConfirmResponse> {
+  confirm(merchantId: number, intentId: string, pageOrigin: string | null): ConfirmResponse {
     const intent = this.#own(merchantId, intentId);
     this.#assert('confirm', intent);
     const attempt = this.#current(intent);
@@ -320,7 +317,7 @@ export class PaymentsService {
   }
 
   /** The shopper's answer to a challenge: complete → requires_authorisation; fail → failed. */
-  async answerChallenge(secret: string, outcome: 'complete' | 'fail'): Promise<ChallengeView> {
+  answerChallenge(secret: string, outcome: 'complete' | 'fail'): ChallengeView {
     const challenge = this.#challengeOf(secret);
     if (!challenge) throw noSuch('challenge', '(secret)', 'challenge');
     if (challenge.status !== 'pending') throw conflict('challenge_answered', `This challenge was already answered: ${challenge.status}.`, 'challenge');
@@ -344,7 +341,7 @@ export class PaymentsService {
     return this.challengeView(secret)!;
   }
 
-  async authorise(merchantId: number, intentId: string): Promise<AuthoriseResponse> {
+  authorise(merchantId: number, intentId: string): AuthoriseResponse {
     const intent = this.#own(merchantId, intentId);
     this.#assert('authorise', intent);
     const attempt = this.#current(intent);
@@ -377,7 +374,7 @@ export class PaymentsService {
   }
 
   /** Captures once, the whole authorised amount or less. */
-  async capture(merchantId: number, intentId: string, amount: number | undefined): Promise<PaymentIntent> {
+  capture(merchantId: number, intentId: string, amount: number | undefined): PaymentIntent {
     const intent = this.#own(merchantId, intentId);
     this.#assert('capture', intent);
     const authorised = intent.amount_authorised ?? 0;
@@ -388,7 +385,7 @@ export class PaymentsService {
     return this.#view(this.#intents.get(intent.id)!);
   }
 
-  async cancel(merchantId: number, intentId: string): Promise<PaymentIntent> {
+  cancel(merchantId: number, intentId: string): PaymentIntent {
     const intent = this.#own(merchantId, intentId);
     this.#assert('cancel', intent);
     const attempts = intent.attempts.map((a) =>
@@ -491,7 +488,7 @@ export class PaymentsService {
     const token = this.#tokens.get(reference);
     if (!token || token.merchant_id !== intent.merchant_id || token.intent_id !== intent.id)
       throw invalidParam('token', `No such token for this payment intent: '${reference}'.`, 'resource_missing');
-    if (token.used_at !== null || intent.attempts.some((a) => a.token === reference)) throw invalidParam('token', 'This token was already used: tokens are single-use, tokenise the card again.', 'token_already_used');
+    if (intent.attempts.some((a) => a.token === reference)) throw invalidParam('token', 'This token was already used: tokens are single-use, tokenise the card again.', 'token_already_used');
     if (token.expires_at <= now) throw invalidParam('token', 'This token has expired: tokenise the card again.', 'token_expired');
     return token.card;
   }
