@@ -1,0 +1,127 @@
+import * as z from 'zod/mini';
+
+/**
+ * THE bridge between a merchant-page element (components/) and its hosted frame (iframe-app/), both
+ * sides validating every message they receive against these schemas. Version 1.
+ *
+ *   1. The element mounts `<iframe src="{service}/frames/{app}/?{FrameParams}#{session uuid}">`.
+ *   2. The frame posts `Hello` to `window.parent` (target '*': it carries only the uuid).
+ *   3. The element checks `event.origin === serviceOrigin`, `event.source === iframe.contentWindow`
+ *      and the uuid, then posts `Init` to the frame with targetOrigin = serviceOrigin, transferring
+ *      port2 of a fresh MessageChannel. The frame checks `event.source === window.parent`, the uuid
+ *      (and the origin against `location.ancestorOrigins[0]` where the browser has it).
+ *   4. From then on every message travels on the private port: `Request`/`Response` pairs (one
+ *      mechanism, protocol/rpc.ts, for every ElementsApi method) and `FrameEvent`s from the frame.
+ *
+ * A second `Hello` for the same session (the frame reloaded) starts the handshake again on a new port.
+ */
+export const BRIDGE_VERSION = 1;
+const v = z.literal(BRIDGE_VERSION);
+
+export const Hello = z.object({ cpe: v, type: z.literal('hello'), session: z.string() });
+export type Hello = z.infer<typeof Hello>;
+
+/** Session credentials the frame needs for its own service calls (tokenise). Travel only on the port. */
+export const FrameSession = z.object({
+  paymentIntentId: z.string(),
+  sessionToken: z.string(),
+});
+export type FrameSession = z.infer<typeof FrameSession>;
+
+/** `--cpe-*` theme tokens read from the host's computed style: name (with the dashes) → value. */
+export const ThemeTokens = z.record(z.string().check(z.regex(/^--cpe-[a-z-]{1,32}$/)), z.string().check(z.maxLength(200)));
+export type ThemeTokens = z.infer<typeof ThemeTokens>;
+
+export const CardSchemesDisplay = z.enum(['all', 'detected', 'none']);
+export type CardSchemesDisplay = z.infer<typeof CardSchemesDisplay>;
+
+/** What the element tells the frame right after the handshake (and again with `configure`). */
+export const FrameConfig = z.object({
+  pubKey: z.string(),
+  /** Absent until a Payment Intent exists (Checkout Context). */
+  session: z.optional(FrameSession),
+  tokens: ThemeTokens,
+  cardSchemesDisplay: z.optional(CardSchemesDisplay),
+  /** Element-specific extras (a Flow's amount label, a wallet's options): each frame app parses its own. */
+  extra: z.optional(z.record(z.string(), z.unknown())),
+});
+export type FrameConfig = z.infer<typeof FrameConfig>;
+
+export const Init = z.object({ cpe: v, type: z.literal('init'), session: z.string(), config: FrameConfig });
+export type Init = z.infer<typeof Init>;
+
+// Requests: element → frame, on the port. Each method's params and result.
+
+/** Only what may leave a frame after tokenising: never the number or the security code. */
+export const TokeniseResult = z.object({
+  data: z.object({
+    cp_card_token: z.string(),
+    scheme: z.string(),
+    last4: z.string().check(z.regex(/^\d{4}$/)),
+    expiry_month: z.number(),
+    expiry_year: z.number(),
+  }),
+});
+export type TokeniseResult = z.infer<typeof TokeniseResult>;
+
+export const FocusParams = z.object({ position: z.enum(['first', 'last']) });
+
+const empty = z.object({});
+
+export const METHODS = {
+  /** New config (tokens changed, session arrived). */
+  configure: { params: FrameConfig, result: empty },
+  /** Validate and tokenise inside the frame. Rejects with code `invalid_card` when fields are incomplete or invalid. */
+  tokenise: { params: empty, result: TokeniseResult },
+  /** Clear every field and its validation. */
+  reset: { params: empty, result: empty },
+  /** Focus the first (or last) field. */
+  focus: { params: FocusParams, result: empty },
+} as const;
+export type Method = keyof typeof METHODS;
+export type ParamsOf<M extends Method> = z.infer<(typeof METHODS)[M]['params']>;
+export type ResultOf<M extends Method> = z.infer<(typeof METHODS)[M]['result']>;
+
+export const Request = z.object({ cpe: v, kind: z.literal('request'), id: z.number(), method: z.string(), params: z.unknown() });
+export type Request = z.infer<typeof Request>;
+
+/** An error crossing the bridge: a code the SDK can switch on and a message safe to show. */
+export const BridgeError = z.object({ code: z.string(), message: z.string(), field: z.optional(z.string()) });
+export type BridgeError = z.infer<typeof BridgeError>;
+
+export const Response = z.union([
+  z.object({ cpe: v, kind: z.literal('response'), id: z.number(), ok: z.literal(true), result: z.unknown() }),
+  z.object({ cpe: v, kind: z.literal('response'), id: z.number(), ok: z.literal(false), error: BridgeError }),
+]);
+export type Response = z.infer<typeof Response>;
+
+// Events: frame → element, on the port.
+
+export const CardField = z.enum(['number', 'expiry', 'cvc', 'name']);
+export type CardField = z.infer<typeof CardField>;
+
+/** The `cpe:change` state. Never digits: only what is complete, empty or invalid, and the scheme. */
+export const ChangeState = z.object({
+  complete: z.boolean(),
+  empty: z.boolean(),
+  scheme: z.string(),
+  invalid: z.array(CardField),
+  /** For cpe-card-fields: which field frame this state is about. */
+  field: z.optional(CardField),
+});
+export type ChangeState = z.infer<typeof ChangeState>;
+
+export const EVENTS = {
+  /** The frame rendered: its content height in CSS pixels. */
+  ready: z.object({ height: z.number() }),
+  /** Content height changed (validation message shown, layout wrapped). */
+  resize: z.object({ height: z.number() }),
+  change: ChangeState,
+  /** An operational problem inside the frame the page should hear about (catalogue failed to load…). */
+  error: BridgeError,
+} as const;
+export type FrameEventName = keyof typeof EVENTS;
+export type FrameEventDetail<E extends FrameEventName> = z.infer<(typeof EVENTS)[E]>;
+
+export const FrameEvent = z.object({ cpe: v, kind: z.literal('event'), name: z.string(), detail: z.unknown() });
+export type FrameEvent = z.infer<typeof FrameEvent>;

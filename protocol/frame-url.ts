@@ -1,0 +1,47 @@
+import * as z from 'zod/mini';
+
+/**
+ * The address of a hosted frame: `{service}/frames/{app}/?{params}#{session uuid}`.
+ *
+ * The query names the merchant (`pk`, the public key; `ok`, the opaque key when an intent exists),
+ * so the service can answer with `frame-ancestors` limited to that merchant's page origins, and the
+ * language and layout, so the frame renders and loads its catalogue before the handshake. Nothing
+ * secret goes in the address: the session token travels only on the private port. The fragment (never
+ * sent to the server) holds the per-mount session uuid the handshake checks.
+ */
+export const FRAME_APPS = ['card-form', 'field', 'challenge', 'wallet-sheet', 'flow'] as const;
+export type FrameApp = (typeof FRAME_APPS)[number];
+
+export const LAYOUTS = ['stack', 'row-minimal', 'row-compact', 'row', 'column-compact', 'column'] as const;
+export type Layout = (typeof LAYOUTS)[number];
+export const THEMES = ['auto', 'light', 'dark'] as const;
+export type Theme = (typeof THEMES)[number];
+
+export const FrameParams = z.object({
+  pk: z.string().check(z.startsWith('pk_')),
+  ok: z.optional(z.string()),
+  lang: z.string().check(z.regex(/^[a-zA-Z]{2,3}(-[a-zA-Z0-9]{2,8})*$/)),
+  layout: z.optional(z.enum(LAYOUTS)),
+  theme: z.optional(z.enum(THEMES)),
+  /** Field frames (cpe-card-fields): which field, and the group uuid that names their shared channel. */
+  field: z.optional(z.enum(['number', 'expiry', 'cvc', 'name'])),
+  group: z.optional(z.string().check(z.regex(/^[0-9a-f-]{36}$/))),
+});
+export type FrameParams = z.infer<typeof FrameParams>;
+
+export function frameUrl(serviceOrigin: string, app: FrameApp, params: FrameParams, session: string): string {
+  const query = new URLSearchParams();
+  for (const [key, value] of Object.entries(params)) if (value !== undefined) query.set(key, String(value));
+  query.set('v', '1');
+  return `${serviceOrigin}/frames/${app}/?${query}#${session}`;
+}
+
+/** The frame's own view of its address; undefined when it is not a valid frame address. */
+export function readFrameUrl(location: { search: string; hash: string }): { params: FrameParams; session: string } | undefined {
+  const raw = Object.fromEntries(new URLSearchParams(location.search));
+  delete raw.v;
+  const parsed = FrameParams.safeParse(raw);
+  const session = location.hash.slice(1);
+  if (!parsed.success || !/^[0-9a-f-]{36}$/.test(session)) return undefined;
+  return { params: parsed.data, session };
+}
