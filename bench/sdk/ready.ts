@@ -1,0 +1,181 @@
+/**
+ * init → ready in headless Chromium, on the real stack the e2e tests use (`startStack`: the service
+ * on 127.0.0.1 with a temp data folder, the demo merchant on localhost, Debian's Chromium with the
+ * project's flags).
+ *
+ * The merchant page is served on the demo's origin (the merchant origin the service seeded, so the
+ * frames' `frame-ancestors` admits it, and `/api/payment-intents` is same-origin): Playwright answers
+ * `<demo>/__bench/sdk.html` with the page below; every other request reaches the real demo and
+ * service. The page imports `<service>/sdk/cpe.js`, calls `createElements({pubKey,
+ * createServerIntent})` with a createServerIntent that POSTs to the demo backend, creates
+ * `cardElement({element: '#mount'})`, then times `await el.init(); await el.awaitReady()` with
+ * `performance.now()`. Each run is a new browser context (empty cache, new page).
+ */
+import type { Stack } from '../../test/e2e/helpers/stack.ts';
+
+export interface ReadyResult {
+  status: 'measured' | 'not-measurable';
+  /** Why not, when not measurable. */
+  reason?: string;
+  runs: number;
+  /** Milliseconds of each measured run, in run order. */
+  samples: number[];
+  min?: number;
+  median?: number;
+  p90?: number;
+  max?: number;
+  warmup?: number;
+  /** Page errors, console errors and CSP violations seen (deduplicated, with counts). */
+  problems: Record<string, number>;
+  chromium?: string;
+  /**
+   * Paths under /sdk/ and /frames/ that the browser requested from the service during the warm-up
+   * run, from navigation until awaitReady resolved (every frame of the page included).
+   */
+  observed?: string[];
+}
+
+type PageAnswer = { ms: number } | { missing: string } | { error: string };
+
+const PAGE_PATH = '/__bench/sdk.html';
+
+/** JSON safe inside a script element. */
+const forScript = (value: unknown) => JSON.stringify(value).replace(/</g, '\\u003c');
+
+function benchPage(serviceUrl: string, pubKey: string): string {
+  return `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
+<title>CPE bench: card element init → ready</title></head>
+<body>
+<main style="max-width: 520px; margin: 2rem auto"><div id="mount"></div></main>
+<script type="module">
+const serviceUrl = ${forScript(serviceUrl)};
+const pubKey = ${forScript(pubKey)};
+window.__cpeBench = (async () => {
+  try {
+    const sdk = await import(serviceUrl + '/sdk/cpe.js');
+    if (typeof sdk.createElements !== 'function') return { missing: 'createElements' };
+    const createServerIntent = async () => {
+      const response = await fetch('/api/payment-intents', { method: 'POST' });
+      if (!response.ok) throw new Error('demo backend answered ' + response.status);
+      return response.json();
+    };
+    const elements = await sdk.createElements({ pubKey, createServerIntent });
+    if (typeof elements.cardElement !== 'function') return { missing: 'cardElement' };
+    const el = elements.cardElement({ element: '#mount' });
+    if (!el || typeof el.init !== 'function') return { missing: 'cardElement(…).init' };
+    if (typeof el.awaitReady !== 'function') return { missing: 'cardElement(…).awaitReady' };
+    const t0 = performance.now();
+    await el.init();
+    await el.awaitReady();
+    const t1 = performance.now();
+    return { ms: t1 - t0 };
+  } catch (error) {
+    return { error: String(error && error.name) + ': ' + String(error && error.message) };
+  }
+})();
+</script>
+</body></html>`;
+}
+
+const quantile = (sorted: number[], q: number) => sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(q * sorted.length) - 1))];
+export const median = (values: number[]) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = sorted.length >> 1;
+  return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
+};
+
+/** One run in a fresh context; throws on timeout. */
+async function once(stack: Stack, timeoutMs: number, problems: Record<string, number>, observed?: Set<string>): Promise<PageAnswer> {
+  const { context, page, problems: seen } = await stack.newPage();
+  let recording = true;
+  if (observed) {
+    const service = new URL(stack.serviceUrl).origin;
+    context.on('request', (request) => {
+      const url = new URL(request.url());
+      if (recording && url.origin === service && /^\/(sdk|frames)\//.test(url.pathname)) observed.add(url.pathname);
+    });
+  }
+  try {
+    const html = benchPage(stack.serviceUrl, stack.service.credentials.publicKey);
+    // A page answered by Playwright has no address space of its own, so Chromium's Local Network
+    // Access treats it as public and refuses its requests to the service on 127.0.0.1; the demo's
+    // real pages (localhost → 127.0.0.1, both loopback) never ask. Granting the permission gives
+    // this page what the demo's own page has.
+    await context.grantPermissions(['local-network-access']);
+    await context.route(`${stack.demoUrl}${PAGE_PATH}`, (route) => route.fulfill({ status: 200, contentType: 'text/html; charset=utf-8', body: html }));
+    await page.goto(`${stack.demoUrl}${PAGE_PATH}`, { waitUntil: 'domcontentloaded', timeout: timeoutMs });
+    let timer: NodeJS.Timeout | undefined;
+    const timeout = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => reject(new Error(`no answer within ${timeoutMs} ms (init or awaitReady never settled)`)), timeoutMs);
+    });
+    try {
+      return await Promise.race([page.evaluate('window.__cpeBench') as Promise<PageAnswer>, timeout]);
+    } finally {
+      recording = false;
+      clearTimeout(timer);
+    }
+  } finally {
+    for (const problem of seen) problems[problem] = (problems[problem] ?? 0) + 1;
+    await context.close().catch(() => {});
+  }
+}
+
+/**
+ * Starts the stack (or uses `options.stack`, left running), does one warm-up run (not counted) and
+ * `runs` measured runs.
+ */
+export async function measureReady(options: { runs: number; timeoutMs: number; log: (line: string) => void; stack?: Stack }): Promise<ReadyResult> {
+  const problems: Record<string, number> = {};
+  const result: ReadyResult = { status: 'not-measurable', runs: 0, samples: [], problems };
+  let stack: Stack | undefined = options.stack;
+  try {
+    if (!stack) {
+      // Imported here, so that sizes and peers are still reported when the service does not start.
+      const { startStack } = await import('../../test/e2e/helpers/stack.ts');
+      stack = await startStack({ build: false });
+    }
+    result.chromium = stack.browser.version();
+  } catch (error) {
+    result.reason = `the stack did not start: ${(error as Error).message}`;
+    return result;
+  }
+  try {
+    for (let run = 0; run <= options.runs; run++) {
+      let answer: PageAnswer;
+      const observed = run === 0 ? new Set<string>() : undefined;
+      try {
+        answer = await once(stack, options.timeoutMs, problems, observed);
+      } catch (error) {
+        answer = { error: (error as Error).message };
+      }
+      if ('missing' in answer) {
+        result.reason = `${answer.missing} missing`;
+        return result;
+      }
+      if ('error' in answer) {
+        result.reason = `run ${run === 0 ? 'warm-up' : run} failed: ${answer.error}`;
+        return result;
+      }
+      if (run === 0) {
+        result.warmup = answer.ms;
+        result.observed = [...observed!];
+        options.log(`ready: warm-up ${answer.ms.toFixed(1)} ms (not counted)`);
+      } else {
+        result.samples.push(answer.ms);
+      }
+    }
+    const sorted = [...result.samples].sort((a, b) => a - b);
+    Object.assign(result, {
+      status: 'measured',
+      runs: sorted.length,
+      min: sorted[0],
+      median: median(sorted),
+      p90: quantile(sorted, 0.9),
+      max: sorted[sorted.length - 1],
+    });
+    return result;
+  } finally {
+    if (!options.stack) await stack.close();
+  }
+}

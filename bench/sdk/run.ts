@@ -1,0 +1,299 @@
+/**
+ * SDK benchmark (issue 6, kept within target by issue 7): what the browser downloads and how fast a
+ * card element is ready, beside braintree-web and @adyen/adyen-web bundled from npm in the same run.
+ *
+ *   npm run -s bench:sdk [-- --runs 20 --timeout 15000 --no-peers --no-ready]
+ *   (or BENCH_RUNS, BENCH_TIMEOUT)
+ *
+ * 1. CPE sizes, gzip -9 (node:zlib level 9) per file, summed; dist/ is rebuilt first (`vite build`)
+ *    when missing or older than its sources (scripts/ensure-built.mjs):
+ *    - card element: what a merchant page downloads from the service to show one: dist/sdk/cpe.js
+ *      with the chunks it statically imports, and the card-form frame page with all its assets;
+ *    - whole SDK: every file under dist/sdk that a browser can load (every chunk; TypeScript
+ *      declarations and source maps are listed but not counted);
+ *    - each frame page under dist/frames/<app>/ with its assets (see sizes.ts for the walker).
+ * 2. Peers (peers.ts): bundled with Vite's build API into a temp folder, gzip -9.
+ * 3. init → ready (ready.ts): median of N runs in headless Chromium on the real service and demo.
+ *    The warm-up run also records which /sdk/ and /frames/ files the browser really fetched until
+ *    ready: printed beside the static card element figure, as its check.
+ * 4. PASS/FAIL against the goals of issue 6: whole SDK ≤ 15 KiB gz, each frame ≤ 25 KiB gz, ready
+ *    median ≤ 100 ms. It is a report: the exit code is 0 on FAIL too (1 only if the bench broke).
+ *
+ * Prints tables to stdout, progress to stderr, and writes the figures to bench/results/sdk.json.
+ */
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { cpus, platform, release, tmpdir, totalmem } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import { chromiumPath } from '../../scripts/chromium-path.mjs';
+import { ensureBuilt, isStale } from '../../scripts/ensure-built.mjs';
+import { bundlePeers, type PeerResult } from './peers.ts';
+import { measureReady, type ReadyResult } from './ready.ts';
+import { AssetWalker, filesUnder, frameApps, notLoaded, type Graph } from './sizes.ts';
+
+const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
+const dist = join(root, 'dist');
+
+const { values: flags } = parseArgs({
+  options: {
+    runs: { type: 'string' },
+    timeout: { type: 'string' },
+    'no-peers': { type: 'boolean' },
+    'no-ready': { type: 'boolean' },
+  },
+});
+const positive = (value: string | undefined, fallback: number) => {
+  const n = Number(value);
+  return value !== undefined && Number.isFinite(n) && n > 0 ? Math.round(n) : fallback;
+};
+const runs = positive(flags.runs ?? process.env.BENCH_RUNS, 20);
+const timeoutMs = positive(flags.timeout ?? process.env.BENCH_TIMEOUT, 15_000);
+
+const GOALS = { sdkGzip: 15 * 1024, frameGzip: 25 * 1024, readyMedianMs: 100 };
+const CARD_FRAME = 'card-form';
+
+const log = (line: string) => process.stderr.write(`${line}\n`);
+const out = (line = '') => process.stdout.write(`${line}\n`);
+
+// A run that hangs (a browser that never answers) still ends, and says so.
+const watchdog = setTimeout(() => {
+  log('bench:sdk: gave up after 10 minutes');
+  process.exit(1);
+}, 600_000);
+watchdog.unref();
+
+const kib = (bytes: number) => `${(bytes / 1024).toFixed(1)} KiB`;
+const pad = (text: string, width: number) => (text.length >= width ? text : text + ' '.repeat(width - text.length));
+const padLeft = (text: string, width: number) => (text.length >= width ? text : ' '.repeat(width - text.length) + text);
+function table(header: string[], rows: string[][], numeric: boolean[]) {
+  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((row) => row[i].length)));
+  const line = (cells: string[]) => cells.map((cell, i) => (numeric[i] ? padLeft(cell, widths[i]) : pad(cell, widths[i]))).join('  ').trimEnd();
+  out(line(header));
+  out(widths.map((w) => '-'.repeat(w)).join('  '));
+  for (const row of rows) out(line(row));
+}
+
+// ---- machine ----------------------------------------------------------------------------------
+
+function chromiumVersion(): string {
+  try {
+    return execFileSync(chromiumPath(), ['--version'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim();
+  } catch (error) {
+    return `unknown (${(error as Error).message.split('\n')[0]})`;
+  }
+}
+const cpuList = cpus();
+const machine = {
+  cpu: cpuList[0]?.model ?? 'unknown',
+  cores: cpuList.length,
+  memoryGiB: Math.round((totalmem() / 1024 ** 3) * 10) / 10,
+  os: `${platform()} ${release()}`,
+  node: process.version,
+  chromium: chromiumVersion(),
+};
+
+// ---- 1. CPE sizes ---------------------------------------------------------------------------------
+
+interface Build {
+  wasStale: boolean;
+  rebuilt: boolean;
+  error?: string;
+}
+const buildInfo: Build = { wasStale: isStale(), rebuilt: false };
+if (buildInfo.wasStale) {
+  log('dist/ is missing or older than its sources: vite build…');
+  try {
+    ensureBuilt({ quiet: true });
+    buildInfo.rebuilt = true;
+  } catch (error) {
+    buildInfo.error = (error as Error).message;
+    log(`vite build failed (${buildInfo.error}): measuring the dist/ that exists, which may be stale`);
+  }
+}
+
+const walker = new AssetWalker(dist);
+const allSdkFiles = filesUnder(dist, 'sdk');
+const sdkFiles = allSdkFiles.filter((file) => !notLoaded(file));
+const sdkNotCounted = allSdkFiles.filter(notLoaded);
+const hasSdk = sdkFiles.includes(join('sdk', 'cpe.js'));
+const apps = frameApps(dist);
+
+const sdkGraph: Graph | undefined = hasSdk ? walker.walk([join('sdk', 'cpe.js')]) : undefined;
+const wholeSdk = sdkFiles.map((file) => walker.size(file));
+const wholeSdkGzip = wholeSdk.reduce((n, f) => n + f.gzip, 0);
+const wholeSdkRaw = wholeSdk.reduce((n, f) => n + f.raw, 0);
+const frames: Record<string, Graph> = {};
+for (const app of apps) frames[app] = walker.walk([join('frames', app, 'index.html')]);
+const cardElement: Graph | undefined = hasSdk ? walker.walk([join('sdk', 'cpe.js'), ...(apps.includes(CARD_FRAME) ? [join('frames', CARD_FRAME, 'index.html')] : [])]) : undefined;
+
+// ---- 2. peers -------------------------------------------------------------------------------------
+
+let peers: PeerResult[] = [];
+let peersError: string | undefined;
+if (!flags['no-peers']) {
+  log('bundling the peers from node_modules with Vite…');
+  const work = mkdtempSync(join(tmpdir(), 'cpe-bench-sdk-'));
+  try {
+    peers = await bundlePeers(work, join(root, 'node_modules'));
+  } catch (error) {
+    peersError = (error as Error).message;
+  } finally {
+    rmSync(work, { recursive: true, force: true });
+  }
+}
+
+// ---- 3. init → ready ------------------------------------------------------------------------------
+
+let ready: ReadyResult | undefined;
+if (!flags['no-ready']) {
+  if (!hasSdk) {
+    ready = { status: 'not-measurable', reason: 'dist/sdk/cpe.js missing', runs: 0, samples: [], problems: {} };
+  } else {
+    log(`init → ready: 1 warm-up + ${runs} runs in headless Chromium…`);
+    ready = await measureReady({ runs, timeoutMs, log });
+  }
+  if (ready.chromium) machine.chromium = `${machine.chromium} (Playwright reports ${ready.chromium})`;
+}
+
+// ---- report -------------------------------------------------------------------------------------
+
+out('# CPE SDK benchmark');
+out();
+out(`Machine: ${machine.cpu}, ${machine.cores} cores, ${machine.memoryGiB} GiB, ${machine.os}; Node ${machine.node}; ${machine.chromium}`);
+out(`Build: ${buildInfo.wasStale ? (buildInfo.rebuilt ? 'rebuilt now (vite build)' : `stale, rebuild FAILED: ${buildInfo.error}`) : 'dist/ up to date'}`);
+out('Sizes: gzip -9 (node:zlib level 9) of each file, summed over files.');
+out();
+
+out('## CPE, what the browser downloads from the service');
+out();
+const sizeRows: string[][] = [];
+if (!hasSdk) {
+  out('dist/sdk/cpe.js is missing: no SDK built.');
+} else {
+  sizeRows.push([
+    `card element (cpe.js + static imports${apps.includes(CARD_FRAME) ? ` + frames/${CARD_FRAME} page and assets` : `; frames/${CARD_FRAME} NOT BUILT, not counted`})`,
+    String(cardElement!.files.length),
+    String(cardElement!.raw),
+    String(cardElement!.gzip),
+    kib(cardElement!.gzip),
+  ]);
+  sizeRows.push([`whole SDK (every file under dist/sdk${sdkNotCounted.length ? ' but .d.ts/.map' : ''})`, String(wholeSdk.length), String(wholeSdkRaw), String(wholeSdkGzip), kib(wholeSdkGzip)]);
+}
+for (const app of apps) {
+  const graph = frames[app];
+  sizeRows.push([`frame ${app} (page + assets)`, String(graph.files.length), String(graph.raw), String(graph.gzip), kib(graph.gzip)]);
+}
+if (sizeRows.length > 0) table(['what', 'files', 'bytes', 'gzip -9', 'gzip KiB'], sizeRows, [false, true, true, true, true]);
+if (apps.length === 0) out('frames: no frames built (dist/frames has no <app>/index.html)');
+out();
+const detail = (title: string, graph: Graph) => {
+  out(`${title}: ${graph.files.map((f) => `${f.file} ${f.gzip}`).join(', ')}`);
+  if (graph.lazy.length > 0) out(`  lazy (dynamic import, not counted): ${graph.lazy.map((f) => `${f.file} ${f.gzip}`).join(', ')}`);
+  if (graph.unresolved.length > 0) out(`  not counted (other origin or missing from dist/): ${graph.unresolved.join(', ')}`);
+};
+if (cardElement) detail('card element files (gzip bytes)', cardElement);
+for (const app of apps) detail(`frame ${app} files (gzip bytes)`, frames[app]);
+if (hasSdk) out(`whole SDK files (gzip bytes): ${wholeSdk.map((f) => `${f.file} ${f.gzip}`).join(', ')}`);
+if (sdkNotCounted.length > 0) out(`  not counted (never loaded by a browser): ${sdkNotCounted.join(', ')}`);
+out();
+
+out('## Peers, bundled from npm in this run (Vite build API: library mode, ES module, minified, everything bundled)');
+out();
+if (flags['no-peers']) out('skipped (--no-peers)');
+else if (peersError) out(`peer bundling failed: ${peersError}`);
+else {
+  table(
+    ['peer', 'JS gzip', 'CSS gzip', 'total gzip', 'total KiB', 'bytes (min)'],
+    peers.map((p) => [`${p.name}@${p.version}${p.variant ? ` (${p.variant})` : ''}`, String(p.js.gzip), String(p.css.gzip), String(p.total.gzip), kib(p.total.gzip), String(p.total.raw)]),
+    [false, true, true, true, true, true],
+  );
+  out();
+  for (const p of peers) {
+    out(`- ${p.name}${p.variant ? ` (${p.variant})` : ''}: ${p.contains}.`);
+    if (p.note) out(`  ${p.note}`);
+    out(`  Modules in the bundle by package: ${Object.entries(p.packages).map(([name, count]) => `${name} ${count}`).join(', ')}.`);
+    out(`  NOT counted (loaded at run time from the peer's own servers): ${p.notCounted}.`);
+  }
+  out('The CPE card element figure above includes its frame page; the peers\' figures do not include theirs.');
+}
+out();
+
+out('## init → ready (headless Chromium, real service + demo, fresh browser context per run)');
+out();
+if (!ready) out('skipped (--no-ready)');
+else if (ready.status !== 'measured') out(`ready: not measurable yet (${ready.reason})`);
+else {
+  const ms = (n: number | undefined) => `${(n ?? NaN).toFixed(1)} ms`;
+  out(`runs ${ready.runs}: min ${ms(ready.min)}, median ${ms(ready.median)}, p90 ${ms(ready.p90)}, max ${ms(ready.max)} (warm-up ${ms(ready.warmup)}, not counted)`);
+  out('Timed in the page from `el.init()` to `el.awaitReady()` resolving; includes the createServerIntent round trip when init makes it.');
+}
+let observed: { files: ReturnType<AssetWalker['measure']>['files']; raw: number; gzip: number; unmatched: string[] } | undefined;
+if (ready?.observed) {
+  const matched = ready.observed.map((path) => ({ path, file: walker.fileOfPath(path) }));
+  observed = { ...walker.measure(matched.flatMap((m) => (m.file ? [m.file] : []))), unmatched: matched.filter((m) => !m.file).map((m) => m.path) };
+  out(`card element as the browser fetched it (warm-up run, until ready): ${observed.files.length} files, ${observed.gzip} B gz (${kib(observed.gzip)})`);
+  out(`  ${observed.files.map((f) => `${f.file} ${f.gzip}`).join(', ')}`);
+  if (observed.unmatched.length > 0) out(`  fetched but not a file in dist/ (not counted): ${observed.unmatched.join(', ')}`);
+  if (cardElement) {
+    const statics = new Set(cardElement.files.map((f) => f.file));
+    const fetched = new Set(observed.files.map((f) => f.file));
+    const extra = [...fetched].filter((f) => !statics.has(f));
+    const unused = [...statics].filter((f) => !fetched.has(f));
+    if (extra.length > 0) out(`  fetched beyond the static card element graph (lazy chunks the card element needs): ${extra.join(', ')}`);
+    if (unused.length > 0) out(`  in the static graph but not fetched: ${unused.join(', ')}`);
+  }
+}
+if (ready && Object.keys(ready.problems).length > 0) {
+  out('page problems seen:');
+  for (const [problem, count] of Object.entries(ready.problems)) out(`  ${count}× ${problem}`);
+}
+out();
+
+out('## Goals (issue 6)');
+out();
+interface Check {
+  goal: string;
+  pass: boolean | null;
+  measured: string;
+}
+const checks: Check[] = [];
+checks.push({
+  goal: `whole SDK ≤ 15 KiB gz (${GOALS.sdkGzip} B)`,
+  pass: hasSdk ? wholeSdkGzip <= GOALS.sdkGzip : null,
+  measured: hasSdk ? `${wholeSdkGzip} B (${kib(wholeSdkGzip)})` : 'no SDK built',
+});
+if (apps.length === 0) checks.push({ goal: `each frame ≤ 25 KiB gz (${GOALS.frameGzip} B)`, pass: null, measured: 'no frames built' });
+for (const app of apps) {
+  checks.push({ goal: `frame ${app} ≤ 25 KiB gz (${GOALS.frameGzip} B)`, pass: frames[app].gzip <= GOALS.frameGzip, measured: `${frames[app].gzip} B (${kib(frames[app].gzip)})` });
+}
+checks.push({
+  goal: `ready median ≤ ${GOALS.readyMedianMs} ms`,
+  pass: ready?.status === 'measured' ? ready.median! <= GOALS.readyMedianMs : null,
+  measured: ready?.status === 'measured' ? `${ready.median!.toFixed(1)} ms` : `not measured (${ready?.reason ?? 'skipped'})`,
+});
+for (const check of checks) out(`${check.pass === null ? 'N/A ' : check.pass ? 'PASS' : 'FAIL'}  ${check.goal}: ${check.measured}`);
+
+const results = {
+  date: new Date().toISOString(),
+  machine,
+  build: buildInfo,
+  goals: GOALS,
+  cpe: {
+    cardElement: cardElement ?? null,
+    cardFrameBuilt: apps.includes(CARD_FRAME),
+    wholeSdk: hasSdk ? { files: wholeSdk, raw: wholeSdkRaw, gzip: wholeSdkGzip, notCounted: sdkNotCounted } : null,
+    cardElementObserved: observed ?? null,
+    sdkStaticGraph: sdkGraph ?? null,
+    frames,
+  },
+  peers: flags['no-peers'] ? null : peersError ? { error: peersError } : peers,
+  ready: ready ?? null,
+  checks,
+};
+const resultsDir = join(root, 'bench/results');
+mkdirSync(resultsDir, { recursive: true });
+writeFileSync(join(resultsDir, 'sdk.json'), `${JSON.stringify(results, null, 2)}\n`);
+log('figures written to bench/results/sdk.json');
+clearTimeout(watchdog);
