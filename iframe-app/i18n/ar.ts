@@ -1,0 +1,22 @@
+import type { Catalogue } from './en.ts';
+export default {
+  dir: 'rtl',
+  number: 'رقم البطاقة',
+  expiry: 'تاريخ الانتهاء',
+  cvc: 'رمز الأمان',
+  name: 'الاسم على البطاقة',
+  numberPlaceholder: '1234 1234 1234 1234',
+  expiryPlaceholder: 'MM / YY',
+  cvcPlaceholder: 'CVC',
+  namePlaceholder: 'الاسم الكامل',
+  numberIncomplete: 'رقم البطاقة غير مكتمل.',
+  numberInvalid: 'رقم البطاقة غير صالح.',
+  expiryIncomplete: 'تاريخ انتهاء البطاقة غير مكتمل.',
+  expiryInvalid: 'شهر انتهاء البطاقة غير صالح.',
+  expiryPast: 'تاريخ انتهاء البطاقة في الماضي.',
+  cvcIncomplete: 'رمز أمان البطاقة غير مكتمل.',
+  nameRequired: 'أدخل الاسم المكتوب على البطاقة.',
+  refused: 'تم رفض هذه البطاقة. تحقق من البيانات أو استخدم بطاقة أخرى.',
+  acceptedCards: 'البطاقات المقبولة',
+  unavailable: 'لا يمكن عرض نموذج الدفع هذا هنا.',
+} satisfies Catalogue;

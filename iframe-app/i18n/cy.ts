@@ -1,0 +1,22 @@
+import type { Catalogue } from './en.ts';
+export default {
+  dir: 'ltr',
+  number: 'Rhif y cerdyn',
+  expiry: 'Dyddiad dod i ben',
+  cvc: 'Cod diogelwch',
+  name: 'Enw ar y cerdyn',
+  numberPlaceholder: '1234 1234 1234 1234',
+  expiryPlaceholder: 'MM / BB',
+  cvcPlaceholder: 'CVC',
+  namePlaceholder: 'Enw llawn',
+  numberIncomplete: 'Mae rhif eich cerdyn yn anghyflawn.',
+  numberInvalid: 'Mae rhif eich cerdyn yn annilys.',
+  expiryIncomplete: 'Mae dyddiad dod i ben eich cerdyn yn anghyflawn.',
+  expiryInvalid: 'Mae mis dod i ben eich cerdyn yn annilys.',
+  expiryPast: 'Mae dyddiad dod i ben eich cerdyn yn y gorffennol.',
+  cvcIncomplete: 'Mae cod diogelwch eich cerdyn yn anghyflawn.',
+  nameRequired: 'Rhowch yr enw sydd ar eich cerdyn.',
+  refused: 'Gwrthodwyd y cerdyn hwn. Gwiriwch y manylion neu defnyddiwch gerdyn arall.',
+  acceptedCards: 'Cardiau a dderbynnir',
+  unavailable: 'Nid oes modd dangos y ffurflen dalu hon yma.',
+} satisfies Catalogue;

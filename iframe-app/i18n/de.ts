@@ -1,0 +1,22 @@
+import type { Catalogue } from './en.ts';
+export default {
+  dir: 'ltr',
+  number: 'Kartennummer',
+  expiry: 'Ablaufdatum',
+  cvc: 'Sicherheitscode',
+  name: 'Name auf der Karte',
+  numberPlaceholder: '1234 1234 1234 1234',
+  expiryPlaceholder: 'MM / JJ',
+  cvcPlaceholder: 'CVC',
+  namePlaceholder: 'Vollständiger Name',
+  numberIncomplete: 'Die Kartennummer ist unvollständig.',
+  numberInvalid: 'Die Kartennummer ist ungültig.',
+  expiryIncomplete: 'Das Ablaufdatum ist unvollständig.',
+  expiryInvalid: 'Der Ablaufmonat ist ungültig.',
+  expiryPast: 'Das Ablaufdatum liegt in der Vergangenheit.',
+  cvcIncomplete: 'Der Sicherheitscode ist unvollständig.',
+  nameRequired: 'Geben Sie den Namen auf der Karte ein.',
+  refused: 'Diese Karte wurde abgelehnt. Prüfen Sie die Angaben oder verwenden Sie eine andere Karte.',
+  acceptedCards: 'Akzeptierte Karten',
+  unavailable: 'Dieses Zahlungsformular kann hier nicht angezeigt werden.',
+} satisfies Catalogue;

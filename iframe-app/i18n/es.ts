@@ -1,0 +1,22 @@
+import type { Catalogue } from './en.ts';
+export default {
+  dir: 'ltr',
+  number: 'Número de tarjeta',
+  expiry: 'Fecha de caducidad',
+  cvc: 'Código de seguridad',
+  name: 'Nombre en la tarjeta',
+  numberPlaceholder: '1234 1234 1234 1234',
+  expiryPlaceholder: 'MM / AA',
+  cvcPlaceholder: 'CVC',
+  namePlaceholder: 'Nombre completo',
+  numberIncomplete: 'El número de tarjeta está incompleto.',
+  numberInvalid: 'El número de tarjeta no es válido.',
+  expiryIncomplete: 'La fecha de caducidad está incompleta.',
+  expiryInvalid: 'El mes de caducidad no es válido.',
+  expiryPast: 'La fecha de caducidad ya ha pasado.',
+  cvcIncomplete: 'El código de seguridad está incompleto.',
+  nameRequired: 'Introduce el nombre que aparece en la tarjeta.',
+  refused: 'Se ha rechazado esta tarjeta. Revisa los datos o usa otra tarjeta.',
+  acceptedCards: 'Tarjetas aceptadas',
+  unavailable: 'Este formulario de pago no se puede mostrar aquí.',
+} satisfies Catalogue;

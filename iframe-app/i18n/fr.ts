@@ -1,0 +1,22 @@
+import type { Catalogue } from './en.ts';
+export default {
+  dir: 'ltr',
+  number: 'Numéro de carte',
+  expiry: 'Date d’expiration',
+  cvc: 'Code de sécurité',
+  name: 'Nom sur la carte',
+  numberPlaceholder: '1234 1234 1234 1234',
+  expiryPlaceholder: 'MM / AA',
+  cvcPlaceholder: 'CVC',
+  namePlaceholder: 'Nom complet',
+  numberIncomplete: 'Le numéro de carte est incomplet.',
+  numberInvalid: 'Le numéro de carte n’est pas valide.',
+  expiryIncomplete: 'La date d’expiration est incomplète.',
+  expiryInvalid: 'Le mois d’expiration n’est pas valide.',
+  expiryPast: 'La date d’expiration est dépassée.',
+  cvcIncomplete: 'Le code de sécurité est incomplet.',
+  nameRequired: 'Saisissez le nom figurant sur la carte.',
+  refused: 'Cette carte a été refusée. Vérifiez les informations ou utilisez une autre carte.',
+  acceptedCards: 'Cartes acceptées',
+  unavailable: 'Ce formulaire de paiement ne peut pas être affiché ici.',
+} satisfies Catalogue;

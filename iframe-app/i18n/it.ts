@@ -1,0 +1,22 @@
+import type { Catalogue } from './en.ts';
+export default {
+  dir: 'ltr',
+  number: 'Numero della carta',
+  expiry: 'Data di scadenza',
+  cvc: 'Codice di sicurezza',
+  name: 'Nome sulla carta',
+  numberPlaceholder: '1234 1234 1234 1234',
+  expiryPlaceholder: 'MM / AA',
+  cvcPlaceholder: 'CVC',
+  namePlaceholder: 'Nome completo',
+  numberIncomplete: 'Il numero della carta è incompleto.',
+  numberInvalid: 'Il numero della carta non è valido.',
+  expiryIncomplete: 'La data di scadenza è incompleta.',
+  expiryInvalid: 'Il mese di scadenza non è valido.',
+  expiryPast: 'La data di scadenza è già passata.',
+  cvcIncomplete: 'Il codice di sicurezza è incompleto.',
+  nameRequired: 'Inserisci il nome riportato sulla carta.',
+  refused: 'Questa carta è stata rifiutata. Controlla i dati o usa un’altra carta.',
+  acceptedCards: 'Carte accettate',
+  unavailable: 'Questo modulo di pagamento non può essere mostrato qui.',
+} satisfies Catalogue;

@@ -1,0 +1,22 @@
+import type { Catalogue } from './en.ts';
+export default {
+  dir: 'ltr',
+  number: 'Kaartnummer',
+  expiry: 'Vervaldatum',
+  cvc: 'Beveiligingscode',
+  name: 'Naam op kaart',
+  numberPlaceholder: '1234 1234 1234 1234',
+  expiryPlaceholder: 'MM / JJ',
+  cvcPlaceholder: 'CVC',
+  namePlaceholder: 'Volledige naam',
+  numberIncomplete: 'Het kaartnummer is onvolledig.',
+  numberInvalid: 'Het kaartnummer is ongeldig.',
+  expiryIncomplete: 'De vervaldatum is onvolledig.',
+  expiryInvalid: 'De vervalmaand is ongeldig.',
+  expiryPast: 'De vervaldatum ligt in het verleden.',
+  cvcIncomplete: 'De beveiligingscode is onvolledig.',
+  nameRequired: 'Vul de naam op de kaart in.',
+  refused: 'Deze kaart is geweigerd. Controleer de gegevens of gebruik een andere kaart.',
+  acceptedCards: 'Geaccepteerde kaarten',
+  unavailable: 'Dit betaalformulier kan hier niet worden getoond.',
+} satisfies Catalogue;

@@ -1,0 +1,240 @@
+import { LitElement, html, nothing, type TemplateResult } from 'lit';
+import { live } from 'lit/directives/live.js';
+import { TokeniseResult, type CardSchemesDisplay, type ChangeState, type FrameSession } from '../../protocol/bridge.ts';
+import type { Layout, Theme } from '../../protocol/frame-url.ts';
+import { FIELDS, cvcLength, detect, displayOf, emptyValues, fieldOfParam, normalise, problemOf, serviceMessage, showsWhileTyping, type CardField, type Scheme, type Values } from './card.ts';
+import { en, type Catalogue } from './i18n.ts';
+import { styles } from './styles.ts';
+
+/** An error answered over the bridge (FrameEnd turns a thrown object into a BridgeError). */
+export type FrameError = { code: string; message: string; field?: CardField };
+
+const AUTOCOMPLETE: Record<CardField, string> = { number: 'cc-number', expiry: 'cc-exp', cvc: 'cc-csc', name: 'cc-name' };
+const BADGES: [Scheme, string, string][] = [
+  ['visa', 'VISA', 'Visa'],
+  ['mastercard', 'MC', 'Mastercard'],
+  ['amex', 'AMEX', 'American Express'],
+  ['discover', 'DISC', 'Discover'],
+  ['diners', 'DC', 'Diners Club'],
+  ['jcb', 'JCB', 'JCB'],
+  ['maestro', 'MAES', 'Maestro'],
+];
+
+/**
+ * The inputs of a card frame and everything they share: formatting as you type, scheme detection and
+ * badges, validation messages tied to their input, the `change` state (never digits), focus, reset and
+ * tokenise. `cpe-card-form` shows all four fields; `cpe-card-field` one. Card values live only in this
+ * element: `state()` and the `state` event carry booleans and the scheme, nothing else.
+ */
+export class CardInputs extends LitElement {
+  static override styles = styles;
+  static override properties = {
+    layout: { reflect: true },
+    theme: { reflect: true },
+    display: { attribute: 'card-schemes-display' },
+    cat: { attribute: false },
+    values: { state: true },
+    shown: { state: true },
+    outerScheme: { state: true },
+  };
+
+  layout: Layout = 'stack';
+  theme: Theme = 'auto';
+  display: CardSchemesDisplay = 'detected';
+  cat: Catalogue = en;
+  /** The fields this element shows. */
+  fields: readonly CardField[] = FIELDS;
+  values: Values = emptyValues();
+  /** The validation message on display, by field. */
+  shown: Partial<Record<CardField, string>> = {};
+  /** The scheme the number frame detected (field frames without the number). */
+  outerScheme?: Scheme;
+  pubKey = '';
+  session?: FrameSession;
+  /** Fields the shopper left (or tokenise checked): their problems show. */
+  protected touched = new Set<CardField>();
+  #busy?: Promise<TokeniseResult>;
+
+  get scheme(): Scheme | undefined {
+    return this.fields.includes('number') ? detect(this.values.number) : this.outerScheme;
+  }
+
+  problem(field: CardField) {
+    return problemOf(field, this.values[field], this.scheme);
+  }
+
+  /** The `change` state: whether every field here is valid, all empty, the scheme, the fields showing a problem. */
+  state(): ChangeState {
+    return {
+      complete: this.fields.every((f) => !this.problem(f)),
+      empty: this.fields.every((f) => !this.values[f]),
+      scheme: this.scheme ?? 'unknown',
+      invalid: this.fields.filter((f) => this.shown[f]),
+      ...(this.fields.length === 1 ? { field: this.fields[0] } : {}),
+    };
+  }
+
+  protected emitState(): void {
+    this.dispatchEvent(new CustomEvent<ChangeState>('state', { detail: this.state() }));
+  }
+
+  /** Recomputes the message of one field; `leaving` marks it touched when it holds something. */
+  protected refresh(field: CardField, leaving = false): void {
+    if (leaving && this.values[field]) this.touched.add(field);
+    const problem = this.problem(field);
+    const show = problem && (this.touched.has(field) || showsWhileTyping(field, this.values[field], problem));
+    if ((show ? this.cat[problem] : undefined) !== this.shown[field]) this.shown = { ...this.shown, [field]: show ? this.cat[problem] : undefined };
+  }
+
+  /** Sets a field's value (typed, autofilled or relayed), reformatting it and re-checking it. */
+  setValue(field: CardField, raw: string, input?: HTMLInputElement): void {
+    const caret = input?.selectionStart ?? raw.length;
+    const { value, display, caret: at } = normalise(field, raw, caret, this.scheme);
+    if (input) {
+      input.value = display;
+      if (input === this.renderRoot.ownerDocument?.activeElement || input.matches(':focus')) input.setSelectionRange(at, at);
+    }
+    const before = this.scheme;
+    this.values = { ...this.values, [field]: value };
+    this.refresh(field);
+    if (field === 'number' && this.scheme !== before) {
+      if (this.fields.includes('cvc') && this.values.cvc) this.values = { ...this.values, cvc: this.values.cvc.slice(0, cvcLength(this.scheme)) };
+      if (this.fields.includes('cvc')) this.refresh('cvc');
+      this.schemeChanged();
+    }
+  }
+
+  /** Hook: the detected scheme changed (the number field frame tells its siblings). */
+  protected schemeChanged(): void {}
+
+  #onInput = (event: Event) => {
+    const input = event.target as HTMLInputElement;
+    this.setValue(input.dataset.field as CardField, input.value, input);
+    this.emitState();
+  };
+
+  #onBlur = (event: Event) => {
+    this.refresh((event.target as HTMLInputElement).dataset.field as CardField, true);
+    this.emitState();
+  };
+
+  /** Shows every field's problem (tokenise); the first invalid field, or undefined when all are valid. */
+  validateAll(): CardField | undefined {
+    for (const f of this.fields) {
+      this.touched.add(f);
+      this.refresh(f);
+    }
+    return this.fields.find((f) => this.problem(f));
+  }
+
+  /** Shows a message from outside (the service refused the value) on one of this element's fields. */
+  showError(field: CardField, message: string): void {
+    if (!this.fields.includes(field)) return;
+    this.touched.add(field);
+    this.shown = { ...this.shown, [field]: message };
+    this.emitState();
+  }
+
+  reset(): void {
+    this.values = emptyValues();
+    this.shown = {};
+    this.touched.clear();
+    this.emitState();
+  }
+
+  focusAt(position: 'first' | 'last'): void {
+    const inputs = this.renderRoot.querySelectorAll<HTMLInputElement>('input.in');
+    inputs[position === 'first' ? 0 : inputs.length - 1]?.focus();
+  }
+
+  /** Validates, then tokenises the card inside the frame. A second call while one runs shares it. */
+  tokenise(): Promise<TokeniseResult> {
+    return (this.#busy ??= this.doTokenise().finally(() => (this.#busy = undefined)));
+  }
+
+  protected async doTokenise(): Promise<TokeniseResult> {
+    const bad = this.validateAll();
+    this.emitState();
+    if (bad) throw { code: 'invalid_card', message: this.shown[bad] ?? this.cat.refused, field: bad } satisfies FrameError;
+    return this.submit(this.values);
+  }
+
+  /** POST /frames/tokenise on the frame's own origin; only the TokeniseResult fields come back out. */
+  protected async submit(values: Values): Promise<TokeniseResult> {
+    if (!this.session) throw { code: 'no_session', message: 'There is no payment session yet: the element must configure the frame with a session before tokenising.' } satisfies FrameError;
+    let response: Response;
+    try {
+      response = await fetch('/frames/tokenise', {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json', 'X-CPE-Public-Key': this.pubKey, 'X-CPE-Session-Token': this.session.sessionToken },
+        body: JSON.stringify({ card: { number: values.number, exp_month: values.expiry.slice(0, 2), exp_year: values.expiry.slice(2, 4), cvc: values.cvc, name: values.name.trim() } }),
+        credentials: 'omit',
+        cache: 'no-store',
+      });
+    } catch {
+      throw { code: 'network_error', message: 'The payment service could not be reached. Check the connection and try again.' } satisfies FrameError;
+    }
+    const body = (await response.json().catch(() => undefined)) as { data?: Record<string, unknown>; error?: Record<string, unknown> } | undefined;
+    if (response.ok) {
+      const d = body?.data ?? {};
+      const result = TokeniseResult.safeParse({ data: { cp_card_token: d.cp_card_token, scheme: d.scheme, last4: d.last4, expiry_month: d.expiry_month, expiry_year: d.expiry_year } });
+      if (result.success) return result.data;
+      throw { code: 'bad_response', message: 'The payment service answered tokenise with an unexpected shape.' } satisfies FrameError;
+    }
+    const error = body?.error ?? {};
+    const code = typeof error.code === 'string' ? error.code : 'tokenise_failed';
+    const text = typeof error.message === 'string' ? error.message : `Tokenise failed (HTTP ${response.status}).`;
+    const field = error.type === 'card_error' ? fieldOfParam(error.param) : undefined;
+    if (!field) throw { code, message: text } satisfies FrameError;
+    const message = serviceMessage(this.cat, code, text);
+    this.showError(field, message);
+    throw { code, message, field } satisfies FrameError;
+  }
+
+  protected badge([scheme, text, label]: (typeof BADGES)[number]): TemplateResult {
+    return html`<span class="badge ${this.scheme === scheme ? 'on' : ''}" role="img" aria-label=${label}>${text}</span>`;
+  }
+
+  /** `all`: every supported scheme above the fields, the detected one highlighted. */
+  protected renderBadgeStrip() {
+    if (this.display !== 'all' || !this.fields.includes('number')) return nothing;
+    return html`<div class="badges" role="group" aria-label=${this.cat.acceptedCards}>${BADGES.map((b) => this.badge(b))}</div>`;
+  }
+
+  protected renderField(field: CardField): TemplateResult {
+    const cat = this.cat;
+    const id = `cpe-${field}`;
+    const message = this.shown[field];
+    const minimal = this.layout === 'row-minimal';
+    const numeric = field !== 'name';
+    const detected = field === 'number' && this.display === 'detected' ? BADGES.find(([s]) => s === this.scheme) : undefined;
+    const placeholder = minimal && (field === 'number' || field === 'name') ? cat[field] : cat[`${field}Placeholder`];
+    const ok = this.touched.has(field) && !message && !this.problem(field);
+    return html`<div class="field ${field}">
+      <label for=${id} class=${minimal ? 'sr' : ''}>${cat[field]}</label>
+      <div class="box">
+        <input
+          id=${id}
+          class="in ${field === 'number' && this.display === 'detected' ? 'num' : ''} ${ok ? 'ok' : ''}"
+          data-field=${field}
+          name=${AUTOCOMPLETE[field]}
+          type="text"
+          autocomplete=${AUTOCOMPLETE[field]}
+          inputmode=${numeric ? 'numeric' : 'text'}
+          dir=${numeric ? 'ltr' : 'auto'}
+          autocorrect="off"
+          autocapitalize=${numeric ? 'off' : 'words'}
+          spellcheck="false"
+          placeholder=${placeholder}
+          aria-invalid=${message ? 'true' : 'false'}
+          aria-describedby=${message ? `${id}-msg` : nothing}
+          .value=${live(displayOf(field, this.values[field]))}
+          @input=${this.#onInput}
+          @blur=${this.#onBlur}
+        />
+        ${detected ? this.badge(detected) : nothing}
+      </div>
+      <div id="${id}-msg" class="msg" aria-live="polite">${message ?? ''}</div>
+    </div>`;
+  }
+}

@@ -1,0 +1,100 @@
+import { BRIDGE_VERSION, Init, type FrameConfig, type Hello } from '../../protocol/bridge.ts';
+import { readFrameUrl, type FrameParams } from '../../protocol/frame-url.ts';
+import { FrameEnd, type Handlers, type PortLike } from '../../protocol/rpc.ts';
+import type { CardInputs } from './card-inputs.ts';
+import { applyLanguage, en, loadCatalogue } from './i18n.ts';
+import { applyTokens } from './theme.ts';
+
+/** No inputs, only this sentence, when the frame address is not one the SDK builds. */
+export function renderUnavailable(text = en.unavailable): void {
+  const p = document.createElement('p');
+  p.className = 'unavailable';
+  p.setAttribute('role', 'alert');
+  p.textContent = text;
+  document.body.replaceChildren(p);
+}
+
+/**
+ * Runs a card frame: reads its address, says `hello` to the parent, accepts the parent's `init` (the
+ * right source, session uuid and, where the browser tells, origin) with its private port, loads the
+ * language's catalogue, renders, and then:
+ *
+ *   ready  {height}  once per handshake, when both the port and the first render (catalogue loaded)
+ *                    are there; a second `init` (the parent re-handshakes) replaces the port and
+ *                    sends `ready` again on the new one.
+ *   resize {height}  after `ready`, whenever the content height changes (ResizeObserver).
+ *   change state     on every input and blur, and after reset / tokenise validation.
+ *   error            the language's catalogue failed to load (English is shown).
+ *
+ * `create` builds the app's element, or returns undefined when the address lacks what it needs.
+ */
+export async function startFrame(create: (params: FrameParams) => CardInputs | undefined, extra: Handlers = {}): Promise<CardInputs | undefined> {
+  const address = readFrameUrl(location);
+  const el = address && create(address.params);
+  if (!address || !el || window.parent === window) {
+    renderUnavailable();
+    return undefined;
+  }
+  const { params, session } = address;
+  el.layout = params.layout ?? 'stack';
+  el.theme = params.theme ?? 'auto';
+
+  let end: FrameEnd | undefined;
+  let rendered = false;
+  let readySent = false;
+  let lastHeight = 0;
+  let failed = false;
+  const height = () => Math.ceil(el.getBoundingClientRect().height);
+  const maybeReady = () => {
+    if (!end || !rendered || readySent) return;
+    readySent = true;
+    lastHeight = height();
+    end.emit('ready', { height: lastHeight });
+    if (failed) end.emit('error', { code: 'catalogue_failed', message: `The "${params.lang}" texts could not be loaded; the form is shown in English.` });
+  };
+  const configure = (config: FrameConfig) => {
+    applyTokens(config.tokens);
+    el.pubKey = config.pubKey;
+    el.session = config.session;
+    if (config.cardSchemesDisplay) el.display = config.cardSchemesDisplay;
+  };
+  const handlers: Handlers = {
+    configure: (config) => (configure(config), {}),
+    tokenise: () => el.tokenise(),
+    reset: () => (el.reset(), {}),
+    focus: ({ position }) => (el.focusAt(position), {}),
+    ...extra,
+  };
+
+  window.addEventListener('message', (event) => {
+    if (event.source !== window.parent) return;
+    const init = Init.safeParse(event.data);
+    if (!init.success || init.data.session !== session) return;
+    const ancestor = location.ancestorOrigins?.[0];
+    if (ancestor && event.origin !== ancestor) return;
+    const port = event.ports[0];
+    if (!port) return;
+    end?.close();
+    end = new FrameEnd(port as unknown as PortLike, handlers);
+    readySent = false;
+    configure(init.data.config);
+    maybeReady();
+  });
+  el.addEventListener('state', (event) => end?.emit('change', (event as CustomEvent).detail));
+  window.parent.postMessage({ cpe: BRIDGE_VERSION, type: 'hello', session } satisfies Hello, '*');
+
+  const loaded = await loadCatalogue(params.lang);
+  failed = !!loaded.failed;
+  applyLanguage(loaded.lang, loaded.cat);
+  el.cat = loaded.cat;
+  document.body.append(el);
+  await el.updateComplete;
+  new ResizeObserver(() => {
+    if (!end || !readySent) return;
+    const h = height();
+    if (h !== lastHeight) end.emit('resize', { height: (lastHeight = h) });
+  }).observe(el, { box: 'border-box' });
+  rendered = true;
+  maybeReady();
+  return el;
+}
