@@ -3,7 +3,9 @@ import { BRIDGE_VERSION, EVENTS, FrameEvent, METHODS, Request, Response, type Br
 /** The part of MessagePort the bridge uses (structural, so this file needs no DOM types). */
 export interface PortLike {
   postMessage(message: unknown): void;
-  onmessage: ((event: { data: unknown }) => void) | null;
+  // `any`: a DOM MessagePort (whose handler takes a MessageEvent) must fit; every message is parsed anyway.
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  onmessage: ((event: any) => void) | null;
   close(): void;
 }
 

@@ -14,6 +14,7 @@ import type { Logger } from './logger.ts';
 import { messagingRoutes } from './messaging/routes.ts';
 import { MessagingService } from './messaging/service.ts';
 import { openApiDocument } from './openapi.ts';
+import { frameAncestorsOf } from './payments/frame-ancestors.ts';
 import { Merchants } from './payments/merchants.ts';
 import { backendPaymentRoutes, browserPaymentRoutes } from './payments/payment-routes.ts';
 import { PaymentsService } from './payments/payments-service.ts';
@@ -77,7 +78,7 @@ export function createApp(services: Services, options: { adminSecret?: string } 
     ctx.set('X-Content-Type-Options', 'nosniff');
     return next();
   });
-  app.use(staticAssets());
+  app.use(staticAssets({ frameAncestors: frameAncestorsOf(services.merchants, services.payments) }));
   app.use(durableWrites(services.store));
   app.use(body());
   for (const router of [root, v1, ...payments, admin]) {

@@ -15,7 +15,7 @@ type Json = Record<string, unknown>;
  * Converts a schema to JSON Schema, moving its named parts ($defs, from `.meta({id})`) into the
  * document's components so each shape is described once.
  */
-function toSchema(schema: z.ZodType, io: 'input' | 'output', components: Json): Json {
+function toSchema(schema: z.core.$ZodType, io: 'input' | 'output', components: Json): Json {
   const json = z.toJSONSchema(schema, { io, target: 'draft-2020-12', unrepresentable: 'any' }) as Json;
   delete json.$schema;
   const defs = (json.$defs ?? {}) as Json;

@@ -43,7 +43,7 @@ export async function withService<T>(command: {
         headers: { 'content-type': 'application/json', 'x-cpe-admin': running.adminSecret },
         body: JSON.stringify(body),
       });
-      const answer = await response.json();
+      const answer = (await response.json()) as { error?: { message?: string } };
       if (!response.ok) throw new Error(answer?.error?.message ?? `service answered ${response.status}`);
       return answer;
     });

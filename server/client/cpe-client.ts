@@ -56,7 +56,7 @@ export class CpeApiError extends Error {
 }
 
 type In<T extends z.ZodType> = z.input<T>;
-type Out<T extends z.ZodType> = z.output<T>;
+type Out<T extends z.core.$ZodType> = z.output<T>;
 
 /**
  * The typed Node client of the service's backend routes (`import { CpeClient } from 'cpe/server'`).
@@ -73,7 +73,7 @@ export class CpeClient {
   readonly #maxRetries: number;
 
   constructor(options: CpeClientOptions) {
-    if (typeof window !== 'undefined') throw new Error('CpeClient holds the licence key: use it on your server, never in a browser.');
+    if ('window' in globalThis) throw new Error('CpeClient holds the licence key: use it on your server, never in a browser.');
     if (!/^sk_/.test(options.licenceKey ?? '')) throw new Error('CpeClient needs the licence key (sk_…), not the public key.');
     this.#licenceKey = options.licenceKey;
     this.#baseUrl = (options.baseUrl ?? 'http://localhost:4242').replace(/\/+$/, '');

@@ -3,14 +3,11 @@ import Router from '@koa/router';
 import type { Context, Middleware } from 'koa';
 import type { z } from 'zod';
 import type { PaymentIntentCreate, VerifyResponse } from '../payments/schemas.ts';
+import { IDEMPOTENCY_HEADER } from '../../protocol/headers.ts';
+import type { PaymentIntentSession } from '../../protocol/session.ts';
 import { CpeApiError, type CpeClient } from './cpe-client.ts';
 
-/** The session the SDK's `createServerIntent` resolves to. */
-export interface PaymentIntentSession {
-  paymentIntentId: string;
-  sessionToken: string;
-  opaqueKey: string;
-}
+export type { PaymentIntentSession };
 
 export interface MiddlewareOptions {
   client: CpeClient;
@@ -30,8 +27,6 @@ export interface MiddlewareOptions {
 }
 
 type In<T extends z.ZodType> = z.input<T>;
-
-const IDEMPOTENCY = 'x-idempotency-key';
 
 /** The create result as the browser wants it (camel case), for a `createServerIntent` route. */
 export const toSession = (created: { paymentIntentId: string; session_token: string; opaque_key: string }): PaymentIntentSession => ({
@@ -73,7 +68,7 @@ export function cpeMiddleware(options: MiddlewareOptions) {
     const body = ctx.request.body;
     if (!(await allowed(ctx, intentIdOf(body)))) return;
     try {
-      const answer = await client.forward(operation, body, { idempotencyKey: ctx.get(IDEMPOTENCY) || undefined });
+      const answer = await client.forward(operation, body, { idempotencyKey: ctx.get(IDEMPOTENCY_HEADER) || undefined });
       ctx.status = answer.status;
       ctx.body = answer.body;
     } catch (error) {
@@ -85,7 +80,7 @@ export function cpeMiddleware(options: MiddlewareOptions) {
     const id = intentIdOf(ctx.request.body);
     if (!(await allowed(ctx, id))) return;
     try {
-      const result = await client.verify({ payment_intent_id: id ?? '', unmask_fields: [] }, { idempotencyKey: ctx.get(IDEMPOTENCY) || undefined });
+      const result = await client.verify({ payment_intent_id: id ?? '', unmask_fields: [] }, { idempotencyKey: ctx.get(IDEMPOTENCY_HEADER) || undefined });
       await options.onVerified?.(result, ctx);
       ctx.body = { status: result.status, intent_status: result.intent_status, verified: result.status === 'success' };
     } catch (error) {
@@ -101,7 +96,7 @@ export function cpeMiddleware(options: MiddlewareOptions) {
     }
     try {
       const input = await options.exchange(ctx.request.body, ctx);
-      ctx.body = toSession(await client.createPaymentIntent(input, { idempotencyKey: ctx.get(IDEMPOTENCY) || undefined }));
+      ctx.body = toSession(await client.createPaymentIntent(input, { idempotencyKey: ctx.get(IDEMPOTENCY_HEADER) || undefined }));
     } catch (error) {
       answerError(ctx, error);
     }

@@ -7,4 +7,6 @@ export interface AppState {
   merchantId?: number;
   /** The key the rate limiter counts against. */
   rateKey?: string;
+  /** Set by a read that changed data all the same (a browser session starting), so it is committed too. */
+  changed?: boolean;
 }

@@ -1,12 +1,12 @@
 import { createCipheriv, createDecipheriv, createHash, createHmac, randomBytes } from 'node:crypto';
 import type { Middleware } from 'koa';
+import { IDEMPOTENCY_HEADER } from '../../protocol/headers.ts';
 import { ApiError } from './api-error.ts';
 import type { AppState } from './app-state.ts';
 import type { Ctx } from './operation.ts';
 import type { Collection, Store } from '../store/store.ts';
 import { nowSeconds } from '../identity/secrets.ts';
 
-export const IDEMPOTENCY_HEADER = 'x-idempotency-key';
 export const IDEMPOTENCY_TTL_SECONDS = 24 * 60 * 60;
 const KEY = /^[\x21-\x7e]{1,255}$/;
 

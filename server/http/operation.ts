@@ -11,7 +11,7 @@ export type Auth = 'accessToken' | 'licenceKey' | 'session' | 'none';
 
 export type Ctx = ParameterizedContext<AppState>;
 
-export interface Operation<B extends z.ZodType = z.ZodType, Q extends z.ZodType = z.ZodType, R extends z.ZodType = z.ZodType> {
+export interface Operation<B extends z.ZodType = z.ZodType, Q extends z.ZodType = z.ZodType, R extends z.core.$ZodType = z.core.$ZodType> {
   method: Method;
   /** Koa style: `/v1/contacts/:id`. */
   path: string;
@@ -34,7 +34,7 @@ const noInput = z.strictObject({});
  * Mounts an operation on a router: the query and body are validated by their zod schemas (a 400
  * naming the field otherwise) and the handler's answer is the JSON response.
  */
-export function mount<B extends z.ZodType, Q extends z.ZodType, R extends z.ZodType>(
+export function mount<B extends z.ZodType, Q extends z.ZodType, R extends z.core.$ZodType>(
   router: Router<AppState>,
   operation: Operation<B, Q, R>,
 ): void {

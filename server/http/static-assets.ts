@@ -5,6 +5,7 @@ import { fileURLToPath } from 'node:url';
 import type { Middleware, ParameterizedContext } from 'koa';
 import { ApiError } from './api-error.ts';
 import type { AppState } from './app-state.ts';
+import { frameSecurityHeaders } from './frame-security.ts';
 
 type Context = ParameterizedContext<AppState>;
 
@@ -50,43 +51,8 @@ const SDK_CACHE = 'public, max-age=300';
 /** Vite's hashed file names never change content. */
 const IMMUTABLE = 'public, max-age=31536000, immutable';
 
-/** A CSP source list entry for frame-ancestors: only http(s) origins pass. */
-function ancestorSource(value: string): string | undefined {
-  try {
-    const url = new URL(value);
-    return (url.protocol === 'https:' || url.protocol === 'http:') && url.origin !== 'null' ? url.origin : undefined;
-  } catch {
-    return undefined;
-  }
-}
-
-/**
- * The security headers of a hosted frame page. `ancestors` are the merchant page origins that may
- * embed it (from the session's merchant); empty, no page may (`frame-ancestors 'none'`). Card data
- * lives only in these pages, so they load nothing but their own origin's files.
- */
-export function frameHeaders(ancestors: readonly string[] = []): Record<string, string> {
-  const sources = [...new Set(ancestors.map(ancestorSource).filter((s): s is string => s !== undefined))];
-  const csp = [
-    "default-src 'self'",
-    "script-src 'self'",
-    "style-src 'self'",
-    "img-src 'self' data:",
-    "font-src 'self'",
-    "connect-src 'self'",
-    "object-src 'none'",
-    "base-uri 'none'",
-    "form-action 'self'",
-    `frame-ancestors ${sources.length ? sources.join(' ') : "'none'"}`,
-  ].join('; ');
-  return {
-    'Content-Security-Policy': csp,
-    'Referrer-Policy': 'no-referrer',
-    'X-Content-Type-Options': 'nosniff',
-    'Cache-Control': 'no-cache',
-    'Permissions-Policy': 'camera=(), microphone=(), geolocation=()',
-  };
-}
+/** The security headers of a hosted frame page, for the merchant origins that may embed it. */
+export const frameHeaders = (ancestors: readonly string[] = []) => frameSecurityHeaders({ ancestors });
 
 interface CachedFile {
   mtimeMs: number;

@@ -4,16 +4,11 @@ import { z } from 'zod';
 import type { Services } from '../app.ts';
 import { ApiError } from '../http/api-error.ts';
 import type { AppState } from '../http/app-state.ts';
+import { frameSecurityHeaders } from '../http/frame-security.ts';
 import type { Ctx } from '../http/operation.ts';
 import type { ChallengeView } from './payments-service.ts';
 
-/** What the page posts to its opener or parent: only the transaction id and the outcome. */
-export const CHALLENGE_MESSAGE_TYPE = 'cpe:3ds:result';
-export interface ChallengeMessage {
-  type: typeof CHALLENGE_MESSAGE_TYPE;
-  transaction_id: string;
-  status: 'completed' | 'failed';
-}
+import { CHALLENGE_MESSAGE_TYPE, type ChallengeMessage } from '../../protocol/challenge.ts';
 
 const Answer = z.strictObject({ challenge: z.string().max(200), outcome: z.enum(['complete', 'fail']) });
 
@@ -22,28 +17,10 @@ const escapeHtml = (text: string) =>
 /** JSON safe inside a <script>: no `<` to close it, no line separators to break it. */
 const scriptJson = (value: unknown) => JSON.stringify(value).replace(/</g, '\\u003c').replace(/\u2028|\u2029/g, '');
 
-/**
- * Strict headers for a page of the service: only its own nonce'd script and style run, forms post
- * only to the service, and only the merchant's pages (or the service's own frames) may frame it.
- */
+/** The challenge page's headers: its own nonce'd script and style only, framed only by the merchant's pages or the service's own frames. */
 function secure(ctx: Ctx, frameAncestors: string[]): string {
   const nonce = randomBytes(16).toString('base64');
-  ctx.set(
-    'Content-Security-Policy',
-    [
-      "default-src 'none'",
-      `script-src 'nonce-${nonce}'`,
-      `style-src 'nonce-${nonce}'`,
-      "form-action 'self'",
-      "base-uri 'none'",
-      `frame-ancestors 'self' ${frameAncestors.join(' ')}`.trim(),
-    ].join('; '),
-  );
-  // same-origin, not no-referrer: with no-referrer a browser sends `Origin: null` on the page's own
-  // form post, and the origin check below could not tell it from a forged one.
-  ctx.set('Referrer-Policy', 'same-origin');
-  ctx.set('X-Content-Type-Options', 'nosniff');
-  ctx.set('Cache-Control', 'no-store');
+  ctx.set(frameSecurityHeaders({ ancestors: frameAncestors, nonce, selfAncestor: true, cache: 'no-store' }));
   ctx.type = 'text/html; charset=utf-8';
   return nonce;
 }

@@ -2,9 +2,9 @@ import type { Middleware } from 'koa';
 import { ApiError } from '../http/api-error.ts';
 import type { AppState } from '../http/app-state.ts';
 import type { Ctx } from '../http/operation.ts';
-import { PUBLIC_KEY_HEADER, SESSION_TOKEN_HEADER } from './payment-auth.ts';
+import { IDEMPOTENCY_HEADER, PUBLIC_KEY_HEADER, SESSION_TOKEN_HEADER } from '../../protocol/headers.ts';
 
-const ALLOWED_HEADERS = [PUBLIC_KEY_HEADER, SESSION_TOKEN_HEADER, 'Content-Type', 'X-Idempotency-Key'].join(', ');
+const ALLOWED_HEADERS = [PUBLIC_KEY_HEADER, SESSION_TOKEN_HEADER, 'Content-Type', IDEMPOTENCY_HEADER].join(', ');
 
 export interface CorsPolicy {
   /** May a preflight from this origin proceed? (A preflight carries no credentials.) */

@@ -1,30 +1,10 @@
-import { z } from 'zod';
+import type { IntentStatus } from '../../protocol/intent.ts';
 import { conflict } from '../http/api-error.ts';
 
-/** The nine states of a Payment Intent (SPEC "Payment Intent states"). */
-export const IntentStatus = z
-  .enum([
-    'open',
-    'requires_payment_method',
-    'requires_customer_confirmation',
-    'requires_customer_authentication',
-    'requires_authorisation',
-    'succeeded',
-    'failed',
-    'cancelled',
-    'requires_capture',
-  ])
-  .describe(
-    'open: created, no card attempted yet. requires_payment_method: the last attach failed, another card is needed. ' +
-      'requires_customer_confirmation: a card is attached, confirm next. requires_customer_authentication: a 3-D Secure challenge is pending. ' +
-      'requires_authorisation: ready for the backend authorise. succeeded: authorised and captured. requires_capture: authorised, capture deferred. ' +
-      'failed: the last attempt was declined or failed 3-D Secure; a new attempt may attach another card. cancelled: final (cancelled, or locked after repeated failures).',
-  )
-  .meta({ id: 'PaymentIntentStatus' });
-export type IntentStatus = z.infer<typeof IntentStatus>;
+export { IntentStatus } from '../../protocol/intent.ts';
 
 /** Every operation that may move an intent. */
-export type IntentOperation = 'attach' | 'confirm' | 'complete_challenge' | 'fail_challenge' | 'authorise' | 'capture' | 'cancel';
+export type IntentOperation = 'start_session' | 'attach' | 'confirm' | 'complete_challenge' | 'fail_challenge' | 'authorise' | 'capture' | 'cancel';
 
 /** Statuses in which a new card may be attached (a new attempt starts), so also tokenised. */
 const acceptsCard = ['open', 'requires_payment_method', 'requires_customer_confirmation', 'requires_customer_authentication', 'failed'] as const;
@@ -35,6 +15,8 @@ const acceptsCard = ['open', 'requires_payment_method', 'requires_customer_confi
  * (card-testing defence). Nothing else moves a status.
  */
 export const TRANSITIONS = {
+  // The browser session's first request (a hosted frame or the SDK): the intent now waits for a card.
+  start_session: { from: ['open'], to: ['requires_payment_method'] },
   // A failed attach asks for another card; a good one waits for confirm. Re-attaching replaces the
   // attempt in progress (also an unanswered challenge), as with Stripe's payment method update.
   attach: { from: acceptsCard, to: ['requires_customer_confirmation', 'requires_payment_method', 'cancelled'] },

@@ -1,4 +1,5 @@
 import type { Middleware } from 'koa';
+import { PUBLIC_KEY_HEADER, SESSION_TOKEN_HEADER } from '../../protocol/headers.ts';
 import { noSuch, unauthenticated } from '../http/api-error.ts';
 import type { AppState } from '../http/app-state.ts';
 import type { Ctx } from '../http/operation.ts';
@@ -6,8 +7,6 @@ import { bearer } from '../identity/secrets.ts';
 import type { Merchants } from './merchants.ts';
 import type { PaymentsService } from './payments-service.ts';
 
-export const PUBLIC_KEY_HEADER = 'X-CPE-Public-Key';
-export const SESSION_TOKEN_HEADER = 'X-CPE-Session-Token';
 
 /** Backend routes: `Authorization: Bearer <licence key>`. A public key never authorises them. */
 export function licenceKeyAuth(merchants: Merchants): Middleware<AppState> {
@@ -47,6 +46,7 @@ export function sessionAuth(merchants: Merchants, payments: PaymentsService): Mi
     ctx.state.merchantId = merchant.merchant_id;
     ctx.state.rateKey = `session:${intent.id}`;
     sessionIntents.set(ctx.state, intent.id);
+    if (payments.startSession(intent.id)) ctx.state.changed = true;
     return next();
   };
 }

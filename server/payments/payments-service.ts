@@ -134,7 +134,7 @@ export class PaymentsService {
     /** The service's own origin, read per call (tests learn it after listening). */
     private readonly publicUrl: () => string,
   ) {
-    this.#intents = store.collection<IntentRow>('payment_intents', { session: (i) => i.session_hash });
+    this.#intents = store.collection<IntentRow>('payment_intents', { session: (i) => i.session_hash, opaque: (i) => i.opaque_key });
     this.#tokens = store.collection<TokenRow>('card_tokens');
     this.#cards = store.collection<StoredCardRow>('stored_cards', { account: (c) => `${c.merchant_id}:${c.account_id}` });
     this.#challenges = store.collection<ChallengeRow>('three_ds_challenges');
@@ -174,9 +174,26 @@ export class PaymentsService {
     return this.#view(this.#own(merchantId, id));
   }
 
+  /** Whether a merchant has an intent with this opaque key (a hosted frame's address names it). */
+  hasOpaqueKey(merchantId: number, opaqueKey: string): boolean {
+    return this.#intents.first('opaque', opaqueKey)?.merchant_id === merchantId;
+  }
+
   /** The intent a session token was issued for. */
   bySessionToken(token: string): { id: string; merchant_id: number } | undefined {
     return this.#intents.first('session', hashSecret(token));
+  }
+
+  /**
+   * The browser session's first request moves a new intent from open to requires_payment_method
+   * (waiting for a card), so a browser payment passes through every state of the spec. True when it
+   * moved.
+   */
+  startSession(id: string): boolean {
+    const intent = this.#intents.get(id);
+    if (intent?.status !== 'open') return false;
+    this.#move(intent, nextStatus('start_session', intent.status, 'requires_payment_method'));
+    return true;
   }
 
   sessionView(merchantId: number, id: string) {

@@ -1,7 +1,22 @@
 import { z } from 'zod';
 import { formBoolean, formInt, text } from '../http/form-values.ts';
+import {
+  AttachResponse,
+  AttemptError,
+  AuthoriseResponse,
+  ChallengePayload,
+  ConfirmResponse,
+  IntentStatus,
+  PaymentMethod,
+  SessionIntent,
+  StoredCard,
+  ThreeDs,
+  TokeniseResponse,
+} from '../../protocol/intent.ts';
 import { SCHEME_NAMES } from './cards.ts';
-import { IntentStatus } from './intent-states.ts';
+
+// The answers the browser reads are defined once in protocol/ (the SDK and the frames parse them too).
+export { AttachResponse, AttemptError, AuthoriseResponse, ChallengePayload, ConfirmResponse, PaymentMethod, SessionIntent, StoredCard, ThreeDs, TokeniseResponse };
 import { COUNTRIES, CURRENCIES } from './iso-codes.ts';
 
 const timestamp = z.int().describe('Unix time in seconds');
@@ -93,25 +108,6 @@ export const PaymentIntentCreated = z
   })
   .meta({ id: 'PaymentIntentCreated' });
 
-export const PaymentMethod = z
-  .object({
-    scheme: z.enum(SCHEME_NAMES),
-    last4: z.string(),
-    expiry_month: z.int(),
-    expiry_year: z.int(),
-  })
-  .meta({ id: 'PaymentMethod' });
-
-export const AttemptError = z
-  .object({
-    type: z.literal('card_error'),
-    code: z.string().describe('card_declined, insufficient_funds, processing_error, authentication_failed'),
-    message: z.string(),
-    retriable: z.boolean().describe('True: the same card may be tried again (new token). False: ask for another card.'),
-  })
-  .meta({ id: 'AttemptError' });
-export type AttemptError = z.infer<typeof AttemptError>;
-
 export const AttemptOutcome = z.enum([
   'attached',
   'attach_failed',
@@ -124,10 +120,6 @@ export const AttemptOutcome = z.enum([
   'cancelled',
 ]);
 
-export const ThreeDs = z
-  .enum(['pending', 'not_required', 'frictionless', 'challenge_pending', 'challenge_completed', 'challenge_failed', 'skipped_moto'])
-  .describe('3-D Secure of the attempt: pending until confirm');
-
 export const Attempt = z
   .object({
     id: z.string(),
@@ -136,23 +128,12 @@ export const Attempt = z
     three_ds_transaction_id: z.string().describe('Fresh for every attempt'),
     three_ds: ThreeDs,
     outcome: AttemptOutcome,
-    error: AttemptError.nullable(),
+    error: z.nullable(AttemptError),
     authorisation_code: z.string().nullable(),
     created_at: timestamp,
   })
   .meta({ id: 'PaymentAttempt' });
 export type Attempt = z.infer<typeof Attempt>;
-
-export const StoredCard = z
-  .object({
-    id: z.string().describe('card_…: attach it as `token` on a later intent of the same account_id'),
-    account_id: z.string(),
-    scheme: z.enum(SCHEME_NAMES),
-    last4: z.string(),
-    expiry_month: z.int(),
-    expiry_year: z.int(),
-  })
-  .meta({ id: 'StoredCard' });
 
 export const PaymentIntent = z
   .object({
@@ -179,19 +160,6 @@ export const PaymentIntent = z
   })
   .meta({ id: 'PaymentIntent' });
 export type PaymentIntent = z.infer<typeof PaymentIntent>;
-
-/** What the browser may read about its own intent (no personal data). */
-export const SessionIntent = z
-  .object({
-    paymentIntentId: z.string(),
-    status: IntentStatus,
-    amount: z.int(),
-    currency: z.string(),
-    amount_formatted: z.string().describe('In en-GB, e.g. £12.34'),
-    moto: z.boolean(),
-    opaque_key: z.string(),
-  })
-  .meta({ id: 'SessionIntent' });
 
 // Requests. The backend routes require payment_intent_id; the session routes may omit it (the
 // session names its intent) and refuse any other.
@@ -223,51 +191,6 @@ export const VerifyRequest = z.strictObject({
     .transform((v) => v ?? [])
     .describe('Personal fields to show in clear: name, email, address, postcode. Empty or absent redacts all four.'),
 });
-
-export const AttachResponse = z
-  .object({
-    paymentIntentId: z.string(),
-    status: IntentStatus.describe('requires_customer_confirmation, or requires_payment_method when the attempt failed (see error)'),
-    attempt_id: z.string(),
-    three_ds_transaction_id: z.string(),
-    payment_method: PaymentMethod,
-    stored_card: StoredCard.nullable(),
-    error: AttemptError.nullable().describe('Set when status is requires_payment_method: do not confirm; retry only if retriable'),
-  })
-  .meta({ id: 'AttachResponse' });
-export type AttachResponse = z.infer<typeof AttachResponse>;
-
-export const Challenge = z
-  .object({
-    url: z.string().describe('Page of the service origin to show in an iframe or pop-up; carries a per-challenge secret'),
-    transaction_id: z.string().describe('The attempt\'s 3-D Secure transaction id'),
-  })
-  .meta({ id: 'ChallengePayload' });
-
-export const ConfirmResponse = z
-  .object({
-    paymentIntentId: z.string(),
-    status: IntentStatus.describe('requires_authorisation, or requires_customer_authentication with a challenge'),
-    three_ds_transaction_id: z.string(),
-    three_ds: ThreeDs,
-    challenge: Challenge.nullable(),
-  })
-  .meta({ id: 'ConfirmResponse' });
-export type ConfirmResponse = z.infer<typeof ConfirmResponse>;
-
-export const AuthoriseResponse = z
-  .object({
-    paymentIntentId: z.string(),
-    status: IntentStatus,
-    authorised: z.boolean(),
-    amount: z.int(),
-    currency: z.string(),
-    captured: z.boolean(),
-    authorisation_code: z.string().nullable(),
-    error: AttemptError.nullable().describe('Why authorisation was refused (card_declined, insufficient_funds)'),
-  })
-  .meta({ id: 'AuthoriseResponse' });
-export type AuthoriseResponse = z.infer<typeof AuthoriseResponse>;
 
 export const REDACTED = '[redacted]';
 const personal = z.string().nullable().describe(`"${REDACTED}" unless named in unmask_fields; null when not given`);
@@ -318,16 +241,3 @@ export const TokeniseRequest = z.strictObject({
     name: z.string().max(120),
   }),
 });
-
-export const TokeniseResponse = z
-  .object({
-    data: z.object({
-      cp_card_token: z.string().describe('Single-use tok_…, expires after 15 minutes'),
-      scheme: z.enum(SCHEME_NAMES),
-      last4: z.string(),
-      expiry_month: z.int(),
-      expiry_year: z.int(),
-      expires_at: timestamp,
-    }),
-  })
-  .meta({ id: 'TokeniseResponse' });

@@ -66,7 +66,7 @@ describe('static assets: /sdk and /frames', () => {
         const csp = parseCsp(page.headers.get('content-security-policy'));
         assert.deepEqual(csp.get('default-src'), ["'self'"]);
         assert.deepEqual(csp.get('frame-ancestors'), ['https://shop.example']);
-        assert.equal(page.headers.get('referrer-policy'), 'no-referrer');
+        assert.equal(page.headers.get('referrer-policy'), 'same-origin');
         assert.equal(page.headers.get('x-content-type-options'), 'nosniff');
       }
       const asset = await fetch(`${url}/frames/assets/card-form-AbCd1234.js`);

@@ -12,10 +12,13 @@ const MERCHANT_ORIGIN = 'http://localhost:4243'; // the seeded merchant's allowe
 describe('session-backed routes (direct mode)', () => {
   test('the whole card flow with public key + session token only', async () => {
     const s = await createIntent(svc);
+    assert.equal((await getIntent(svc, s.paymentIntentId)).status, 'open');
+    // The browser session's first request moves the intent on: it now waits for a card (contract).
     const view = await svc.api('GET', '/intent', { headers: s.headers });
     assert.equal(view.status, 200);
     assert.equal(view.body.amount_formatted, '£12.34');
-    assert.equal(view.body.status, 'open');
+    assert.equal(view.body.status, 'requires_payment_method');
+    assert.equal((await getIntent(svc, s.paymentIntentId)).status, 'requires_payment_method');
     const token = await tokenOf(svc, s, CARDS.visa);
     const attach = await svc.api('POST', '/intent/attach', { headers: s.headers, json: { token } });
     assert.equal(attach.body.status, 'requires_customer_confirmation');
@@ -45,7 +48,8 @@ describe('session-backed routes (direct mode)', () => {
     assertError(r, 404, 'payment_intent_id');
     const token = await tokenOf(svc, b, CARDS.visa);
     assertError(await svc.api('POST', '/intent/attach', { headers: a.headers, json: { payment_intent_id: b.paymentIntentId, token } }), 404);
-    assert.equal((await getIntent(svc, b.paymentIntentId)).status, 'open');
+    // b's own session (the tokenise) started it; a's refused attach changed nothing.
+    assert.equal((await getIntent(svc, b.paymentIntentId)).status, 'requires_payment_method');
     // The right session token with another merchant's public key is refused.
     const other = await svc.services.merchants.create({ origins: ['https://other.example'] });
     assertError(await svc.api('GET', '/intent', { headers: { ...a.headers, 'X-CPE-Public-Key': other.publicKey } }), 401);
@@ -55,7 +59,7 @@ describe('session-backed routes (direct mode)', () => {
     const s = await createIntent(svc);
     const r = await svc.api('POST', '/intent/authorise', { headers: s.headers, json: {} });
     assertError(r, 409);
-    assert.match(r.body.error.message, /status is open/);
+    assert.match(r.body.error.message, /status is requires_payment_method/);
   });
 });
 
@@ -90,7 +94,7 @@ describe('CORS', () => {
     const evil = await svc.api('POST', '/intent/attach', { headers: { ...s.headers, Origin: 'https://evil.example' }, json: { token } });
     assertError(evil, 403);
     assert.equal(evil.headers.get('access-control-allow-origin'), null);
-    assert.equal((await getIntent(svc, s.paymentIntentId)).status, 'open');
+    assert.equal((await getIntent(svc, s.paymentIntentId)).status, 'requires_payment_method');
   });
 
   test("an origin allowed for another merchant is refused with this merchant's key", async () => {

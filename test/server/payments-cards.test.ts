@@ -202,7 +202,8 @@ describe('tokenisation', () => {
     const r = await backend(svc, 'attach', { payment_intent_id: s.paymentIntentId, token });
     assertError(r, 400, 'token');
     assert.equal(r.body.error.code, 'token_expired');
-    assert.equal((await getIntent(svc, s.paymentIntentId)).status, 'open');
+    // Still waiting for a card, as the tokenise (the session's first request) left it.
+    assert.equal((await getIntent(svc, s.paymentIntentId)).status, 'requires_payment_method');
   });
 
   test("a token of another intent cannot be attached", async () => {

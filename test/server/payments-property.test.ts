@@ -330,7 +330,7 @@ async function runSequence(create: { amount: number; autoCapture?: boolean; moto
 
   const expanded = steps.flatMap((s): Step[] => (s.kind === 'invalidBurst' ? Array.from({ length: s.count }, () => ({ kind: 'tokenise', card: s.card })) : [s]));
   for (const step of expanded) {
-    const before = current;
+    let before = current;
     const countBefore = intentCount();
     const done = await perform(step);
     if (!done) continue;
@@ -339,6 +339,14 @@ async function runSequence(create: { amount: number; autoCapture?: boolean; moto
     const label = sent.label;
     assertWellFormed(label, r);
     const afterIntent = await getIntent();
+    // The contract: the browser session's first request moves a new intent from open to
+    // requires_payment_method before the operation itself is judged.
+    if (before.status === 'open' && (sent.request.headers as Record<string, string> | undefined)?.['X-CPE-Session-Token']) {
+      // The start itself succeeded, whatever the operation's own answer.
+      coverage.set('start_session open 200 → requires_payment_method', (coverage.get('start_session open 200 → requires_payment_method') ?? 0) + 1);
+      assert.notEqual(afterIntent.status, 'open', `${label}: the session's first request left the intent open`);
+      before = { ...before, status: 'requires_payment_method', updated_at: afterIntent.updated_at };
+    }
     transcript.push(`${label}: ${before.status} → ${r.status}${r.status >= 400 ? ` ${r.body.error.code}` : ''} → ${afterIntent.status}`);
     const edge = `${replayOf ? 'repeat ' : ''}${sent.op} ${before.status} ${r.status} → ${afterIntent.status}`;
     coverage.set(edge, (coverage.get(edge) ?? 0) + 1);

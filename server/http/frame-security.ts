@@ -1,0 +1,53 @@
+/**
+ * The security headers of every page the service shows inside a merchant's page: the hosted frames
+ * (static, built by Vite) and the 3-D Secure challenge page (rendered, with a nonce). Card data and
+ * 3-D Secure answers live only in these pages, so they load nothing but the service's own files and
+ * may be framed only by the pages of the merchant whose session they serve.
+ */
+export interface FrameSecurityOptions {
+  /** Merchant page origins allowed to embed the page; none: no page may (`frame-ancestors 'none'`). */
+  ancestors: readonly string[];
+  /** A per-response nonce for a rendered page's inline script and style; absent: only 'self' files. */
+  nonce?: string;
+  /** Also allow the service's own pages as ancestors (the challenge page inside a hosted frame). */
+  selfAncestor?: boolean;
+  /** `no-store` for pages carrying a secret; static frames revalidate by ETag (`no-cache`). */
+  cache?: 'no-store' | 'no-cache';
+}
+
+/** A CSP source list entry for frame-ancestors: only http(s) origins pass, never a path or a keyword. */
+export function ancestorSource(value: string): string | undefined {
+  try {
+    const url = new URL(value);
+    return (url.protocol === 'https:' || url.protocol === 'http:') && url.origin !== 'null' ? url.origin : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+export function frameSecurityHeaders({ ancestors, nonce, selfAncestor = false, cache = 'no-cache' }: FrameSecurityOptions): Record<string, string> {
+  const sources = [...new Set(ancestors.map(ancestorSource).filter((s): s is string => s !== undefined))];
+  if (selfAncestor) sources.unshift("'self'");
+  const own = nonce ? `'nonce-${nonce}'` : "'self'";
+  const csp = [
+    nonce ? "default-src 'none'" : "default-src 'self'",
+    `script-src ${own}`,
+    `style-src ${own}`,
+    "img-src 'self' data:",
+    "font-src 'self'",
+    "connect-src 'self'",
+    "object-src 'none'",
+    "base-uri 'none'",
+    "form-action 'self'",
+    `frame-ancestors ${sources.length ? sources.join(' ') : "'none'"}`,
+  ].join('; ');
+  return {
+    'Content-Security-Policy': csp,
+    // same-origin, not no-referrer: with no-referrer Chromium sends `Origin: null` on the page's own
+    // POSTs (the challenge form, the frames' tokenise), and the origin checks could not tell them from forged ones.
+    'Referrer-Policy': 'same-origin',
+    'X-Content-Type-Options': 'nosniff',
+    'Cache-Control': cache,
+    'Permissions-Policy': 'camera=(), microphone=(), geolocation=()',
+  };
+}
