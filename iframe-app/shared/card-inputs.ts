@@ -43,7 +43,9 @@ export class CardInputs extends LitElement {
   display: CardSchemesDisplay = 'detected';
   cat: Catalogue = en;
   /** The fields this element shows. */
-  fields: readonly CardField[] = FIELDS;
+  get fields(): readonly CardField[] {
+    return FIELDS;
+  }
   values: Values = emptyValues();
   /** The validation message on display, by field. */
   shown: Partial<Record<CardField, string>> = {};

@@ -1,0 +1,10 @@
+import { startFrame } from '../shared/host.ts';
+import { CardFieldElement } from './card-field.ts';
+
+void startFrame((params) => {
+  if (!params.field || !params.group) return undefined;
+  const el = new CardFieldElement();
+  el.field = params.field;
+  el.group = params.group;
+  return el;
+});
