@@ -1,0 +1,146 @@
+import { expect, waitUntil } from '@open-wc/testing';
+import { Hello, type FrameConfig } from '../../protocol/bridge.ts';
+import { ElementEnd } from '../../protocol/rpc.ts';
+import type { CardInputs } from '../../iframe-app/shared/card-inputs.ts';
+import { future } from './helpers.ts';
+
+type Event = { name: string; detail: any };
+
+/** Mounts a frame page as the SDK does (served by the test server from iframe-app/) and completes the handshake. */
+async function mount(app: string, query: string, config: Partial<FrameConfig> = {}) {
+  const session = crypto.randomUUID();
+  const iframe = document.createElement('iframe');
+  iframe.style.width = '600px';
+  iframe.src = `/iframe-app/${app}/index.html?${query}#${session}`;
+  const events: Event[] = [];
+  const connected = new Promise<ElementEnd>((resolve) => {
+    window.addEventListener('message', function hello(e) {
+      if (e.source !== iframe.contentWindow || !Hello.safeParse(e.data).success || e.data.session !== session) return;
+      window.removeEventListener('message', hello);
+      const channel = new MessageChannel();
+      const end = new ElementEnd(channel.port1, (name, detail) => events.push({ name, detail }));
+      iframe.contentWindow!.postMessage({ cpe: 1, type: 'init', session, config: { pubKey: 'pk_test_1', tokens: {}, ...config } }, location.origin, [channel.port2]);
+      resolve(end);
+    });
+  });
+  document.body.append(iframe);
+  const end = await connected;
+  await waitUntil(() => events.some((e) => e.name === 'ready'), 'no ready', { timeout: 4000 });
+  const doc = iframe.contentDocument!;
+  const el = doc.querySelector('cpe-card-form, cpe-card-field') as CardInputs;
+  return { iframe, end, events, doc, el, session };
+}
+
+function typeIn(el: CardInputs, field: string, text: string) {
+  const i = el.shadowRoot!.querySelector<HTMLInputElement>(`#cpe-${field}`)!;
+  i.value = text;
+  i.dispatchEvent(new InputEvent('input', { bubbles: true, composed: true }));
+  i.dispatchEvent(new FocusEvent('blur'));
+}
+
+describe('frame pages over the bridge', () => {
+  afterEach(() => document.querySelectorAll('iframe').forEach((f) => f.remove()));
+
+  it('card-form: ready with the content height, change on input, resize when a message appears', async () => {
+    const { iframe, events, el, doc } = await mount('card-form', 'pk=pk_test_1&lang=en&layout=stack&v=1');
+    const ready = events.find((e) => e.name === 'ready')!.detail;
+    expect(ready.height).to.be.greaterThan(100);
+    expect(ready.height).to.equal(Math.ceil(el.getBoundingClientRect().height));
+    iframe.style.height = `${ready.height}px`;
+    expect(doc.documentElement.scrollHeight).to.be.at.most(ready.height);
+    expect(getComputedStyle(doc.body).overflow).to.equal('hidden');
+    typeIn(el, 'number', '4242');
+    await waitUntil(() => events.some((e) => e.name === 'change' && e.detail.invalid.includes('number')));
+    await waitUntil(() => events.some((e) => e.name === 'resize' && e.detail.height > ready.height), 'no resize');
+    for (const e of events) expect(JSON.stringify(e.detail)).not.to.contain('4242');
+  });
+
+  it('card-form: configure applies tokens; tokenise posts on the frame origin and returns only the token fields', async () => {
+    const { end, el, doc, iframe } = await mount('card-form', 'pk=pk_test_1&lang=en&layout=row');
+    await end.request('configure', { pubKey: 'pk_test_1', tokens: { '--cpe-accent': 'rebeccapurple', '--cpe-bg': 'url(x)' }, session: { paymentIntentId: 'pi_1', sessionToken: 'st_1' } });
+    expect(doc.documentElement.style.getPropertyValue('--cpe-accent')).to.equal('rebeccapurple');
+    expect(doc.documentElement.style.getPropertyValue('--cpe-bg')).to.equal('');
+    typeIn(el, 'number', '4242424242424242');
+    typeIn(el, 'expiry', future());
+    typeIn(el, 'cvc', '123');
+    typeIn(el, 'name', 'Ada Lovelace');
+    const win = iframe.contentWindow as Window & typeof globalThis;
+    let url = '';
+    win.fetch = async (u) => {
+      url = String(u);
+      return new Response(JSON.stringify({ data: { cp_card_token: 'tok_abc', scheme: 'visa', last4: '4242', expiry_month: 12, expiry_year: 2030, expires_at: 9 } }));
+    };
+    expect(await end.request('tokenise', {})).to.deep.equal({ data: { cp_card_token: 'tok_abc', scheme: 'visa', last4: '4242', expiry_month: 12, expiry_year: 2030 } });
+    expect(url).to.equal('/frames/tokenise');
+    win.fetch = async () => new Response(JSON.stringify({ error: { type: 'card_error', code: 'incorrect_number', message: 'bad', param: 'card[number]' } }), { status: 400 });
+    const error = await end.request('tokenise', {}).catch((e) => e);
+    expect(error).to.include({ code: 'incorrect_number', field: 'number' });
+    await end.request('reset', {});
+    expect(el.state()).to.include({ empty: true });
+    await end.request('focus', { position: 'last' });
+    expect(el.shadowRoot!.activeElement!.id).to.equal('cpe-name');
+  });
+
+  it('a second init replaces the port and sends ready again', async () => {
+    const { iframe, session, events } = await mount('card-form', 'pk=pk_test_1&lang=en');
+    const channel = new MessageChannel();
+    const again: Event[] = [];
+    const end = new ElementEnd(channel.port1, (name, detail) => again.push({ name, detail }));
+    iframe.contentWindow!.postMessage({ cpe: 1, type: 'init', session, config: { pubKey: 'pk_test_1', tokens: {} } }, location.origin, [channel.port2]);
+    await waitUntil(() => again.some((e) => e.name === 'ready'));
+    await end.request('reset', {});
+    expect(events.filter((e) => e.name === 'ready')).to.have.length(1);
+  });
+
+  it('an init with the wrong session is ignored', async () => {
+    const { iframe, events } = await mount('card-form', 'pk=pk_test_1&lang=en');
+    const channel = new MessageChannel();
+    let heard = false;
+    channel.port1.onmessage = () => (heard = true);
+    iframe.contentWindow!.postMessage({ cpe: 1, type: 'init', session: crypto.randomUUID(), config: { pubKey: 'pk_test_1', tokens: {} } }, location.origin, [channel.port2]);
+    await new Promise((r) => setTimeout(r, 200));
+    expect(heard).to.equal(false);
+    expect(events.filter((e) => e.name === 'ready')).to.have.length(1);
+  });
+
+  it('language: Arabic is laid out right to left; fr-CA is French', async () => {
+    const ar = await mount('card-form', 'pk=pk_test_1&lang=ar');
+    expect(ar.doc.documentElement.dir).to.equal('rtl');
+    expect(ar.doc.documentElement.lang).to.equal('ar');
+    expect(ar.el.shadowRoot!.querySelector('label')!.textContent).to.equal('رقم البطاقة');
+    const fr = await mount('card-form', 'pk=pk_test_1&lang=fr-CA');
+    expect(fr.el.shadowRoot!.querySelector('label')!.textContent).to.equal('Numéro de carte');
+  });
+
+  it('an invalid frame address shows a short message and no inputs', async () => {
+    const iframe = document.createElement('iframe');
+    iframe.src = `/iframe-app/card-form/index.html?pk=nope&lang=en#not-a-uuid`;
+    document.body.append(iframe);
+    await waitUntil(() => iframe.contentDocument?.querySelector('.unavailable'), 'no message', { timeout: 4000 });
+    expect(iframe.contentDocument!.querySelector('.unavailable')!.textContent).to.equal('This payment form cannot be shown here.');
+    expect(iframe.contentDocument!.querySelectorAll('input, cpe-card-form')).to.have.length(0);
+  });
+
+  it('field frames: four frames of one group tokenise together from the number frame', async () => {
+    const group = crypto.randomUUID();
+    const frames = await Promise.all(['number', 'expiry', 'cvc', 'name'].map((f) => mount('field', `pk=pk_test_1&lang=en&field=${f}&group=${group}`, { session: { paymentIntentId: 'pi_1', sessionToken: 'st_1' } })));
+    const [number, expiry, cvc, name] = frames;
+    typeIn(number!.el, 'number', '378282246310005');
+    typeIn(expiry!.el, 'expiry', future());
+    await waitUntil(() => cvc!.el.outerScheme === 'amex', 'scheme not relayed');
+    typeIn(cvc!.el, 'cvc', '1234');
+    typeIn(name!.el, 'name', 'Ada');
+    await waitUntil(() => cvc!.events.some((e) => e.name === 'change' && e.detail.field === 'cvc' && e.detail.complete));
+    let body: any;
+    (number!.iframe.contentWindow as any).fetch = async (_u: string, init: RequestInit) => {
+      body = JSON.parse(String(init.body));
+      return new Response(JSON.stringify({ data: { cp_card_token: 'tok_f', scheme: 'amex', last4: '0005', expiry_month: 12, expiry_year: 2030, expires_at: 9 } }));
+    };
+    const result = await number!.end.request('tokenise', {});
+    expect(result.data.cp_card_token).to.equal('tok_f');
+    expect(body.card).to.deep.include({ number: '378282246310005', cvc: '1234', name: 'Ada' });
+    for (const f of frames) for (const e of f.events) expect(JSON.stringify(e.detail)).not.to.match(/3782|1234|Ada/);
+    await expiry!.end.request('reset', {});
+    await waitUntil(() => number!.el.state().empty && cvc!.el.state().empty && name!.el.state().empty, 'group not reset');
+  });
+});

@@ -1,0 +1,98 @@
+import { emulateMedia } from '@web/test-runner-commands';
+import { expect, fixture, html } from '@open-wc/testing';
+import { CardForm } from '../../iframe-app/card-form/card-form.ts';
+import { applyLanguage, en, loadCatalogue } from '../../iframe-app/shared/i18n.ts';
+import { applyTokens } from '../../iframe-app/shared/theme.ts';
+import { input } from './helpers.ts';
+
+const labels = (el: CardForm) => [...el.shadowRoot!.querySelectorAll('label')].map((l) => l.textContent);
+
+describe('i18n', () => {
+  afterEach(() => applyLanguage('en', en));
+
+  it('Welsh: every label from the Welsh catalogue', async () => {
+    const { lang, cat } = await loadCatalogue('cy');
+    expect(lang).to.equal('cy');
+    const el = await fixture<CardForm>(html`<cpe-card-form .cat=${cat}></cpe-card-form>`);
+    expect(labels(el)).to.deep.equal(['Rhif y cerdyn', 'Dyddiad dod i ben', 'Cod diogelwch', 'Enw ar y cerdyn']);
+    await el.tokenise().catch(() => undefined);
+    await el.updateComplete;
+    expect(el.shadowRoot!.querySelector('#cpe-name-msg')!.textContent).to.equal(cat.nameRequired);
+  });
+
+  it('Arabic: dir=rtl on <html>, the fields laid out right to left', async () => {
+    const { lang, cat } = await loadCatalogue('ar');
+    applyLanguage(lang, cat);
+    expect([document.documentElement.lang, document.documentElement.dir]).to.deep.equal(['ar', 'rtl']);
+    const el = await fixture<CardForm>(html`<cpe-card-form layout="row" .cat=${cat}></cpe-card-form>`);
+    const x = (f: string) => input(el, f).getBoundingClientRect().left;
+    expect(x('number')).to.be.greaterThan(x('expiry'));
+    expect(x('expiry')).to.be.greaterThan(x('cvc'));
+    expect(input(el, 'number').dir).to.equal('ltr');
+  });
+
+  it('every catalogue has every key of English', async () => {
+    for (const tag of ['cy', 'fr', 'de', 'es', 'it', 'nl', 'ar']) {
+      const { cat } = await loadCatalogue(tag);
+      expect(Object.keys(cat).sort(), tag).to.deep.equal(Object.keys(en).sort());
+      expect(cat.number, tag).not.to.equal(en.number);
+    }
+  });
+
+  it('an unknown language is English with a console warning, not an error', async () => {
+    const warn = console.warn;
+    const warnings: unknown[][] = [];
+    console.warn = (...args: unknown[]) => warnings.push(args);
+    try {
+      const { lang, cat } = await loadCatalogue('tlh');
+      expect(lang).to.equal('en');
+      expect(cat).to.equal(en);
+    } finally {
+      console.warn = warn;
+    }
+    expect(warnings).to.have.length(1);
+    expect(String(warnings[0]![0])).to.contain('"tlh"');
+  });
+});
+
+describe('theme', () => {
+  afterEach(async () => {
+    applyTokens({});
+    await emulateMedia({ colorScheme: 'light' });
+  });
+
+  it('applies the tokens on :root and the inputs follow them; hostile values are dropped', async () => {
+    const applied = applyTokens({ '--cpe-input-bg': 'rgb(1, 2, 3)', '--cpe-radius': 9, '--cpe-error': 'red;x:y', '--cpe-fg': 'url(http://x)' });
+    expect(applied).to.deep.equal({ '--cpe-input-bg': 'rgb(1, 2, 3)', '--cpe-radius': '9px' });
+    const el = await fixture<CardForm>(html`<cpe-card-form theme="dark"></cpe-card-form>`);
+    const style = getComputedStyle(input(el, 'number'));
+    expect(style.backgroundColor).to.equal('rgb(1, 2, 3)');
+    expect(style.borderTopLeftRadius).to.equal('9px');
+    expect(document.documentElement.style.getPropertyValue('--cpe-error')).to.equal('');
+    applyTokens({ '--cpe-radius': '2px' });
+    expect(document.documentElement.style.getPropertyValue('--cpe-input-bg')).to.equal('');
+    expect(getComputedStyle(input(el, 'number')).borderTopLeftRadius).to.equal('2px');
+  });
+
+  it('light and dark palettes; auto follows prefers-color-scheme while open', async () => {
+    const bg = (el: CardForm) => getComputedStyle(el).backgroundColor;
+    const light = await fixture<CardForm>(html`<cpe-card-form theme="light"></cpe-card-form>`);
+    const dark = await fixture<CardForm>(html`<cpe-card-form theme="dark"></cpe-card-form>`);
+    const auto = await fixture<CardForm>(html`<cpe-card-form theme="auto"></cpe-card-form>`);
+    expect(bg(light)).to.equal('rgb(255, 255, 255)');
+    expect(bg(dark)).not.to.equal('rgb(255, 255, 255)');
+    await emulateMedia({ colorScheme: 'light' });
+    expect(bg(auto)).to.equal(bg(light));
+    await emulateMedia({ colorScheme: 'dark' });
+    expect(bg(auto)).to.equal(bg(dark));
+    expect(getComputedStyle(auto).colorScheme).to.equal('dark');
+  });
+
+  it('a focus ring is visible on the focused input', async () => {
+    const el = await fixture<CardForm>(html`<cpe-card-form theme="light"></cpe-card-form>`);
+    input(el, 'expiry').focus();
+    const s = getComputedStyle(input(el, 'expiry'));
+    expect(s.outlineStyle).to.equal('solid');
+    expect(parseFloat(s.outlineWidth)).to.be.at.least(2);
+  });
+});
