@@ -217,7 +217,7 @@ export class CardInputs extends LitElement {
       <div class="box">
         <input
           id=${id}
-          class="in ${field === 'number' && this.display === 'detected' ? 'num' : ''} ${ok ? 'ok' : ''}"
+          class="in ${detected ? 'num' : ''} ${ok ? 'ok' : ''}"
           data-field=${field}
           name=${AUTOCOMPLETE[field]}
           type="text"

@@ -58,9 +58,25 @@ export const styles = css`
   :host([layout='stack']) .name {
     grid-column: 1 / -1;
   }
+  /* One row; each field spans three shared rows (label, input, message), so inputs line up even
+     when a label wraps. */
   :host([layout^='row']) .grid {
-    grid-template-columns: minmax(0, 2.3fr) minmax(0, 1.1fr) minmax(0, 0.9fr) minmax(0, 1.8fr);
-    gap: calc(var(--_gap) * 0.67);
+    grid-template-columns: minmax(0, 2.8fr) minmax(0, 1.15fr) minmax(0, 0.95fr) minmax(0, 1.6fr);
+    grid-template-rows: auto auto auto;
+    column-gap: calc(var(--_gap) * 0.67);
+    row-gap: 0;
+  }
+  :host([layout^='row']) .field {
+    display: grid;
+    grid-row: span 3;
+    grid-template-rows: subgrid;
+    align-items: end;
+  }
+  :host([layout^='row']) .msg {
+    align-self: start;
+  }
+  :host([layout^='row']) .in {
+    padding: 0 calc(var(--_pad) * 0.75);
   }
   :host([layout='column-compact']) .grid {
     gap: calc(var(--_gap) * 0.5);
@@ -128,8 +144,9 @@ export const styles = css`
     border-color: var(--_error);
     box-shadow: inset 0 0 0 1px var(--_error);
   }
+  /* The number is left to right in every language: its badge sits on the right. */
   .in.num {
-    padding-inline-end: 64px;
+    padding-right: 50px;
   }
   :host(:dir(rtl)) .in {
     text-align: right;
@@ -144,7 +161,7 @@ export const styles = css`
   }
   .box .badge {
     position: absolute;
-    inset-inline-end: 8px;
+    right: 8px;
   }
   .badges {
     display: flex;

@@ -154,7 +154,8 @@ describe('<cpe-card-form>', () => {
   });
 
   for (const theme of ['light', 'dark']) {
-    it(`axe: no serious or critical violation in any layout (${theme}), messages shown`, async () => {
+    it(`axe: no serious or critical violation in any layout (${theme}), messages shown`, async function () {
+      this.timeout(60_000);
       const axe = await loadAxe();
       for (const layout of LAYOUTS) {
         const el = await form(layout, theme);
