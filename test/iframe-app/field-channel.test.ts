@@ -2,7 +2,7 @@ import { expect, fixture, html, waitUntil } from '@open-wc/testing';
 import { CardFieldElement } from '../../iframe-app/field/card-field.ts';
 import { en } from '../../iframe-app/shared/i18n.ts';
 import { FieldMessage, fieldChannelName } from '../../protocol/field-channel.ts';
-import { future, input, type } from './helpers.ts';
+import { future, input, loadAxe, type } from './helpers.ts';
 
 /** Field elements of one group in this page: BroadcastChannel delivers between them as between frames. */
 async function group(fields: string[]) {
@@ -106,4 +106,20 @@ describe('field frames’ channel (cpe-card-field)', () => {
     channel.close();
     expect(FieldMessage.safeParse({ cpe: 1, type: 'reset' }).success).to.equal(true);
   });
+
+  for (const theme of ['light', 'dark']) {
+    it(`axe: no serious or critical violation in the four field frames (${theme}), messages shown`, async function () {
+      this.timeout(30_000);
+      const axe = await loadAxe();
+      const { root, els } = await group(['number', 'expiry', 'cvc', 'name']);
+      for (const el of Object.values(els)) el.theme = theme as 'light' | 'dark';
+      els.number!.display = 'all';
+      els.number!.collectTimeoutMs = 500;
+      await els.number!.tokenise().catch(() => undefined);
+      await Promise.all(Object.values(els).map((e) => e.updateComplete));
+      const { violations } = await axe.run(root, { resultTypes: ['violations'] });
+      const bad = violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
+      expect(bad.map((v) => `${v.id} ${v.help} ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)).to.deep.equal([]);
+    });
+  }
 });
