@@ -55,6 +55,8 @@ export class CardInputs extends LitElement {
   session?: FrameSession;
   /** Fields the shopper left (or tokenise checked): their problems show. */
   protected touched = new Set<CardField>();
+  /** The service's refusals, shown until the shopper changes that field. */
+  #refusals: Partial<Record<CardField, string>> = {};
   #busy?: Promise<TokeniseResult>;
 
   get scheme(): Scheme | undefined {
@@ -85,7 +87,8 @@ export class CardInputs extends LitElement {
     if (leaving && this.values[field]) this.touched.add(field);
     const problem = this.problem(field);
     const show = problem && (this.touched.has(field) || showsWhileTyping(field, this.values[field], problem));
-    if ((show ? this.cat[problem] : undefined) !== this.shown[field]) this.shown = { ...this.shown, [field]: show ? this.cat[problem] : undefined };
+    const text = this.#refusals[field] ?? (show ? this.cat[problem] : undefined);
+    if (text !== this.shown[field]) this.shown = { ...this.shown, [field]: text };
   }
 
   /** Sets a field's value (typed, autofilled or relayed), reformatting it and re-checking it. */
@@ -94,9 +97,10 @@ export class CardInputs extends LitElement {
     const { value, display, caret: at } = normalise(field, raw, caret, this.scheme);
     if (input) {
       input.value = display;
-      if (input === this.renderRoot.ownerDocument?.activeElement || input.matches(':focus')) input.setSelectionRange(at, at);
+      if (this.shadowRoot?.activeElement === input) input.setSelectionRange(at, at);
     }
     const before = this.scheme;
+    if (value !== this.values[field]) delete this.#refusals[field];
     this.values = { ...this.values, [field]: value };
     this.refresh(field);
     if (field === 'number' && this.scheme !== before) {
@@ -133,6 +137,7 @@ export class CardInputs extends LitElement {
   showError(field: CardField, message: string): void {
     if (!this.fields.includes(field)) return;
     this.touched.add(field);
+    this.#refusals[field] = message;
     this.shown = { ...this.shown, [field]: message };
     this.emitState();
   }
@@ -140,6 +145,7 @@ export class CardInputs extends LitElement {
   reset(): void {
     this.values = emptyValues();
     this.shown = {};
+    this.#refusals = {};
     this.touched.clear();
     this.emitState();
   }

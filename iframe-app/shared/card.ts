@@ -21,7 +21,8 @@ export const detect = (number: string): Scheme | undefined => (number ? schemeOf
 /** `4242 4242 4242 4242`, `3782 822463 10005`: spaces at the scheme's gaps. */
 export function formatNumber(digits: string, scheme = schemeOf(digits)): string {
   let out = '';
-  const gaps: readonly number[] = SCHEMES[scheme].gaps;
+  // 17 to 19 digits: one more group after the sixteenth.
+  const gaps: readonly number[] = digits.length > 16 ? [...SCHEMES[scheme].gaps, 16] : SCHEMES[scheme].gaps;
   for (let i = 0; i < digits.length; i++) out += (gaps.includes(i) ? ' ' : '') + digits[i];
   return out;
 }
@@ -56,7 +57,8 @@ export function normalise(field: CardField, raw: string, caret: number, scheme?:
       before = value.length;
     } else {
       value = digitsOf(raw);
-      if (/^[2-9]$/.test(value[0] ?? '')) {
+      // `4` is April; `1/` (a separator typed after one digit) is January.
+      if (/^[2-9]$/.test(value[0] ?? '') || /^\s*\d\s*[/\-.\s]/.test(raw)) {
         value = '0' + value;
         before++;
       }

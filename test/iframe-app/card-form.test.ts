@@ -140,6 +140,12 @@ describe('<cpe-card-form>', () => {
       await el.tokenise().then(() => expect.fail('resolved'), (e) => expect(e).to.deep.equal({ code: 'invalid_cvc', message: en.cvcIncomplete, field: 'cvc' }));
       await el.updateComplete;
       expect(input(el, 'cvc').getAttribute('aria-invalid')).to.equal('true');
+      // The refusal stays when the shopper leaves the field unchanged, and goes when they change it.
+      await leave(el, 'cvc');
+      expect(el.shown.cvc).to.equal(en.cvcIncomplete);
+      expect(el.state().invalid).to.deep.equal(['cvc']);
+      await type(el, 'cvc', '124');
+      expect(el.shown.cvc).to.equal(undefined);
     } finally {
       window.fetch = realFetch;
     }

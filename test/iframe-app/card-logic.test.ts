@@ -8,6 +8,7 @@ describe('card logic (iframe-app/shared/card.ts)', () => {
     expect(formatNumber('4242424242424242')).to.equal('4242 4242 4242 4242');
     expect(formatNumber('378282246310005')).to.equal('3782 822463 10005');
     expect(formatNumber('42424')).to.equal('4242 4');
+    expect(formatNumber('4242424242424242424')).to.equal('4242 4242 4242 4242 424');
   });
 
   it('detects schemes', () => {
@@ -37,6 +38,7 @@ describe('card logic (iframe-app/shared/card.ts)', () => {
     expect(normalise('expiry', '12 / 345', 8).value).to.equal('1234');
     expect(normalise('expiry', '12/2030', 7).value).to.equal('1230');
     expect(normalise('expiry', '1/30', 4).value).to.equal('0130');
+    expect(normalise('expiry', '1/', 2)).to.deep.equal({ value: '01', display: '01', caret: 2 });
     expect(formatExpiry('12')).to.equal('12');
   });
 
