@@ -1,15 +1,118 @@
 // Component tests in real Chromium (Debian's, or CHROME_PATH): `npm run test:components`.
 // Run `node scripts/ensure-chromium.mjs` first (the npm script does).
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { esbuildPlugin } from '@web/dev-server-esbuild';
 import { chromeLauncher } from '@web/test-runner-chrome';
+import { register } from 'tsx/esm/api';
 import { CHROMIUM_FLAGS, chromiumPath } from './scripts/chromium-path.mjs';
+import { ensureBuilt } from './scripts/ensure-built.mjs';
+
+/**
+ * The real CPE service beside the test runner's dev server (another origin: 127.0.0.1 and a free
+ * port, while tests run on localhost), with a test merchant whose page origin is the test page's,
+ * and the merchant backend a shop would run, on the dev server itself:
+ *
+ *   GET  /__cpe/config   {serviceUrl, publicKey}
+ *   POST /__cpe/intent   creates a Payment Intent with the licence key (body {amount?}) and answers
+ *                        a PaymentIntentSession: the shop's `createServerIntent` route
+ *   POST /__cpe/mw/attach, /confirm, /authorise, /verify-auth, /exchange   cpeMiddleware's routes
+ *   GET  /frames/…?pk=pk_test_fake   a fake frame page (test/components/fixtures/fake-frame.ts) for
+ *                        handshake tests whose controller uses the test server as its service
+ *
+ * The frames are served from dist/ (rebuilt first when a source is newer).
+ */
+function cpeService() {
+  let service;
+  let dataDir;
+  let handle = (_ctx, next) => next();
+  return {
+    /** Runs before the dev server's own middleware (static files would answer /frames/… with a 404). */
+    middleware: (ctx, next) => handle(ctx, next),
+    plugin: {
+    name: 'cpe-service',
+    async serverStart() {
+      register();
+      if (!ensureBuilt({ quiet: true })) throw new Error('vite build failed: dist/ is missing.');
+      const { startService } = await import('./server/start.ts');
+      const { CpeClient, cpeMiddleware, toSession } = await import('./server/client/index.ts');
+      dataDir = mkdtempSync(join(tmpdir(), 'cpe-wtr-'));
+      const off = { perSecond: 0, burst: 0 };
+      service = await startService({
+        port: 0,
+        demoPort: 0,
+        dataDir,
+        publicUrl: 'http://127.0.0.1:0',
+        rateLimit: off,
+        tokeniseRateLimit: { perIp: off, perSession: off },
+        log: { level: 'silent' },
+      });
+      const merchants = new Map();
+      const merchantFor = (origin) => {
+        if (!merchants.has(origin))
+          merchants.set(
+            origin,
+            service.services.merchants.create({ origins: [origin] }).then((credentials) => {
+              const client = new CpeClient({ licenceKey: credentials.licenceKey, baseUrl: service.url });
+              return { ...credentials, client, routes: cpeMiddleware({ client }).router('/__cpe/mw').routes() };
+            }),
+          );
+        return merchants.get(origin);
+      };
+      let order = 0;
+      const routes = [];
+      const use = (fn) => routes.push(fn);
+      handle = (ctx, next) => {
+        const run = (i) => (i < routes.length ? routes[i](ctx, () => run(i + 1)) : next());
+        return run(0);
+      };
+      use(async (ctx, next) => {
+        // A fake hosted frame for the handshake tests (their controller's service is the test server).
+        if (ctx.path.startsWith('/frames/') && ctx.query.pk === 'pk_test_fake') {
+          ctx.type = 'html';
+          ctx.body = '<!doctype html><body style="margin:0"><script type="module" src="/test/components/fixtures/fake-frame.ts"></script>';
+          return;
+        }
+        return next();
+      });
+      use(async (ctx, next) => {
+        if (!ctx.path.startsWith('/__cpe/')) return next();
+        const merchant = await merchantFor(`${ctx.protocol}://${ctx.host}`);
+        if (ctx.path === '/__cpe/config') {
+          ctx.body = { serviceUrl: service.url, publicKey: merchant.publicKey };
+          return;
+        }
+        if (ctx.path === '/__cpe/intent' && ctx.method === 'POST') {
+          const created = await merchant.client.createPaymentIntent({
+            merchantid: merchant.merchantId,
+            amount: 1234,
+            currency: 'GBP',
+            identifier: `wtr-order-${++order}`,
+          });
+          ctx.body = toSession(created);
+          return;
+        }
+        return merchant.routes(ctx, next);
+      });
+    },
+    async serverStop() {
+      await service?.close();
+      if (dataDir) rmSync(dataDir, { recursive: true, force: true });
+    },
+    },
+  };
+}
+
+const cpe = cpeService();
 
 export default {
-  // Components and, once they exist, the iframe apps (test/iframe-app/).
+  // Components and the iframe apps (test/iframe-app/).
   files: ['test/components/**/*.test.ts', 'test/iframe-app/**/*.test.ts'],
   // Lit's production build: no dev-mode warning in the output.
   nodeResolve: { exportConditions: ['production'] },
-  plugins: [esbuildPlugin({ ts: true, tsconfig: './tsconfig.json', target: 'es2022' })],
+  middleware: [cpe.middleware],
+  plugins: [esbuildPlugin({ ts: true, tsconfig: './tsconfig.json', target: 'es2022' }), cpe.plugin],
   browsers: [
     chromeLauncher({
       launchOptions: { executablePath: chromiumPath(), headless: true, args: [...CHROMIUM_FLAGS] },

@@ -1,6 +1,23 @@
-import type { CreateServerIntent, MiddlewareRoutes } from '../protocol/elements-options.ts';
+import { ElementsOptions, type CreateServerIntent, type MiddlewareRoutes } from '../protocol/elements-options.ts';
 import { PaymentIntentSession } from '../protocol/session.ts';
+import { CpeCardFields } from './card-fields/card-fields.ts';
+import { CpeCard } from './card/card.ts';
 import { describeIssues, SdkError } from './errors.ts';
+import type { ElementsApi } from './internal/frame-host.ts';
+import { CardElementOptionsSchema, CardFieldsElementOptionsSchema, parse, type CardElementOptions, type CardFieldsElementOptions } from './internal/options.ts';
+
+/** The service is whoever served this module: frames and session routes live on that origin. */
+export const sdkOrigin = (): string => new URL(import.meta.url).origin;
+
+/** Validates `createElements` options (an SdkError naming the option otherwise) and makes the controller. */
+export function makeController(options: ElementsOptions, serviceOrigin = sdkOrigin()): ElementsController {
+  const { pubKey, createServerIntent, middleware } = parse<ElementsOptions>('createElements', ElementsOptions, options);
+  return new ElementsController(serviceOrigin, pubKey, createServerIntent, Object.freeze({ ...middleware }));
+}
+
+const later = (name: string) => (): never => {
+  throw new SdkError('not_available', `${name} is not available in this version of the SDK yet.`);
+};
 
 /**
  * The Elements controller (spec, Area B browser SDK). It owns the Payment Intent session: the
@@ -21,6 +38,25 @@ export class ElementsController {
   ) {
     this.#createServerIntent = createServerIntent;
   }
+
+  /**
+   * The hosted card form. Returns its `<cpe-card>`, which `init()` mounts inside `options.element`.
+   * Throws an SdkError naming the option at fault.
+   */
+  cardElement(options: CardElementOptions): CpeCard {
+    return new CpeCard().setup(this, parse('cardElement', CardElementOptionsSchema, options));
+  }
+
+  /** Separate hosted fields (number, expiry, cvc, name?). Returns its `<cpe-card-fields>`; see its docs for the targets. */
+  cardFieldsElement(options: CardFieldsElementOptions): CpeCardFields {
+    return new CpeCardFields().setup(this, parse('cardFieldsElement', CardFieldsElementOptionsSchema, options));
+  }
+
+  /** Not in this version yet: throws an SdkError `not_available`. */
+  walletA: (options?: unknown) => ElementsApi = later('walletA');
+  walletB: (options?: unknown) => ElementsApi = later('walletB');
+  paymentFlow: (options?: unknown) => ElementsApi = later('paymentFlow');
+  verifyFlow: (options?: unknown) => ElementsApi = later('verifyFlow');
 
   /** The current Payment Intent's id; creates the session on first call. */
   async getPaymentIntentId(): Promise<string> {

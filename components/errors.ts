@@ -1,5 +1,17 @@
-/** Codes of the errors the SDK throws for misuse (spec, Errors 1). Operational failures emit `cpe:error` instead. */
-export type SdkErrorCode = 'invalid_options' | 'invalid_session' | 'create_server_intent_failed';
+/**
+ * Codes of the errors the SDK throws for misuse (spec, Errors 1): invalid options, an invalid mount
+ * target, a step called out of order, an element not available yet. An operation that fails
+ * (a network error, a declined card, a timeout) also rejects with an SdkError, whose code then comes
+ * from the service or the frame, and emits `cpe:error` with the same code and message.
+ */
+export type SdkErrorCode =
+  | 'invalid_options'
+  | 'invalid_session'
+  | 'create_server_intent_failed'
+  | 'invalid_mount_target'
+  | 'invalid_state'
+  | 'not_available'
+  | (string & {});
 
 /**
  * The SDK error: thrown (or rejected) for misuse the integrator must fix, with a message that names

@@ -1,3 +1,5 @@
+import type { ChangeState } from '../protocol/bridge.ts';
+
 /**
  * The browser events of the spec, with their exact names. Every one is a DOM `CustomEvent`
  * dispatched on the element with `bubbles` and `composed`, so a listener on the element, on any
@@ -24,7 +26,8 @@ export type CpeEventName = (typeof CPE_EVENTS)[number];
 /** What each event carries in `detail`. The spec fixes `complete` (change) and `message` (error); the rest is ours. */
 export interface CpeEventDetails {
   'cpe:ready': Record<string, never>;
-  'cpe:change': { complete: boolean };
+  /** Never digits: which fields are complete, empty or invalid, and the detected scheme. */
+  'cpe:change': ChangeState;
   'cpe:processing:start': Record<string, never>;
   'cpe:processing:end': Record<string, never>;
   'cpe:attach:start': Record<string, never>;
@@ -32,6 +35,7 @@ export interface CpeEventDetails {
   'cpe:confirm:start': Record<string, never>;
   'cpe:confirm:end': { status?: string };
   'cpe:challenge:start': Record<string, never>;
+  /** `completed`, `failed`, or `cancelled` (Escape or the Cancel button). */
   'cpe:challenge:end': { status?: string };
   'cpe:authorise:start': Record<string, never>;
   'cpe:authorise:end': { authorised?: boolean; status?: string };

@@ -7,18 +7,35 @@
  * This module also defines the custom elements (through `defineElement`, which is a no-op during
  * server-side rendering).
  */
-import { ElementsOptions } from '../protocol/elements-options.ts';
-import { ElementsController } from './controller.ts';
-import { describeIssues, SdkError } from './errors.ts';
+import type { ElementsOptions } from '../protocol/elements-options.ts';
+import { makeController, type ElementsController } from './controller.ts';
+import './elements/elements.ts';
 
 export { ElementsController } from './controller.ts';
+export { CpeCard, LAYOUT_MIN_HEIGHT } from './card/card.component.ts';
+export { CpeCardFields, FIELD_MIN_HEIGHT } from './card-fields/card-fields.component.ts';
+export { CpeElements } from './elements/elements.component.ts';
+export { FrameHost } from './internal/frame-host.ts';
+export type {
+  ElementsApi,
+  AttachOptions,
+  ConfirmOptions,
+  AuthOptions,
+  ConfirmResult,
+  AuthoriseResult,
+  ChallengeOutcome,
+  AttachResponse,
+  ConfirmResponse,
+  ChallengePayload,
+  TokeniseResult,
+} from './internal/frame-host.ts';
+export type { CardElementOptions, CardFieldsElementOptions, CardFieldTargets, MountTarget, ResolveOptions, SharedElementOptions } from './internal/options.ts';
+export type { ChangeState, CardSchemesDisplay } from '../protocol/bridge.ts';
+export type { Layout, Theme } from '../protocol/frame-url.ts';
 export { SdkError, type SdkErrorCode } from './errors.ts';
 export { CPE_EVENTS, dispatchCpeEvent, type CpeEvent, type CpeEventDetails, type CpeEventName } from './events.ts';
 export type { ElementsOptions, MiddlewareRoutes, CreateServerIntent } from '../protocol/elements-options.ts';
 export type { PaymentIntentSession } from '../protocol/session.ts';
-
-/** The service is whoever served this module: frames and session routes live on that origin. */
-const serviceOrigin = (): string => new URL(import.meta.url).origin;
 
 /**
  * Validates the options and returns the Elements controller. Invalid options reject with an
@@ -26,11 +43,5 @@ const serviceOrigin = (): string => new URL(import.meta.url).origin;
  * `getPaymentIntentId()` needs the session.
  */
 export async function createElements(options: ElementsOptions): Promise<ElementsController> {
-  const parsed = ElementsOptions.safeParse(options);
-  if (!parsed.success) {
-    const { message, option } = describeIssues('createElements', 'option', parsed.error.issues);
-    throw new SdkError('invalid_options', message, option);
-  }
-  const { pubKey, createServerIntent, middleware } = parsed.data;
-  return new ElementsController(serviceOrigin(), pubKey, createServerIntent, Object.freeze({ ...middleware }));
+  return makeController(options);
 }

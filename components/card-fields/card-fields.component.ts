@@ -1,0 +1,107 @@
+import type { CardField, ChangeState } from '../../protocol/bridge.ts';
+import { frameUrl } from '../../protocol/frame-url.ts';
+import type { PaymentIntentSession } from '../../protocol/session.ts';
+import type { ElementsController } from '../controller.ts';
+import { Frame } from '../internal/frame.ts';
+import { FrameHost } from '../internal/frame-host.ts';
+import { CardFieldsElementOptionsSchema, resolveTarget, type CardFieldsElementOptions } from '../internal/options.ts';
+import { sheet } from '../internal/styles.ts';
+import styles, { fieldBoxStyles } from './card-fields.styles.ts';
+
+const FIELDS: CardField[] = ['number', 'expiry', 'cvc', 'name'];
+const TITLES: Record<CardField, string> = { number: 'Card number', expiry: 'Expiry date', cvc: 'Security code', name: 'Name on card' };
+
+/** Minimum height of each field's box in CSS pixels (one input with its label and focus ring). */
+export const FIELD_MIN_HEIGHT = 44;
+
+/**
+ * Separate hosted fields: number, expiry, security code and (optional) name, each in its own frame
+ * inside its own mount target, sharing the element's settings. Tokenising gathers the values among
+ * the frames on the service origin (the group uuid in their addresses names their channel); none
+ * passes through this page.
+ *
+ * Mount targets, in this order of precedence:
+ * - factory option `fields: { number, expiry, cvc, name? }` (selectors, searched in
+ *   `resolveOptions.within`, or Elements);
+ * - else the descendants `[data-cpe-field="number" | "expiry" | "cvc" | "name"]` of the `element`
+ *   container, of `<cpe-card-fields>` itself when written in HTML, or (with
+ *   `resolveOptions.autoDiscover`) of `within` / the document.
+ * Number, expiry and cvc are required; without a name target no name field is shown.
+ *
+ * The `<cpe-card-fields>` element is `display: contents`: from a factory it is appended to the
+ * `element` container, or to the number field's target. In HTML:
+ *
+ *   <cpe-card-fields>
+ *     <div data-cpe-field="number"></div><div data-cpe-field="expiry"></div><div data-cpe-field="cvc"></div>
+ *   </cpe-card-fields>
+ *
+ * `cpe:change` carries the combined state (`complete` when every field is) and `field`, the one that changed.
+ *
+ * @summary Hosted card fields (ElementsApi).
+ * @attr language, theme, identifier, card-schemes-display, width, height - as the factory options (width and height per field)
+ */
+export class CpeCardFields extends FrameHost {
+  static observedAttributes = ['language', 'theme', 'identifier', 'card-schemes-display', 'width', 'height'];
+  protected readonly where = 'cardFieldsElement';
+  protected readonly schema = CardFieldsElementOptionsSchema;
+  declare protected options: CardFieldsElementOptions;
+  #targets: [CardField, Element][] = [];
+  #states: Partial<Record<CardField, ChangeState>> = {};
+
+  constructor() {
+    super();
+    const root = this.attachShadow({ mode: 'open' });
+    root.adoptedStyleSheets = [sheet(styles)];
+    root.append(document.createElement('slot'));
+  }
+
+  protected place(): void {
+    const { element, fields, resolveOptions: resolve = {} } = this.options;
+    const scope = !this.factory ? this : element ? resolveTarget(this.where, 'element', element, resolve) : undefined;
+    const search = scope ?? (resolve.autoDiscover ? (resolve.within ?? document) : undefined);
+    this.#targets = [];
+    for (const field of FIELDS) {
+      const known = `[data-cpe-field="${field}"]`;
+      if (field === 'name' && !fields?.name && !search?.querySelector(known)) continue;
+      this.#targets.push([field, resolveTarget(this.where, `fields.${field}`, fields?.[field], resolve, known, scope)]);
+    }
+    if (!this.isConnected) (scope ?? this.#targets[0]![1]).append(this);
+  }
+
+  protected mount(controller: ElementsController, session: PaymentIntentSession): Frame[] {
+    const { height = 0, width, language = 'en', theme = 'auto' } = this.options;
+    const origin = controller.serviceOrigin;
+    const group = crypto.randomUUID();
+    this.#states = {};
+    return this.#targets.map(([field, target]) => {
+      const box = document.createElement('div');
+      box.style.minHeight = `${Math.max(height, FIELD_MIN_HEIGHT)}px`;
+      if (width !== undefined) box.style.width = typeof width === 'number' ? `${width}px` : width;
+      const root = box.attachShadow({ mode: 'open' });
+      root.adoptedStyleSheets = [sheet(fieldBoxStyles)];
+      target.append(box);
+      const src = (uuid: string) => frameUrl(origin, 'field', { pk: controller.pubKey, ok: session.opaqueKey, lang: language, theme, field, group }, uuid);
+      const frame = new Frame(this, origin, src, TITLES[field]).place(root);
+      frame.box = box;
+      return frame;
+    });
+  }
+
+  protected override extra(): Record<string, unknown> {
+    return { ...super.extra(), fields: this.#targets.map(([field]) => field) };
+  }
+
+  protected frameChange(frame: Frame, state: ChangeState): void {
+    const field = state.field ?? this.#targets[this.frames.indexOf(frame)]?.[0];
+    if (!field) return;
+    this.#states[field] = state;
+    const states = this.#targets.map(([f]) => this.#states[f]);
+    this.emit('cpe:change', {
+      complete: states.every((s) => s?.complete),
+      empty: states.every((s) => !s || s.empty),
+      scheme: this.#states.number?.scheme ?? 'unknown',
+      invalid: states.flatMap((s) => s?.invalid ?? []),
+      field,
+    });
+  }
+}

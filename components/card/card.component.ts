@@ -1,0 +1,66 @@
+import type { PaymentIntentSession } from '../../protocol/session.ts';
+import type { ChangeState } from '../../protocol/bridge.ts';
+import { frameUrl, type Layout } from '../../protocol/frame-url.ts';
+import type { ElementsController } from '../controller.ts';
+import { Frame } from '../internal/frame.ts';
+import { FrameHost } from '../internal/frame-host.ts';
+import { CardElementOptionsSchema, resolveTarget, type CardElementOptions } from '../internal/options.ts';
+import { sheet } from '../internal/styles.ts';
+import styles from './card.styles.ts';
+
+/**
+ * Minimum heights in CSS pixels, reserved at once so the page does not jump while the frame loads.
+ * A `height` option below them is raised to them; the frame grows past them to fit its content
+ * (validation messages included). Minimum width: 200 px (or the container's width if narrower).
+ */
+export const LAYOUT_MIN_HEIGHT: Record<Layout, number> = { stack: 180, 'row-minimal': 48, 'row-compact': 64, row: 72, 'column-compact': 220, column: 280 };
+
+/**
+ * The hosted card form: number, expiry, security code and name in one frame of the service.
+ *
+ * From a factory: `controller.cardElement({ element: '#pay', layout: 'row' })` returns a `<cpe-card>`
+ * that `init()` appends inside the `element` container (with `resolveOptions.autoDiscover` and no
+ * `element`, the first `#cpe-card` or `[data-cpe-card]`). In HTML, the element is its own target:
+ *
+ *   <cpe-elements pub-key="pk_…" intent-url="/api/intent">
+ *     <cpe-card layout="row" language="fr" theme="dark" card-schemes-display="detected"></cpe-card>
+ *   </cpe-elements>
+ *
+ * @summary Hosted card form (ElementsApi).
+ * @attr layout - stack | row-minimal | row-compact | row (default) | column-compact | column
+ * @attr language - e.g. en (default), fr, cy
+ * @attr theme - auto (default) | light | dark
+ * @attr identifier, card-schemes-display, width, height - as the factory options
+ * @csspart skeleton - The placeholder shown until the frame is ready.
+ * @csspart challenge - The 3-D Secure `<dialog>`.
+ * @cssproperty --cpe-* - The nineteen theme tokens, passed into the frame and followed.
+ * @event cpe:ready, cpe:change, cpe:processing:start, … - See components/events.ts.
+ */
+export class CpeCard extends FrameHost {
+  static observedAttributes = ['layout', 'language', 'theme', 'identifier', 'card-schemes-display', 'width', 'height'];
+  protected readonly where = 'cardElement';
+  protected readonly schema = CardElementOptionsSchema;
+  declare protected options: CardElementOptions;
+
+  constructor() {
+    super();
+    this.attachShadow({ mode: 'open' }).adoptedStyleSheets = [sheet(styles)];
+  }
+
+  protected place(): void {
+    const { element, resolveOptions } = this.options;
+    if (this.factory && !this.isConnected) resolveTarget(this.where, 'element', element, resolveOptions, '#cpe-card, [data-cpe-card]').append(this);
+  }
+
+  protected mount(controller: ElementsController, session: PaymentIntentSession): Frame[] {
+    const { layout = 'row', height = 0, language = 'en', theme = 'auto' } = this.options;
+    this.style.minHeight = `${Math.max(height, LAYOUT_MIN_HEIGHT[layout])}px`;
+    const origin = controller.serviceOrigin;
+    const src = (uuid: string) => frameUrl(origin, 'card-form', { pk: controller.pubKey, ok: session.opaqueKey, lang: language, layout, theme }, uuid);
+    return [new Frame(this, origin, src, 'Card payment').place(this.shadowRoot!)];
+  }
+
+  protected frameChange(_frame: Frame, state: ChangeState): void {
+    this.emit('cpe:change', state);
+  }
+}

@@ -1,0 +1,60 @@
+import type { MiddlewareRoutes } from '../../protocol/elements-options.ts';
+import { isRelativeUrl } from '../../protocol/elements-options.ts';
+import { makeController, type ElementsController } from '../controller.ts';
+import { SdkError } from '../errors.ts';
+import { dispatchCpeEvent } from '../events.ts';
+import { Base } from '../internal/frame-host.ts';
+import { postJson } from '../transport/transport.ts';
+
+const ROUTES: [keyof MiddlewareRoutes, string][] = [
+  ['attach', 'attach-url'],
+  ['confirm', 'confirm-url'],
+  ['authorise', 'authorise-url'],
+  ['verifyAuth', 'verify-auth-url'],
+  ['exchange', 'exchange-url'],
+];
+
+/**
+ * The provider: creates the Elements controller for the CPE elements inside it, so a page needs no
+ * script of its own beyond the SDK import.
+ *
+ *   <cpe-elements pub-key="pk_test_…" intent-url="/api/intent" attach-url="/api/cpe/attach">
+ *     <cpe-card layout="row"></cpe-card>
+ *   </cpe-elements>
+ *
+ * `intent-url` is a relative route of your backend answering `POST` with a PaymentIntentSession
+ * `{paymentIntentId, sessionToken, opaqueKey}` (it stands for `createServerIntent`); `attach-url`,
+ * `confirm-url`, `authorise-url`, `verify-auth-url` and `exchange-url` are the `middleware` routes.
+ * Invalid attributes emit `cpe:error` (code `invalid_options`) from this element.
+ *
+ * @summary Controller provider.
+ * @event cpe-elements:ready - `{ controller }`: the controller exists (also the `controller` property).
+ */
+export class CpeElements extends Base {
+  /** The controller, once created (when the element is first connected). */
+  controller?: ElementsController;
+
+  connectedCallback(): void {
+    if (this.controller) return;
+    const intentUrl = this.getAttribute('intent-url') ?? '';
+    try {
+      if (!isRelativeUrl(intentUrl))
+        throw new SdkError('invalid_options', '<cpe-elements>: attribute "intent-url" must be a relative URL on your backend, such as "/api/intent"', 'intent-url');
+      const middleware: MiddlewareRoutes = {};
+      for (const [key, attribute] of ROUTES) {
+        const value = this.getAttribute(attribute);
+        if (value !== null) middleware[key] = value;
+      }
+      this.controller = makeController({
+        pubKey: this.getAttribute('pub-key')!,
+        createServerIntent: () => postJson(intentUrl, {}, {}),
+        middleware,
+      });
+    } catch (error) {
+      const { message, code } = error as SdkError;
+      dispatchCpeEvent(this, 'cpe:error', { message, code, operation: 'init' });
+      return;
+    }
+    this.dispatchEvent(new CustomEvent('cpe-elements:ready', { detail: { controller: this.controller } }));
+  }
+}

@@ -1,0 +1,552 @@
+import type { ChangeState, FrameConfig, FrameEventDetail, FrameEventName, TokeniseResult } from '../../protocol/bridge.ts';
+import type { AttachResponse, AuthoriseResponse, ChallengePayload, ConfirmResponse } from '../../protocol/intent.ts';
+import type { PaymentIntentSession } from '../../protocol/session.ts';
+import type { ElementsController } from '../controller.ts';
+import type { ZodMiniType } from 'zod/mini';
+import { SdkError } from '../errors.ts';
+import { dispatchCpeEvent, type CpeEvent, type CpeEventDetails, type CpeEventName } from '../events.ts';
+import { postJson, intentStep, scrub } from '../transport/transport.ts';
+import { showChallenge } from './challenge-dialog.ts';
+import type { Frame, FrameOwner } from './frame.ts';
+import {
+  AttachOptionsSchema,
+  AuthOptionsSchema,
+  ChallengePayloadSchema,
+  ConfirmOptionsSchema,
+  parse,
+  type SharedElementOptions,
+} from './options.ts';
+
+/** `HTMLElement` in a browser; a plain class during server-side rendering, so importing never throws. */
+export const Base = (typeof HTMLElement === 'undefined' ? class {} : HTMLElement) as typeof HTMLElement;
+
+export interface AttachOptions {
+  /** Default: the session's Payment Intent. */
+  intentId?: string;
+  /** Default: the token of the last `tokenise()`. */
+  token?: string;
+  /** Vault the card (needs the intent's `account_id`). */
+  storeCard?: boolean;
+}
+
+export interface ConfirmOptions {
+  intentId?: string;
+  /** Show the 3-D Secure challenge when one is needed. Default true. */
+  autoHandle3DS?: boolean;
+  /** After `requires_authorisation`, call `authoriseViaBackend` with `authorise.endpoint` (or `middleware.authorise`). */
+  autoAuthorise?: boolean;
+  /** Overrides the attempt's key for confirm (and the automatic authorise). */
+  idempotencyKey?: string;
+  authorise?: { endpoint: string; payload?: unknown };
+}
+
+export interface AuthOptions {
+  intentId?: string;
+  /** A relative route of your backend (never the service): it receives `{payment_intent_id, ...payload}`. */
+  endpoint: string;
+  headers?: Record<string, string>;
+  /** Default 30000. */
+  timeoutMs?: number;
+  /** Merged into the body (an object), or sent as `payload`. */
+  payload?: unknown;
+  idempotencyKey?: string;
+  /** Then post `{payment_intent_id}` to `middleware.verifyAuth`; its answer is at `verify` of the result. */
+  verify?: boolean;
+}
+
+/** `confirm()`'s answer; with `autoAuthorise`, the authorisation's answer is at `authorise`. */
+export type ConfirmResult = ConfirmResponse & { authorise?: AuthoriseResult };
+/** Your backend's answer to `authoriseViaBackend` (the service's AuthoriseResponse when forwarded as is). */
+export type AuthoriseResult = Partial<AuthoriseResponse> & { authorised?: boolean; status?: string; verify?: unknown };
+export type ChallengeOutcome = 'completed' | 'failed' | undefined;
+export type { AttachResponse, ChallengePayload, ConfirmResponse, TokeniseResult };
+
+/** Spec "ElementsApi": what every CPE element implements. */
+export interface ElementsApi {
+  init(): Promise<void>;
+  awaitReady(): Promise<void>;
+  tokenise(): Promise<TokeniseResult>;
+  attach(options?: AttachOptions): Promise<AttachResponse>;
+  confirm(options?: ConfirmOptions): Promise<ConfirmResult>;
+  handle3DSAuthentication(challenge: ChallengePayload): Promise<ChallengeOutcome>;
+  authoriseViaBackend(options: AuthOptions): Promise<AuthoriseResult>;
+  reset(): Promise<void>;
+  on<K extends CpeEventName>(type: K, listener: (event: CpeEvent<K>) => void): this;
+  onChange(listener: (event: CpeEvent<'cpe:change'>) => void): this;
+  onReady(listener: (event: CpeEvent<'cpe:ready'>) => void): this;
+  onProcessingStart(listener: (event: CpeEvent<'cpe:processing:start'>) => void): this;
+  onProcessingEnd(listener: (event: CpeEvent<'cpe:processing:end'>) => void): this;
+  onError(listener: (event: CpeEvent<'cpe:error'>) => void): this;
+}
+
+/** The nineteen theme tokens of the spec, read from the element's computed style. */
+const TOKENS = 'bg bg-alt fg fg-muted border border-subtle focus error success accent input-bg input-fg input-border input-placeholder font radius gap padding control-height'
+  .split(' ')
+  .map((name) => `--cpe-${name}`);
+
+const noop = () => {};
+const px = (value: number | string) => (typeof value === 'number' ? `${value}px` : value);
+
+interface Deferred {
+  promise: Promise<void>;
+  resolve(): void;
+  reject(error: Error): void;
+  settled?: boolean;
+}
+function deferred(): Deferred {
+  const d = {} as Deferred;
+  d.promise = new Promise<void>((resolve, reject) => {
+    d.resolve = () => ((d.settled = true), resolve());
+    d.reject = (error) => ((d.settled = true), reject(error));
+  });
+  d.promise.catch(noop);
+  return d;
+}
+
+/**
+ * The base of every merchant-side element: a thin host for hosted frames (no card data here),
+ * implementing ElementsApi once. Subclasses say where their frames go (`mount`) and what a frame's
+ * change means (`frameChange`).
+ *
+ * Lifecycle: a factory's element waits for `init()`; an element written in HTML initialises itself
+ * once connected with a controller (its `controller` property or the enclosing `<cpe-elements>`).
+ * Disconnecting releases the frames, ports and listeners; reconnecting mounts fresh ones; `init()`
+ * twice returns the same promise. Never two frames for one element.
+ *
+ * Events (bubbling, composed `CustomEvent`s): an operation emits `…:start`, then `cpe:error` if it
+ * failed, then `…:end` (always). `confirm` with a challenge: `cpe:confirm:start`,
+ * `cpe:challenge:start`, `cpe:challenge:end`, `cpe:confirm:end`, then `cpe:authorise:*` with
+ * `autoAuthorise`.
+ */
+export abstract class FrameHost extends Base implements FrameOwner, ElementsApi {
+  /** How long the frame may take to say `ready` before `cpe:error` (code `timeout`) and awaitReady rejects. */
+  static handshakeTimeoutMs = 15_000;
+
+  /** Name used in messages: `cardElement`, `<cpe-card>`. */
+  protected abstract readonly where: string;
+  /** The validated options (from the factory, or from attributes). */
+  protected options: SharedElementOptions = {};
+  /** Current frames, the first being the one that tokenises and takes focus. */
+  protected frames: Frame[] = [];
+  protected session?: PaymentIntentSession;
+
+  #controller?: ElementsController;
+  #factory = false;
+  #wanted = false;
+  #init?: Promise<void>;
+  #gen = 0;
+  #abort?: AbortController;
+  #ready?: Deferred;
+  #readySent = false;
+  #timer?: ReturnType<typeof setTimeout>;
+  #tokens = '';
+  // The attempt: one idempotency key from tokenise to authorise.
+  #key?: string;
+  #token?: string;
+  #attached?: { intentId: string; ok: boolean };
+  #confirmed?: { intentId: string; status: string };
+
+  /** The Elements controller; set it (or wrap the element in `<cpe-elements>`) and a connected element initialises itself. */
+  get controller(): ElementsController | undefined {
+    return this.#controller ?? (this.closest('cpe-elements') as { controller?: ElementsController } | null)?.controller;
+  }
+  set controller(controller: ElementsController | undefined) {
+    this.#controller = controller;
+    this.#auto();
+  }
+
+  /** @internal Used by the controller's factories: the element then waits for `init()`. */
+  setup(controller: ElementsController, options: SharedElementOptions): this {
+    this.#factory = true;
+    this.#controller = controller;
+    this.options = options;
+    return this;
+  }
+
+  /** The options schema; in HTML the observed attributes (kebab-case) are its options (camelCase). */
+  protected abstract readonly schema: ZodMiniType;
+  /** True for a factory's element (options from the factory, `element` is its container). */
+  protected get factory(): boolean {
+    return this.#factory;
+  }
+  /** Validates and resolves mount targets, creates and places the frames (called on each mount). */
+  protected abstract mount(controller: ElementsController, session: PaymentIntentSession): Frame[];
+  /** The element's own placement (factory mode: into its `element` container); throws on a bad target. */
+  protected abstract place(): void;
+  protected abstract frameChange(frame: Frame, state: ChangeState): void;
+  protected extra(): Record<string, unknown> | undefined {
+    return this.options.identifier ? { identifier: this.options.identifier } : undefined;
+  }
+
+  connectedCallback(): void {
+    this.#auto();
+    if (!this.#controller && !this.controller) this.closest('cpe-elements')?.addEventListener('cpe-elements:ready', () => this.#auto(), { once: true });
+  }
+
+  disconnectedCallback(): void {
+    this.#unmount();
+  }
+
+  attributeChangedCallback(): void {
+    if (!this.#factory && this.#init) {
+      this.#unmount();
+      this.#auto();
+    }
+  }
+
+  #auto(): void {
+    if (this.isConnected && (this.#wanted || !this.#factory) && this.controller) this.init().catch(noop);
+  }
+
+  #unmount(): void {
+    this.#gen++;
+    this.#init = undefined;
+    this.#abort?.abort();
+    if (this.#ready?.settled) this.#ready = undefined;
+    clearTimeout(this.#timer);
+    for (const frame of this.frames) frame.destroy();
+    this.frames = [];
+  }
+
+  protected emit<K extends CpeEventName>(name: K, detail: CpeEventDetails[K]): void {
+    dispatchCpeEvent(this, name, detail);
+  }
+
+  /**
+   * Checks the mount target and configuration, creates the Payment Intent session (once per
+   * controller), mounts the frame with a fresh session uuid and starts the handshake. Resolves once
+   * the frame is in the page; `awaitReady()` resolves when the handshake completes.
+   */
+  init(): Promise<void> {
+    this.#wanted = true;
+    if (!this.#init) {
+      const gen = this.#gen;
+      const started = (this.#init = Promise.resolve().then(() => this.#start(gen)));
+      started.catch(() => {
+        if (this.#init === started) this.#init = undefined;
+      });
+    }
+    return this.#init;
+  }
+
+  async #start(gen: number): Promise<void> {
+    if (gen !== this.#gen) return;
+    if (!this.#ready || this.#ready.settled) this.#ready = deferred();
+    try {
+      const controller = this.controller;
+      if (!controller) throw new SdkError('invalid_state', `${this.where}: no controller: set the element's controller property or put it inside <cpe-elements>`);
+      if (!this.#factory) {
+        const options: Record<string, unknown> = {};
+        for (const name of (this.constructor as unknown as { observedAttributes: string[] }).observedAttributes) {
+          const value = this.getAttribute(name);
+          if (value !== null) options[name.replace(/-(.)/g, (_, c: string) => c.toUpperCase())] = name === 'height' ? Number(value) : value;
+        }
+        this.options = parse(`<${this.localName}>`, this.schema, options);
+      }
+      this.place();
+      const session = (this.session = await controller.session());
+      if (gen !== this.#gen) return;
+      const abort = (this.#abort = new AbortController());
+      const { width } = this.options;
+      if (width !== undefined) this.style.width = px(width);
+      this.#readySent = false;
+      this.frames = this.mount(controller, session);
+      this.#timer = setTimeout(
+        () =>
+          this.#fail(
+            'init',
+            new SdkError(
+              'timeout',
+              `${this.where}: the payment frame did not answer within ${FrameHost.handshakeTimeoutMs / 1000} s: check that ${controller.serviceOrigin} is reachable, allowed by your Content-Security-Policy (frame-src) and that this page's origin is registered for your public key`,
+            ),
+          ),
+        FrameHost.handshakeTimeoutMs,
+      );
+      this.#watchTheme(abort.signal);
+    } catch (error) {
+      throw this.#fail('init', error);
+    }
+  }
+
+  #fail(operation: string, error: unknown): SdkError {
+    const e = error instanceof SdkError ? error : new SdkError((error as { code?: string })?.code ?? 'error', scrub(String((error as Error)?.message ?? error)));
+    this.emit('cpe:error', { message: e.message, code: e.code, operation });
+    if (operation === 'init') this.#ready?.reject(e);
+    return e;
+  }
+
+  /** Resolves when the handshake completed (not when the shopper completed the form). */
+  awaitReady(): Promise<void> {
+    if (!this.#ready) {
+      if (!this.#wanted && this.#factory) return Promise.reject(new SdkError('invalid_state', `${this.where}: call init() before awaitReady()`));
+      this.#ready = deferred();
+    }
+    return this.#ready.promise;
+  }
+
+  /** @internal FrameOwner: the config the frames get at the handshake and with `configure`. */
+  frameConfig(): FrameConfig {
+    const style = getComputedStyle(this);
+    const tokens: Record<string, string> = {};
+    for (const name of TOKENS) {
+      const value = style.getPropertyValue(name).trim();
+      if (value) tokens[name] = value;
+    }
+    this.#tokens = JSON.stringify(tokens);
+    const { paymentIntentId, sessionToken } = this.session!;
+    return {
+      pubKey: this.controller!.pubKey,
+      session: { paymentIntentId, sessionToken },
+      tokens,
+      cardSchemesDisplay: this.options.cardSchemesDisplay,
+      extra: this.extra(),
+    };
+  }
+
+  /** @internal FrameOwner: validated events from a frame. */
+  frameEvent<E extends FrameEventName>(frame: Frame, name: E, detail: FrameEventDetail<E>): void {
+    if (name === 'change') this.frameChange(frame, detail as ChangeState);
+    if (name === 'error') {
+      const { message, code } = detail as FrameEventDetail<'error'>;
+      this.emit('cpe:error', { message: scrub(message), code, operation: 'frame' });
+    }
+    if (name === 'ready' && !this.#readySent && this.frames.every((f) => f.ready)) {
+      this.#readySent = true;
+      clearTimeout(this.#timer);
+      this.#ready?.resolve();
+      this.emit('cpe:ready', {});
+    }
+  }
+
+  /** Follows `--cpe-*` changes: the element's and the root's style and class, the theme attribute, the colour scheme. */
+  #watchTheme(signal: AbortSignal): void {
+    const check = () => {
+      if (!this.session) return;
+      const before = this.#tokens;
+      const config = this.frameConfig();
+      if (this.#tokens !== before) for (const frame of this.frames) if (frame.end) frame.request('configure', config).catch(noop);
+    };
+    const observer = new MutationObserver(check);
+    for (const node of [this, this.parentElement, document.documentElement, document.body])
+      if (node) observer.observe(node, { attributes: true, attributeFilter: ['style', 'class', 'theme', 'data-theme'] });
+    signal.addEventListener('abort', () => observer.disconnect());
+    matchMedia('(prefers-color-scheme: dark)').addEventListener('change', check, { signal });
+  }
+
+  /** Runs one ElementsApi operation: `…:start`, the work, `cpe:error` on failure, `…:end`. */
+  async #op<T>(operation: string, phase: 'processing' | 'attach' | 'confirm' | 'authorise' | undefined, guard: () => void, work: () => Promise<T>, end?: (result: T) => object): Promise<T> {
+    try {
+      guard();
+    } catch (error) {
+      throw this.#fail(operation, error);
+    }
+    if (phase) this.emit(`cpe:${phase}:start` as CpeEventName, {} as never);
+    let result: T | undefined;
+    try {
+      return (result = await work());
+    } catch (error) {
+      throw this.#fail(operation, error);
+    } finally {
+      if (phase) this.emit(`cpe:${phase}:end` as CpeEventName, (result && end ? end(result) : {}) as never);
+    }
+  }
+
+  async #readyFrame(): Promise<Frame> {
+    if (!this.#init && this.#factory) throw new SdkError('invalid_state', `${this.where}: call init() first`);
+    await this.awaitReady();
+    return this.frames[0]!;
+  }
+
+  /** Tokenises inside the frame; starts a new attempt (a new idempotency key). Only the token, scheme, last four and expiry come back. */
+  tokenise(): Promise<TokeniseResult> {
+    return this.#op('tokenise', 'processing', noop, async () => {
+      const result = await (await this.#readyFrame()).request('tokenise', {});
+      this.#newAttempt(result.data.cp_card_token);
+      return result;
+    });
+  }
+
+  #newAttempt(token?: string): void {
+    this.#key = crypto.randomUUID();
+    this.#token = token;
+    this.#attached = this.#confirmed = undefined;
+  }
+
+  /**
+   * Attaches the token (default: the last tokenise's) to the intent, directly or through
+   * `middleware.attach`. `requires_payment_method` resolves (read `error.retriable`) but emits
+   * `cpe:error` and forbids `confirm` for this attempt (spec rule 1).
+   */
+  attach(options: AttachOptions = {}): Promise<AttachResponse> {
+    let o: AttachOptions;
+    return this.#op(
+      'attach',
+      'attach',
+      () => {
+        o = parse(`${this.where}.attach`, AttachOptionsSchema, options);
+        if (!o.token && !this.#token) throw new SdkError('invalid_state', `${this.where}.attach: no token: call tokenise() first, or pass attach({ token })`);
+      },
+      async () => {
+        if (o.token && o.token !== this.#token) this.#newAttempt(o.token);
+        const token = this.#token!;
+        const intentId = o.intentId ?? (await this.controller!.session()).paymentIntentId;
+        const body = { payment_intent_id: intentId, token, ...(o.storeCard !== undefined && { storeCard: o.storeCard }) };
+        const answer: AttachResponse = await intentStep(this.controller!, 'attach', body, this.#key!);
+        this.#token = undefined;
+        const ok = answer.status !== 'requires_payment_method';
+        this.#attached = { intentId, ok };
+        if (!ok)
+          this.emit('cpe:error', {
+            message: scrub(answer.error?.message ?? 'The card was not accepted: use another card.'),
+            code: answer.error?.code ?? 'attach_failed',
+            operation: 'attach',
+          });
+        return answer;
+      },
+      (answer) => ({ status: answer.status }),
+    );
+  }
+
+  /**
+   * Confirms the attached attempt, directly or through `middleware.confirm`; a 3-D Secure challenge
+   * opens in a modal (unless `autoHandle3DS: false`) and confirm resolves with the status after it:
+   * `requires_authorisation` (completed), `failed`, or `requires_customer_authentication` (cancelled).
+   */
+  async confirm(options: ConfirmOptions = {}): Promise<ConfirmResult> {
+    let o: ConfirmOptions;
+    let endpoint: string | undefined;
+    const result: ConfirmResult = await this.#op(
+      'confirm',
+      'confirm',
+      () => {
+        o = parse(`${this.where}.confirm`, ConfirmOptionsSchema, options);
+        if (!this.#attached) throw new SdkError('invalid_state', `${this.where}.confirm: nothing attached: call attach() first`);
+        if (!this.#attached.ok)
+          throw new SdkError('invalid_state', `${this.where}.confirm: the last attach returned requires_payment_method: ask for another card (tokenise and attach again)`);
+        endpoint = o.authorise?.endpoint ?? this.controller!.middleware.authorise;
+        if (o.autoAuthorise && !endpoint)
+          throw new SdkError('invalid_options', `${this.where}.confirm: option "autoAuthorise" needs "authorise.endpoint" (or middleware.authorise)`, 'authorise.endpoint');
+      },
+      async () => {
+        const intentId = o.intentId ?? this.#attached!.intentId;
+        let answer: ConfirmResponse = await intentStep(this.controller!, 'confirm', { payment_intent_id: intentId }, o.idempotencyKey ?? this.#key!);
+        this.#confirmed = { intentId, status: answer.status };
+        if (answer.status === 'requires_customer_authentication' && answer.challenge && o.autoHandle3DS !== false) {
+          const outcome = await this.#challenge(answer.challenge);
+          if (outcome) answer = { ...answer, challenge: null, status: this.#confirmed.status as ConfirmResponse['status'], three_ds: `challenge_${outcome}` };
+        } else if (answer.status !== 'requires_authorisation' && answer.status !== 'requires_customer_authentication') {
+          this.emit('cpe:error', { message: `The payment cannot proceed to authorisation (status ${answer.status}).`, code: 'confirm_failed', operation: 'confirm' });
+        }
+        return answer;
+      },
+      (answer) => ({ status: answer.status }),
+    );
+    if (o!.autoAuthorise && result.status === 'requires_authorisation')
+      result.authorise = await this.authoriseViaBackend({ endpoint: endpoint!, payload: o!.authorise?.payload, intentId: this.#confirmed!.intentId, idempotencyKey: o!.idempotencyKey });
+    return result;
+  }
+
+  /** The challenge modal with its events; records the outcome on the attempt. */
+  async #challenge(challenge: ChallengePayload): Promise<ChallengeOutcome> {
+    const origin = this.controller!.serviceOrigin;
+    if (new URL(challenge.url, origin).origin !== origin)
+      throw new SdkError('invalid_options', `${this.where}: the challenge url must be a page of the service (${origin})`, 'url');
+    this.emit('cpe:challenge:start', {});
+    const outcome = await showChallenge(this.shadowRoot!, origin, { ...challenge, url: new URL(challenge.url, origin).href }, this.#abort?.signal ?? new AbortController().signal);
+    if (outcome) this.#confirmed = { intentId: this.#confirmed?.intentId ?? this.session!.paymentIntentId, status: outcome === 'completed' ? 'requires_authorisation' : 'failed' };
+    if (outcome !== 'completed')
+      this.emit(
+        'cpe:error',
+        outcome
+          ? { message: '3-D Secure authentication failed: try again or use another card.', code: 'authentication_failed', operation: 'challenge' }
+          : { message: '3-D Secure authentication was cancelled.', code: 'challenge_cancelled', operation: 'challenge' },
+      );
+    this.emit('cpe:challenge:end', { status: outcome ?? 'cancelled' });
+    return outcome;
+  }
+
+  /** The manual 3-D Secure path (confirm with `autoHandle3DS: false`): `completed`, `failed`, or undefined when cancelled. */
+  handle3DSAuthentication(challenge: ChallengePayload): Promise<ChallengeOutcome> {
+    let c: ChallengePayload;
+    return this.#op(
+      'handle3DSAuthentication',
+      undefined,
+      () => {
+        c = parse(`${this.where}.handle3DSAuthentication`, ChallengePayloadSchema, challenge);
+        if (!this.isConnected) throw new SdkError('invalid_state', `${this.where}: the element must be in the document`);
+      },
+      () => this.#challenge(c),
+    );
+  }
+
+  /**
+   * Asks your backend to authorise (spec rule 3: never the service from the browser): POSTs
+   * `{payment_intent_id, ...payload}` to `endpoint` with `X-Idempotency-Key` (the attempt's, so a
+   * retry is safe). Only after confirm reached `requires_authorisation`. `authorised: false` emits
+   * `cpe:error` and resolves.
+   */
+  authoriseViaBackend(options: AuthOptions): Promise<AuthoriseResult> {
+    let o: AuthOptions;
+    const verifyRoute = this.controller?.middleware.verifyAuth;
+    return this.#op(
+      'authorise',
+      'authorise',
+      () => {
+        o = parse(`${this.where}.authoriseViaBackend`, AuthOptionsSchema, options);
+        if (new URL(o.endpoint, location.href).origin === this.controller?.serviceOrigin)
+          throw new SdkError('invalid_options', `${this.where}.authoriseViaBackend: option "endpoint" must be a route of your backend, not the service`, 'endpoint');
+        if (o.verify && !verifyRoute) throw new SdkError('invalid_options', `${this.where}.authoriseViaBackend: option "verify" needs middleware.verifyAuth`, 'verify');
+        if (this.#confirmed?.status !== 'requires_authorisation')
+          throw new SdkError('invalid_state', `${this.where}.authoriseViaBackend: confirm() has not returned requires_authorisation for this attempt`);
+      },
+      async () => {
+        const intentId = o.intentId ?? this.#confirmed!.intentId;
+        const payload = o.payload && typeof o.payload === 'object' && !Array.isArray(o.payload) ? o.payload : o.payload === undefined ? {} : { payload: o.payload };
+        const key = o.idempotencyKey ?? this.#key ?? crypto.randomUUID();
+        const answer: AuthoriseResult = await postJson(o.endpoint, { payment_intent_id: intentId, ...payload }, { ...o.headers, 'X-Idempotency-Key': key }, o.timeoutMs);
+        if (answer.authorised === false)
+          this.emit('cpe:error', { message: scrub(answer.error?.message ?? 'The payment was not authorised.'), code: answer.error?.code ?? 'not_authorised', operation: 'authorise' });
+        if (o.verify) answer.verify = await postJson(verifyRoute!, { payment_intent_id: intentId }, { 'X-Idempotency-Key': key });
+        return answer;
+      },
+      (answer) => ({ authorised: answer.authorised, status: answer.status }),
+    );
+  }
+
+  /** Clears every field and its validation (after a decline, say) and ends the attempt. */
+  reset(): Promise<void> {
+    return this.#op('reset', undefined, noop, async () => {
+      await this.#readyFrame();
+      await Promise.all(this.frames.map((frame) => frame.request('reset', {})));
+      this.#newAttempt();
+    });
+  }
+
+  /** Focuses the first field inside the frame (native Tab order continues from there; no focus trap). */
+  override focus(): void {
+    const frame = this.frames[0];
+    if (!frame) return;
+    frame.iframe.focus();
+    frame.request('focus', { position: 'first' }).catch(noop);
+  }
+
+  on<K extends CpeEventName>(type: K, listener: (event: CpeEvent<K>) => void): this {
+    this.addEventListener(type, listener as EventListener);
+    return this;
+  }
+  onChange(listener: (event: CpeEvent<'cpe:change'>) => void): this {
+    return this.on('cpe:change', listener);
+  }
+  onReady(listener: (event: CpeEvent<'cpe:ready'>) => void): this {
+    return this.on('cpe:ready', listener);
+  }
+  onProcessingStart(listener: (event: CpeEvent<'cpe:processing:start'>) => void): this {
+    return this.on('cpe:processing:start', listener);
+  }
+  onProcessingEnd(listener: (event: CpeEvent<'cpe:processing:end'>) => void): this {
+    return this.on('cpe:processing:end', listener);
+  }
+  onError(listener: (event: CpeEvent<'cpe:error'>) => void): this {
+    return this.on('cpe:error', listener);
+  }
+}

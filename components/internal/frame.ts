@@ -1,0 +1,80 @@
+import { BRIDGE_VERSION, Hello, type FrameConfig, type FrameEventDetail, type FrameEventName, type Init, type Method, type ParamsOf, type ResultOf } from '../../protocol/bridge.ts';
+import { BridgeRequestError, ElementEnd } from '../../protocol/rpc.ts';
+
+export interface FrameOwner {
+  /** The config sent in Init (and again with `configure`). */
+  frameConfig(): FrameConfig;
+  frameEvent<E extends FrameEventName>(frame: Frame, name: E, detail: FrameEventDetail<E>): void;
+}
+
+/**
+ * One hosted iframe and its end of the bridge (protocol/bridge.ts). The frame's `Hello` is accepted
+ * only from the service origin, from this iframe's window and with this mount's session uuid; the
+ * answer `Init` goes to the service origin only and hands over port2 of a fresh MessageChannel.
+ * A later `Hello` (the frame reloaded) closes the old port and hands over a new one.
+ */
+export class Frame {
+  readonly session = crypto.randomUUID();
+  readonly iframe = document.createElement('iframe');
+  /** Shown in the reserved space until the frame is ready. */
+  readonly skeleton = document.createElement('div');
+  end?: ElementEnd;
+  ready = false;
+  /** A wrapper the frame lives in, removed with it (the card fields' boxes). */
+  box?: Element;
+
+  constructor(
+    readonly owner: FrameOwner,
+    readonly origin: string,
+    src: (session: string) => string,
+    title: string,
+  ) {
+    const iframe = this.iframe;
+    iframe.title = title;
+    iframe.allow = 'payment';
+    iframe.loading = 'eager';
+    iframe.src = src(this.session);
+    this.skeleton.className = 'skeleton';
+    this.skeleton.part = 'skeleton';
+    addEventListener('message', this.#hello);
+  }
+
+  #hello = (event: MessageEvent) => {
+    if (event.origin !== this.origin || event.source !== this.iframe.contentWindow || !event.source) return;
+    const hello = Hello.safeParse(event.data);
+    if (!hello.success || hello.data.session !== this.session) return;
+    this.end?.close('The payment frame reloaded.');
+    this.ready = false;
+    const { port1, port2 } = new MessageChannel();
+    this.end = new ElementEnd(port1, (name, detail) => {
+      if (name === 'ready') {
+        this.ready = true;
+        this.iframe.className = 'ready';
+        this.skeleton.remove();
+      }
+      if (name === 'ready' || name === 'resize') this.iframe.style.height = `${Math.min(Math.ceil((detail as { height: number }).height), 4000)}px`;
+      this.owner.frameEvent(this, name, detail);
+    });
+    const init: Init = { cpe: BRIDGE_VERSION, type: 'init', session: this.session, config: this.owner.frameConfig() };
+    event.source.postMessage(init, { targetOrigin: this.origin, transfer: [port2] });
+  };
+
+  /** Puts the skeleton and the (still invisible) iframe into `parent`. */
+  place(parent: ParentNode): this {
+    parent.append(this.skeleton, this.iframe);
+    return this;
+  }
+
+  request<M extends Method>(method: M, params: ParamsOf<M>): Promise<ResultOf<M>> {
+    return this.end ? this.end.request(method, params) : Promise.reject(new BridgeRequestError('not_ready', 'The payment frame is not ready yet.'));
+  }
+
+  destroy(): void {
+    removeEventListener('message', this.#hello);
+    this.end?.close();
+    this.end = undefined;
+    this.iframe.remove();
+    this.skeleton.remove();
+    this.box?.remove();
+  }
+}

@@ -1,0 +1,47 @@
+import { IDEMPOTENCY_HEADER, PUBLIC_KEY_HEADER, SESSION_TOKEN_HEADER } from '../../protocol/headers.ts';
+import type { ElementsController } from '../controller.ts';
+import { SdkError } from '../errors.ts';
+
+/** Tokens and vaulted cards never reach an error message, whoever wrote it. */
+export const scrub = (text: string) => text.replace(/\b(tok|card|st|ok)_[A-Za-z0-9_]{6,}/g, '[redacted]');
+
+/**
+ * POSTs JSON and answers the parsed body. A failure rejects with an SdkError: the service's (or the
+ * merchant backend's) `{error: {code, message}}` when it sent one, else `network_error` or `timeout`.
+ */
+export async function postJson(url: string, body: unknown, headers: Record<string, string>, timeoutMs = 30_000): Promise<any> {
+  let response: Response;
+  try {
+    response = await fetch(url, {
+      method: 'POST',
+      headers: { ...headers, 'Content-Type': 'application/json' },
+      body: JSON.stringify(body),
+      signal: AbortSignal.timeout(timeoutMs),
+    });
+  } catch (error) {
+    const timeout = (error as Error)?.name === 'TimeoutError';
+    throw new SdkError(timeout ? 'timeout' : 'network_error', timeout ? `No answer from ${url} within ${timeoutMs / 1000} s.` : `${url} could not be reached.`);
+  }
+  const answer = await response.json().catch(() => null);
+  if (!response.ok || !answer || typeof answer !== 'object') {
+    const { code = `http_${response.status}`, message = `${url} answered ${response.status}.` } = answer?.error ?? {};
+    throw new SdkError(String(code), scrub(String(message)));
+  }
+  return answer;
+}
+
+/**
+ * Attach or confirm through the configured transport (spec, transport rules 1, 2 and 5): the
+ * merchant route `middleware[step]` when set, with only the idempotency key; otherwise the service's
+ * session-backed `/intent/{step}` with the public key and the session token.
+ */
+export async function intentStep(controller: ElementsController, step: 'attach' | 'confirm', body: object, key: string): Promise<any> {
+  const route = controller.middleware[step];
+  if (route) return postJson(route, body, { [IDEMPOTENCY_HEADER]: key });
+  const { sessionToken } = await controller.session();
+  return postJson(`${controller.serviceOrigin}/intent/${step}`, body, {
+    [PUBLIC_KEY_HEADER]: controller.pubKey,
+    [SESSION_TOKEN_HEADER]: sessionToken,
+    [IDEMPOTENCY_HEADER]: key,
+  });
+}

@@ -1,0 +1,454 @@
+import { expect, fixture, html, oneEvent, waitUntil } from '@open-wc/testing';
+import { CpeCard, SdkError } from '../../components/index.ts';
+import { FrameHost } from '../../components/internal/frame-host.ts';
+import { container, fakeController, fakeOf, frameScript, iframesIn, recordEvents } from './helpers.ts';
+
+/** Calls `fn`, expecting an SdkError; returns it. */
+function thrown(fn: () => unknown): SdkError {
+  try {
+    fn();
+  } catch (error) {
+    expect(error).to.be.instanceOf(SdkError);
+    return error as SdkError;
+  }
+  throw new Error('expected an SdkError');
+}
+async function rejected(promise: Promise<unknown>): Promise<SdkError> {
+  try {
+    await promise;
+  } catch (error) {
+    expect(error).to.be.instanceOf(SdkError);
+    return error as SdkError;
+  }
+  throw new Error('expected a rejection');
+}
+
+/** A mounted, ready card element over the fake frame. */
+async function readyCard(options: object = {}) {
+  const target = await container();
+  const card = fakeController().cardElement({ element: target, ...options });
+  const events = recordEvents(card);
+  await card.init();
+  await card.awaitReady();
+  const iframe = card.shadowRoot!.querySelector('iframe')!;
+  return { target, card, events, iframe, fake: fakeOf(iframe) };
+}
+
+describe('cardElement options', () => {
+  const bad: [string, object, string][] = [
+    ['layout', { layout: 'grid' }, 'stack, row-minimal, row-compact, row, column-compact, column'],
+    ['theme', { theme: 'blue' }, 'auto, light, dark'],
+    ['language', { language: 'english!' }, 'language tag'],
+    ['width', { width: true }, 'CSS width'],
+    ['height', { height: -5 }, 'pixels'],
+    ['element', { element: 42 }, 'CSS selector or an Element'],
+    ['cardSchemesDisplay', { cardSchemesDisplay: 'some' }, 'all, detected, none'],
+    ['resolveOptions.autoDiscover', { resolveOptions: { autoDiscover: 'yes' } }, 'true or false'],
+    ['resolveOptions.within', { resolveOptions: { within: 5 } }, 'Document, Element or ShadowRoot'],
+    ['identifier', { identifier: 7 }, 'string'],
+  ];
+  for (const [option, options, fix] of bad)
+    it(`a bad ${option} throws an SdkError naming it and the fix`, () => {
+      const error = thrown(() => fakeController().cardElement(options as never));
+      expect(error.code).to.equal('invalid_options');
+      expect(error.option).to.equal(option);
+      expect(error.message).to.contain(`"${option}"`).and.contain(fix).and.match(/^cardElement: /);
+    });
+
+  it('an unknown option is named (a typo, not ignored)', () => {
+    const error = thrown(() => fakeController().cardElement({ colour: 'red' } as never));
+    expect(error.message).to.contain('"colour"');
+  });
+
+  it('options that are not an object', () => {
+    expect(thrown(() => fakeController().cardElement(undefined as never)).message).to.match(/^cardElement: options must be an object/);
+  });
+
+  it('the factory returns a <cpe-card> that waits for init()', async () => {
+    const card = fakeController().cardElement({ element: await container() });
+    expect(card).to.be.instanceOf(CpeCard);
+    expect(card.localName).to.equal('cpe-card');
+    expect(card.isConnected).to.equal(false);
+  });
+
+  it('factories of the next issue throw not_available', () => {
+    for (const name of ['walletA', 'walletB', 'paymentFlow', 'verifyFlow'] as const) {
+      const error = thrown(() => fakeController()[name]({}));
+      expect(error.code).to.equal('not_available');
+      expect(error.message).to.contain(name);
+    }
+  });
+});
+
+describe('mount target checks at init()', () => {
+  beforeEach(() => frameScript());
+
+  it('a selector that matches nothing', async () => {
+    const card = fakeController().cardElement({ element: '#nowhere' });
+    const error = await rejected(card.init());
+    expect(error.code).to.equal('invalid_mount_target');
+    expect(error.option).to.equal('element');
+    expect(error.message).to.contain('"#nowhere"').and.contain('matches no element');
+  });
+
+  it('no element and no autoDiscover says how to fix it', async () => {
+    const error = await rejected(fakeController().cardElement({}).init());
+    expect(error.message).to.contain('option "element" is missing').and.contain('autoDiscover');
+  });
+
+  it('an invalid selector', async () => {
+    const error = await rejected(fakeController().cardElement({ element: '##' }).init());
+    expect(error.message).to.contain('not a valid CSS selector');
+  });
+
+  it('a disconnected element', async () => {
+    const error = await rejected(fakeController().cardElement({ element: document.createElement('div') }).init());
+    expect(error.message).to.contain('not in the document');
+  });
+
+  it('a hidden element (display:none, visibility:hidden)', async () => {
+    for (const style of ['display:none', 'visibility:hidden']) {
+      const target = await fixture<HTMLDivElement>(html`<div style=${style}></div>`);
+      const error = await rejected(fakeController().cardElement({ element: target }).init());
+      expect(error.message, style).to.contain('is hidden');
+    }
+  });
+
+  it('a custom element is refused with allowCustomElement false, allowed by default', async () => {
+    const target = await fixture(html`<shop-payment style="display:block"></shop-payment>`);
+    const error = await rejected(fakeController().cardElement({ element: target, resolveOptions: { allowCustomElement: false } }).init());
+    expect(error.message).to.contain('<shop-payment> is a custom element');
+    const card = fakeController().cardElement({ element: target });
+    await card.init();
+    expect(card.parentElement).to.equal(target);
+  });
+
+  it('autoDiscover finds #cpe-card or [data-cpe-card]; within limits the search', async () => {
+    const page = await fixture<HTMLDivElement>(html`<div><section id="a"><div class="pay"></div></section><section id="b"><div data-cpe-card></div></section></div>`);
+    const found = fakeController().cardElement({ resolveOptions: { autoDiscover: true } });
+    await found.init();
+    expect(found.parentElement).to.equal(page.querySelector('[data-cpe-card]'));
+    const a = page.querySelector('#a')!;
+    const error = await rejected(fakeController().cardElement({ resolveOptions: { autoDiscover: true, within: a } }).init());
+    expect(error.message).to.contain('no mount target found');
+    const scoped = fakeController().cardElement({ element: '.pay', resolveOptions: { within: a } });
+    await scoped.init();
+    expect(scoped.parentElement).to.equal(a.querySelector('.pay'));
+    const outside = await rejected(fakeController().cardElement({ element: '[data-cpe-card]', resolveOptions: { within: a } }).init());
+    expect(outside.message).to.contain('inside resolveOptions.within');
+  });
+
+  it('a failed init emits cpe:error too, and init() can be retried after the fix', async () => {
+    const card = fakeController().cardElement({ element: '#later' });
+    const heard = oneEvent(card, 'cpe:error');
+    card.init().catch(() => {});
+    expect((await heard).detail).to.include({ code: 'invalid_mount_target', operation: 'init' });
+    const target = await fixture(html`<div id="later"></div>`);
+    await card.init();
+    expect(card.parentElement).to.equal(target);
+  });
+});
+
+describe('handshake', () => {
+  beforeEach(() => frameScript());
+  afterEach(() => (FrameHost.handshakeTimeoutMs = 15_000));
+
+  it('mounts the frame address with a fresh uuid, completes the handshake and emits cpe:ready', async () => {
+    const target = await container();
+    target.style.setProperty('--cpe-accent', '#ff0066');
+    const card = fakeController().cardElement({ element: target, layout: 'stack', language: 'cy', theme: 'dark', identifier: 'checkout' });
+    const ready = oneEvent(card, 'cpe:ready');
+    await card.init();
+    const iframe = card.shadowRoot!.querySelector('iframe')!;
+    const url = new URL(iframe.src);
+    expect(url.origin).to.equal(location.origin);
+    expect(url.pathname).to.equal('/frames/card-form/');
+    expect(Object.fromEntries(url.searchParams)).to.deep.equal({ pk: 'pk_test_fake', ok: 'ok_fake', lang: 'cy', layout: 'stack', theme: 'dark', v: '1' });
+    expect(url.hash.slice(1)).to.match(/^[0-9a-f-]{36}$/);
+    expect(iframe.title).to.equal('Card payment');
+    expect(iframe.getAttribute('allow')).to.equal('payment');
+    const event = await ready;
+    expect(event.bubbles && event.composed).to.equal(true);
+    await card.awaitReady();
+    const [init] = fakeOf(iframe).inits;
+    expect(init.session).to.equal(url.hash.slice(1));
+    expect(init.config).to.deep.include({ pubKey: 'pk_test_fake', session: { paymentIntentId: 'pi_fake', sessionToken: 'st_fake' } });
+    expect(init.config.tokens).to.deep.equal({ '--cpe-accent': '#ff0066' });
+    expect(init.config.extra).to.deep.equal({ identifier: 'checkout' });
+  });
+
+  it('each mount gets a new uuid', async () => {
+    const { card, iframe } = await readyCard();
+    const first = iframe.src;
+    const parent = card.parentElement!;
+    card.remove();
+    parent.append(card);
+    await card.awaitReady();
+    expect(card.shadowRoot!.querySelector('iframe')!.src).not.to.equal(first);
+  });
+
+  it('a Hello from another window is ignored', async () => {
+    frameScript({ hello: false });
+    FrameHost.handshakeTimeoutMs = 400;
+    const target = await container();
+    const card = fakeController().cardElement({ element: target });
+    await card.init();
+    const iframe = card.shadowRoot!.querySelector('iframe')!;
+    await waitUntil(() => fakeOf(iframe), 'fake frame did not load');
+    const session = new URL(iframe.src).hash.slice(1);
+    window.postMessage({ cpe: 1, type: 'hello', session }, '*');
+    await new Promise((r) => setTimeout(r, 50));
+    expect(fakeOf(iframe).inits).to.have.length(0);
+    fakeOf(iframe).hello(); // the frame itself: accepted
+    await card.awaitReady();
+    expect(fakeOf(iframe).inits).to.have.length(1);
+  });
+
+  it('a Hello with another uuid is ignored, and the handshake times out with cpe:error', async () => {
+    frameScript({ session: '00000000-0000-0000-0000-000000000000' });
+    FrameHost.handshakeTimeoutMs = 300;
+    const target = await container();
+    const card = fakeController().cardElement({ element: target });
+    const events = recordEvents(card);
+    await card.init();
+    const error = await rejected(card.awaitReady());
+    expect(error.code).to.equal('timeout');
+    expect(error.message).to.contain('did not answer');
+    expect(fakeOf(card.shadowRoot!.querySelector('iframe')!).inits).to.have.length(0);
+    expect(events.map((e) => e.name)).to.deep.equal(['cpe:error']);
+    expect(events[0]!.detail).to.include({ code: 'timeout', operation: 'init' });
+  });
+
+  it('messages on the port that do not match the schema are dropped', async () => {
+    frameScript({ ready: false });
+    const target = await container();
+    const card = fakeController().cardElement({ element: target });
+    const events = recordEvents(card);
+    await card.init();
+    const iframe = card.shadowRoot!.querySelector('iframe')!;
+    await waitUntil(() => fakeOf(iframe)?.port, 'no init');
+    const fake = fakeOf(iframe);
+    fake.port!.postMessage({ cpe: 1, kind: 'event', name: 'ready', detail: { height: 'tall' } });
+    fake.port!.postMessage({ cpe: 2, kind: 'event', name: 'ready', detail: { height: 10 } });
+    fake.port!.postMessage({ cpe: 1, kind: 'event', name: 'change', detail: { complete: true, number: '4242424242424242' } });
+    await new Promise((r) => setTimeout(r, 50));
+    expect(events).to.have.length(0);
+    fake.end!.emit('ready', { height: 90 });
+    await card.awaitReady();
+    expect(events.map((e) => e.name)).to.deep.equal(['cpe:ready']);
+  });
+
+  it('a tokenise answer of the wrong shape rejects (bad_response) with cpe:error, never a token', async () => {
+    frameScript({ tokenise: { data: { cp_card_token: 'tok_x', number: '4242424242424242' } } });
+    const { card, events } = await readyCard();
+    const error = await rejected(card.tokenise());
+    expect(error.code).to.equal('bad_response');
+    expect(events.map((e) => e.name)).to.deep.equal(['cpe:ready', 'cpe:processing:start', 'cpe:error', 'cpe:processing:end']);
+  });
+
+  it('a tokenise that gets no answer times out with cpe:error', async () => {
+    frameScript({ silent: true });
+    const { card, events } = await readyCard();
+    const clock = (globalThis as { setTimeout: typeof setTimeout }).setTimeout;
+    // The bridge's tokenise timeout is 30 s: shorten it for this test.
+    (globalThis as { setTimeout: unknown }).setTimeout = (fn: () => void, ms: number) => clock(fn, Math.min(ms, 200));
+    try {
+      const error = await rejected(card.tokenise());
+      expect(error.code).to.equal('timeout');
+      expect(events.at(-2)!.detail).to.include({ code: 'timeout', operation: 'tokenise' });
+    } finally {
+      (globalThis as { setTimeout: unknown }).setTimeout = clock;
+    }
+  });
+
+  it('a reloaded frame (a second Hello) gets a new port; the old one is closed', async () => {
+    const { card, fake } = await readyCard();
+    const oldPort = fake.port!;
+    fake.hello();
+    await waitUntil(() => fake.inits.length === 2, 'no second init');
+    expect(fake.port).not.to.equal(oldPort);
+    const result = await card.tokenise();
+    expect(result.data.last4).to.equal('4242');
+  });
+});
+
+describe('events and hooks', () => {
+  beforeEach(() => frameScript());
+
+  it('tokenise: processing:start, processing:end; the token at data.cp_card_token', async () => {
+    const { card, events } = await readyCard();
+    const result = await card.tokenise();
+    expect(result.data.cp_card_token).to.equal('tok_fake1234567');
+    expect(events.map((e) => e.name)).to.deep.equal(['cpe:ready', 'cpe:processing:start', 'cpe:processing:end']);
+    for (const { event } of events) expect(event.bubbles && event.composed, event.type).to.equal(true);
+  });
+
+  it('a frame refusal (invalid card): processing:start, cpe:error with code and message, processing:end', async () => {
+    frameScript({ tokeniseError: { code: 'invalid_card', message: 'Enter a valid card number.' } });
+    const { card, events } = await readyCard();
+    const error = await rejected(card.tokenise());
+    expect(error.code).to.equal('invalid_card');
+    expect(events.slice(1).map((e) => e.name)).to.deep.equal(['cpe:processing:start', 'cpe:error', 'cpe:processing:end']);
+    expect(events[2]!.detail).to.deep.equal({ message: 'Enter a valid card number.', code: 'invalid_card', operation: 'tokenise' });
+  });
+
+  it('hooks are chainable and hear their events; events reach document', async () => {
+    const target = await container();
+    const heard: string[] = [];
+    const card = fakeController().cardElement({ element: target });
+    const same = card
+      .onReady((e) => heard.push(e.type))
+      .onChange((e) => heard.push(`${e.type}:${e.detail.complete}`))
+      .onProcessingStart((e) => heard.push(e.type))
+      .onProcessingEnd((e) => heard.push(e.type))
+      .onError((e) => heard.push(e.detail.message))
+      .on('cpe:ready', () => heard.push('on'));
+    expect(same).to.equal(card);
+    const atDocument = oneEvent(document, 'cpe:ready');
+    await card.init();
+    await atDocument;
+    const fake = fakeOf(card.shadowRoot!.querySelector('iframe')!);
+    fake.end!.emit('change', { complete: true, empty: false, scheme: 'visa', invalid: [] });
+    await waitUntil(() => heard.length === 3);
+    await card.tokenise();
+    await waitUntil(() => heard.length >= 5);
+    expect(heard).to.deep.equal(['cpe:ready', 'on', 'cpe:change:true', 'cpe:processing:start', 'cpe:processing:end']);
+  });
+
+  it('a frame error event becomes cpe:error (operation frame)', async () => {
+    const { card, fake } = await readyCard();
+    const heard = oneEvent(card, 'cpe:error');
+    fake.end!.emit('error', { code: 'catalogue_failed', message: 'Shown in English.' });
+    expect((await heard).detail).to.deep.equal({ message: 'Shown in English.', code: 'catalogue_failed', operation: 'frame' });
+  });
+
+  it('reset() and focus() reach the frame', async () => {
+    const { card, fake } = await readyCard();
+    await card.reset();
+    card.focus();
+    await waitUntil(() => fake.requests.length === 2);
+    expect(fake.requests).to.deep.equal([
+      { method: 'reset', params: {} },
+      { method: 'focus', params: { position: 'first' } },
+    ]);
+  });
+});
+
+describe('double mounts', () => {
+  beforeEach(() => frameScript());
+
+  function countMessageListeners() {
+    let count = 0;
+    const add = window.addEventListener;
+    const remove = window.removeEventListener;
+    window.addEventListener = function (this: Window, type: string, ...rest: unknown[]) {
+      if (type === 'message') count++;
+      return (add as Function).call(this, type, ...rest);
+    } as typeof add;
+    window.removeEventListener = function (this: Window, type: string, ...rest: unknown[]) {
+      if (type === 'message') count--;
+      return (remove as Function).call(this, type, ...rest);
+    } as typeof remove;
+    return { count: () => count, restore: () => ((window.addEventListener = add), (window.removeEventListener = remove)) };
+  }
+
+  it('init() twice: one frame, one handshake', async () => {
+    const target = await container();
+    const card = fakeController().cardElement({ element: target });
+    const [a, b] = [card.init(), card.init()];
+    expect(a).to.equal(b);
+    await a;
+    await card.init();
+    await card.awaitReady();
+    expect(iframesIn(card.shadowRoot!)).to.have.length(1);
+    expect(fakeOf(iframesIn(card.shadowRoot!)[0]!).inits).to.have.length(1);
+  });
+
+  it('disconnect and reconnect (StrictMode): one frame, no leaked listeners; removing releases frame and port', async () => {
+    const spy = countMessageListeners();
+    try {
+      const target = await container();
+      const card = fakeController().cardElement({ element: target });
+      await card.init();
+      card.remove();
+      target.append(card);
+      card.remove();
+      target.append(card);
+      await card.awaitReady();
+      expect(iframesIn(card.shadowRoot!)).to.have.length(1);
+      expect(spy.count()).to.equal(1);
+      const fake = fakeOf(iframesIn(card.shadowRoot!)[0]!);
+      card.remove();
+      expect(iframesIn(card.shadowRoot!)).to.have.length(0);
+      expect(spy.count()).to.equal(0);
+      expect(fake.inits).to.have.length(1);
+    } finally {
+      spy.restore();
+    }
+  });
+
+  it('an element removed while its session is being created never mounts a frame', async () => {
+    const target = await container();
+    const card = fakeController().cardElement({ element: target });
+    const init = card.init();
+    await Promise.resolve();
+    await Promise.resolve();
+    card.remove();
+    await init;
+    await new Promise((r) => setTimeout(r, 20));
+    expect(iframesIn(card.shadowRoot!)).to.have.length(0);
+  });
+});
+
+describe('sizing, theme, skeleton', () => {
+  beforeEach(() => frameScript({ ready: false }));
+
+  it('reserves the layout minimum at once, shows a skeleton, then takes the reported height', async () => {
+    const target = await container();
+    const card = fakeController().cardElement({ element: target, layout: 'column', height: 100 });
+    await card.init();
+    expect(card.getBoundingClientRect().height).to.equal(280);
+    expect(card.shadowRoot!.querySelector('[part=skeleton]')).to.exist;
+    const iframe = card.shadowRoot!.querySelector('iframe')!;
+    expect(getComputedStyle(iframe).opacity).to.equal('0');
+    await waitUntil(() => fakeOf(iframe)?.end, 'no init');
+    fakeOf(iframe).end!.emit('ready', { height: 310.4 });
+    await card.awaitReady();
+    expect(card.shadowRoot!.querySelector('[part=skeleton]')).to.equal(null);
+    expect(iframe.getBoundingClientRect().height).to.equal(311);
+    expect(getComputedStyle(iframe).opacity).to.equal('1');
+    fakeOf(iframe).end!.emit('resize', { height: 340 });
+    await waitUntil(() => iframe.getBoundingClientRect().height === 340, 'no resize');
+    expect(card.getBoundingClientRect().height).to.equal(340);
+  });
+
+  it('a height above the minimum is reserved; width is honoured', async () => {
+    const target = await container();
+    const card = fakeController().cardElement({ element: target, layout: 'row-minimal', height: 90, width: 300 });
+    await card.init();
+    expect(card.getBoundingClientRect().height).to.equal(90);
+    expect(card.getBoundingClientRect().width).to.equal(300);
+  });
+
+  it('follows --cpe-* changes: configure only when the values differ', async () => {
+    frameScript();
+    const { target, card, fake } = await readyCard();
+    target.style.setProperty('--cpe-bg', '#101010');
+    await waitUntil(() => fake.requests.length === 1, 'no configure');
+    expect(fake.requests[0]!.method).to.equal('configure');
+    expect((fake.requests[0]!.params as { tokens: object }).tokens).to.deep.equal({ '--cpe-bg': '#101010' });
+    card.setAttribute('class', 'unrelated');
+    target.setAttribute('data-x', '1');
+    document.documentElement.classList.add('no-change');
+    await new Promise((r) => setTimeout(r, 30));
+    expect(fake.requests).to.have.length(1);
+    document.documentElement.classList.remove('no-change');
+    document.documentElement.style.setProperty('--cpe-radius', '12px');
+    try {
+      await waitUntil(() => fake.requests.length === 2, 'no configure from the root');
+      expect((fake.requests[1]!.params as { tokens: object }).tokens).to.deep.equal({ '--cpe-bg': '#101010', '--cpe-radius': '12px' });
+    } finally {
+      document.documentElement.style.removeProperty('--cpe-radius');
+    }
+  });
+});

@@ -1,0 +1,51 @@
+import { fixture, html } from '@open-wc/testing';
+import { ElementsController } from '../../components/controller.ts';
+import { CPE_EVENTS } from '../../components/events.ts';
+import type { MiddlewareRoutes } from '../../protocol/elements-options.ts';
+import type { PaymentIntentSession } from '../../protocol/session.ts';
+import type { FakeFrame, FakeFrameScript } from './fixtures/fake-frame.ts';
+
+export const fakeSession: PaymentIntentSession = { paymentIntentId: 'pi_fake', sessionToken: 'st_fake', opaqueKey: 'ok_fake' };
+
+/** A controller whose "service" is the test server, which serves the fake frame (fixtures/fake-frame.ts). */
+export const fakeController = (middleware: MiddlewareRoutes = {}) => new ElementsController(location.origin, 'pk_test_fake', async () => fakeSession, middleware);
+
+/** What the next fake frames do. */
+export function frameScript(script: FakeFrameScript = {}): void {
+  (window as unknown as { __fakeFrame: FakeFrameScript }).__fakeFrame = script;
+}
+
+/** The fake frame's record, for an iframe of the element (or of one of its field boxes). */
+export const fakeOf = (iframe: HTMLIFrameElement) => (iframe.contentWindow as unknown as { fake: FakeFrame }).fake;
+
+export const iframesIn = (root: ParentNode): HTMLIFrameElement[] => [...root.querySelectorAll('iframe')];
+
+/** A visible container, removed after the test by open-wc's fixture cleanup. */
+export const container = () => fixture<HTMLDivElement>(html`<div style="width: 480px"></div>`);
+
+/** Records the cpe:* events heard on `target` (name, detail), in order. */
+export function recordEvents(target: EventTarget): { name: string; detail: any; event: CustomEvent }[] {
+  const seen: { name: string; detail: any; event: CustomEvent }[] = [];
+  for (const name of CPE_EVENTS) target.addEventListener(name, (event) => seen.push({ name, detail: (event as CustomEvent).detail, event: event as CustomEvent }));
+  return seen;
+}
+
+type FetchCall = { url: string; headers: Record<string, string>; body: any };
+
+/** Replaces fetch with canned JSON answers per URL ending; returns the calls. Restore with the returned function. */
+export function stubFetch(answers: Record<string, unknown | ((body: any) => unknown)>, status = 200): { calls: FetchCall[]; restore(): void } {
+  const original = window.fetch;
+  const calls: FetchCall[] = [];
+  window.fetch = async (input: RequestInfo | URL, init?: RequestInit) => {
+    const url = String(input);
+    const body = init?.body ? JSON.parse(String(init.body)) : undefined;
+    calls.push({ url, headers: Object.fromEntries(new Headers(init?.headers).entries()), body });
+    const key = Object.keys(answers).find((k) => url.endsWith(k));
+    if (!key) return new Response(JSON.stringify({ error: { code: 'no_route', message: `no stub for ${url}` } }), { status: 404 });
+    const answer = answers[key];
+    if (answer === 'hang')
+      return new Promise<Response>((_, reject) => init!.signal!.addEventListener('abort', () => reject(init!.signal!.reason)));
+    return new Response(JSON.stringify(typeof answer === 'function' ? (answer as (b: any) => unknown)(body) : answer), { status });
+  };
+  return { calls, restore: () => (window.fetch = original) };
+}
