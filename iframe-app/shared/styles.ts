@@ -78,6 +78,25 @@ export const styles = css`
   :host([layout^='row']) .in {
     padding: 0 calc(var(--_pad) * 0.75);
   }
+  /* Below 420 px a row cannot show a card number: the row wraps as stack does. */
+  :host([layout^='row']) {
+    container-type: inline-size;
+  }
+  @container (max-width: 419px) {
+    :host([layout^='row']) .grid {
+      grid-template-columns: minmax(0, 1fr) minmax(0, 1fr);
+      grid-template-rows: none;
+      row-gap: calc(var(--_gap) * 0.67);
+    }
+    :host([layout^='row']) .field {
+      display: block;
+      grid-row: auto;
+    }
+    :host([layout^='row']) .number,
+    :host([layout^='row']) .name {
+      grid-column: 1 / -1;
+    }
+  }
   :host([layout='column-compact']) .grid {
     gap: calc(var(--_gap) * 0.5);
   }
