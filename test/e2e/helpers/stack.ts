@@ -3,7 +3,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { chromium, type Browser, type BrowserContext, type BrowserContextOptions, type Page } from 'playwright-core';
 import { startDemo } from '../../../demo/server.ts';
 import { CHROMIUM_FLAGS, chromiumPath } from '../../../scripts/chromium-path.mjs';
 import { ensureBuilt } from '../../../scripts/ensure-built.mjs';
@@ -28,7 +28,7 @@ export interface Stack {
   demoUrl: string;
   browser: Browser;
   /** A fresh browser context and page; `problems` collects page errors, console errors and CSP violations. */
-  newPage(): Promise<TestPage>;
+  newPage(options?: BrowserContextOptions): Promise<TestPage>;
   close(): Promise<void>;
 }
 
@@ -99,8 +99,8 @@ export async function startStack(options: { build?: boolean } = {}): Promise<Sta
       demoUrl: demo.url,
       browser,
       close,
-      async newPage() {
-        const context = await browser.newContext();
+      async newPage(options) {
+        const context = await browser.newContext(options);
         const page = await context.newPage();
         const problems: string[] = [];
         page.on('pageerror', (error) => problems.push(`pageerror: ${error.message}`));
