@@ -37,10 +37,18 @@ export class CardFieldElement extends CardInputs {
   field: CardField = 'number';
   group = '';
   collectTimeoutMs = 1500;
+  /** The sibling frames the element mounted (config `extra.fields`); all three unless it says otherwise. */
+  siblings: readonly Sibling[] = SIBLINGS;
   #channel?: BroadcastChannel;
   #answers?: (message: { id: string; field: CardField } & Answer) => void;
   #month = '';
   #year = '';
+
+  /** `extra.fields`: which fields the element mounted (a card fields element without a name field). */
+  override applyExtra(extra: Record<string, unknown>): void {
+    const fields = extra.fields;
+    if (Array.isArray(fields)) this.siblings = SIBLINGS.filter((f) => fields.includes(f));
+  }
 
   override get fields(): readonly CardField[] {
     return [this.field];
@@ -124,26 +132,26 @@ export class CardFieldElement extends CardInputs {
   }
 
   /** The siblings' values, over the channel; rejects with `missing_field` when one does not answer. */
-  collect(): Promise<Record<Sibling, Answer>> {
+  collect(): Promise<Partial<Record<Sibling, Answer>>> {
     const id = crypto.randomUUID();
     const got: Partial<Record<Sibling, Answer>> = {};
-    return new Promise<Record<Sibling, Answer>>((resolve, reject) => {
+    return new Promise<Partial<Record<Sibling, Answer>>>((resolve, reject) => {
       const timer = setTimeout(() => {
         this.#answers = undefined;
-        const missing = SIBLINGS.filter((f) => !got[f]);
+        const missing = this.siblings.filter((f) => !got[f]);
         reject({
           code: 'missing_field',
-          message: `The ${missing.map((f) => this.cat[f]).join(', ')} field did not answer: mount all four fields of cpe-card-fields (number, expiry, cvc, name) and wait for them to be ready.`,
+          message: `The ${missing.map((f) => this.cat[f]).join(', ')} field did not answer: mount every field of cpe-card-fields and wait for them to be ready.`,
           field: missing[0],
         } satisfies FrameError);
       }, this.collectTimeoutMs);
       this.#answers = (answer) => {
         if (answer.id !== id || answer.field === 'number') return;
         got[answer.field] = { value: answer.value, valid: answer.valid };
-        if (SIBLINGS.every((f) => got[f])) {
+        if (this.siblings.every((f) => got[f])) {
           clearTimeout(timer);
           this.#answers = undefined;
-          resolve(got as Record<Sibling, Answer>);
+          resolve(got);
         }
       };
       this.#post({ cpe: FIELD_CHANNEL_VERSION, type: 'collect', id, scheme: this.scheme ?? 'unknown' });
@@ -157,11 +165,11 @@ export class CardFieldElement extends CardInputs {
     const answers = await this.collect();
     if (bad) throw { code: 'invalid_card', message: this.shown.number ?? this.cat.numberInvalid, field: 'number' } satisfies FrameError;
     const values: Values = { number: this.values.number, expiry: '', cvc: '', name: '' };
-    for (const f of SIBLINGS) {
-      const raw = answers[f].value;
+    for (const f of this.siblings) {
+      const raw = answers[f]!.value;
       values[f] = normalise(f, raw, raw.length, this.scheme).value;
       const problem = problemOf(f, values[f], this.scheme);
-      if (problem || !answers[f].valid) throw { code: 'invalid_card', message: this.cat[problem ?? 'refused'], field: f } satisfies FrameError;
+      if (problem || !answers[f]!.valid) throw { code: 'invalid_card', message: this.cat[problem ?? 'refused'], field: f } satisfies FrameError;
     }
     return this.submit(values);
   }

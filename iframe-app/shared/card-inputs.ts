@@ -110,6 +110,9 @@ export class CardInputs extends LitElement {
     }
   }
 
+  /** Hook: the element-specific part of the frame config (`FrameConfig.extra`). */
+  applyExtra(_extra: Record<string, unknown>): void {}
+
   /** Hook: the detected scheme changed (the number field frame tells its siblings). */
   protected schemeChanged(): void {}
 

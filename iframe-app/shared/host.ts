@@ -57,6 +57,7 @@ export async function startFrame(create: (params: FrameParams) => CardInputs | u
     el.pubKey = config.pubKey;
     el.session = config.session;
     if (config.cardSchemesDisplay) el.display = config.cardSchemesDisplay;
+    el.applyExtra(config.extra ?? {});
   };
   const handlers: Handlers = {
     configure: (config) => (configure(config), {}),

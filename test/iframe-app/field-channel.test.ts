@@ -54,6 +54,16 @@ describe('field frames’ channel (cpe-card-field)', () => {
     expect(els.name!.state().invalid).to.deep.equal(['name']);
   });
 
+  it('without a name field (config extra.fields) the number frame waits only for expiry and security code', async () => {
+    const { els } = await group(['number', 'expiry', 'cvc']);
+    els.number!.applyExtra({ fields: ['number', 'expiry', 'cvc'] });
+    els.number!.collectTimeoutMs = 300;
+    await type(els.number!, 'number', '4242424242424242');
+    await type(els.expiry!, 'expiry', future());
+    await type(els.cvc!, 'cvc', '123');
+    expect(await els.number!.collect()).to.deep.equal({ expiry: { value: future(), valid: true }, cvc: { value: '123', valid: true } });
+  });
+
   it('tokenise is answered only by the number frame', async () => {
     const { els } = await group(['expiry']);
     expect((await els.expiry!.tokenise().catch((e) => e)).code).to.equal('wrong_frame');
