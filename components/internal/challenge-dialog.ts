@@ -12,8 +12,9 @@ let count = 0;
 /**
  * Shows the service's 3-D Secure challenge page in a native modal `<dialog>` inside `root` (top
  * layer, `role=dialog` and `aria-modal` from showModal, named by its heading "Verify your payment").
- * The frame is 390×400 (EMV window 02) and full screen on narrow viewports (05). Focus moves into
- * the frame and back to where it was on close. Escape or the Cancel button cancel.
+ * The frame is 390×400 (EMV window 02) and full screen on narrow viewports (05). Focus moves to the
+ * dialog's heading (Tab goes on into the page's buttons) and back to where it was on close. Escape
+ * (while focus is in the dialog, not inside the cross-origin page) or the Cancel button cancel.
  *
  * Resolves `completed` or `failed` from the page's `{type: 'cpe:3ds:result'}` message, accepted
  * only from the service origin, from this frame's window and for this transaction; `undefined`
@@ -24,7 +25,7 @@ export function showChallenge(root: ParentNode, origin: string, challenge: Chall
   const id = `cpe-challenge-${++count}`;
   dialog.part = 'challenge';
   dialog.setAttribute('aria-labelledby', id);
-  dialog.innerHTML = `<h2 id="${id}">Verify your payment</h2><iframe title="3-D Secure verification" allow="payment"></iframe><button type="button" part="challenge-cancel">Cancel</button>`;
+  dialog.innerHTML = `<h2 id="${id}" tabindex="-1">Verify your payment</h2><iframe title="3-D Secure verification" allow="payment"></iframe><button type="button" part="challenge-cancel">Cancel</button>`;
   const iframe = dialog.querySelector('iframe')!;
   const previous = deepActive();
   return new Promise((resolve) => {
@@ -51,6 +52,6 @@ export function showChallenge(root: ParentNode, origin: string, challenge: Chall
     iframe.src = challenge.url;
     root.append(dialog);
     dialog.showModal();
-    iframe.focus();
+    (dialog.firstElementChild as HTMLElement).focus();
   });
 }

@@ -1,0 +1,168 @@
+/**
+ * The SDK against the REAL service (started beside the test runner by web-test-runner.config.mjs, on
+ * another origin) and its real hosted frames: the shopper types with the keyboard (sendKeys reaches
+ * the focused cross-origin frame), and every step goes through the real routes.
+ */
+import { expect, fixture, html, waitUntil } from '@open-wc/testing';
+import { sendKeys } from '@web/test-runner-commands';
+import { ElementsController, type CpeCard } from '../../components/index.ts';
+import type { MiddlewareRoutes } from '../../protocol/elements-options.ts';
+import { recordEvents } from './helpers.ts';
+
+let config: { serviceUrl: string; publicKey: string };
+const MW: MiddlewareRoutes = { attach: '/__cpe/mw/attach', confirm: '/__cpe/mw/confirm', authorise: '/__cpe/mw/authorise', verifyAuth: '/__cpe/mw/verify-auth' };
+const createServerIntent = async () => (await fetch('/__cpe/intent', { method: 'POST' })).json();
+
+async function mountCard(middleware: MiddlewareRoutes = {}) {
+  const target = await fixture<HTMLDivElement>(html`<div style="width: 640px"></div>`);
+  const card = new ElementsController(config.serviceUrl, config.publicKey, createServerIntent, middleware).cardElement({ element: target, layout: 'row' });
+  const events = recordEvents(card);
+  await card.init();
+  await card.awaitReady();
+  return { card, events };
+}
+
+const pause = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** Focuses the first field through the SDK and types the card like a shopper, Tab between fields. */
+async function typeCard(card: CpeCard, number: string) {
+  card.focus();
+  await pause(150);
+  for (const [i, text] of [number, '1230', number.startsWith('37') ? '1234' : '123', 'Ada Lovelace'].entries()) {
+    if (i) await sendKeys({ press: 'Tab' });
+    await sendKeys({ type: text });
+  }
+  await pause(50);
+}
+
+const flow = (events: { name: string }[]) => events.map((e) => e.name).filter((n) => n !== 'cpe:change');
+
+describe('with the real service and card form', function () {
+  this.timeout(30_000);
+  before(async () => {
+    config = await (await fetch('/__cpe/config')).json();
+  });
+
+  it('direct mode: tokenise, attach, confirm, authorise via the backend and verify; events in order', async () => {
+    const { card, events } = await mountCard({ verifyAuth: MW.verifyAuth });
+    await typeCard(card, '4242424242424242');
+    const changes = events.filter((e) => e.name === 'cpe:change');
+    expect(changes.at(-1)!.detail).to.include({ complete: true, scheme: 'visa' });
+    expect(JSON.stringify(changes)).not.to.contain('4242424242424242');
+    const token = await card.tokenise();
+    expect(token.data.cp_card_token).to.match(/^tok_/);
+    expect(token.data).to.include({ last4: '4242', scheme: 'visa' });
+    expect((await card.attach()).status).to.equal('requires_customer_confirmation');
+    expect((await card.confirm()).status).to.equal('requires_authorisation');
+    const result = await card.authoriseViaBackend({ endpoint: MW.authorise!, verify: true });
+    expect(result).to.include({ authorised: true, status: 'succeeded' });
+    expect(result.verify).to.include({ status: 'success', verified: true });
+    expect(flow(events)).to.deep.equal([
+      'cpe:ready',
+      'cpe:processing:start',
+      'cpe:processing:end',
+      'cpe:attach:start',
+      'cpe:attach:end',
+      'cpe:confirm:start',
+      'cpe:confirm:end',
+      'cpe:authorise:start',
+      'cpe:authorise:end',
+    ]);
+  });
+
+  it('middleware mode: attach and confirm through the merchant routes, autoAuthorise', async () => {
+    const { card } = await mountCard(MW);
+    await typeCard(card, '5555555555554444');
+    await card.tokenise();
+    expect((await card.attach()).status).to.equal('requires_customer_confirmation');
+    const result = await card.confirm({ autoAuthorise: true });
+    expect(result.status).to.equal('requires_authorisation');
+    expect(result.authorise).to.include({ authorised: true });
+  });
+
+  it('a card refused at attach: no confirm for that attempt; reset and another card on the same intent succeeds', async () => {
+    const { card, events } = await mountCard();
+    await typeCard(card, '4000000000000127');
+    await card.tokenise();
+    const refused = await card.attach();
+    expect(refused.status).to.equal('requires_payment_method');
+    expect(refused.error?.retriable).to.equal(false);
+    expect(flow(events).slice(-3)).to.deep.equal(['cpe:attach:start', 'cpe:error', 'cpe:attach:end']);
+    await card.confirm().catch(() => {});
+    expect(events.at(-1)!.detail).to.include({ code: 'invalid_state', operation: 'confirm' });
+    await card.reset();
+    await typeCard(card, '4242424242424242');
+    await card.tokenise();
+    expect((await card.attach()).status).to.equal('requires_customer_confirmation');
+    expect((await card.confirm()).status).to.equal('requires_authorisation');
+  });
+
+  it('the same token attached twice is refused by the service', async () => {
+    const { card } = await mountCard();
+    await typeCard(card, '4242424242424242');
+    const { data } = await card.tokenise();
+    await card.attach();
+    const error = await card.attach({ token: data.cp_card_token }).catch((e) => e);
+    expect(error).to.be.instanceOf(Error);
+    expect(error.message).not.to.contain(data.cp_card_token);
+  });
+});
+
+describe('3-D Secure with the real challenge page', function () {
+  this.timeout(30_000);
+  before(async () => {
+    config = await (await fetch('/__cpe/config')).json();
+  });
+
+  async function challenged() {
+    const { card, events } = await mountCard();
+    const pay = await fixture<HTMLButtonElement>(html`<button>Pay</button>`);
+    await typeCard(card, '4000000000003220');
+    await card.tokenise();
+    await card.attach();
+    pay.focus();
+    const confirming = card.confirm();
+    await waitUntil(() => card.shadowRoot!.querySelector('dialog')?.open, 'no dialog');
+    const dialog = card.shadowRoot!.querySelector('dialog')!;
+    await pause(400); // the challenge page loads
+    return { card, events, pay, confirming, dialog };
+  }
+
+  it('completed: focus moves into the modal, the shopper completes with the keyboard, focus returns; then authorised', async () => {
+    const { card, events, pay, confirming, dialog } = await challenged();
+    expect(dialog.matches(':modal')).to.equal(true);
+    expect(card.shadowRoot!.activeElement).to.equal(dialog.querySelector('h2'));
+    await sendKeys({ press: 'Tab' }); // the page's first button: Complete
+    await sendKeys({ press: 'Enter' });
+    const result = await confirming;
+    expect(result.status).to.equal('requires_authorisation');
+    expect(result.three_ds).to.equal('challenge_completed');
+    expect(document.activeElement).to.equal(pay);
+    expect(card.shadowRoot!.querySelector('dialog')).to.equal(null);
+    expect(flow(events).slice(-4)).to.deep.equal(['cpe:confirm:start', 'cpe:challenge:start', 'cpe:challenge:end', 'cpe:confirm:end']);
+    expect(events.findLast((e) => e.name === 'cpe:challenge:end')!.detail).to.deep.equal({ status: 'completed' });
+    const authorised = await card.authoriseViaBackend({ endpoint: MW.authorise! });
+    expect(authorised.authorised).to.equal(true);
+  });
+
+  it('failed: confirm resolves failed with cpe:error, and authorise is refused', async () => {
+    const { card, events, confirming } = await challenged();
+    await sendKeys({ press: 'Tab' });
+    await sendKeys({ press: 'Tab' }); // Fail
+    await sendKeys({ press: 'Enter' });
+    const result = await confirming;
+    expect(result.status).to.equal('failed');
+    expect(events.find((e) => e.name === 'cpe:error')!.detail).to.include({ code: 'authentication_failed' });
+    const error = await card.authoriseViaBackend({ endpoint: MW.authorise! }).catch((e) => e);
+    expect(error.code).to.equal('invalid_state');
+  });
+
+  it('Escape cancels: requires_customer_authentication, cpe:error challenge_cancelled, focus restored', async () => {
+    const { events, pay, confirming } = await challenged();
+    await sendKeys({ press: 'Escape' });
+    const result = await confirming;
+    expect(result.status).to.equal('requires_customer_authentication');
+    expect(events.find((e) => e.name === 'cpe:error')!.detail).to.include({ code: 'challenge_cancelled', operation: 'challenge' });
+    expect(document.activeElement).to.equal(pay);
+  });
+});
