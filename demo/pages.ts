@@ -46,7 +46,7 @@ function layout(path: string, title: string, config: PageConfig, checkout: strin
 ${checkout}
 ${TEST_CARDS}
 </section>
-<section aria-labelledby="log-title"><h2 id="log-title">Events</h2><ol id="log" aria-live="off"></ol>
+<section aria-labelledby="log-title"><h2 id="log-title">Events</h2><ol id="log" tabindex="0" aria-label="Event log"></ol>
 <h2>Backend verify</h2><pre id="verify"></pre></section>
 </main>
 <script type="application/json" id="cpe-config">${jsonForScript(config)}</script>

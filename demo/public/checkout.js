@@ -73,8 +73,12 @@ export async function start(mount) {
   payButton.addEventListener('click', () => pay(elements, element));
 }
 
+let paying = false;
 async function pay(elements, element) {
-  payButton.disabled = true;
+  // aria-disabled, not disabled: the button keeps focus, so the 3-D Secure modal can give it back.
+  if (paying) return;
+  paying = true;
+  payButton.setAttribute('aria-disabled', 'true');
   verifyOutput.textContent = '';
   try {
     show('busy', 'Paying…');
@@ -101,7 +105,8 @@ async function pay(elements, element) {
     // The element emitted cpe:error with the same message (see the event log).
     show('failure', error.message);
   } finally {
-    payButton.disabled = false;
+    paying = false;
+    payButton.removeAttribute('aria-disabled');
     if (status.dataset.state === 'failure') await element.reset().catch(() => {});
   }
 }

@@ -1,0 +1,155 @@
+import assert from 'node:assert/strict';
+import { createRequire } from 'node:module';
+import { after, before, describe, it } from 'node:test';
+import type { Frame, Page } from 'playwright-core';
+import { CARDS, cscFor, digitsOf, watchMerchantPage } from './helpers/checkout.ts';
+import { startStack, type Stack } from './helpers/stack.ts';
+
+/**
+ * axe-core (from npm) in every hosted frame and on the demo page: no serious or critical violation in
+ * any of the six layouts, light and dark, nor in the 3-D Secure modal; and a whole payment with the
+ * keyboard alone. The axe contexts bypass CSP only so that axe itself can be injected.
+ */
+const AXE = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
+const LAYOUTS = ['stack', 'row-minimal', 'row-compact', 'row', 'column-compact', 'column'];
+
+let stack: Stack;
+before(async () => {
+  stack = await startStack();
+});
+after(async () => {
+  await stack?.close();
+});
+
+async function seriousViolations(target: Page | Frame, context?: string): Promise<string[]> {
+  await target.addScriptTag({ path: AXE });
+  const violations = await target.evaluate(async (selector) => {
+    const axe = (window as unknown as { axe: { run(context: unknown, options: unknown): Promise<{ violations: { id: string; impact: string; nodes: { target: string[] }[] }[] }> } }).axe;
+    const { violations } = await axe.run(selector ?? document, { resultTypes: ['violations'] });
+    return violations.map((v) => ({ id: v.id, impact: v.impact, targets: v.nodes.map((n) => n.target.join(' ')) }));
+  }, context);
+  return violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id} (${v.impact}): ${v.targets.join(', ')}`);
+}
+
+const cardFrame = (page: Page) => page.frames().find((f) => f.url().includes('/frames/card-form/'))!;
+
+async function open(path: string, query: Record<string, string>) {
+  const opened = await stack.newPage({ bypassCSP: true });
+  await watchMerchantPage(opened.page);
+  await opened.page.goto(`${stack.demoUrl}${path}?${new URLSearchParams(query)}`);
+  await opened.page.locator('#status[data-state="ready"]').waitFor({ timeout: 15_000 });
+  return opened;
+}
+
+describe('axe-core: no serious or critical violation', () => {
+  for (const theme of ['light', 'dark']) {
+    for (const layout of LAYOUTS) {
+      it(`the card frame, ${layout}, ${theme}`, async () => {
+        const { page, context } = await open('/', { layout, theme });
+        try {
+          const frame = cardFrame(page);
+          assert.deepEqual(await seriousViolations(frame), []);
+          // With a validation message shown too.
+          await page.frameLocator('iframe[title="Card payment"]').getByLabel('Card number').pressSequentially('4242424242424241');
+          await page.frameLocator('iframe[title="Card payment"]').getByLabel('Expiry date').click();
+          assert.deepEqual(await seriousViolations(frame), []);
+        } finally {
+          await context.close();
+        }
+      });
+    }
+  }
+
+  it('the field frames of <cpe-card-fields> and the demo page itself', async () => {
+    const { page, context } = await open('/fields', { theme: 'dark' });
+    try {
+      for (const frame of page.frames().filter((f) => f.url().includes('/frames/field/'))) assert.deepEqual(await seriousViolations(frame), [], frame.url());
+      assert.deepEqual(await seriousViolations(page), []);
+    } finally {
+      await context.close();
+    }
+  });
+
+  it('the 3-D Secure modal: the dialog on the page and the challenge inside it', async () => {
+    const { page, context } = await open('/', {});
+    try {
+      const frame = page.frameLocator('iframe[title="Card payment"]');
+      await frame.getByLabel('Card number').pressSequentially(digitsOf(CARDS.challenge));
+      await frame.getByLabel('Expiry date').pressSequentially('1230');
+      await frame.getByLabel('Security code').pressSequentially(cscFor(CARDS.challenge));
+      await frame.getByLabel('Name on card').fill('Ada Lovelace');
+      await page.click('#pay');
+      const challenge = page.frameLocator('dialog iframe');
+      await challenge.getByRole('button', { name: 'Complete' }).waitFor({ timeout: 15_000 });
+      assert.deepEqual(await seriousViolations(page), []);
+      const inner = page.frames().find((f) => f.url().includes('/frames/challenge'))!;
+      assert.deepEqual(await seriousViolations(inner), []);
+    } finally {
+      await context.close();
+    }
+  });
+});
+
+describe('keyboard only', () => {
+  it('a whole card payment, 3-D Secure included, with the keyboard alone', async () => {
+    const { page, context } = await open('/', { layout: 'row' });
+    try {
+      const card = cardFrame(page);
+      const focusedField = () =>
+        card.evaluate(() => {
+          let active = document.activeElement;
+          while (active?.shadowRoot?.activeElement) active = active.shadowRoot.activeElement;
+          return active?.getAttribute('autocomplete') ?? null;
+        });
+      // From the top of the page, Tab until the card number has focus.
+      await page.keyboard.press('Tab');
+      for (let i = 0; i < 20 && (await focusedField()) !== 'cc-number'; i++) await page.keyboard.press('Tab');
+      assert.equal(await focusedField(), 'cc-number', 'Tab reaches the card number');
+      await page.keyboard.type(digitsOf(CARDS.challenge));
+      await page.keyboard.press('Tab');
+      await page.keyboard.type('1230');
+      await page.keyboard.press('Tab');
+      await page.keyboard.type(cscFor(CARDS.challenge));
+      await page.keyboard.press('Tab');
+      await page.keyboard.type('Ada Lovelace');
+      await page.keyboard.press('Tab');
+      assert.equal(await page.evaluate(() => document.activeElement?.id), 'pay');
+      await page.keyboard.press('Enter');
+      // The challenge modal takes focus; Tab reaches Complete inside it.
+      const inner = async () => page.frames().find((f) => f.url().includes('/frames/challenge'));
+      await page.waitForFunction(() => document.querySelector('cpe-card')?.shadowRoot?.querySelector('dialog[open]'), undefined, { timeout: 15_000 });
+      let challenge: Frame | undefined;
+      for (let i = 0; i < 50 && !(challenge = await inner()); i++) await page.waitForTimeout(100);
+      await challenge!.waitForSelector('button[value="complete"]');
+      for (let i = 0; i < 10 && !(await challenge!.evaluate(() => (document.activeElement as HTMLButtonElement | null)?.value === 'complete')); i++) await page.keyboard.press('Tab');
+      await page.keyboard.press('Enter');
+      const status = page.locator('#status[data-state="success"], #status[data-state="failure"]');
+      await status.waitFor({ timeout: 20_000 });
+      assert.equal(await status.getAttribute('data-state'), 'success', (await status.textContent()) ?? '');
+      // Focus came back to the page after the modal closed.
+      assert.notEqual(await page.evaluate(() => document.activeElement?.tagName), 'BODY');
+    } finally {
+      await context.close();
+    }
+  });
+
+  it('Escape cancels the 3-D Secure modal, with a cpe:error, and the shopper can pay again', async () => {
+    const { page, context } = await open('/', {});
+    try {
+      const frame = page.frameLocator('iframe[title="Card payment"]');
+      await frame.getByLabel('Card number').pressSequentially(digitsOf(CARDS.challenge));
+      await frame.getByLabel('Expiry date').pressSequentially('1230');
+      await frame.getByLabel('Security code').pressSequentially(cscFor(CARDS.challenge));
+      await frame.getByLabel('Name on card').fill('Ada Lovelace');
+      await page.click('#pay');
+      await page.frameLocator('dialog iframe').getByRole('button', { name: 'Complete' }).waitFor({ timeout: 15_000 });
+      await page.keyboard.press('Escape');
+      const status = page.locator('#status[data-state="failure"]');
+      await status.waitFor({ timeout: 10_000 });
+      assert.equal(await page.evaluate(() => !!document.querySelector('cpe-card')?.shadowRoot?.querySelector('dialog[open]')), false);
+      assert.ok((await page.evaluate(() => (window as unknown as { __cpeEvents: string[] }).__cpeEvents)).includes('cpe:error'));
+    } finally {
+      await context.close();
+    }
+  });
+});

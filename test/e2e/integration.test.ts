@@ -1,0 +1,204 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { CARDS, openCheckout, typeCard } from './helpers/checkout.ts';
+import { parseCsp, startStack, type Stack } from './helpers/stack.ts';
+
+/** What integrators hit with other SDKs, on the demo merchant's pages (another origin than the service). */
+let stack: Stack;
+before(async () => {
+  stack = await startStack();
+});
+after(async () => {
+  await stack?.close();
+});
+
+/** Frames inside the page's <cpe-card> (a function: the page's CSP forbids evaluating strings). */
+const frameCount = () => {
+  const el = document.querySelector('cpe-card');
+  return el?.shadowRoot ? el.shadowRoot.querySelectorAll('iframe').length : -1;
+};
+/** The autocomplete token of the focused input inside the frame, through the Lit app's shadow root. */
+const focusedToken = () => {
+  let active = document.activeElement;
+  while (active?.shadowRoot?.activeElement) active = active.shadowRoot.activeElement;
+  return active?.getAttribute('autocomplete') ?? active?.tagName ?? null;
+};
+
+describe('no 2 px frame, no flash while loading', () => {
+  it('reserves the minimum height at once and shows a skeleton until ready, then sizes to content', async () => {
+    const { page, context } = await stack.newPage();
+    try {
+      // Hold the frame page back so the loading state can be seen.
+      let release!: () => void;
+      const held = new Promise<void>((resolve) => (release = resolve));
+      await page.route('**/frames/card-form/**', async (route) => {
+        await held;
+        await route.continue();
+      });
+      await page.goto(`${stack.demoUrl}/?layout=row`);
+      await page.waitForFunction(() => document.querySelector('cpe-card')?.shadowRoot?.querySelectorAll('iframe').length === 1, undefined, { timeout: 10_000 });
+      const loading = await page.evaluate(() => {
+        const el = document.querySelector('cpe-card')!;
+        const iframe = el.shadowRoot!.querySelector('iframe')!;
+        const skeleton = el.shadowRoot!.querySelector('[part~="skeleton"]');
+        return {
+          height: el.getBoundingClientRect().height,
+          skeletonVisible: !!skeleton && getComputedStyle(skeleton).display !== 'none' && skeleton.getBoundingClientRect().height > 0,
+          iframeVisible: getComputedStyle(iframe).visibility !== 'hidden' && getComputedStyle(iframe).opacity !== '0',
+        };
+      });
+      assert.ok(loading.height >= 48, `reserved at once: ${loading.height}px`);
+      assert.ok(loading.skeletonVisible, 'a skeleton shows while the frame loads');
+      assert.equal(loading.iframeVisible, false, 'the frame stays hidden until ready');
+      release();
+      await page.locator('#status[data-state="ready"]').waitFor({ timeout: 15_000 });
+      const ready = await page.evaluate(() => {
+        const el = document.querySelector('cpe-card')!;
+        const iframe = el.shadowRoot!.querySelector('iframe')!;
+        return { iframe: iframe.getBoundingClientRect().height, host: el.getBoundingClientRect().height };
+      });
+      assert.ok(ready.iframe > 48, `sized to content: ${ready.iframe}px`);
+      // No inner scrollbar: the frame's document fits its height.
+      const frame = page.frames().find((f) => f.url().includes('/frames/card-form/'))!;
+      const fits = await frame.evaluate(() => document.documentElement.scrollHeight <= window.innerHeight + 1);
+      assert.ok(fits, 'the frame content fits without scrolling');
+    } finally {
+      await context.close();
+    }
+  });
+
+  it('a validation message grows the frame instead of being clipped', async () => {
+    const { page, context } = await openCheckout(stack, '/', { layout: 'stack' });
+    try {
+      const before = await page.evaluate(() => document.querySelector('cpe-card')!.shadowRoot!.querySelector('iframe')!.getBoundingClientRect().height);
+      const frame = page.frameLocator('iframe[title="Card payment"]');
+      await frame.getByLabel('Card number').pressSequentially('4242424242424241');
+      await frame.getByLabel('Expiry date').click();
+      await page.waitForFunction(
+        (h) => document.querySelector('cpe-card')!.shadowRoot!.querySelector('iframe')!.getBoundingClientRect().height > h,
+        before,
+        { timeout: 5_000 },
+      );
+      const card = page.frames().find((f) => f.url().includes('/frames/card-form/'))!;
+      assert.ok(await card.evaluate(() => document.documentElement.scrollHeight <= window.innerHeight + 1), 'no clipping');
+      assert.equal(await frame.getByLabel('Card number').getAttribute('aria-invalid'), 'true');
+    } finally {
+      await context.close();
+    }
+  });
+});
+
+describe('double mounts and removal', () => {
+  it('reconnecting the element and calling init() twice leaves one frame and a working bridge; removing releases it', async () => {
+    const { page, context, problems } = await openCheckout(stack, '/');
+    try {
+      assert.equal(await page.evaluate(frameCount), 1);
+      // React StrictMode style: disconnect and reconnect at once, then init() again.
+      await page.evaluate(async () => {
+        const el = document.querySelector('cpe-card')! as HTMLElement & { init(): Promise<void>; awaitReady(): Promise<void> };
+        const parent = el.parentNode!;
+        parent.removeChild(el);
+        parent.appendChild(el);
+        await el.init();
+        await el.init();
+        await el.awaitReady();
+      });
+      assert.equal(await page.evaluate(frameCount), 1, 'one frame after reconnect and init twice');
+      assert.equal(page.frames().filter((f) => f.url().includes('/frames/card-form/')).length, 1, 'one frame document');
+      // The bridge still works: tokenise through it.
+      await typeCard(page, CARDS.visa);
+      const token = await page.evaluate(async () => ((await (window as any).demo.element.tokenise()) as { data: { cp_card_token: string } }).data.cp_card_token);
+      assert.match(token, /^tok_/);
+      // Removing releases the frame.
+      await page.evaluate(() => document.querySelector('cpe-card')!.remove());
+      await page.waitForFunction(() => !document.querySelector('iframe') && true);
+      assert.equal(page.frames().filter((f) => f.url().includes('/frames/card-form/')).length, 0, 'the frame is gone');
+      assert.deepEqual(problems, []);
+    } finally {
+      await context.close();
+    }
+  });
+});
+
+describe('focus and keyboard', () => {
+  it('focus() reaches the first field; Tab and Shift+Tab run through the fields and out of the frame', async () => {
+    const { page, context } = await openCheckout(stack, '/', { layout: 'row' });
+    try {
+      const card = page.frames().find((f) => f.url().includes('/frames/card-form/'))!;
+      const focused = () => card.evaluate(focusedToken);
+      await page.evaluate(() => (document.querySelector('cpe-card') as HTMLElement).focus());
+      await page.waitForFunction(() => document.activeElement?.tagName === 'CPE-CARD');
+      assert.equal(await focused(), 'cc-number');
+      for (const next of ['cc-exp', 'cc-csc', 'cc-name']) {
+        await page.keyboard.press('Tab');
+        assert.equal(await focused(), next);
+      }
+      await page.keyboard.press('Tab');
+      assert.equal(await page.evaluate(() => document.activeElement?.id), 'pay', 'Tab leaves the frame to the next control of the page');
+      await page.keyboard.press('Shift+Tab');
+      assert.equal(await focused(), 'cc-name', 'Shift+Tab comes back into the frame');
+    } finally {
+      await context.close();
+    }
+  });
+});
+
+describe('autofill', () => {
+  it('<cpe-card>: the browser fills every field of the one frame (same document)', async () => {
+    const { page, context } = await openCheckout(stack, '/');
+    try {
+      const card = page.frames().find((f) => f.url().includes('/frames/card-form/'))!;
+      const names = await card.locator('input').evaluateAll((inputs) => inputs.map((i) => i.getAttribute('autocomplete')));
+      for (const token of ['cc-number', 'cc-exp', 'cc-csc', 'cc-name']) assert.ok(names.includes(token), `${token} in ${names}`);
+    } finally {
+      await context.close();
+    }
+  });
+
+  it('<cpe-card-fields>: what the browser fills in the number frame reaches the expiry, security code and name frames', async () => {
+    const { page, context } = await openCheckout(stack, '/fields');
+    try {
+      const number = page.frames().find((f) => f.url().includes('field=number'))!;
+      // The browser's card autofill: it fills the number frame's hidden cc-exp / cc-csc / cc-name inputs too.
+      const values: [string, string][] = [['cc-number', '4242424242424242'], ['cc-exp', '12/30'], ['cc-csc', '739'], ['cc-name', 'Ada Lovelace']];
+      for (const [token, value] of values) {
+        await number.locator(`input[autocomplete="${token}"]`).first().evaluate((input: HTMLInputElement, v) => {
+          input.value = v;
+          input.dispatchEvent(new Event('input', { bubbles: true, composed: true }));
+        }, value);
+      }
+      const valueIn = (field: string) => page.frameLocator(`iframe[title="${field}"]`).locator('input:not([aria-hidden="true"])').first();
+      await page.waitForTimeout(300);
+      assert.equal(await valueIn('Expiry date').inputValue(), '12 / 30');
+      assert.equal(await valueIn('Security code').inputValue(), '739');
+      assert.equal(await valueIn('Name on card').inputValue(), 'Ada Lovelace');
+    } finally {
+      await context.close();
+    }
+  });
+});
+
+describe('frames for an unknown merchant render nothing', () => {
+  it("a frame address with an unknown public key is served with frame-ancestors 'none', and the browser shows no field", async () => {
+    const bogus = `${stack.serviceUrl}/frames/card-form/?pk=pk_test_unknown&lang=en&v=1`;
+    const response = await fetch(bogus);
+    assert.deepEqual(parseCsp(response.headers.get('content-security-policy')).get('frame-ancestors'), ["'none'"]);
+    const ours = await fetch(`${stack.serviceUrl}/frames/card-form/?pk=${stack.service.credentials.publicKey}&lang=en&v=1`);
+    assert.ok(parseCsp(ours.headers.get('content-security-policy')).get('frame-ancestors')?.includes(new URL(stack.demoUrl).origin));
+
+    const { page, context } = await stack.newPage();
+    try {
+      await page.goto(`${stack.demoUrl}/html`);
+      await page.evaluate((src) => {
+        const iframe = document.createElement('iframe');
+        iframe.id = 'bogus';
+        iframe.src = `${src}#00000000-0000-4000-8000-000000000000`;
+        document.body.append(iframe);
+      }, bogus);
+      await page.waitForTimeout(1_000);
+      assert.equal(await page.frameLocator('#bogus').getByLabel('Card number').count(), 0);
+    } finally {
+      await context.close();
+    }
+  });
+});
