@@ -118,7 +118,9 @@ export default {
       launchOptions: { executablePath: chromiumPath(), headless: true, args: [...CHROMIUM_FLAGS] },
     }),
   ],
-  concurrency: 2,
+  // One page at a time: a background tab gets no animation frames (fixture() waits for one) and no
+  // keyboard focus (sendKeys types into the focused frame).
+  concurrency: 1,
   concurrentBrowsers: 1,
   browserStartTimeout: 60_000,
   testsStartTimeout: 60_000,
