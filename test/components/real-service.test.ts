@@ -108,6 +108,29 @@ describe('with the real service and card form', function () {
   });
 });
 
+describe('with the real field frames (cpe-card-fields)', function () {
+  this.timeout(30_000);
+  before(async () => {
+    config = await (await fetch('/__cpe/config')).json();
+  });
+
+  it('Tab runs through the four frames; tokenise gathers them on the service origin; attach and confirm', async () => {
+    const page = await fixture<HTMLFormElement>(html`<form style="width: 480px">
+      <div data-cpe-field="number"></div><div data-cpe-field="expiry"></div><div data-cpe-field="cvc"></div><div data-cpe-field="name"></div>
+    </form>`);
+    const fields = new ElementsController(config.serviceUrl, config.publicKey, createServerIntent, MW).cardFieldsElement({ element: page });
+    const events = recordEvents(fields);
+    await fields.init();
+    await fields.awaitReady();
+    await typeCard(fields as unknown as CpeCard, '4242424242424242');
+    await waitUntil(() => events.findLast((e) => e.name === 'cpe:change')?.detail.complete, 'the fields never became complete');
+    const token = await fields.tokenise();
+    expect(token.data).to.include({ last4: '4242', scheme: 'visa' });
+    expect((await fields.attach()).status).to.equal('requires_customer_confirmation');
+    expect((await fields.confirm()).status).to.equal('requires_authorisation');
+  });
+});
+
 describe('3-D Secure with the real challenge page', function () {
   this.timeout(30_000);
   before(async () => {
