@@ -17,6 +17,7 @@ export default {
   cvcIncomplete: 'رمز أمان البطاقة غير مكتمل.',
   nameRequired: 'أدخل الاسم المكتوب على البطاقة.',
   refused: 'تم رفض هذه البطاقة. تحقق من البيانات أو استخدم بطاقة أخرى.',
+  formTitle: 'بيانات البطاقة',
   acceptedCards: 'البطاقات المقبولة',
   unavailable: 'لا يمكن عرض نموذج الدفع هذا هنا.',
 } satisfies Catalogue;

@@ -17,6 +17,7 @@ export default {
   cvcIncomplete: 'Mae cod diogelwch eich cerdyn yn anghyflawn.',
   nameRequired: 'Rhowch yr enw sydd ar eich cerdyn.',
   refused: 'Gwrthodwyd y cerdyn hwn. Gwiriwch y manylion neu defnyddiwch gerdyn arall.',
+  formTitle: 'Manylion y cerdyn',
   acceptedCards: 'Cardiau a dderbynnir',
   unavailable: 'Nid oes modd dangos y ffurflen dalu hon yma.',
 } satisfies Catalogue;

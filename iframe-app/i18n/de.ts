@@ -17,6 +17,7 @@ export default {
   cvcIncomplete: 'Der Sicherheitscode ist unvollständig.',
   nameRequired: 'Geben Sie den Namen auf der Karte ein.',
   refused: 'Diese Karte wurde abgelehnt. Prüfen Sie die Angaben oder verwenden Sie eine andere Karte.',
+  formTitle: 'Kartendaten',
   acceptedCards: 'Akzeptierte Karten',
   unavailable: 'Dieses Zahlungsformular kann hier nicht angezeigt werden.',
 } satisfies Catalogue;

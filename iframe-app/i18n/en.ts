@@ -17,6 +17,7 @@ const en = {
   cvcIncomplete: 'Your card’s security code is incomplete.',
   nameRequired: 'Enter the name shown on your card.',
   refused: 'This card was refused. Check the details or use another card.',
+  formTitle: 'Card details',
   acceptedCards: 'Accepted cards',
   unavailable: 'This payment form cannot be shown here.',
 };

@@ -17,6 +17,7 @@ export default {
   cvcIncomplete: 'El código de seguridad está incompleto.',
   nameRequired: 'Introduce el nombre que aparece en la tarjeta.',
   refused: 'Se ha rechazado esta tarjeta. Revisa los datos o usa otra tarjeta.',
+  formTitle: 'Datos de la tarjeta',
   acceptedCards: 'Tarjetas aceptadas',
   unavailable: 'Este formulario de pago no se puede mostrar aquí.',
 } satisfies Catalogue;

@@ -17,6 +17,7 @@ export default {
   cvcIncomplete: 'Le code de sécurité est incomplet.',
   nameRequired: 'Saisissez le nom figurant sur la carte.',
   refused: 'Cette carte a été refusée. Vérifiez les informations ou utilisez une autre carte.',
+  formTitle: 'Coordonnées de la carte',
   acceptedCards: 'Cartes acceptées',
   unavailable: 'Ce formulaire de paiement ne peut pas être affiché ici.',
 } satisfies Catalogue;

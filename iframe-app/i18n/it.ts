@@ -17,6 +17,7 @@ export default {
   cvcIncomplete: 'Il codice di sicurezza è incompleto.',
   nameRequired: 'Inserisci il nome riportato sulla carta.',
   refused: 'Questa carta è stata rifiutata. Controlla i dati o usa un’altra carta.',
+  formTitle: 'Dati della carta',
   acceptedCards: 'Carte accettate',
   unavailable: 'Questo modulo di pagamento non può essere mostrato qui.',
 } satisfies Catalogue;

@@ -17,6 +17,7 @@ export default {
   cvcIncomplete: 'De beveiligingscode is onvolledig.',
   nameRequired: 'Vul de naam op de kaart in.',
   refused: 'Deze kaart is geweigerd. Controleer de gegevens of gebruik een andere kaart.',
+  formTitle: 'Kaartgegevens',
   acceptedCards: 'Geaccepteerde kaarten',
   unavailable: 'Dit betaalformulier kan hier niet worden getoond.',
 } satisfies Catalogue;

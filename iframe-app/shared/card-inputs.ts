@@ -237,6 +237,7 @@ export class CardInputs extends LitElement {
           autocapitalize=${numeric ? 'off' : 'words'}
           spellcheck="false"
           placeholder=${placeholder}
+          aria-required="true"
           aria-invalid=${message ? 'true' : 'false'}
           aria-describedby=${message ? `${id}-msg` : nothing}
           .value=${live(displayOf(field, this.values[field]))}

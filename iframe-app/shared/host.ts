@@ -32,7 +32,10 @@ export async function startFrame(create: (params: FrameParams) => CardInputs | u
   const address = readFrameUrl(location);
   const el = address && create(address.params);
   if (!address || !el || window.parent === window) {
-    renderUnavailable();
+    const tag = new URLSearchParams(location.search).get('lang') ?? 'en';
+    const { lang, cat } = await loadCatalogue(/^[a-zA-Z]{2,3}(-[a-zA-Z0-9]{2,8})*$/.test(tag) ? tag : 'en');
+    applyLanguage(lang, cat);
+    renderUnavailable(cat.unavailable);
     return undefined;
   }
   const { params, session } = address;
@@ -88,6 +91,7 @@ export async function startFrame(create: (params: FrameParams) => CardInputs | u
   failed = !!loaded.failed;
   applyLanguage(loaded.lang, loaded.cat);
   el.cat = loaded.cat;
+  document.title = el.fields.length === 1 ? loaded.cat[el.fields[0]!] : loaded.cat.formTitle;
   document.body.append(el);
   await el.updateComplete;
   new ResizeObserver(() => {

@@ -108,8 +108,18 @@ describe('frame pages over the bridge', () => {
     expect(ar.doc.documentElement.dir).to.equal('rtl');
     expect(ar.doc.documentElement.lang).to.equal('ar');
     expect(ar.el.shadowRoot!.querySelector('label')!.textContent).to.equal('رقم البطاقة');
+    expect(ar.doc.title).to.equal('بيانات البطاقة');
     const fr = await mount('card-form', 'pk=pk_test_1&lang=fr-CA');
     expect(fr.el.shadowRoot!.querySelector('label')!.textContent).to.equal('Numéro de carte');
+  });
+
+  it('an invalid frame address in Welsh says so in Welsh', async () => {
+    const iframe = document.createElement('iframe');
+    iframe.src = `/iframe-app/field/index.html?pk=pk_test_1&lang=cy&field=number#${crypto.randomUUID()}`;
+    document.body.append(iframe);
+    await waitUntil(() => iframe.contentDocument?.querySelector('.unavailable'), 'no message', { timeout: 4000 });
+    expect(iframe.contentDocument!.querySelector('.unavailable')!.textContent).to.equal('Nid oes modd dangos y ffurflen dalu hon yma.');
+    expect(iframe.contentDocument!.documentElement.lang).to.equal('cy');
   });
 
   it('an invalid frame address shows a short message and no inputs', async () => {
