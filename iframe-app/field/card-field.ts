@@ -192,7 +192,7 @@ export class CardFieldElement extends CardInputs {
   override render() {
     const hidden =
       this.field === 'number'
-        ? AUTOFILL.map(([ac, kind]) => html`<input class="autofill" tabindex="-1" aria-hidden="true" autocomplete=${ac} name=${ac} data-fill=${kind} @input=${this.#onFill} />`)
+        ? AUTOFILL.map(([ac, kind]) => html`<input class="autofill" tabindex="-1" aria-hidden="true" autocomplete=${ac} name=${ac} data-fill=${kind} @input=${this.#onFill} @change=${this.#onFill} />`)
         : nothing;
     return html`${this.renderBadgeStrip()}
       <div class="grid">${this.renderField(this.field)}</div>
