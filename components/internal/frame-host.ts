@@ -234,7 +234,7 @@ export abstract class FrameHost extends Base implements FrameOwner, ElementsApi 
     if (!this.#ready || this.#ready.settled) this.#ready = deferred();
     try {
       const controller = this.controller;
-      if (!controller) throw new SdkError('invalid_state', `${this.where}: no controller: set the element's controller property or put it inside <cpe-elements>`);
+      if (!controller) throw new SdkError('invalid_state', `${this.where}: no controller: set .controller or put it in <cpe-elements>`);
       if (!this.#factory) {
         const options: Record<string, unknown> = {};
         for (const name of (this.constructor as unknown as { observedAttributes: string[] }).observedAttributes) {
@@ -257,7 +257,7 @@ export abstract class FrameHost extends Base implements FrameOwner, ElementsApi 
             'init',
             new SdkError(
               'timeout',
-              `${this.where}: the payment frame did not answer within ${FrameHost.handshakeTimeoutMs / 1000} s: check that ${controller.serviceOrigin} is reachable, allowed by your Content-Security-Policy (frame-src) and that this page's origin is registered for your public key`,
+              `${this.where}: the frame did not answer in ${FrameHost.handshakeTimeoutMs / 1000} s: is ${controller.serviceOrigin} reachable, allowed by your CSP (frame-src) and this origin registered for your key?`,
             ),
           ),
         FrameHost.handshakeTimeoutMs,
@@ -384,7 +384,7 @@ export abstract class FrameHost extends Base implements FrameOwner, ElementsApi 
       'attach',
       () => {
         o = parse(`${this.where}.attach`, AttachOptionsSchema, options);
-        if (!o.token && !this.#token) throw new SdkError('invalid_state', `${this.where}.attach: no token: call tokenise() first, or pass attach({ token })`);
+        if (!o.token && !this.#token) throw new SdkError('invalid_state', `${this.where}.attach: no token: call tokenise() first or pass {token}`);
       },
       async () => {
         if (o.token && o.token !== this.#token) this.#newAttempt(o.token);
@@ -420,12 +420,12 @@ export abstract class FrameHost extends Base implements FrameOwner, ElementsApi 
       'confirm',
       () => {
         o = parse(`${this.where}.confirm`, ConfirmOptionsSchema, options);
-        if (!this.#attached) throw new SdkError('invalid_state', `${this.where}.confirm: nothing attached: call attach() first`);
+        if (!this.#attached) throw new SdkError('invalid_state', `${this.where}.confirm: call attach() first`);
         if (!this.#attached.ok)
-          throw new SdkError('invalid_state', `${this.where}.confirm: the last attach returned requires_payment_method: ask for another card (tokenise and attach again)`);
+          throw new SdkError('invalid_state', `${this.where}.confirm: attach returned requires_payment_method: tokenise and attach another card`);
         endpoint = o.authorise?.endpoint ?? this.controller!.middleware.authorise;
         if (o.autoAuthorise && !endpoint)
-          throw new SdkError('invalid_options', `${this.where}.confirm: option "autoAuthorise" needs "authorise.endpoint" (or middleware.authorise)`, 'authorise.endpoint');
+          throw new SdkError('invalid_options', `${this.where}.confirm: "autoAuthorise" needs "authorise.endpoint" or middleware.authorise`, 'authorise.endpoint');
       },
       async () => {
         const intentId = o.intentId ?? this.#attached!.intentId;
@@ -435,7 +435,7 @@ export abstract class FrameHost extends Base implements FrameOwner, ElementsApi 
           const outcome = await this.#challenge(answer.challenge);
           if (outcome) answer = { ...answer, challenge: null, status: this.#confirmed.status as ConfirmResponse['status'], three_ds: `challenge_${outcome}` };
         } else if (answer.status !== 'requires_authorisation' && answer.status !== 'requires_customer_authentication') {
-          this.emit('cpe:error', { message: `The payment cannot proceed to authorisation (status ${answer.status}).`, code: 'confirm_failed', operation: 'confirm' });
+          this.emit('cpe:error', { message: `Cannot proceed to authorisation (${answer.status}).`, code: 'confirm_failed', operation: 'confirm' });
         }
         return answer;
       },
@@ -458,7 +458,7 @@ export abstract class FrameHost extends Base implements FrameOwner, ElementsApi 
       this.emit(
         'cpe:error',
         outcome
-          ? { message: '3-D Secure authentication failed: try again or use another card.', code: 'authentication_failed', operation: 'challenge' }
+          ? { message: '3-D Secure authentication failed.', code: 'authentication_failed', operation: 'challenge' }
           : { message: '3-D Secure authentication was cancelled.', code: 'challenge_cancelled', operation: 'challenge' },
       );
     this.emit('cpe:challenge:end', { status: outcome ?? 'cancelled' });
@@ -494,10 +494,10 @@ export abstract class FrameHost extends Base implements FrameOwner, ElementsApi 
       () => {
         o = parse(`${this.where}.authoriseViaBackend`, AuthOptionsSchema, options);
         if (new URL(o.endpoint, location.href).origin === this.controller?.serviceOrigin)
-          throw new SdkError('invalid_options', `${this.where}.authoriseViaBackend: option "endpoint" must be a route of your backend, not the service`, 'endpoint');
-        if (o.verify && !verifyRoute) throw new SdkError('invalid_options', `${this.where}.authoriseViaBackend: option "verify" needs middleware.verifyAuth`, 'verify');
+          throw new SdkError('invalid_options', `${this.where}.authoriseViaBackend: "endpoint" must be your backend, not the service`, 'endpoint');
+        if (o.verify && !verifyRoute) throw new SdkError('invalid_options', `${this.where}.authoriseViaBackend: "verify" needs middleware.verifyAuth`, 'verify');
         if (this.#confirmed?.status !== 'requires_authorisation')
-          throw new SdkError('invalid_state', `${this.where}.authoriseViaBackend: confirm() has not returned requires_authorisation for this attempt`);
+          throw new SdkError('invalid_state', `${this.where}.authoriseViaBackend: confirm() did not return requires_authorisation`);
       },
       async () => {
         const intentId = o.intentId ?? this.#confirmed!.intentId;

@@ -155,21 +155,21 @@ export function resolveTarget(where: string, option: string, value: MountTarget 
     try {
       found = root.querySelector(value);
     } catch {
-      fail(`option "${option}" ("${value}") is not a valid CSS selector`);
+      fail(`"${option}" ("${value}") is not a valid CSS selector`);
     }
-    if (!found) fail(`option "${option}" ("${value}") matches no element${resolve.within ? ' inside resolveOptions.within' : ''}: add the container to the page before init(), or fix the selector`);
+    if (!found) fail(`"${option}" ("${value}") matches no element${resolve.within ? ' inside resolveOptions.within' : ''}`);
   } else if (value) {
     found = value;
   } else if (known && (scope || resolve.autoDiscover)) {
     found = root.querySelector(known);
-    if (!found) fail(`no mount target found: add an element matching ${known}, or pass option "${option}"`);
+    if (!found) fail(`no mount target found: add ${known} or pass "${option}"`);
   } else {
-    fail(`option "${option}" is missing: pass a CSS selector or an Element${known ? `, or set resolveOptions.autoDiscover to find ${known}` : ''}`);
+    fail(`option "${option}" is missing: pass a selector or Element${known ? ` (or autoDiscover ${known})` : ''}`);
   }
   const element = found!;
-  if (!element.isConnected) fail(`the "${option}" target is not in the document: insert it before init()`);
-  if (!element.checkVisibility({ visibilityProperty: true })) fail(`the "${option}" target is hidden (display:none or visibility:hidden): show it before init()`);
+  if (!element.isConnected) fail(`"${option}" is not in the document`);
+  if (!element.checkVisibility({ visibilityProperty: true })) fail(`"${option}" is hidden: show it before init()`);
   if (resolve.allowCustomElement === false && (element.localName.includes('-') || element.hasAttribute('is')))
-    fail(`the "${option}" target <${element.localName}> is a custom element and resolveOptions.allowCustomElement is false: mount into a plain element such as a <div>`);
+    fail(`"${option}" <${element.localName}> is a custom element (allowCustomElement is false): use a <div>`);
   return element;
 }

@@ -27,9 +27,10 @@ const pause = (ms: number) => new Promise((r) => setTimeout(r, ms));
 /** Focuses the first field through the SDK and types the card like a shopper, Tab between fields. */
 async function typeCard(card: CpeCard, number: string) {
   card.focus();
-  await pause(150);
+  await pause(250);
   for (const [i, text] of [number, '1230', number.startsWith('37') ? '1234' : '123', 'Ada Lovelace'].entries()) {
-    if (i) await sendKeys({ press: 'Tab' });
+    // Focus moves between cross-site frames (other processes) asynchronously: let it land.
+    if (i) await sendKeys({ press: 'Tab' }), await pause(100);
     await sendKeys({ type: text });
   }
   await pause(50);
