@@ -58,22 +58,37 @@ export const styles = css`
   :host([layout='stack']) .name {
     grid-column: 1 / -1;
   }
-  /* One row; each field spans three shared rows (label, input, message), so inputs line up even
-     when a label wraps. */
+  /* One row: labels in the first grid row, inputs in the second (so they line up when a label
+     wraps), and each message below across the whole width, still tied to its input. */
   :host([layout^='row']) .grid {
     grid-template-columns: minmax(0, 2.8fr) minmax(0, 1.15fr) minmax(0, 0.95fr) minmax(0, 1.6fr);
-    grid-template-rows: auto auto auto;
     column-gap: calc(var(--_gap) * 0.67);
     row-gap: 0;
   }
   :host([layout^='row']) .field {
-    display: grid;
-    grid-row: span 3;
-    grid-template-rows: subgrid;
-    align-items: end;
+    display: contents;
   }
-  :host([layout^='row']) .msg {
-    align-self: start;
+  :host([layout^='row']) .number > * {
+    grid-column: 1;
+  }
+  :host([layout^='row']) .expiry > * {
+    grid-column: 2;
+  }
+  :host([layout^='row']) .cvc > * {
+    grid-column: 3;
+  }
+  :host([layout^='row']) .name > * {
+    grid-column: 4;
+  }
+  :host([layout^='row']) label {
+    grid-row: 1;
+    align-self: end;
+  }
+  :host([layout^='row']) .box {
+    grid-row: 2;
+  }
+  :host([layout^='row']) .field > .msg {
+    grid-column: 1 / -1;
   }
   :host([layout^='row']) .in {
     padding: 0 calc(var(--_pad) * 0.75);
@@ -90,7 +105,6 @@ export const styles = css`
     }
     :host([layout^='row']) .field {
       display: block;
-      grid-row: auto;
     }
     :host([layout^='row']) .number,
     :host([layout^='row']) .name {
