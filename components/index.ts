@@ -4,8 +4,14 @@
  *   import { createElements } from 'https://cpe.example/sdk/cpe.js';
  *   const elements = await createElements({ pubKey, createServerIntent, middleware });
  *
- * This module also defines the custom elements (through `defineElement`, which is a no-op during
- * server-side rendering).
+ * This module also defines the custom elements `<cpe-card>`, `<cpe-card-fields>` and `<cpe-elements>`
+ * (through `defineElement`, a no-op during server-side rendering: importing it in Node does not throw,
+ * and elements do nothing until connected in a browser).
+ *
+ * Content-Security-Policy of a merchant page: the service origin in `script-src` (this module),
+ * `frame-src` (the hosted fields and the 3-D Secure page) and `connect-src` (direct mode's
+ * `/intent/*`). No `unsafe-eval`, no `unsafe-inline` script or style: the elements' styles are
+ * constructed stylesheets and sizes are set through the CSSOM.
  */
 import type { ElementsOptions } from '../protocol/elements-options.ts';
 import { makeController, type ElementsController } from './controller.ts';

@@ -52,6 +52,7 @@ export function showChallenge(root: ParentNode, origin: string, challenge: Chall
     iframe.src = challenge.url;
     root.append(dialog);
     dialog.showModal();
+    if (signal.aborted) return cancel();
     (dialog.firstElementChild as HTMLElement).focus();
   });
 }

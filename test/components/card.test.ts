@@ -1,4 +1,5 @@
 import { expect, fixture, html, oneEvent, waitUntil } from '@open-wc/testing';
+import { emulateMedia } from '@web/test-runner-commands';
 import { CpeCard, SdkError } from '../../components/index.ts';
 import { FrameHost } from '../../components/internal/frame-host.ts';
 import { container, fakeController, fakeOf, frameScript, iframesIn, recordEvents } from './helpers.ts';
@@ -449,6 +450,26 @@ describe('sizing, theme, skeleton', () => {
       expect((fake.requests[1]!.params as { tokens: object }).tokens).to.deep.equal({ '--cpe-bg': '#101010', '--cpe-radius': '12px' });
     } finally {
       document.documentElement.style.removeProperty('--cpe-radius');
+    }
+  });
+
+  it('follows a prefers-color-scheme change that changes the tokens', async () => {
+    frameScript();
+    const style = document.createElement('style');
+    style.textContent = '@media (prefers-color-scheme: dark) { .themed { --cpe-bg: #000; --cpe-fg: #fff } }';
+    document.head.append(style);
+    try {
+      await emulateMedia({ colorScheme: 'light' });
+      const { target, fake } = await readyCard();
+      target.classList.add('themed');
+      await new Promise((r) => setTimeout(r, 30));
+      expect(fake.requests).to.have.length(0); // a class change on the container alone: light, no tokens yet
+      await emulateMedia({ colorScheme: 'dark' });
+      await waitUntil(() => fake.requests.length === 1, 'no configure after the colour scheme changed');
+      expect((fake.requests[0]!.params as { tokens: object }).tokens).to.deep.equal({ '--cpe-bg': '#000', '--cpe-fg': '#fff' });
+    } finally {
+      style.remove();
+      await emulateMedia({ colorScheme: 'light' });
     }
   });
 });
