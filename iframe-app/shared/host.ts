@@ -3,6 +3,7 @@ import { readFrameUrl, type FrameParams } from '../../protocol/frame-url.ts';
 import { FrameEnd, type Handlers, type PortLike } from '../../protocol/rpc.ts';
 import type { CardInputs } from './card-inputs.ts';
 import { applyLanguage, en, loadCatalogue } from './i18n.ts';
+import { startSession } from './session-start.ts';
 import { applyTokens } from './theme.ts';
 
 /** No inputs, only this sentence, when the frame address is not one the SDK builds. */
@@ -59,6 +60,8 @@ export async function startFrame(create: (params: FrameParams) => CardInputs | u
     applyTokens(config.tokens);
     el.pubKey = config.pubKey;
     el.session = config.session;
+    // One frame per element starts the session: the card form, or the number field of a group.
+    if (el.fields.includes('number')) startSession(config.pubKey, config.session);
     if (config.cardSchemesDisplay) el.display = config.cardSchemesDisplay;
     el.applyExtra(config.extra ?? {});
   };

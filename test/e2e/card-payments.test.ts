@@ -33,6 +33,14 @@ const OUTCOMES: Record<CardName, { state: 'success' | 'failure'; text: RegExp; i
   attachRetriable: { state: 'failure', text: /try again/i, intent: 'requires_payment_method' },
 };
 
+async function waitFor(check: () => Promise<boolean>, what: string, timeoutMs = 5_000): Promise<void> {
+  const until = Date.now() + timeoutMs;
+  while (!(await check())) {
+    if (Date.now() > until) assert.fail(`timed out: ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
 const intentOf = async (id: string) =>
   (await fetch(`${stack.serviceUrl}/v1/payment_intents/${id}`, { headers: { authorization: `Bearer ${stack.service.credentials.licenceKey}` } })).json();
 
@@ -44,7 +52,7 @@ for (const mode of ['direct', 'middleware'] as const) {
         try {
           const id = await page.evaluate(() => document.body.dataset.intent!);
           // The browser session started: the intent waits for a card (contract's typical order).
-          //TMP assert.equal((await intentOf(id)).status, 'requires_payment_method');
+          await waitFor(async () => (await intentOf(id)).status === 'requires_payment_method', 'the intent waits for a card once the frame has started the session');
           await typeCard(page, CARDS[name]);
           const outcome = await pay(page, expected.challenge);
           assert.equal(outcome.state, expected.state, outcome.text);
