@@ -21,8 +21,8 @@ export const FIELD_MIN_HEIGHT = 44;
  * passes through this page.
  *
  * Mount targets, in this order of precedence:
- * - factory option `fields: { number, expiry, cvc, name? }` (selectors, searched in
- *   `resolveOptions.within`, or Elements);
+ * - factory option `fields: { number, expiry, cvc, name? }`: Elements, or selectors searched inside
+ *   `element` when it is given, else in `resolveOptions.within` (default the document);
  * - else the descendants `[data-cpe-field="number" | "expiry" | "cvc" | "name"]` of the `element`
  *   container, of `<cpe-card-fields>` itself when written in HTML, or (with
  *   `resolveOptions.autoDiscover`) of `within` / the document.
