@@ -66,6 +66,17 @@ export type TokeniseResult = z.infer<typeof TokeniseResult>;
 
 export const FocusParams = z.object({ position: z.enum(['first', 'last']) });
 
+/**
+ * A Flow frame's visible state, set by the element as it runs the lifecycle (the frame only shows
+ * it): `processing` disables the button and announces it; `success` and `failure` show the message,
+ * and `failure` offers Try again (the frame emits `retry`); `idle` shows the form again.
+ */
+export const FlowState = z.object({
+  state: z.enum(['idle', 'processing', 'success', 'failure']),
+  message: z.optional(z.string().check(z.maxLength(300))),
+});
+export type FlowState = z.infer<typeof FlowState>;
+
 const empty = z.object({});
 
 export const METHODS = {
@@ -77,6 +88,8 @@ export const METHODS = {
   reset: { params: empty, result: empty },
   /** Focus the first (or last) field. */
   focus: { params: FocusParams, result: empty },
+  /** Flow frames: show the lifecycle's state. */
+  flowState: { params: FlowState, result: empty },
 } as const;
 export type Method = keyof typeof METHODS;
 export type ParamsOf<M extends Method> = z.infer<(typeof METHODS)[M]['params']>;
@@ -119,6 +132,12 @@ export const EVENTS = {
   change: ChangeState,
   /** An operational problem inside the frame the page should hear about (catalogue failed to load…). */
   error: BridgeError,
+  /** Flow frames: the shopper pressed Pay / Verify Card and the fields are valid. */
+  submit: z.object({}),
+  /** Flow frames: the shopper pressed Try again after a failure. */
+  retry: z.object({}),
+  /** Wallet button frames: the shopper pressed the wallet button. */
+  press: z.object({}),
 } as const;
 export type FrameEventName = keyof typeof EVENTS;
 export type FrameEventDetail<E extends FrameEventName> = z.infer<(typeof EVENTS)[E]>;

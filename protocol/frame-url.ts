@@ -9,7 +9,7 @@ import * as z from 'zod/mini';
  * secret goes in the address: the session token travels only on the private port. The fragment (never
  * sent to the server) holds the per-mount session uuid the handshake checks.
  */
-export const FRAME_APPS = ['card-form', 'field', 'challenge', 'wallet-sheet', 'flow'] as const;
+export const FRAME_APPS = ['card-form', 'field', 'flow', 'wallet-button', 'wallet-sheet'] as const;
 export type FrameApp = (typeof FRAME_APPS)[number];
 
 export const LAYOUTS = ['stack', 'row-minimal', 'row-compact', 'row', 'column-compact', 'column'] as const;
@@ -26,6 +26,12 @@ export const FrameParams = z.object({
   /** Field frames (cpe-card-fields): which field, and the group uuid that names their shared channel. */
   field: z.optional(z.enum(['number', 'expiry', 'cvc', 'name'])),
   group: z.optional(z.string().check(z.regex(/^[0-9a-f-]{36}$/))),
+  /** Flow frames: a payment (`pay`, the button reads "Pay £12.34") or a card check (`verify`). */
+  flow: z.optional(z.enum(['pay', 'verify'])),
+  /** Wallet button frames: which wallet, and the button's appearance (validated by the SDK first). */
+  wallet: z.optional(z.enum(['a', 'b'])),
+  type: z.optional(z.string().check(z.regex(/^[a-z-]{2,20}$/))),
+  style: z.optional(z.enum(['dark', 'white', 'white-outline'])),
 });
 export type FrameParams = z.infer<typeof FrameParams>;
 

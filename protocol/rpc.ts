@@ -18,7 +18,7 @@ export class BridgeRequestError extends Error {
 }
 
 /** Default answer times per method: tokenise waits on the network, the rest are local. */
-export const DEFAULT_TIMEOUT_MS: Record<Method, number> = { configure: 10_000, tokenise: 30_000, reset: 10_000, focus: 10_000 };
+export const DEFAULT_TIMEOUT_MS: Record<Method, number> = { configure: 10_000, tokenise: 30_000, reset: 10_000, focus: 10_000, flowState: 10_000 };
 
 type Pending = { resolve(value: unknown): void; reject(error: Error): void; timer: ReturnType<typeof setTimeout>; method: Method };
 

@@ -1,0 +1,57 @@
+import * as z from 'zod/mini';
+
+/**
+ * Wallets. With test keys both wallet buttons render anywhere and open the service's wallet test
+ * sheet: a page of the service origin (`/frames/wallet-sheet/?…#uuid`) that the SDK shows in a modal
+ * `<dialog>`, as it shows the 3-D Secure challenge. The sheet shows the amount, the merchant's name
+ * and what the merchant asked for (billing address, e-mail, …), and **Approve** / **Cancel**. On
+ * Approve it asks the service for a test wallet token (the shopper picks which test card the wallet
+ * holds, so the processor accepts, declines or challenges as the card table does) and posts the
+ * result to its parent, addressed to the merchant's origin only.
+ */
+export const WALLET_A_TYPES = ['add-money', 'book', 'buy', 'check-out', 'contribute', 'donate', 'order', 'plain', 'reload', 'rent', 'subscribe', 'support', 'tip', 'top-up'] as const;
+export const WALLET_A_STYLES = ['dark', 'white', 'white-outline'] as const;
+export const WALLET_B_TYPES = ['book', 'buy', 'checkout', 'donate', 'order', 'pay', 'plain', 'subscribe'] as const;
+export const WALLET_B_STYLES = ['dark'] as const;
+
+/** What the merchant asked the sheet to collect (wallet B's flags; wallet A asks for nothing extra). */
+export const WalletRequest = z.object({
+  wallet: z.enum(['a', 'b']),
+  merchantName: z.string().check(z.maxLength(100)),
+  /** The amount shown, formatted by the sheet in its language. */
+  amount: z.int(),
+  currency: z.string().check(z.length(3)),
+  label: z.optional(z.string().check(z.maxLength(100))),
+  allowCreditCards: z.optional(z.boolean()),
+  allowPrepaidCards: z.optional(z.boolean()),
+  assuranceDetailsRequired: z.optional(z.boolean()),
+  billingAddressRequired: z.optional(z.boolean()),
+  emailAddressRequired: z.optional(z.boolean()),
+});
+export type WalletRequest = z.infer<typeof WalletRequest>;
+
+/** The sheet's address carries the request as `?r=<base64url JSON of WalletRequest>&pk=…&ok=…#uuid`. */
+export const WALLET_MESSAGE_TYPE = 'cpe:wallet:result';
+
+/** What the sheet posts to its parent: approved with a single-use token, or cancelled. Never card data. */
+export const WalletResult = z.union([
+  z.object({
+    type: z.literal(WALLET_MESSAGE_TYPE),
+    session: z.string(),
+    status: z.literal('approved'),
+    /** A single-use tok_… like the card frames' tokens, marked as a wallet token by the service. */
+    token: z.string(),
+    scheme: z.string(),
+    last4: z.string(),
+    /** Only what the merchant asked for. */
+    email: z.optional(z.string()),
+    billingAddress: z.optional(z.object({ name: z.string(), address1: z.string(), postcode: z.string(), country: z.string() })),
+    assuranceDetails: z.optional(z.object({ accountVerified: z.boolean(), cardHolderAuthenticated: z.boolean() })),
+  }),
+  z.object({ type: z.literal(WALLET_MESSAGE_TYPE), session: z.string(), status: z.literal('cancelled') }),
+]);
+export type WalletResult = z.infer<typeof WalletResult>;
+
+/** Why a wallet button is not rendered (the element's `availability` and its event say which). */
+export const WALLET_UNAVAILABLE_REASONS = ['not_https', 'unsupported_browser', 'not_enabled_for_merchant', 'no_card_in_wallet', 'timeout'] as const;
+export type WalletUnavailableReason = (typeof WALLET_UNAVAILABLE_REASONS)[number];
