@@ -8,7 +8,7 @@ import { frameSecurityHeaders } from '../http/frame-security.ts';
 import type { Ctx } from '../http/operation.ts';
 import type { ChallengeView } from './payments-service.ts';
 
-import { CHALLENGE_MESSAGE_TYPE, type ChallengeMessage } from '../../protocol/challenge.ts';
+import { CHALLENGE_CANCEL_TYPE, CHALLENGE_MESSAGE_TYPE, type ChallengeCancel, type ChallengeMessage } from '../../protocol/challenge.ts';
 
 const Answer = z.strictObject({ challenge: z.string().max(200), outcome: z.enum(['complete', 'fail']) });
 
@@ -38,10 +38,17 @@ function page(nonce: string, title: string, content: string, script = ''): strin
 }
 
 /** Posts the outcome to whichever window opened or frames the page, only to the named origins. */
+/** Posts `message` to whichever window opened or frames the page, only to the named origins. */
+const POST_TO_OPENER = `function cpePost(m,o){var t=[];if(window.parent&&window.parent!==window)t.push(window.parent);if(window.opener)t.push(window.opener);
+t.forEach(function(w){o.forEach(function(origin){try{w.postMessage(m,origin)}catch(e){}})});}`;
+
 function resultScript(message: ChallengeMessage, origins: string[]): string {
-  return `(function(){var m=${scriptJson(message)},o=${scriptJson(origins)};
-var t=[];if(window.parent&&window.parent!==window)t.push(window.parent);if(window.opener)t.push(window.opener);
-t.forEach(function(w){o.forEach(function(origin){try{w.postMessage(m,origin)}catch(e){}})});})();`;
+  return `${POST_TO_OPENER}cpePost(${scriptJson(message)},${scriptJson(origins)});`;
+}
+
+/** Escape inside the page (another origin than the merchant's dialog) asks the SDK to cancel. */
+function escapeScript(message: ChallengeCancel, origins: string[]): string {
+  return `${POST_TO_OPENER}document.addEventListener('keydown',function(e){if(e.key==='Escape'){e.preventDefault();cpePost(${scriptJson(message)},${scriptJson(origins)});}});`;
 }
 
 function challengeForm(view: ChallengeView, secret: string): string {
@@ -80,7 +87,8 @@ export function challengeRoutes({ payments, config }: Services): Router<AppState
       ctx.body = page(nonce, 'Authentication', `<h1>This authentication was already ${view.status}.</h1>`, resultScript(message, [...view.origins, ownOrigin()]));
       return;
     }
-    ctx.body = page(nonce, '3-D Secure', challengeForm(view, secret));
+    const cancel: ChallengeCancel = { type: CHALLENGE_CANCEL_TYPE, transaction_id: view.transactionId };
+    ctx.body = page(nonce, '3-D Secure', challengeForm(view, secret), escapeScript(cancel, view.origins));
   });
 
   router.post('/frames/challenge', async (ctx) => {

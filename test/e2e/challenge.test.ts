@@ -40,14 +40,15 @@ describe('3-D Secure challenge in Chromium', { timeout: 60_000 }, () => {
     return { id: created.paymentIntentId as string, challenge: confirmed.challenge as { url: string; transaction_id: string } };
   }
 
-  async function runChallenge(button: 'Complete' | 'Fail') {
+  async function runChallenge(button: 'Complete' | 'Fail' | 'Escape') {
     const { id, challenge } = await challengeIntent();
     const { page, problems } = await stack.newPage();
     await page.goto(stack.demoUrl);
     // The merchant page frames the challenge and keeps what it hears.
     await page.evaluate((url) => {
+      // Only the challenge's messages: the demo page's own card frame says hello too.
       addEventListener('message', (event) => {
-        (window as unknown as { heard: unknown[] }).heard.push({ origin: event.origin, data: event.data });
+        if (String(event.data?.type ?? '').startsWith('cpe:3ds:')) (window as unknown as { heard: unknown[] }).heard.push({ origin: event.origin, data: event.data });
       });
       (window as unknown as { heard: unknown[] }).heard = [];
       const frame = document.createElement('iframe');
@@ -58,7 +59,10 @@ describe('3-D Secure challenge in Chromium', { timeout: 60_000 }, () => {
     }, challenge.url);
     const frame = page.frameLocator('iframe[title="3-D Secure"]');
     await frame.getByText('£12.34').first().waitFor({ timeout: 10_000 });
-    await frame.getByRole('button', { name: button }).click({ timeout: 10_000 });
+    if (button === 'Escape') {
+      await frame.getByRole('button', { name: 'Complete' }).focus();
+      await page.keyboard.press('Escape');
+    } else await frame.getByRole('button', { name: button }).click({ timeout: 10_000 });
     const heard = await page.waitForFunction(() => (window as unknown as { heard: unknown[] }).heard[0], undefined, { timeout: 10_000 });
     const message = (await heard.jsonValue()) as { origin: string; data: unknown };
     assert.deepEqual(problems, []);
@@ -81,6 +85,16 @@ describe('3-D Secure challenge in Chromium', { timeout: 60_000 }, () => {
       headers: { authorization: `Bearer ${stack.service.credentials.licenceKey}` },
     }).then((r) => r.json());
     assert.equal(intent.status, 'failed');
+  });
+
+  it('Escape inside the challenge page asks the merchant page to cancel (its dialog never sees that key)', async () => {
+    const { id, challenge, message } = await runChallenge('Escape');
+    assert.equal(message.origin, new URL(stack.serviceUrl).origin);
+    assert.deepEqual(message.data, { type: 'cpe:3ds:cancel', transaction_id: challenge.transaction_id });
+    const intent = await fetch(`${stack.serviceUrl}/v1/payment_intents/${id}`, {
+      headers: { authorization: `Bearer ${stack.service.credentials.licenceKey}` },
+    }).then((r) => r.json());
+    assert.equal(intent.status, 'requires_customer_authentication', 'Escape answers nothing: the intent still waits');
   });
 
   it('a page on an origin the merchant did not allow cannot frame the challenge', async () => {
