@@ -16,7 +16,7 @@ iframe.ready{position:static;opacity:1}
 export const DIALOG_CSS = `dialog{padding:0;border:0;border-radius:8px;width:390px;max-width:100vw;box-sizing:border-box;background:#fff;color:#1a1a1a;font:16px system-ui,sans-serif}
 dialog::backdrop{background:rgb(0 0 0/.5)}
 dialog h2{font-size:1rem;margin:0;padding:12px 16px}
-dialog iframe{border:0;display:block;width:100%;height:400px}
+dialog iframe{border:0;display:block;width:100%;height:400px;position:static;opacity:1}
 dialog button{font:inherit;margin:8px 16px 12px;padding:6px 14px;border-radius:6px;border:1px solid #888;background:#fff;color:inherit}
 dialog button:focus-visible{outline:3px solid #1a5fd6;outline-offset:2px}
 @media (max-width:480px){dialog{width:100vw;height:100dvh;max-height:none;border-radius:0}dialog iframe{height:calc(100dvh - 110px)}}`;
