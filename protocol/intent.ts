@@ -36,8 +36,20 @@ export type IntentStatus = z.infer<typeof IntentStatus>;
 const timestamp = z.int().check(describe('Unix time in seconds'));
 
 export const PaymentMethod = z
-  .object({ scheme: z.enum(SCHEME_NAMES), last4: z.string(), expiry_month: z.int(), expiry_year: z.int() })
+  .object({
+    scheme: z.enum(SCHEME_NAMES),
+    last4: z.string(),
+    expiry_month: z.int(),
+    expiry_year: z.int(),
+    wallet: z.optional(z.enum(['a', 'b']).check(describe('Set when the token came from a wallet (the wallet test sheet): which wallet'))),
+  })
   .check(id('PaymentMethod'));
+
+/** What an intent is for: a payment, or a card verification (amount 0, authorised without moving money). */
+export const IntentPurpose = z
+  .enum(['payment', 'verify'])
+  .check(describe('payment: take the amount. verify: check the card (amount 0): confirm and 3-D Secure as usual, authorise moves no money, nothing to capture.'));
+export type IntentPurpose = z.infer<typeof IntentPurpose>;
 
 export const AttemptError = z
   .object({
@@ -74,6 +86,7 @@ export const SessionIntent = z
     amount_formatted: z.string().check(describe('In en-GB, e.g. £12.34')),
     moto: z.boolean(),
     opaque_key: z.string(),
+    purpose: z.optional(IntentPurpose),
   })
   .check(id('SessionIntent'));
 export type SessionIntent = z.infer<typeof SessionIntent>;

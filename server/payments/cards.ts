@@ -30,6 +30,8 @@ export interface CardSummary {
   exp_year: number;
   name: string;
   outcome: CardOutcome;
+  /** Set on a token minted by the wallet test sheet: which wallet it came from. */
+  wallet?: 'a' | 'b';
 }
 
 export interface RawCard {

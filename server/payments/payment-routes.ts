@@ -9,6 +9,7 @@ import { rateLimit } from '../http/rate-limit.ts';
 import { challengeRoutes } from './challenge-page.ts';
 import { cors } from './cors.ts';
 import { licenceKeyAuth, sessionAuth, sessionIntentId } from './payment-auth.ts';
+import { walletRoutes } from './wallet-routes.ts';
 import {
   AttachRequest,
   AttachResponse,
@@ -110,5 +111,5 @@ export function browserPaymentRoutes(services: Services, limiter: Middleware<App
   mount(router, { ...op, tag: 'Hosted frames', method: 'post', path: '/frames/tokenise', summary: 'Tokenise a card (hosted frames only): a single-use token valid 15 minutes', body: TokeniseRequest, response: TokeniseResponse,
     handler: ({ ctx, body }) => payments.tokenise(merchantOf(ctx), intentOf(ctx, body.payment_intent_id), body.card) });
 
-  return [router, challengeRoutes(services)];
+  return [router, challengeRoutes(services), walletRoutes(services)];
 }

@@ -15,6 +15,7 @@ import {
   type AuthoriseResponse,
   type BillTo,
   type ConfirmResponse,
+  type IntentPurpose,
   type PaymentIntent,
   type PaymentIntentCreate,
   type VerifyResponse,
@@ -36,6 +37,8 @@ interface IntentRow {
   identifier: string;
   auto_capture: boolean;
   moto: boolean;
+  /** Absent on rows written before card verification intents existed: a payment. */
+  purpose?: IntentPurpose;
   account_id: string | null;
   billTo: BillTo | null;
   cardHolderAccount: Record<string, string> | null;
@@ -113,7 +116,13 @@ const DECLINES = {
 /** An authorisation code as acquirers print them: six upper-case letters and digits. */
 const authorisationCode = () => randomBytes(6).toString('base64url').toUpperCase().replace(/[^A-Z0-9]/g, '7').slice(0, 6);
 
-const paymentMethodOf = (card: CardSummary) => ({ scheme: card.scheme, last4: card.last4, expiry_month: card.exp_month, expiry_year: card.exp_year });
+const paymentMethodOf = (card: CardSummary) => ({
+  scheme: card.scheme,
+  last4: card.last4,
+  expiry_month: card.exp_month,
+  expiry_year: card.exp_year,
+  ...(card.wallet ? { wallet: card.wallet } : {}),
+});
 
 /**
  * Payment Intents and everything around them: tokens, attempts, the test processor, 3-D Secure
@@ -153,6 +162,7 @@ export class PaymentsService {
       identifier: input.identifier,
       auto_capture: input.autoCapture ?? true,
       moto: input.moto ?? false,
+      purpose: input.purpose ?? 'payment',
       account_id: input.account_id ?? null,
       billTo: input.billTo ?? null,
       cardHolderAccount: input.cardHolderAccount ?? null,
@@ -206,16 +216,21 @@ export class PaymentsService {
       amount_formatted: formatAmount(intent.amount, intent.currency),
       moto: intent.moto,
       opaque_key: intent.opaque_key,
+      purpose: intent.purpose ?? 'payment',
     };
   }
 
-  /** Validates a card and returns a single-use token; failures count towards the lock. */
-  tokenise(merchantId: number, intentId: string, raw: RawCard) {
+  /**
+   * Validates a card and returns a single-use token; failures count towards the lock. `wallet` marks
+   * a token minted by the wallet test sheet (server/payments/wallet-routes.ts).
+   */
+  tokenise(merchantId: number, intentId: string, raw: RawCard, wallet?: 'a' | 'b') {
     const intent = this.#own(merchantId, intentId);
     this.#assert('attach', intent);
     let card: CardSummary;
     try {
       card = validateCard(raw);
+      if (wallet) card.wallet = wallet;
     } catch (error) {
       if (error instanceof ApiError) {
         this.#recordFailure(intent, (locked) => (locked ? nextStatus('cancel', intent.status, 'cancelled') : intent.status));
@@ -371,7 +386,9 @@ export class PaymentsService {
       this.#recordFailure(intent, (locked) => nextStatus('authorise', intent.status, locked ? 'cancelled' : 'failed'), attempts);
     } else {
       code = authorisationCode();
-      const status = nextStatus('authorise', intent.status, intent.auto_capture ? 'succeeded' : 'requires_capture');
+      // A card verification (purpose verify, amount 0) is authorised without moving money: succeeded, nothing to capture.
+      const verifying = intent.purpose === 'verify';
+      const status = nextStatus('authorise', intent.status, intent.auto_capture || verifying ? 'succeeded' : 'requires_capture');
       this.#updateAttempt(intent, status, { outcome: 'authorised', authorisation_code: code }, {
         amount_authorised: intent.amount,
         amount_captured: intent.auto_capture ? intent.amount : 0,
@@ -384,7 +401,7 @@ export class PaymentsService {
       authorised: error === null,
       amount: intent.amount,
       currency: intent.currency,
-      captured: after.status === 'succeeded',
+      captured: after.status === 'succeeded' && intent.purpose !== 'verify',
       authorisation_code: code,
       error,
     };
@@ -439,6 +456,8 @@ export class PaymentsService {
       expiry_month: attempt.card.exp_month,
       expiry_year: attempt.card.exp_year,
       three_ds: attempt.three_ds,
+      purpose: intent.purpose ?? 'payment',
+      wallet: attempt.card.wallet ?? null,
       ...personal,
       country: bill.country ?? null,
       redacted,
@@ -546,6 +565,7 @@ export class PaymentsService {
       identifier: intent.identifier,
       auto_capture: intent.auto_capture,
       moto: intent.moto,
+      purpose: intent.purpose ?? 'payment',
       account_id: intent.account_id,
       billTo: (intent.billTo as Record<string, string> | null) ?? null,
       cardHolderAccount: intent.cardHolderAccount,

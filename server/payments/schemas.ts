@@ -20,6 +20,13 @@ export { AttachResponse, AttemptError, AuthoriseResponse, ChallengePayload, Conf
 import { COUNTRIES, CURRENCIES } from './iso-codes.ts';
 
 const timestamp = z.int().describe('Unix time in seconds');
+
+/** What an intent is for (protocol/intent.ts has the browser's copy): a payment, or a card verification. */
+export const IntentPurpose = z
+  .enum(['payment', 'verify'])
+  .describe('payment: take the amount. verify: check the card (amount 0): confirm and 3-D Secure as usual, authorise moves no money, nothing to capture.');
+export type IntentPurpose = z.infer<typeof IntentPurpose>;
+export const WalletName = z.enum(['a', 'b']);
 /** Largest amount in minor units: 99,999,999 (e.g. £999,999.99). */
 export const MAX_AMOUNT = 99_999_999;
 
@@ -81,7 +88,7 @@ export const RecurringIntent = z
 export const PaymentIntentCreate = z
   .strictObject({
     merchantid: formInt(1, 2 ** 31 - 1).describe('Must be the merchant of the licence key'),
-    amount: formInt(1, MAX_AMOUNT).describe(`Amount in minor units (pence, cents), 1 to ${MAX_AMOUNT}`),
+    amount: formInt(0, MAX_AMOUNT).describe(`Amount in minor units (pence, cents), 1 to ${MAX_AMOUNT}; exactly 0 when purpose is verify (and only then)`),
     currency: Currency,
     identifier: text(100).describe('Merchant-side reference of the order'),
     billTo: BillTo.optional(),
@@ -90,8 +97,11 @@ export const PaymentIntentCreate = z
     recurringIntent: RecurringIntent.optional(),
     autoCapture: formBoolean.optional().describe('Default true: authorise captures at once. False: authorise leaves requires_capture.'),
     moto: formBoolean.optional().describe('Mail or telephone order: 3-D Secure is skipped. Default false.'),
+    purpose: IntentPurpose.optional().describe('Default payment. verify: a card verification intent (amount 0); the card is vaulted when storeCard or recurringIntent asks.'),
   })
   .superRefine((input, ctx) => {
+    if (input.purpose === 'verify' ? input.amount !== 0 : input.amount < 1)
+      ctx.addIssue({ code: 'custom', path: ['amount'], message: input.purpose === 'verify' ? 'must be 0 for a card verification (purpose verify)' : 'must be at least 1 (0 only with purpose verify)' });
     for (const field of ['cardHolderAccount', 'recurringIntent'] as const) {
       if (input[field] !== undefined && input.account_id === undefined)
         ctx.addIssue({ code: 'custom', path: [field], message: 'needs account_id' });
@@ -146,6 +156,7 @@ export const PaymentIntent = z
     identifier: z.string(),
     auto_capture: z.boolean(),
     moto: z.boolean(),
+    purpose: IntentPurpose,
     account_id: z.string().nullable(),
     billTo: z.record(z.string(), z.string()).nullable(),
     cardHolderAccount: z.record(z.string(), z.string()).nullable(),
@@ -210,6 +221,8 @@ export const AuthDetails = z
     expiry_month: z.int(),
     expiry_year: z.int(),
     three_ds: ThreeDs,
+    purpose: IntentPurpose.describe('verify: a card verification, authorised without moving money (amount 0)'),
+    wallet: WalletName.nullable().describe('The wallet the card came from, or null for a card entered in the hosted fields'),
     name: personal,
     email: personal,
     address: personal.describe('address1, address2, address3 joined with ", "'),
