@@ -1,10 +1,26 @@
-import { BRIDGE_VERSION, Init, type FrameConfig, type Hello } from '../../protocol/bridge.ts';
+import { BRIDGE_VERSION, Init, type FrameConfig, type FrameEventDetail, type FrameEventName, type Hello } from '../../protocol/bridge.ts';
 import { readFrameUrl, type FrameParams } from '../../protocol/frame-url.ts';
 import { FrameEnd, type Handlers, type PortLike } from '../../protocol/rpc.ts';
 import type { CardInputs } from './card-inputs.ts';
 import { applyLanguage, en, loadCatalogue } from './i18n.ts';
 import { startSession } from './session-start.ts';
 import { applyTokens } from './theme.ts';
+
+/**
+ * What a bridge frame's app element offers the host: the card elements (CardInputs) have all of it;
+ * a frame without card fields (the wallet button) implements the same members (`fields` empty).
+ * Optional: `reportedHeight` (the height `ready`/`resize` report, when it is not the element's box)
+ * and `frameTitle` (the document title). The element may dispatch `frame-event` CustomEvents with
+ * `{name, detail}`, which the host emits on the port (the Flow's `submit`/`retry`, the wallet's `press`).
+ */
+export type FrameElement = HTMLElement &
+  Pick<CardInputs, 'layout' | 'theme' | 'pubKey' | 'session' | 'display' | 'cat' | 'fields' | 'applyExtra' | 'tokenise' | 'reset' | 'focusAt' | 'updateComplete'> & {
+    reportedHeight?(): number;
+    frameTitle?(): string;
+  };
+
+/** The detail of a `frame-event` an app element dispatches for the host to emit. */
+export type FrameEventRequest = { [E in FrameEventName]: { name: E; detail: FrameEventDetail<E> } }[FrameEventName];
 
 /** No inputs, only this sentence, when the frame address is not one the SDK builds. */
 export function renderUnavailable(text = en.unavailable): void {
@@ -29,7 +45,7 @@ export function renderUnavailable(text = en.unavailable): void {
  *
  * `create` builds the app's element, or returns undefined when the address lacks what it needs.
  */
-export async function startFrame(create: (params: FrameParams) => CardInputs | undefined, extra: Handlers = {}): Promise<CardInputs | undefined> {
+export async function startFrame<T extends FrameElement = CardInputs>(create: (params: FrameParams) => T | undefined, extra: Handlers = {}): Promise<T | undefined> {
   const address = readFrameUrl(location);
   const el = address && create(address.params);
   if (!address || !el || window.parent === window) {
@@ -48,7 +64,7 @@ export async function startFrame(create: (params: FrameParams) => CardInputs | u
   let readySent = false;
   let lastHeight = 0;
   let failed = false;
-  const height = () => Math.ceil(el.getBoundingClientRect().height);
+  const height = () => el.reportedHeight?.() ?? Math.ceil(el.getBoundingClientRect().height);
   const maybeReady = () => {
     if (!end || !rendered || readySent) return;
     readySent = true;
@@ -88,13 +104,17 @@ export async function startFrame(create: (params: FrameParams) => CardInputs | u
     maybeReady();
   });
   el.addEventListener('state', (event) => end?.emit('change', (event as CustomEvent).detail));
+  el.addEventListener('frame-event', (event) => {
+    const { name, detail } = (event as CustomEvent<FrameEventRequest>).detail;
+    end?.emit(name, detail);
+  });
   window.parent.postMessage({ cpe: BRIDGE_VERSION, type: 'hello', session } satisfies Hello, '*');
 
   const loaded = await loadCatalogue(params.lang);
   failed = !!loaded.failed;
   applyLanguage(loaded.lang, loaded.cat);
   el.cat = loaded.cat;
-  document.title = el.fields.length === 1 ? loaded.cat[el.fields[0]!] : loaded.cat.formTitle;
+  document.title = el.frameTitle?.() ?? (el.fields.length === 1 ? loaded.cat[el.fields[0]!] : loaded.cat.formTitle);
   document.body.append(el);
   await el.updateComplete;
   new ResizeObserver(() => {

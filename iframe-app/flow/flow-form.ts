@@ -1,0 +1,193 @@
+import { css, html, nothing } from 'lit';
+import type { FlowState } from '../../protocol/bridge.ts';
+import { PUBLIC_KEY_HEADER, SESSION_TOKEN_HEADER } from '../../protocol/headers.ts';
+import { CardInputs } from '../shared/card-inputs.ts';
+import type { FrameEventRequest } from '../shared/host.ts';
+import { styles } from '../shared/styles.ts';
+
+/** `12.34` in the currency's minor units (`1234` GBP) formatted for a language: `£12.34`, `12,34 £`. */
+export function formatMinor(amount: number, currency: string, lang: string): string {
+  let format: Intl.NumberFormat;
+  try {
+    format = new Intl.NumberFormat(lang, { style: 'currency', currency });
+  } catch {
+    format = new Intl.NumberFormat('en', { style: 'currency', currency });
+  }
+  const digits = format.resolvedOptions().maximumFractionDigits ?? 2;
+  return format.format(amount / 10 ** digits);
+}
+
+/** `{name}` placeholders of a catalogue text. */
+export const fill = (text: string, values: Record<string, string>) => text.replace(/\{(\w+)\}/g, (all, key: string) => values[key] ?? all);
+
+/**
+ * `<cpe-flow-form flow="pay|verify">`: a Flow's frame. The card form (same fields, layouts, messages
+ * and tokenise as cpe-card-form) with the action button — "Pay £12.34" (the session's amount from
+ * GET /intent, or `config.extra.amount`/`currency` in minor units before an intent exists) or
+ * "Verify Card" — and a status region. Pressing the button (or Enter in a field) validates in the
+ * frame; only when every field is valid does it emit `submit`, going to `processing` at once so a
+ * second press emits nothing. The element drives the rest with `flowState`: processing, success
+ * {message}, failure {message} (+ Try again, which emits `retry` and shows the form again), idle.
+ */
+export class FlowForm extends CardInputs {
+  static override styles = css`
+      ${styles}
+      .action,
+      .retry {
+        display: block;
+        width: 100%;
+        min-height: var(--_h);
+        margin: var(--_gap) 0 0;
+        padding: 8px var(--_pad);
+        border: 0;
+        border-radius: var(--_radius);
+        background: var(--_accent);
+        color: var(--_bg);
+        font: inherit;
+        font-weight: 600;
+        cursor: pointer;
+      }
+      .retry {
+        margin-top: 8px;
+      }
+      .action:focus-visible,
+      .retry:focus-visible {
+        outline: 2px solid var(--_focus);
+        outline-offset: 2px;
+      }
+      .action[disabled] {
+        cursor: progress;
+        opacity: 0.8;
+      }
+      .status {
+        margin-top: 8px;
+      }
+      .status:empty {
+        margin: 0;
+      }
+      .status.success {
+        padding: var(--_pad);
+        border: 1px solid var(--_success);
+        border-radius: var(--_radius);
+        color: var(--_fg);
+        font-weight: 600;
+      }
+      .status.failure {
+        padding: var(--_pad);
+        border: 1px solid var(--_error);
+        border-radius: var(--_radius);
+        color: var(--_fg);
+      }
+    `;
+  static override properties = { ...CardInputs.properties, flowState: { state: true }, amountLabel: { state: true } };
+
+  flowState: FlowState = { state: 'idle' };
+  /** The formatted amount, once known. */
+  amountLabel?: string;
+  #intentFor?: string;
+
+  constructor(
+    readonly flow: 'pay' | 'verify',
+    /** The frame's language tag, for number formatting (`fr-CA` formats as in Canada). */
+    readonly lang = 'en',
+  ) {
+    super();
+  }
+
+  get label(): string {
+    if (this.flow === 'verify') return this.cat.verifyCard;
+    return this.amountLabel ? fill(this.cat.pay, { amount: this.amountLabel }) : this.cat.payPlain;
+  }
+
+  override applyExtra(extra: Record<string, unknown>): void {
+    if (this.flow !== 'pay') return;
+    if (this.session) {
+      void this.#loadIntent();
+    } else if (typeof extra.amount === 'number' && Number.isInteger(extra.amount) && typeof extra.currency === 'string' && /^[A-Za-z]{3}$/.test(extra.currency)) {
+      this.amountLabel = formatMinor(extra.amount, extra.currency.toUpperCase(), this.lang);
+    }
+  }
+
+  /** The session's amount and currency (GET /intent on the frame's own origin), once per session. */
+  async #loadIntent(): Promise<void> {
+    const session = this.session;
+    if (!session || this.#intentFor === session.sessionToken) return;
+    this.#intentFor = session.sessionToken;
+    try {
+      const response = await fetch('/intent', {
+        headers: { [PUBLIC_KEY_HEADER]: this.pubKey, [SESSION_TOKEN_HEADER]: session.sessionToken },
+        credentials: 'omit',
+        cache: 'no-store',
+      });
+      const body = (await response.json()) as { amount?: unknown; currency?: unknown };
+      if (!response.ok || typeof body.amount !== 'number' || typeof body.currency !== 'string') throw new Error('unexpected answer');
+      if (this.session === session) this.amountLabel = formatMinor(body.amount, body.currency, this.lang);
+    } catch {
+      this.#intentFor = undefined;
+    }
+  }
+
+  #emit(event: FrameEventRequest): void {
+    this.dispatchEvent(new CustomEvent<FrameEventRequest>('frame-event', { detail: event }));
+  }
+
+  /** The action button: validate here; submit only when valid, and only once until the element answers. */
+  press(): void {
+    if (this.flowState.state !== 'idle') return;
+    const bad = this.validateAll();
+    this.emitState();
+    if (bad) {
+      void this.updateComplete.then(() => this.renderRoot.querySelector<HTMLInputElement>(`#cpe-${bad}`)?.focus());
+      return;
+    }
+    this.flowState = { state: 'processing' };
+    this.#emit({ name: 'submit', detail: {} });
+  }
+
+  /** Try again: back to the form (the element resets it and starts a fresh attempt). */
+  retry(): void {
+    if (this.flowState.state !== 'failure') return;
+    this.flowState = { state: 'idle' };
+    this.#emit({ name: 'retry', detail: {} });
+    void this.updateComplete.then(() => this.focusAt('first'));
+  }
+
+  /** The element's `flowState` request. */
+  setFlowState(next: FlowState): void {
+    this.flowState = next;
+    // The shopper is in this frame (they pressed the button): Try again takes the focus.
+    if (next.state === 'failure' && document.hasFocus())
+      void this.updateComplete.then(() => this.renderRoot.querySelector<HTMLButtonElement>('.retry')?.focus());
+  }
+
+  #message(): string {
+    const { state, message } = this.flowState;
+    if (state === 'processing') return this.cat.processing;
+    if (state === 'success') return message || (this.flow === 'pay' ? this.cat.paid : this.cat.verified);
+    if (state === 'failure') return message || (this.flow === 'pay' ? this.cat.declined : this.cat.verifyFailed);
+    return '';
+  }
+
+  #onKeydown = (event: KeyboardEvent) => {
+    if (event.key === 'Enter' && (event.target as HTMLElement).tagName === 'INPUT') {
+      event.preventDefault();
+      this.press();
+    }
+  };
+
+  override render() {
+    const { state } = this.flowState;
+    const done = state === 'success' || state === 'failure';
+    const busy = state === 'processing';
+    return html`<div class="form" ?hidden=${done} @keydown=${this.#onKeydown}>
+        ${this.renderBadgeStrip()}
+        <div class="grid">${this.fields.map((f) => this.renderField(f))}</div>
+      </div>
+      <button class="action" type="button" ?hidden=${done} ?disabled=${busy} aria-disabled=${busy ? 'true' : 'false'} @click=${() => this.press()}>
+        ${busy ? this.cat.processing : this.label}
+      </button>
+      <div class="status ${state} ${busy ? 'sr' : ''}" role="status" aria-live="polite">${this.#message()}</div>
+      ${state === 'failure' ? html`<button class="retry" type="button" @click=${() => this.retry()}>${this.cat.tryAgain}</button>` : nothing}`;
+  }
+}
+if (!customElements.get('cpe-flow-form')) customElements.define('cpe-flow-form', FlowForm);

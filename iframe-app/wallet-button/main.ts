@@ -1,0 +1,8 @@
+import { startFrame } from '../shared/host.ts';
+import { WalletButton, validAppearance } from './wallet-button.ts';
+
+void startFrame((params) => {
+  const { wallet, type = 'plain', style = 'dark' } = params;
+  if (!wallet || !validAppearance(wallet, type, style)) return undefined;
+  return new WalletButton(wallet, type, style);
+});

@@ -1,0 +1,142 @@
+import { LitElement, css, html } from 'lit';
+import type { CardSchemesDisplay, FrameSession, TokeniseResult } from '../../protocol/bridge.ts';
+import type { Layout, Theme } from '../../protocol/frame-url.ts';
+import { WALLET_A_STYLES, WALLET_A_TYPES, WALLET_B_STYLES, WALLET_B_TYPES } from '../../protocol/wallet.ts';
+import type { FrameEventRequest } from '../shared/host.ts';
+import { en, type Catalogue } from '../shared/i18n.ts';
+
+export type WalletStyle = (typeof WALLET_A_STYLES)[number];
+const NAMES = { a: 'Wallet A', b: 'Wallet B' } as const;
+/** The frame height the button asks for (`ready.height`): a 48 px button and 4 px for the focus ring around it. */
+export const WALLET_BUTTON_HEIGHT = 56;
+
+/** The button's accessible name in a language: "Buy with Wallet A", "Wallet A" (plain A), "Pay with Wallet B" (plain B). */
+export function walletLabel(cat: Catalogue, wallet: 'a' | 'b', type: string): string {
+  const key = wallet === 'b' ? (type === 'plain' ? 'pay' : type === 'checkout' ? 'check-out' : type) : type;
+  const text = cat.walletTypes[key as keyof Catalogue['walletTypes']] ?? cat.walletTypes.plain;
+  return text.replace('{wallet}', NAMES[wallet]);
+}
+
+/** Whether a wallet supports this appearance (the SDK validates first; the frame refuses anything else). */
+export function validAppearance(wallet: 'a' | 'b', type: string, style: string): boolean {
+  return wallet === 'a'
+    ? (WALLET_A_TYPES as readonly string[]).includes(type) && (WALLET_A_STYLES as readonly string[]).includes(style)
+    : (WALLET_B_TYPES as readonly string[]).includes(type) && (WALLET_B_STYLES as readonly string[]).includes(style);
+}
+
+/**
+ * `<cpe-wallet-button>`: a wallet's button in its frame (`/frames/wallet-button/?wallet=a|b&type&style`),
+ * filling the frame (minimum 40 px tall) with a visible focus ring. A click, Enter or Space emits
+ * `press`; the element then opens the wallet (with test keys, the wallet test sheet). No card data
+ * ever passes here: `tokenise` is refused (`not_supported`).
+ */
+export class WalletButton extends LitElement {
+  static override styles = css`
+    :host {
+      --_focus: var(--cpe-focus, #1a5fd6);
+      display: block;
+      box-sizing: border-box;
+      height: 100vh;
+      min-height: 48px;
+      padding: 4px;
+      font-family: var(--cpe-font, system-ui, -apple-system, 'Segoe UI', Roboto, sans-serif);
+    }
+    button {
+      display: flex;
+      align-items: center;
+      justify-content: center;
+      gap: 6px;
+      width: 100%;
+      height: 100%;
+      min-height: 40px;
+      margin: 0;
+      padding: 0 16px;
+      border: 1px solid transparent;
+      border-radius: var(--cpe-radius, 6px);
+      font-family: inherit;
+      font-size: 16px;
+      font-weight: 600;
+      line-height: 1.2;
+      white-space: nowrap;
+      overflow: hidden;
+      text-overflow: ellipsis;
+      cursor: pointer;
+    }
+    button:focus-visible {
+      outline: 3px solid var(--_focus);
+      outline-offset: 1px;
+    }
+    .dark {
+      background: #000;
+      color: #fff;
+    }
+    .b.dark {
+      background: #202124;
+    }
+    .white {
+      background: #fff;
+      color: #000;
+    }
+    .white-outline {
+      background: #fff;
+      color: #000;
+      border-color: #000;
+    }
+    .mark {
+      font-size: 1.1em;
+    }
+  `;
+  static override properties = { layout: { reflect: true }, theme: { reflect: true }, cat: { attribute: false } };
+
+  layout: Layout = 'stack';
+  theme: Theme = 'auto';
+  display: CardSchemesDisplay = 'detected';
+  cat: Catalogue = en;
+  readonly fields = [] as const;
+  pubKey = '';
+  session?: FrameSession;
+
+  constructor(
+    readonly wallet: 'a' | 'b',
+    readonly type: string,
+    readonly buttonStyle: WalletStyle,
+  ) {
+    super();
+  }
+
+  get label(): string {
+    return walletLabel(this.cat, this.wallet, this.type);
+  }
+
+  applyExtra(_extra: Record<string, unknown>): void {}
+
+  tokenise(): Promise<TokeniseResult> {
+    return Promise.reject({ code: 'not_supported', message: 'A wallet button does not tokenise: the wallet sheet does.' });
+  }
+
+  reset(): void {}
+
+  focusAt(_position: 'first' | 'last'): void {
+    this.renderRoot.querySelector('button')?.focus();
+  }
+
+  reportedHeight(): number {
+    return WALLET_BUTTON_HEIGHT;
+  }
+
+  frameTitle(): string {
+    return this.label;
+  }
+
+  #press = () => {
+    this.dispatchEvent(new CustomEvent<FrameEventRequest>('frame-event', { detail: { name: 'press', detail: {} } }));
+  };
+
+  override render() {
+    const plain = this.type === 'plain' && this.wallet === 'a';
+    return html`<button type="button" class="${this.wallet} ${this.buttonStyle}" @click=${this.#press}>
+      ${plain ? html`<span class="mark" aria-hidden="true">◆</span>` : ''}${this.label}
+    </button>`;
+  }
+}
+if (!customElements.get('cpe-wallet-button')) customElements.define('cpe-wallet-button', WalletButton);
