@@ -1,17 +1,19 @@
-import { ElementsOptions, type CreateServerIntent, type MiddlewareRoutes } from '../protocol/elements-options.ts';
-import { PaymentIntentSession } from '../protocol/session.ts';
+import type { CreateServerIntent, ElementsOptions, MiddlewareRoutes } from '../protocol/elements-options.ts';
+import * as guards from '../protocol/generated/guards.ts';
+import { check } from '../protocol/json-guard.ts';
+import type { PaymentIntentSession } from '../protocol/session.ts';
 import { CpeCardFields } from './card-fields/card-fields.ts';
 import { CpeCard } from './card/card.ts';
 import { describeIssues, SdkError } from './errors.ts';
 import type { ElementsApi } from './internal/frame-host.ts';
-import { CardElementOptionsSchema, CardFieldsElementOptionsSchema, parse, type CardElementOptions, type CardFieldsElementOptions } from './internal/options.ts';
+import { parse, type CardElementOptions, type CardFieldsElementOptions } from './internal/options.ts';
 
 /** The service is whoever served this module: frames and session routes live on that origin. */
 export const sdkOrigin = (): string => new URL(import.meta.url).origin;
 
 /** Validates `createElements` options (an SdkError naming the option otherwise) and makes the controller. */
 export function makeController(options: ElementsOptions, serviceOrigin = sdkOrigin()): ElementsController {
-  const { pubKey, createServerIntent, middleware } = parse<ElementsOptions>('createElements', ElementsOptions, options);
+  const { pubKey, createServerIntent, middleware } = parse<ElementsOptions>('createElements', guards.ElementsOptions, options);
   return new ElementsController(serviceOrigin, pubKey, createServerIntent, Object.freeze({ ...middleware }));
 }
 
@@ -44,12 +46,12 @@ export class ElementsController {
    * Throws an SdkError naming the option at fault.
    */
   cardElement(options: CardElementOptions): CpeCard {
-    return new CpeCard().setup(this, parse('cardElement', CardElementOptionsSchema, options));
+    return new CpeCard().setup(this, parse('cardElement', guards.CardElementOptions, options));
   }
 
-  /** Separate hosted fields (number, expiry, cvc, name?). Returns its `<cpe-card-fields>`; see its docs for the targets. */
+  /** Separate hosted fields (number, expiry, cvc, name). Returns its `<cpe-card-fields>`; see its docs for the targets. */
   cardFieldsElement(options: CardFieldsElementOptions): CpeCardFields {
-    return new CpeCardFields().setup(this, parse('cardFieldsElement', CardFieldsElementOptionsSchema, options));
+    return new CpeCardFields().setup(this, parse('cardFieldsElement', guards.CardFieldsElementOptions, options));
   }
 
   /** Not in this version yet: throws an SdkError `not_available`. */
@@ -87,16 +89,17 @@ export class ElementsController {
         { cause },
       );
     }
-    const parsed = PaymentIntentSession.safeParse(answer);
-    if (!parsed.success) {
+    const issues = check(guards.PaymentIntentSession, answer);
+    if (issues.length) {
       const { message } = describeIssues(
         'createServerIntent must resolve to { paymentIntentId, sessionToken, opaqueKey }',
         'field',
-        answer && typeof answer === 'object' ? parsed.error.issues : [{ code: 'invalid_type', path: [], message: `got ${answer === null ? 'null' : typeof answer}` }],
+        answer && typeof answer === 'object' ? issues : [{ path: [], message: `got ${answer === null ? 'null' : typeof answer}` }],
         'it',
       );
       throw new SdkError('invalid_session', message, 'createServerIntent');
     }
-    return parsed.data;
+    const { paymentIntentId, sessionToken, opaqueKey } = answer as PaymentIntentSession;
+    return { paymentIntentId, sessionToken, opaqueKey };
   }
 }

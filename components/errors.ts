@@ -1,3 +1,5 @@
+import type { GuardIssue } from '../protocol/json-guard.ts';
+
 /**
  * Codes of the errors the SDK throws for misuse (spec, Errors 1): invalid options, an invalid mount
  * target, a step called out of order, an element not available yet. An operation that fails
@@ -31,35 +33,30 @@ export class SdkError extends Error {
   }
 }
 
-interface Issue {
-  code: string;
-  path: PropertyKey[];
-  message: string;
-  keys?: string[];
-}
 
 const KNOWN_SPELLINGS: Record<string, string> = { authorize: 'authorise', verifyauth: 'verifyAuth', publicKey: 'pubKey' };
 
 /**
- * One readable message from zod issues, one sentence per option at fault:
+ * One readable message from the guards' issues (protocol/json-guard.ts), one sentence per option at
+ * fault, each the option's name and the `message` its schema carries:
  * `createElements: option "pubKey" must be your public key, a string starting "pk_".`
  */
 export function describeIssues(
   where: string,
   subject: string,
-  issues: readonly Issue[],
+  issues: readonly GuardIssue[],
   rootName = `${subject}s`,
 ): { message: string; option?: string } {
   const seen = new Set<string>();
   const sentences: string[] = [];
   let first: string | undefined;
   for (const issue of issues) {
-    const path = issue.path.map(String).join('.');
+    const path = issue.path.join('.');
     if (seen.has(path)) continue;
     seen.add(path);
     first ??= path || undefined;
     const name = path ? `${subject} "${path}"` : rootName;
-    if (issue.code === 'unrecognized_keys' && issue.keys) {
+    if (issue.keys) {
       const hints = issue.keys.map((key) => (KNOWN_SPELLINGS[key] ? `"${key}" (did you mean "${KNOWN_SPELLINGS[key]}"?)` : `"${key}"`));
       sentences.push(`${name} has unknown key${issue.keys.length > 1 ? 's' : ''} ${hints.join(', ')}`);
     } else {

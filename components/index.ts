@@ -37,7 +37,7 @@ export type {
 } from './internal/frame-host.ts';
 export type { CardElementOptions, CardFieldsElementOptions, CardFieldTargets, MountTarget, ResolveOptions, SharedElementOptions } from './internal/options.ts';
 export type { ChangeState, CardSchemesDisplay } from '../protocol/bridge.ts';
-export type { Layout, Theme } from '../protocol/frame-url.ts';
+export type { Layout, Theme } from '../protocol/frame-address.ts';
 export { SdkError, type SdkErrorCode } from './errors.ts';
 export { CPE_EVENTS, dispatchCpeEvent, type CpeEvent, type CpeEventDetails, type CpeEventName } from './events.ts';
 export type { ElementsOptions, MiddlewareRoutes, CreateServerIntent } from '../protocol/elements-options.ts';

@@ -15,7 +15,9 @@ import * as z from 'zod/mini';
  *
  * A second `Hello` for the same session (the frame reloaded) starts the handshake again on a new port.
  */
-export const BRIDGE_VERSION = 1;
+import { BRIDGE_VERSION } from './version.ts';
+
+export { BRIDGE_VERSION };
 const v = z.literal(BRIDGE_VERSION);
 
 export const Hello = z.object({ cpe: v, type: z.literal('hello'), session: z.string() });

@@ -1,17 +1,36 @@
 import * as z from 'zod/mini';
+import { CardSchemesDisplay } from './bridge.ts';
+import { LAYOUTS, THEMES } from './frame-address.ts';
+import { CUSTOM_CHECKS, isRelativeUrl, RELATIVE_URL } from './option-checks.ts';
 import type { PaymentIntentSession } from './session.ts';
 
-/** A merchant backend route: relative to the merchant page (`/api/attach`, `api/attach`), never another origin. */
-export const isRelativeUrl = (value: string) => value.length > 0 && !/^[a-z][a-z0-9+.-]*:/i.test(value) && !value.startsWith('//') && !value.startsWith('\\');
+export { isRelativeUrl };
 
-const route = z.optional(
-  z.string('must be a string: a relative URL on your backend, such as "/api/cpe/attach"').check(
-    z.refine(isRelativeUrl, 'must be a relative URL on your backend, such as "/api/cpe/attach", not an absolute URL or another origin'),
-  ),
-);
+/**
+ * The options of the browser SDK's `createElements`, of its element factories and of the
+ * ElementsApi operations: THE definition. The SDK does not carry zod: it validates with the guards
+ * generated from these schemas (protocol/generated/guards.ts, `npm run gen:guards`). So every rule
+ * here must survive `z.toJSONSchema`: types, enums, patterns, bounds, strict objects. A refinement
+ * would be lost; what JSON Schema cannot say (a function, an Element) is a `custom` check named in
+ * the metadata (protocol/option-checks.ts). `message` (metadata) is the sentence after the option's
+ * name in the SDK's error: `createElements: option "pubKey" must be your public key, …`.
+ */
+const say = (message: string, custom?: keyof typeof CUSTOM_CHECKS) => z.meta(custom ? { message, custom } : { message });
+const custom = <T>(name: keyof typeof CUSTOM_CHECKS, message: string) => z.custom<T>(CUSTOM_CHECKS[name], message).check(say(message, name));
+const optional = <T extends z.core.SomeType>(schema: T) => z.optional(schema);
+const string = (message = 'must be a string') => z.string(message).check(say(message));
+const boolean = z.boolean('must be true or false').check(say('must be true or false'));
+const oneOf = <const T extends readonly string[]>(values: T) => {
+  const message = `must be one of ${values.join(', ')}`;
+  return z.enum(values, message).check(say(message));
+};
+const object = <T extends z.core.$ZodLooseShape>(shape: T, message = 'must be an object') => z.strictObject(shape, message).check(say(message));
+
+const ROUTE = 'must be a relative URL on your backend, such as "/api/cpe/attach", not an absolute URL or another origin';
+const route = optional(z.string(ROUTE).check(z.regex(RELATIVE_URL, ROUTE), say(ROUTE)));
 
 /** Spec: "middleware: relative backend routes. Keys: attach, confirm, authorise, verifyAuth, exchange". Unknown keys are typos. */
-export const MiddlewareRoutes = z.strictObject(
+export const MiddlewareRoutes = object(
   { attach: route, confirm: route, authorise: route, verifyAuth: route, exchange: route },
   'must be an object of relative backend routes: { attach?, confirm?, authorise?, verifyAuth?, exchange? }',
 );
@@ -19,19 +38,85 @@ export type MiddlewareRoutes = z.infer<typeof MiddlewareRoutes>;
 
 export type CreateServerIntent = () => Promise<PaymentIntentSession> | PaymentIntentSession;
 
+const PUBLIC_KEY = 'must be your public key, a string starting "pk_"';
+
 /** The Elements controller options of the spec, as `createElements(options)` takes them. */
-export const ElementsOptions = z.object(
-  {
-    pubKey: z.string('must be your public key, a string starting "pk_"').check(
-      z.refine((key) => !key.startsWith('sk_'), 'is a licence key (sk_…): never put it in browser code; pass your public key (pk_…) instead'),
-      z.startsWith('pk_', 'must be your public key, a string starting "pk_"'),
-    ),
-    createServerIntent: z.custom<CreateServerIntent>(
-      (value) => typeof value === 'function',
-      'must be an async function that asks your backend to create a Payment Intent and resolves to { paymentIntentId, sessionToken, opaqueKey }',
-    ),
-    middleware: z.optional(MiddlewareRoutes),
-  },
-  'must be an object: { pubKey, createServerIntent, middleware? }',
-);
+export const ElementsOptions = z
+  .object(
+    {
+      pubKey: z.string(PUBLIC_KEY).check(
+        z.regex(/^(?!sk_)/, 'is a licence key (sk_…): never put it in browser code; pass your public key (pk_…) instead'),
+        z.startsWith('pk_', PUBLIC_KEY),
+        say(PUBLIC_KEY),
+      ),
+      createServerIntent: custom<CreateServerIntent>(
+        'function',
+        'must be an async function that asks your backend to create a Payment Intent and resolves to { paymentIntentId, sessionToken, opaqueKey }',
+      ),
+      middleware: optional(MiddlewareRoutes),
+    },
+    'must be an object: { pubKey, createServerIntent, middleware? }',
+  )
+  .check(say('must be an object: { pubKey, createServerIntent, middleware? }'));
 export type ElementsOptions = z.infer<typeof ElementsOptions>;
+
+// The element factories' options (the TypeScript interfaces with their docs: components/internal/options.ts).
+
+const target = custom<string | object>('target', 'must be a CSS selector or an Element');
+const positive = (message: string) => z.number(message).check(z.positive(message), say(message));
+
+const shared = {
+  identifier: optional(string()),
+  element: optional(target),
+  language: optional(string('must be a language tag such as "en" or "pt-BR"').check(z.regex(/^[a-zA-Z]{2,3}(-[a-zA-Z0-9]{2,8})*$/, 'must be a language tag such as "en" or "pt-BR"'))),
+  theme: optional(oneOf(THEMES)),
+  width: optional(z.union([z.string(), z.number()], 'must be a CSS width such as "100%" or a number of pixels').check(say('must be a CSS width such as "100%" or a number of pixels'))),
+  height: optional(positive('must be a number of pixels')),
+  resolveOptions: optional(
+    object(
+      {
+        autoDiscover: optional(boolean),
+        allowCustomElement: optional(boolean),
+        within: optional(custom<object>('parentNode', 'must be a Document, Element or ShadowRoot')),
+      },
+      'must be an object { autoDiscover?, allowCustomElement?, within? }',
+    ),
+  ),
+  cardSchemesDisplay: optional(oneOf(CardSchemesDisplay.options)),
+};
+
+export const CardElementOptions = object({ ...shared, layout: optional(oneOf(LAYOUTS)) });
+
+/** `fields`: the four hosted fields' mount targets, all required (the service refuses a card without a name). */
+export const CardFieldsElementOptions = object({
+  ...shared,
+  fields: optional(object({ number: target, expiry: target, cvc: target, name: target }, 'must be an object { number, expiry, cvc, name } of mount targets')),
+});
+
+const AUTHORISE_ROUTE = 'must be a relative URL on your backend, such as "/api/authorise", never the service or another origin';
+const relative = z.string(AUTHORISE_ROUTE).check(z.regex(RELATIVE_URL, AUTHORISE_ROUTE), say(AUTHORISE_ROUTE));
+const idempotencyKey = optional(string('must be 1-255 visible ASCII characters').check(z.regex(/^[\x21-\x7e]{1,255}$/, 'must be 1-255 visible ASCII characters')));
+const intentId = optional(string());
+
+/** Spec "Other payment shapes": AttachOptions, ConfirmOptions, AuthOptions. */
+export const AttachOptions = object({ intentId, token: optional(string()), storeCard: optional(boolean) });
+export const ConfirmOptions = object({
+  intentId,
+  autoHandle3DS: optional(boolean),
+  autoAuthorise: optional(boolean),
+  idempotencyKey,
+  authorise: optional(object({ endpoint: relative, payload: optional(z.unknown()) }, 'must be an object { endpoint, payload? }')),
+});
+export const AuthOptions = object({
+  intentId,
+  endpoint: relative,
+  headers: optional(z.record(z.string(), z.string(), 'must be an object of header names to string values').check(say('must be an object of header names to string values'))),
+  timeoutMs: optional(positive('must be a positive number of milliseconds')),
+  payload: optional(z.unknown()),
+  idempotencyKey,
+  verify: optional(boolean),
+});
+/** `handle3DSAuthentication(challenge)`: the challenge as confirm returned it. */
+export const ChallengeOptions = z
+  .object({ url: z.string(), transaction_id: z.string() }, 'must be { url, transaction_id } as confirm returned it')
+  .check(say('must be { url, transaction_id } as confirm returned it'));

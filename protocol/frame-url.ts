@@ -9,13 +9,9 @@ import * as z from 'zod/mini';
  * secret goes in the address: the session token travels only on the private port. The fragment (never
  * sent to the server) holds the per-mount session uuid the handshake checks.
  */
-export const FRAME_APPS = ['card-form', 'field', 'flow', 'wallet-button', 'wallet-sheet'] as const;
-export type FrameApp = (typeof FRAME_APPS)[number];
+import { LAYOUTS, THEMES } from './frame-address.ts';
 
-export const LAYOUTS = ['stack', 'row-minimal', 'row-compact', 'row', 'column-compact', 'column'] as const;
-export type Layout = (typeof LAYOUTS)[number];
-export const THEMES = ['auto', 'light', 'dark'] as const;
-export type Theme = (typeof THEMES)[number];
+export { FRAME_APPS, LAYOUTS, THEMES, frameUrl, type FrameApp, type Layout, type Theme } from './frame-address.ts';
 
 export const FrameParams = z.object({
   pk: z.string().check(z.startsWith('pk_')),
@@ -34,13 +30,6 @@ export const FrameParams = z.object({
   style: z.optional(z.enum(['dark', 'white', 'white-outline'])),
 });
 export type FrameParams = z.infer<typeof FrameParams>;
-
-export function frameUrl(serviceOrigin: string, app: FrameApp, params: FrameParams, session: string): string {
-  const query = new URLSearchParams();
-  for (const [key, value] of Object.entries(params)) if (value !== undefined) query.set(key, String(value));
-  query.set('v', '1');
-  return `${serviceOrigin}/frames/${app}/?${query}#${session}`;
-}
 
 /** The frame's own view of its address; undefined when it is not a valid frame address. */
 export function readFrameUrl(location: { search: string; hash: string }): { params: FrameParams; session: string } | undefined {

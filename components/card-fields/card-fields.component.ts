@@ -1,10 +1,11 @@
 import type { CardField, ChangeState } from '../../protocol/bridge.ts';
-import { frameUrl } from '../../protocol/frame-url.ts';
+import { frameUrl } from '../../protocol/frame-address.ts';
 import type { PaymentIntentSession } from '../../protocol/session.ts';
 import type { ElementsController } from '../controller.ts';
 import { Frame } from '../internal/frame.ts';
 import { FrameHost } from '../internal/frame-host.ts';
-import { CardFieldsElementOptionsSchema, resolveTarget, type CardFieldsElementOptions } from '../internal/options.ts';
+import { CardFieldsElementOptions as schema } from '../../protocol/generated/guards.ts';
+import { resolveTarget, type CardFieldsElementOptions } from '../internal/options.ts';
 import { sheet } from '../internal/styles.ts';
 import styles, { fieldBoxStyles } from './card-fields.styles.ts';
 
@@ -15,24 +16,26 @@ const TITLES: Record<CardField, string> = { number: 'Card number', expiry: 'Expi
 export const FIELD_MIN_HEIGHT = 44;
 
 /**
- * Separate hosted fields: number, expiry, security code and (optional) name, each in its own frame
+ * Separate hosted fields: number, expiry, security code and name (the spec's four fields, all
+ * required: the service refuses a card without the cardholder's name), each in its own frame
  * inside its own mount target, sharing the element's settings. Tokenising gathers the values among
  * the frames on the service origin (the group uuid in their addresses names their channel); none
  * passes through this page.
  *
  * Mount targets, in this order of precedence:
- * - factory option `fields: { number, expiry, cvc, name? }`: Elements, or selectors searched inside
+ * - factory option `fields: { number, expiry, cvc, name }`: Elements, or selectors searched inside
  *   `element` when it is given, else in `resolveOptions.within` (default the document);
  * - else the descendants `[data-cpe-field="number" | "expiry" | "cvc" | "name"]` of the `element`
  *   container, of `<cpe-card-fields>` itself when written in HTML, or (with
  *   `resolveOptions.autoDiscover`) of `within` / the document.
- * Number, expiry and cvc are required; without a name target no name field is shown.
+ * All four targets are required: a missing one is an SdkError naming it (`fields.name`) and the fix.
  *
  * The `<cpe-card-fields>` element is `display: contents`: from a factory it is appended to the
  * `element` container, or to the number field's target. In HTML:
  *
  *   <cpe-card-fields>
  *     <div data-cpe-field="number"></div><div data-cpe-field="expiry"></div><div data-cpe-field="cvc"></div>
+ *     <div data-cpe-field="name"></div>
  *   </cpe-card-fields>
  *
  * `cpe:change` carries the combined state (`complete` when every field is) and `field`, the one that changed.
@@ -43,7 +46,7 @@ export const FIELD_MIN_HEIGHT = 44;
 export class CpeCardFields extends FrameHost {
   static observedAttributes = ['language', 'theme', 'identifier', 'card-schemes-display', 'width', 'height'];
   protected readonly where = 'cardFieldsElement';
-  protected readonly schema = CardFieldsElementOptionsSchema;
+  protected readonly schema = schema;
   declare protected options: CardFieldsElementOptions;
   #targets: [CardField, Element][] = [];
   #states: Partial<Record<CardField, ChangeState>> = {};
@@ -58,13 +61,7 @@ export class CpeCardFields extends FrameHost {
   protected place(): void {
     const { element, fields, resolveOptions: resolve = {} } = this.options;
     const scope = !this.factory ? this : element ? resolveTarget(this.where, 'element', element, resolve) : undefined;
-    const search = scope ?? (resolve.autoDiscover ? (resolve.within ?? document) : undefined);
-    this.#targets = [];
-    for (const field of FIELDS) {
-      const known = `[data-cpe-field="${field}"]`;
-      if (field === 'name' && !fields?.name && !search?.querySelector(known)) continue;
-      this.#targets.push([field, resolveTarget(this.where, `fields.${field}`, fields?.[field], resolve, known, scope)]);
-    }
+    this.#targets = FIELDS.map((field) => [field, resolveTarget(this.where, `fields.${field}`, fields?.[field], resolve, `[data-cpe-field="${field}"]`, scope)]);
     if (!this.isConnected) (scope ?? this.#targets[0]![1]).append(this);
   }
 

@@ -1,10 +1,11 @@
 import type { PaymentIntentSession } from '../../protocol/session.ts';
 import type { ChangeState } from '../../protocol/bridge.ts';
-import { frameUrl, type Layout } from '../../protocol/frame-url.ts';
+import { frameUrl, type Layout } from '../../protocol/frame-address.ts';
 import type { ElementsController } from '../controller.ts';
 import { Frame } from '../internal/frame.ts';
 import { FrameHost } from '../internal/frame-host.ts';
-import { CardElementOptionsSchema, resolveTarget, type CardElementOptions } from '../internal/options.ts';
+import { CardElementOptions as schema } from '../../protocol/generated/guards.ts';
+import { resolveTarget, type CardElementOptions } from '../internal/options.ts';
 import { sheet } from '../internal/styles.ts';
 import styles from './card.styles.ts';
 
@@ -39,7 +40,7 @@ export const LAYOUT_MIN_HEIGHT: Record<Layout, number> = { stack: 180, 'row-mini
 export class CpeCard extends FrameHost {
   static observedAttributes = ['layout', 'language', 'theme', 'identifier', 'card-schemes-display', 'width', 'height'];
   protected readonly where = 'cardElement';
-  protected readonly schema = CardElementOptionsSchema;
+  protected readonly schema = schema;
   declare protected options: CardElementOptions;
 
   constructor() {

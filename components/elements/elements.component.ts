@@ -1,5 +1,5 @@
 import type { MiddlewareRoutes } from '../../protocol/elements-options.ts';
-import { isRelativeUrl } from '../../protocol/elements-options.ts';
+import { isRelativeUrl } from '../../protocol/option-checks.ts';
 import { makeController, type ElementsController } from '../controller.ts';
 import { SdkError } from '../errors.ts';
 import { dispatchCpeEvent } from '../events.ts';

@@ -1,4 +1,7 @@
+import type { ChallengeCancel as CancelMessage, ChallengeMessage as ResultMessage } from '../../protocol/challenge.ts';
+import { ChallengeCancel, ChallengeMessage } from '../../protocol/generated/guards.ts';
 import type { ChallengePayload } from '../../protocol/intent.ts';
+import { conforms } from '../../protocol/json-guard.ts';
 
 /** The focused element, looking into open shadow roots (where `document.activeElement` stops). */
 function deepActive(): HTMLElement | null {
@@ -14,11 +17,13 @@ let count = 0;
  * layer, `role=dialog` and `aria-modal` from showModal, named by its heading "Verify your payment").
  * The frame is 390×400 (EMV window 02) and full screen on narrow viewports (05). Focus moves to the
  * dialog's heading (Tab goes on into the page's buttons) and back to where it was on close. Escape
- * (while focus is in the dialog, not inside the cross-origin page) or the Cancel button cancel.
+ * (in the dialog), the Cancel button, or Escape inside the challenge page (another origin, whose
+ * keys the dialog never sees: the page posts `{type: 'cpe:3ds:cancel'}`) cancel.
  *
- * Resolves `completed` or `failed` from the page's `{type: 'cpe:3ds:result'}` message, accepted
- * only from the service origin, from this frame's window and for this transaction; `undefined`
- * when the shopper cancels or `signal` aborts (the element was removed).
+ * Resolves `completed` or `failed` from the page's `{type: 'cpe:3ds:result'}` message; both
+ * messages (protocol/challenge.ts) are accepted only from the service origin, from this frame's
+ * window and for this transaction. `undefined` when the shopper cancels or `signal` aborts (the
+ * element was removed).
  */
 export function showChallenge(root: ParentNode, origin: string, challenge: ChallengePayload, signal: AbortSignal): Promise<'completed' | 'failed' | undefined> {
   const dialog = document.createElement('dialog');
@@ -39,8 +44,9 @@ export function showChallenge(root: ParentNode, origin: string, challenge: Chall
     };
     const cancel = () => done();
     const onMessage = ({ origin: from, source, data }: MessageEvent) => {
-      if (from === origin && source && source === iframe.contentWindow && data?.type === 'cpe:3ds:result' && data.transaction_id === challenge.transaction_id && /^(completed|failed)$/.test(data.status))
-        done(data.status);
+      if (from !== origin || !source || source !== iframe.contentWindow || data?.transaction_id !== challenge.transaction_id) return;
+      if (conforms<ResultMessage>(ChallengeMessage, data)) done(data.status);
+      else if (conforms<CancelMessage>(ChallengeCancel, data)) cancel();
     };
     addEventListener('message', onMessage);
     signal.addEventListener('abort', cancel);

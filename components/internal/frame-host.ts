@@ -1,21 +1,15 @@
 import type { ChangeState, FrameConfig, FrameEventDetail, FrameEventName, TokeniseResult } from '../../protocol/bridge.ts';
 import type { AttachResponse, AuthoriseResponse, ChallengePayload, ConfirmResponse } from '../../protocol/intent.ts';
+import * as guards from '../../protocol/generated/guards.ts';
+import type { JsonSchema } from '../../protocol/json-guard.ts';
 import type { PaymentIntentSession } from '../../protocol/session.ts';
 import type { ElementsController } from '../controller.ts';
-import type { ZodMiniType } from 'zod/mini';
 import { SdkError } from '../errors.ts';
 import { dispatchCpeEvent, type CpeEvent, type CpeEventDetails, type CpeEventName } from '../events.ts';
 import { postJson, intentStep, scrub } from '../transport/transport.ts';
 import { showChallenge } from './challenge-dialog.ts';
 import type { Frame, FrameOwner } from './frame.ts';
-import {
-  AttachOptionsSchema,
-  AuthOptionsSchema,
-  ChallengePayloadSchema,
-  ConfirmOptionsSchema,
-  parse,
-  type SharedElementOptions,
-} from './options.ts';
+import { parse, type SharedElementOptions } from './options.ts';
 
 /** `HTMLElement` in a browser; a plain class during server-side rendering, so importing never throws. */
 export const Base = (typeof HTMLElement === 'undefined' ? class {} : HTMLElement) as typeof HTMLElement;
@@ -164,7 +158,7 @@ export abstract class FrameHost extends Base implements FrameOwner, ElementsApi 
   }
 
   /** The options schema; in HTML the observed attributes (kebab-case) are its options (camelCase). */
-  protected abstract readonly schema: ZodMiniType;
+  protected abstract readonly schema: JsonSchema;
   /** True for a factory's element (options from the factory, `element` is its container). */
   protected get factory(): boolean {
     return this.#factory;
@@ -383,7 +377,7 @@ export abstract class FrameHost extends Base implements FrameOwner, ElementsApi 
       'attach',
       'attach',
       () => {
-        o = parse(`${this.where}.attach`, AttachOptionsSchema, options);
+        o = parse(`${this.where}.attach`, guards.AttachOptions, options);
         if (!o.token && !this.#token) throw new SdkError('invalid_state', `${this.where}.attach: no token: call tokenise() first or pass {token}`);
       },
       async () => {
@@ -419,7 +413,7 @@ export abstract class FrameHost extends Base implements FrameOwner, ElementsApi 
       'confirm',
       'confirm',
       () => {
-        o = parse(`${this.where}.confirm`, ConfirmOptionsSchema, options);
+        o = parse(`${this.where}.confirm`, guards.ConfirmOptions, options);
         if (!this.#attached) throw new SdkError('invalid_state', `${this.where}.confirm: call attach() first`);
         if (!this.#attached.ok)
           throw new SdkError('invalid_state', `${this.where}.confirm: attach returned requires_payment_method: tokenise and attach another card`);
@@ -472,7 +466,7 @@ export abstract class FrameHost extends Base implements FrameOwner, ElementsApi 
       'handle3DSAuthentication',
       undefined,
       () => {
-        c = parse(`${this.where}.handle3DSAuthentication`, ChallengePayloadSchema, challenge);
+        c = parse(`${this.where}.handle3DSAuthentication`, guards.ChallengeOptions, challenge);
         if (!this.isConnected) throw new SdkError('invalid_state', `${this.where}: the element must be in the document`);
       },
       () => this.#challenge(c),
@@ -492,7 +486,7 @@ export abstract class FrameHost extends Base implements FrameOwner, ElementsApi 
       'authorise',
       'authorise',
       () => {
-        o = parse(`${this.where}.authoriseViaBackend`, AuthOptionsSchema, options);
+        o = parse(`${this.where}.authoriseViaBackend`, guards.AuthOptions, options);
         if (new URL(o.endpoint, location.href).origin === this.controller?.serviceOrigin)
           throw new SdkError('invalid_options', `${this.where}.authoriseViaBackend: "endpoint" must be your backend, not the service`, 'endpoint');
         if (o.verify && !verifyRoute) throw new SdkError('invalid_options', `${this.where}.authoriseViaBackend: "verify" needs middleware.verifyAuth`, 'verify');

@@ -1,5 +1,8 @@
-import { BRIDGE_VERSION, Hello, type FrameConfig, type FrameEventDetail, type FrameEventName, type Init, type Method, type ParamsOf, type ResultOf } from '../../protocol/bridge.ts';
-import { BridgeRequestError, ElementEnd } from '../../protocol/rpc.ts';
+import type { FrameConfig, FrameEventDetail, FrameEventName, Hello as HelloMessage, Init, Method, ParamsOf, ResultOf } from '../../protocol/bridge.ts';
+import { Hello } from '../../protocol/generated/guards.ts';
+import { conforms } from '../../protocol/json-guard.ts';
+import { BridgeRequestError, ElementEnd } from '../../protocol/rpc-element.ts';
+import { BRIDGE_VERSION } from '../../protocol/version.ts';
 
 export interface FrameOwner {
   /** The config sent in Init (and again with `configure`). */
@@ -31,7 +34,10 @@ export class Frame {
   ) {
     const iframe = this.iframe;
     iframe.title = title;
-    iframe.allow = 'payment';
+    // Autofill into the frames: Chromium's policy-controlled feature `autofill` (chromium
+    // docs/security/autofill-across-iframes.md), granted only where the browser knows it: elsewhere
+    // (Chromium 156 included) the name would log "Unrecognized feature".
+    iframe.allow = (document as { featurePolicy?: { features(): string[] } }).featurePolicy?.features().includes('autofill') ? 'payment; autofill' : 'payment';
     iframe.loading = 'eager';
     iframe.src = src(this.session);
     this.skeleton.className = 'skeleton';
@@ -41,8 +47,7 @@ export class Frame {
 
   #hello = (event: MessageEvent) => {
     if (event.origin !== this.origin || event.source !== this.iframe.contentWindow || !event.source) return;
-    const hello = Hello.safeParse(event.data);
-    if (!hello.success || hello.data.session !== this.session) return;
+    if (!conforms<HelloMessage>(Hello, event.data) || event.data.session !== this.session) return;
     this.end?.close('The payment frame reloaded.');
     this.ready = false;
     const { port1, port2 } = new MessageChannel();

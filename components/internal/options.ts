@@ -1,7 +1,7 @@
-import * as z from 'zod/mini';
-import { CardSchemesDisplay } from '../../protocol/bridge.ts';
-import { isRelativeUrl } from '../../protocol/elements-options.ts';
-import { LAYOUTS, THEMES, type Layout, type Theme } from '../../protocol/frame-url.ts';
+import type { CardSchemesDisplay } from '../../protocol/bridge.ts';
+import type { Layout, Theme } from '../../protocol/frame-address.ts';
+import { check, type JsonSchema } from '../../protocol/json-guard.ts';
+import { CUSTOM_CHECKS } from '../../protocol/option-checks.ts';
 import { describeIssues, SdkError } from '../errors.ts';
 
 /** A mount target: a CSS selector (searched in `resolveOptions.within`, default the document) or an Element. */
@@ -17,7 +17,10 @@ export interface ResolveOptions {
   within?: ParentNode;
 }
 
-/** Settings every card element shares. */
+/**
+ * Settings every card element shares. These interfaces document the options; the rules are the zod
+ * schemas of protocol/elements-options.ts, checked here through their generated guards.
+ */
 export interface SharedElementOptions {
   /** Instance identifier (several elements on one page). */
   identifier?: string;
@@ -46,98 +49,24 @@ export interface CardFieldTargets {
   number: MountTarget;
   expiry: MountTarget;
   cvc: MountTarget;
-  /** Optional: without it no name field is shown and the card is tokenised without a name. */
-  name?: MountTarget;
+  /** Required, like the other three: the service refuses a card without the cardholder's name. */
+  name: MountTarget;
 }
 
 export interface CardFieldsElementOptions extends SharedElementOptions {
   /**
-   * Mount targets of the fields. Default: the descendants `[data-cpe-field="number"]`, `"expiry"`,
-   * `"cvc"` and `"name"` of `element` (or, with `autoDiscover`, of `within` / the document).
+   * Mount targets of the four fields, all required. Default: the descendants
+   * `[data-cpe-field="number"]`, `"expiry"`, `"cvc"` and `"name"` of `element` (or, with
+   * `autoDiscover`, of `within` / the document).
    */
   fields?: CardFieldTargets;
 }
 
-const isElement = (value: unknown): value is Element => !!value && (value as Node).nodeType === 1;
-const target = z.custom<MountTarget>(
-  (value) => (typeof value === 'string' && value.trim() !== '') || isElement(value),
-  'must be a CSS selector or an Element',
-);
-const optional = <T extends z.core.SomeType>(schema: T) => z.optional(schema);
-const boolean = z.boolean('must be true or false');
-
-const shared = {
-  identifier: optional(z.string('must be a string')),
-  element: optional(target),
-  language: optional(z.string().check(z.regex(/^[a-zA-Z]{2,3}(-[a-zA-Z0-9]{2,8})*$/, 'must be a language tag such as "en" or "pt-BR"'))),
-  theme: optional(z.enum(THEMES, `must be one of ${THEMES.join(', ')}`)),
-  width: optional(z.union([z.string(), z.number()], 'must be a CSS width such as "100%" or a number of pixels')),
-  height: optional(z.number('must be a number of pixels').check(z.positive('must be a number of pixels'))),
-  resolveOptions: optional(
-    z.strictObject(
-      {
-        autoDiscover: optional(boolean),
-        allowCustomElement: optional(boolean),
-        within: optional(z.custom<ParentNode>((value) => typeof (value as ParentNode)?.querySelector === 'function', 'must be a Document, Element or ShadowRoot')),
-      },
-      'must be an object { autoDiscover?, allowCustomElement?, within? }',
-    ),
-  ),
-  cardSchemesDisplay: optional(z.enum(CardSchemesDisplay.options, 'must be one of all, detected, none')),
-};
-
-export const CardElementOptionsSchema = z.strictObject(
-  { ...shared, layout: optional(z.enum(LAYOUTS, `must be one of ${LAYOUTS.join(', ')}`)) },
-  'must be an object',
-);
-
-export const CardFieldsElementOptionsSchema = z.strictObject(
-  {
-    ...shared,
-    fields: optional(
-      z.strictObject({ number: target, expiry: target, cvc: target, name: optional(target) }, 'must be an object { number, expiry, cvc, name? } of mount targets'),
-    ),
-  },
-  'must be an object',
-);
-
-const relative = z.string('must be a relative URL on your backend, such as "/api/authorise"').check(
-  z.refine(isRelativeUrl, 'must be a relative URL on your backend, such as "/api/authorise", never the service or another origin'),
-);
-const idempotencyKey = optional(z.string().check(z.regex(/^[\x21-\x7e]{1,255}$/, 'must be 1-255 visible ASCII characters')));
-const intentId = optional(z.string('must be a string'));
-
-/** Spec "Other payment shapes": AttachOptions, ConfirmOptions, AuthOptions. */
-export const AttachOptionsSchema = z.strictObject({ intentId, token: optional(z.string('must be a string')), storeCard: optional(boolean) }, 'must be an object');
-export const ConfirmOptionsSchema = z.strictObject(
-  {
-    intentId,
-    autoHandle3DS: optional(boolean),
-    autoAuthorise: optional(boolean),
-    idempotencyKey,
-    authorise: optional(z.strictObject({ endpoint: relative, payload: optional(z.unknown()) }, 'must be an object { endpoint, payload? }')),
-  },
-  'must be an object',
-);
-export const AuthOptionsSchema = z.strictObject(
-  {
-    intentId,
-    endpoint: relative,
-    headers: optional(z.record(z.string(), z.string(), 'must be an object of header names to string values')),
-    timeoutMs: optional(z.number().check(z.positive('must be a positive number of milliseconds'))),
-    payload: optional(z.unknown()),
-    idempotencyKey,
-    verify: optional(boolean),
-  },
-  'must be an object',
-);
-export const ChallengePayloadSchema = z.object({ url: z.string(), transaction_id: z.string() }, 'must be { url, transaction_id } as confirm returned it');
-
-/** Parses `value` or throws an SdkError (`invalid_options`) naming every option at fault. */
-export function parse<T>(where: string, schema: z.ZodMiniType, value: unknown): T {
-  const parsed = schema.safeParse(value);
-  if (parsed.success) return parsed.data as T;
-  const { message, option } = describeIssues(where, 'option', parsed.error.issues);
+/** Checks `value` against a generated guard (protocol/generated/guards.ts) or throws an SdkError (`invalid_options`) naming every option at fault. */
+export function parse<T>(where: string, schema: JsonSchema, value: unknown): T {
+  const issues = check(schema, value, CUSTOM_CHECKS);
+  if (!issues.length) return value as T;
+  const { message, option } = describeIssues(where, 'option', issues);
   throw new SdkError('invalid_options', message, option);
 }
 

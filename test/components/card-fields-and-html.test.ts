@@ -58,13 +58,35 @@ describe('cardFieldsElement', () => {
     expect(page.querySelectorAll('#n div, #e div')).to.have.length(0);
   });
 
-  it('name is optional; targets default to [data-cpe-field] inside element; the field box reserves its minimum', async () => {
-    const page = await fixture<HTMLDivElement>(html`<form><p data-cpe-field="number"></p><p data-cpe-field="expiry"></p><p data-cpe-field="cvc"></p></form>`);
+  it('targets default to [data-cpe-field] inside element (all four); the field box reserves its minimum', async () => {
+    const page = await fixture<HTMLDivElement>(
+      html`<form><p data-cpe-field="number"></p><p data-cpe-field="expiry"></p><p data-cpe-field="cvc"></p><p data-cpe-field="name"></p></form>`,
+    );
     const el = fakeController().cardFieldsElement({ element: page });
     await el.init();
     await el.awaitReady();
-    expect(fieldFrames(page).map((f) => params(f).field)).to.deep.equal(['number', 'expiry', 'cvc']);
+    expect(fieldFrames(page).map((f) => params(f).field)).to.deep.equal(['number', 'expiry', 'cvc', 'name']);
     expect(el.parentElement).to.equal(page);
+  });
+
+  it('name is required: without its target, an SdkError names fields.name (option and target)', async () => {
+    const page = await fixture<HTMLDivElement>(html`<div><p data-cpe-field="number"></p><p data-cpe-field="expiry"></p><p data-cpe-field="cvc"></p></div>`);
+    try {
+      await fakeController().cardFieldsElement({ element: page }).init();
+      throw new Error('no error');
+    } catch (error) {
+      expect(error).to.be.instanceOf(SdkError);
+      expect((error as SdkError).option).to.equal('fields.name');
+      expect((error as SdkError).message).to.contain('[data-cpe-field="name"]');
+    }
+    try {
+      fakeController().cardFieldsElement({ fields: { number: '#n', expiry: '#e', cvc: '#c' } } as never);
+      throw new Error('no error');
+    } catch (error) {
+      expect(error).to.be.instanceOf(SdkError);
+      expect((error as SdkError).option).to.equal('fields.name');
+      expect((error as SdkError).message).to.contain('"fields.name"').and.contain('CSS selector or an Element');
+    }
   });
 
   it('a missing target names the field and the fix', async () => {
@@ -113,7 +135,7 @@ describe('custom elements written in HTML', () => {
       const provider = await fixture<CpeElements>(html`
         <cpe-elements pub-key="pk_test_fake" intent-url="/shop/intent" attach-url="/shop/attach">
           <cpe-card></cpe-card>
-          <cpe-card-fields><div data-cpe-field="number"></div><div data-cpe-field="expiry"></div><div data-cpe-field="cvc"></div></cpe-card-fields>
+          <cpe-card-fields><div data-cpe-field="number"></div><div data-cpe-field="expiry"></div><div data-cpe-field="cvc"></div><div data-cpe-field="name"></div></cpe-card-fields>
         </cpe-elements>
       `);
       expect(provider.controller?.middleware).to.deep.equal({ attach: '/shop/attach' });
@@ -122,7 +144,7 @@ describe('custom elements written in HTML', () => {
       await card.awaitReady();
       await fields.awaitReady();
       expect(stub.calls.map((c) => c.url)).to.deep.equal(['/shop/intent']);
-      expect(fieldFrames(fields)).to.have.length(3);
+      expect(fieldFrames(fields)).to.have.length(4);
       expect(await provider.controller!.getPaymentIntentId()).to.equal('pi_fake');
     } finally {
       stub.restore();

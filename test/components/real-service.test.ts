@@ -189,4 +189,21 @@ describe('3-D Secure with the real challenge page', function () {
     expect(events.find((e) => e.name === 'cpe:error')!.detail).to.include({ code: 'challenge_cancelled', operation: 'challenge' });
     expect(document.activeElement).to.equal(pay);
   });
+
+  it('Escape inside the challenge page (another origin) cancels through its cpe:3ds:cancel message; a forged one is ignored', async () => {
+    const { card, events, pay, confirming, dialog } = await challenged();
+    // From the merchant page itself (not the service origin, not the challenge frame): ignored.
+    postMessage({ type: 'cpe:3ds:cancel', transaction_id: new URL(dialog.querySelector('iframe')!.src).searchParams.get('transaction_id') ?? 'x' }, '*');
+    await pause(200);
+    expect(dialog.open).to.equal(true);
+    await sendKeys({ press: 'Tab' }); // focus into the challenge page (its Complete button): the dialog no longer sees keys
+    expect(card.shadowRoot!.activeElement).to.equal(dialog.querySelector('iframe'));
+    await sendKeys({ press: 'Escape' });
+    const result = await confirming;
+    expect(result.status).to.equal('requires_customer_authentication');
+    expect(events.find((e) => e.name === 'cpe:error')!.detail).to.include({ code: 'challenge_cancelled', operation: 'challenge' });
+    expect(events.findLast((e) => e.name === 'cpe:challenge:end')!.detail).to.deep.equal({ status: 'cancelled' });
+    expect(card.shadowRoot!.querySelector('dialog')).to.equal(null);
+    expect(document.activeElement).to.equal(pay);
+  });
 });

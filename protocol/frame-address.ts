@@ -1,0 +1,21 @@
+import type { FrameParams } from './frame-url.ts';
+
+/**
+ * The zod-free half of frame-url.ts (the merchant-side SDK imports this one): the frame apps,
+ * layouts and themes, and the address builder. The address's parameters are validated by the frame
+ * (`readFrameUrl` in frame-url.ts).
+ */
+export const FRAME_APPS = ['card-form', 'field', 'flow', 'wallet-button', 'wallet-sheet'] as const;
+export type FrameApp = (typeof FRAME_APPS)[number];
+
+export const LAYOUTS = ['stack', 'row-minimal', 'row-compact', 'row', 'column-compact', 'column'] as const;
+export type Layout = (typeof LAYOUTS)[number];
+export const THEMES = ['auto', 'light', 'dark'] as const;
+export type Theme = (typeof THEMES)[number];
+
+export function frameUrl(serviceOrigin: string, app: FrameApp, params: FrameParams, session: string): string {
+  const query = new URLSearchParams();
+  for (const [key, value] of Object.entries(params)) if (value !== undefined) query.set(key, String(value));
+  query.set('v', '1');
+  return `${serviceOrigin}/frames/${app}/?${query}#${session}`;
+}

@@ -1,0 +1,92 @@
+import type { FrameEvent as FrameEventMessage, FrameEventDetail, FrameEventName, Method, ParamsOf, Request, Response as ResponseMessage, ResultOf } from './bridge.ts';
+import { EVENTS, FrameEvent, RESULTS, Response } from './generated/guards.ts';
+import { conforms } from './json-guard.ts';
+import { BRIDGE_VERSION } from './version.ts';
+
+/**
+ * The element's (merchant page's) end of the bridge's port: no zod here. Messages are validated
+ * with the guards generated from protocol/bridge.ts's schemas (protocol/generated/guards.ts); the
+ * frame's end (rpc-frame.ts) validates with zod. protocol/rpc.ts re-exports both.
+ */
+
+/** The part of MessagePort the bridge uses (structural, so this file needs no DOM types). */
+export interface PortLike {
+  postMessage(message: unknown): void;
+  // `any`: a DOM MessagePort (whose handler takes a MessageEvent) must fit; every message is parsed anyway.
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  onmessage: ((event: any) => void) | null;
+  close(): void;
+}
+
+/** A request that failed: the frame's error, a timeout, or a closed bridge. */
+export class BridgeRequestError extends Error {
+  override name = 'BridgeRequestError';
+  constructor(readonly code: string, message: string, readonly field?: string) {
+    super(message);
+  }
+}
+
+/** Default answer times per method: tokenise waits on the network, the rest are local. */
+export const DEFAULT_TIMEOUT_MS: Record<Method, number> = { configure: 10_000, tokenise: 30_000, reset: 10_000, focus: 10_000, flowState: 10_000 };
+
+type Pending = { resolve(value: unknown): void; reject(error: Error): void; timer: ReturnType<typeof setTimeout>; method: Method };
+
+/**
+ * The element's end of the port: `request(method, params)` resolves with the frame's validated
+ * result, rejects with BridgeRequestError (`timeout` when no answer comes in time); frame events go
+ * to `onEvent` after validation. Anything that does not parse is dropped.
+ */
+export class ElementEnd {
+  #next = 1;
+  readonly #pending = new Map<number, Pending>();
+
+  constructor(
+    private readonly port: PortLike,
+    private readonly onEvent: <E extends FrameEventName>(name: E, detail: FrameEventDetail<E>) => void,
+  ) {
+    port.onmessage = ({ data }) => this.#receive(data);
+  }
+
+  request<M extends Method>(method: M, params: ParamsOf<M>, timeoutMs = DEFAULT_TIMEOUT_MS[method]): Promise<ResultOf<M>> {
+    const id = this.#next++;
+    return new Promise<ResultOf<M>>((resolve, reject) => {
+      const timer = setTimeout(() => {
+        this.#pending.delete(id);
+        reject(new BridgeRequestError('timeout', `The payment frame did not answer ${method} within ${Math.round(timeoutMs / 1000)} s.`));
+      }, timeoutMs);
+      this.#pending.set(id, { resolve: resolve as (value: unknown) => void, reject, timer, method });
+      this.port.postMessage({ cpe: BRIDGE_VERSION, kind: 'request', id, method, params } satisfies Request);
+    });
+  }
+
+  /** Rejects every pending request and closes the port (element removed, frame reloaded). */
+  close(reason = 'The payment frame was removed.'): void {
+    for (const [id, pending] of this.#pending) {
+      clearTimeout(pending.timer);
+      pending.reject(new BridgeRequestError('closed', reason));
+      this.#pending.delete(id);
+    }
+    this.port.onmessage = null;
+    this.port.close();
+  }
+
+  #receive(data: unknown): void {
+    if (conforms<FrameEventMessage>(FrameEvent, data)) {
+      const schema = EVENTS[data.name];
+      if (Object.hasOwn(EVENTS, data.name) && conforms(schema!, data.detail)) this.onEvent(data.name as FrameEventName, data.detail as never);
+      return;
+    }
+    if (!conforms<ResponseMessage>(Response, data)) return;
+    const pending = this.#pending.get(data.id);
+    if (!pending) return;
+    this.#pending.delete(data.id);
+    clearTimeout(pending.timer);
+    if (!data.ok) {
+      const { code, message, field } = data.error;
+      pending.reject(new BridgeRequestError(code, message, field));
+      return;
+    }
+    if (conforms(RESULTS[pending.method]!, data.result)) pending.resolve(data.result);
+    else pending.reject(new BridgeRequestError('bad_response', `The payment frame answered ${pending.method} with an unexpected shape.`));
+  }
+}
