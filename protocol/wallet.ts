@@ -55,3 +55,57 @@ export type WalletResult = z.infer<typeof WalletResult>;
 /** Why a wallet button is not rendered (the element's `availability` and its event say which). */
 export const WALLET_UNAVAILABLE_REASONS = ['not_https', 'unsupported_browser', 'not_enabled_for_merchant', 'no_card_in_wallet', 'timeout'] as const;
 export type WalletUnavailableReason = (typeof WALLET_UNAVAILABLE_REASONS)[number];
+
+/**
+ * The session, posted by the SDK to the sheet (`iframe.contentWindow.postMessage(…, serviceOrigin)`)
+ * once the sheet has loaded (its `load` event, or the sheet's `WalletSheetReady`) and the intent
+ * exists: the session token must not be in the sheet's address. The sheet accepts it only from
+ * `window.parent` (and, where the browser tells, from `location.ancestorOrigins[0]`) with the uuid
+ * of its fragment, and answers to that message's origin. A later one replaces it (a new intent).
+ * Approve waits for it: pressed before the session arrives, the sheet approves as soon as it does.
+ */
+export const WALLET_SESSION_TYPE = 'cpe:wallet:session';
+export const WalletSession = z.object({
+  type: z.literal(WALLET_SESSION_TYPE),
+  session: z.string(),
+  sessionToken: z.string(),
+  paymentIntentId: z.string(),
+});
+export type WalletSession = z.infer<typeof WalletSession>;
+
+/** Posted by the sheet to its parent (target '*': it carries only the uuid) once it listens for the session. */
+export const WALLET_READY_TYPE = 'cpe:wallet:ready';
+export const WalletSheetReady = z.object({ type: z.literal(WALLET_READY_TYPE), session: z.string() });
+export type WalletSheetReady = z.infer<typeof WalletSheetReady>;
+
+/** `r` of the sheet's address: base64url (no padding) of the UTF-8 JSON of a WalletRequest. */
+export function encodeWalletRequest(request: WalletRequest): string {
+  let binary = '';
+  for (const byte of new TextEncoder().encode(JSON.stringify(request))) binary += String.fromCharCode(byte);
+  return btoa(binary).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
+}
+
+/** The WalletRequest of an `r` parameter, or undefined when it is not one. */
+export function decodeWalletRequest(r: string): WalletRequest | undefined {
+  try {
+    const binary = atob(r.replace(/-/g, '+').replace(/_/g, '/'));
+    const json = new TextDecoder().decode(Uint8Array.from(binary, (c) => c.charCodeAt(0)));
+    const parsed = WalletRequest.safeParse(JSON.parse(json));
+    return parsed.success ? parsed.data : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** The test cards the sheet offers "in the wallet" (POST /frames/wallet/approve `card`), as the card table behaves. */
+export const WALLET_TEST_CARD_CHOICES = ['visa', 'challenge', 'declined', 'insufficient', 'attach_fail'] as const;
+export type WalletTestCardChoice = (typeof WALLET_TEST_CARD_CHOICES)[number];
+
+/** What POST /frames/wallet/approve answers (session auth; the sheet's own origin only). */
+export const WalletApproval = z.object({
+  token: z.string(),
+  scheme: z.string(),
+  last4: z.string(),
+  origins: z.array(z.string()),
+});
+export type WalletApproval = z.infer<typeof WalletApproval>;

@@ -2,23 +2,9 @@ import { css, html, nothing } from 'lit';
 import type { FlowState } from '../../protocol/bridge.ts';
 import { PUBLIC_KEY_HEADER, SESSION_TOKEN_HEADER } from '../../protocol/headers.ts';
 import { CardInputs } from '../shared/card-inputs.ts';
+import { fill, formatMinor } from '../shared/format.ts';
 import type { FrameEventRequest } from '../shared/host.ts';
 import { styles } from '../shared/styles.ts';
-
-/** `12.34` in the currency's minor units (`1234` GBP) formatted for a language: `£12.34`, `12,34 £`. */
-export function formatMinor(amount: number, currency: string, lang: string): string {
-  let format: Intl.NumberFormat;
-  try {
-    format = new Intl.NumberFormat(lang, { style: 'currency', currency });
-  } catch {
-    format = new Intl.NumberFormat('en', { style: 'currency', currency });
-  }
-  const digits = format.resolvedOptions().maximumFractionDigits ?? 2;
-  return format.format(amount / 10 ** digits);
-}
-
-/** `{name}` placeholders of a catalogue text. */
-export const fill = (text: string, values: Record<string, string>) => text.replace(/\{(\w+)\}/g, (all, key: string) => values[key] ?? all);
 
 /**
  * `<cpe-flow-form flow="pay|verify">`: a Flow's frame. The card form (same fields, layouts, messages

@@ -4,6 +4,7 @@ import type { Layout, Theme } from '../../protocol/frame-url.ts';
 import { WALLET_A_STYLES, WALLET_A_TYPES, WALLET_B_STYLES, WALLET_B_TYPES } from '../../protocol/wallet.ts';
 import type { FrameEventRequest } from '../shared/host.ts';
 import { en, type Catalogue } from '../shared/i18n.ts';
+import { loadWalletCatalogue, walletEn, type WalletCatalogue } from '../shared/wallet-i18n.ts';
 
 export type WalletStyle = (typeof WALLET_A_STYLES)[number];
 const NAMES = { a: 'Wallet A', b: 'Wallet B' } as const;
@@ -11,9 +12,9 @@ const NAMES = { a: 'Wallet A', b: 'Wallet B' } as const;
 export const WALLET_BUTTON_HEIGHT = 56;
 
 /** The button's accessible name in a language: "Buy with Wallet A", "Wallet A" (plain A), "Pay with Wallet B" (plain B). */
-export function walletLabel(cat: Catalogue, wallet: 'a' | 'b', type: string): string {
+export function walletLabel(cat: WalletCatalogue, wallet: 'a' | 'b', type: string): string {
   const key = wallet === 'b' ? (type === 'plain' ? 'pay' : type === 'checkout' ? 'check-out' : type) : type;
-  const text = cat.walletTypes[key as keyof Catalogue['walletTypes']] ?? cat.walletTypes.plain;
+  const text = cat.walletTypes[key as keyof WalletCatalogue['walletTypes']] ?? cat.walletTypes.plain;
   return text.replace('{wallet}', NAMES[wallet]);
 }
 
@@ -86,12 +87,15 @@ export class WalletButton extends LitElement {
       font-size: 1.1em;
     }
   `;
-  static override properties = { layout: { reflect: true }, theme: { reflect: true }, cat: { attribute: false } };
+  static override properties = { layout: { reflect: true }, theme: { reflect: true }, cat: { attribute: false }, wcat: { attribute: false } };
 
   layout: Layout = 'stack';
   theme: Theme = 'auto';
   display: CardSchemesDisplay = 'detected';
   cat: Catalogue = en;
+  /** The wallet texts of the frame's language (loaded before the first `ready`). */
+  wcat: WalletCatalogue = walletEn;
+  #wcatLoaded: Promise<unknown>;
   readonly fields = [] as const;
   pubKey = '';
   session?: FrameSession;
@@ -100,12 +104,20 @@ export class WalletButton extends LitElement {
     readonly wallet: 'a' | 'b',
     readonly type: string,
     readonly buttonStyle: WalletStyle,
+    lang = 'en',
   ) {
     super();
+    this.#wcatLoaded = loadWalletCatalogue(lang).then((wcat) => (this.wcat = wcat));
+  }
+
+  /** The host waits for this before `ready`: the label is in the frame's language by then. */
+  protected override async getUpdateComplete(): Promise<boolean> {
+    await this.#wcatLoaded;
+    return super.getUpdateComplete();
   }
 
   get label(): string {
-    return walletLabel(this.cat, this.wallet, this.type);
+    return walletLabel(this.wcat, this.wallet, this.type);
   }
 
   applyExtra(_extra: Record<string, unknown>): void {}
