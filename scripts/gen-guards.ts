@@ -64,8 +64,12 @@ function minimal(node: unknown, names = false): unknown {
     if (!names && ((key === 'minimum' && value === -SAFE) || (key === 'maximum' && value === SAFE))) continue;
     out[key] = minimal(value, !names && key === 'properties');
   }
+  if (names) return out;
+  // `const` and `enum` already imply the type; an empty `properties` says nothing.
+  if ('const' in out || 'enum' in out) delete out.type;
+  if (out.properties && !Object.keys(out.properties).length) delete out.properties;
   // A property that accepts anything (z.unknown()) need not be present.
-  if (!names && Array.isArray(out.required) && out.properties) {
+  if (Array.isArray(out.required) && out.properties) {
     const properties = out.properties as Record<string, Json>;
     out.required = (out.required as string[]).filter((key) => Object.keys(properties[key] ?? {}).length > 0);
     if (!(out.required as string[]).length) delete out.required;

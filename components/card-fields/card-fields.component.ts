@@ -3,7 +3,7 @@ import { frameUrl } from '../../protocol/frame-address.ts';
 import type { PaymentIntentSession } from '../../protocol/session.ts';
 import type { ElementsController } from '../controller.ts';
 import { Frame } from '../internal/frame.ts';
-import { FrameHost } from '../internal/frame-host.ts';
+import { FrameHost, px } from '../internal/frame-host.ts';
 import { CardFieldsElementOptions as schema } from '../../protocol/generated/guards.ts';
 import { resolveTarget, type CardFieldsElementOptions } from '../internal/options.ts';
 import { sheet } from '../internal/styles.ts';
@@ -73,7 +73,7 @@ export class CpeCardFields extends FrameHost {
     return this.#targets.map(([field, target]) => {
       const box = document.createElement('div');
       box.style.minHeight = `${Math.max(height, FIELD_MIN_HEIGHT)}px`;
-      if (width !== undefined) box.style.width = typeof width === 'number' ? `${width}px` : width;
+      if (width !== undefined) box.style.width = px(width);
       const root = box.attachShadow({ mode: 'open' });
       root.adoptedStyleSheets = [sheet(fieldBoxStyles)];
       target.append(box);

@@ -79,7 +79,7 @@ const TOKENS = 'bg bg-alt fg fg-muted border border-subtle focus error success a
   .map((name) => `--cpe-${name}`);
 
 const noop = () => {};
-const px = (value: number | string) => (typeof value === 'number' ? `${value}px` : value);
+export const px = (value: number | string) => (typeof value === 'number' ? `${value}px` : value);
 
 interface Deferred {
   promise: Promise<void>;
@@ -443,10 +443,10 @@ export abstract class FrameHost extends Base implements FrameOwner, ElementsApi 
   /** The challenge modal with its events; records the outcome on the attempt. */
   async #challenge(challenge: ChallengePayload): Promise<ChallengeOutcome> {
     const origin = this.controller!.serviceOrigin;
-    if (new URL(challenge.url, origin).origin !== origin)
-      throw new SdkError('invalid_options', `${this.where}: the challenge url must be a page of the service (${origin})`, 'url');
+    const url = new URL(challenge.url, origin);
+    if (url.origin !== origin) throw new SdkError('invalid_options', `${this.where}: the challenge url must be a page of the service (${origin})`, 'url');
     this.emit('cpe:challenge:start', {});
-    const outcome = await showChallenge(this.shadowRoot!, origin, { ...challenge, url: new URL(challenge.url, origin).href }, this.#abort?.signal ?? new AbortController().signal);
+    const outcome = await showChallenge(this.shadowRoot!, origin, { ...challenge, url: url.href }, this.#abort?.signal ?? new AbortController().signal);
     if (outcome) this.#confirmed = { intentId: this.#confirmed?.intentId ?? this.session!.paymentIntentId, status: outcome === 'completed' ? 'requires_authorisation' : 'failed' };
     if (outcome !== 'completed')
       this.emit(
