@@ -13,6 +13,10 @@ export interface PageConfig {
 const NAV = [
   ['/', 'Card element'],
   ['/fields', 'Card fields'],
+  ['/flow', 'Payment flow'],
+  ['/verify', 'Verify flow'],
+  ['/wallets', 'Wallets'],
+  ['/checkout-context', 'Checkout Context'],
   ['/html', 'Plain HTML'],
 ] as const;
 
@@ -33,7 +37,7 @@ ${SELECT('language', 'Language', ['en', 'cy', 'fr', 'de', 'es', 'it', 'nl', 'ar'
 ${SELECT('mode', 'Mode', ['direct', 'middleware'])}
 </div>`;
 
-function layout(path: string, title: string, config: PageConfig, checkout: string, script?: string): string {
+function layout(path: string, title: string, config: PageConfig, checkout: string, script?: string, sdk = false): string {
   const nav = NAV.map(([href, text]) => `<a href="${href}"${href === path ? ' aria-current="page"' : ''}>${text}</a>`).join(' ');
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
@@ -50,6 +54,7 @@ ${TEST_CARDS}
 <h2>Backend verify</h2><pre id="verify"></pre></section>
 </main>
 <script type="application/json" id="cpe-config">${jsonForScript(config)}</script>
+${sdk ? `<script type="module" src="${escape(config.serviceUrl)}/sdk/cpe.js"></script>` : ''}
 ${script ? `<script type="module" src="${script}"></script>` : ''}
 </body></html>`;
 }
@@ -83,4 +88,58 @@ export const htmlPage = (config: PageConfig) =>
 <cpe-elements pub-key="${escape(config.publicKey)}" intent-url="/api/payment-intents">
   <cpe-card layout="stack"></cpe-card>
 </cpe-elements>`,
+  );
+
+/**
+ * The Flow with no script of the page's own: the SDK module, a provider and the Flow tag take the
+ * payment (tokenise, attach, confirm with 3-D Secure, authorise, the backend's verify) and show
+ * success, failure and Try again.
+ */
+export const flowPage = (config: PageConfig) =>
+  layout(
+    '/flow',
+    'Payment flow',
+    config,
+    `<p>No script of the page's own: the SDK module, <code>&lt;cpe-elements&gt;</code> and <code>&lt;cpe-payment-flow&gt;</code>.</p>
+<cpe-elements pub-key="${escape(config.publicKey)}" intent-url="/api/payment-intents" verify-auth-url="/api/cpe/verify-auth">
+  <cpe-payment-flow layout="stack"></cpe-payment-flow>
+</cpe-elements>`,
+    '/log.js',
+    true,
+  );
+
+/** A card check without a payment: the intent is a verification (amount 0); the card can be vaulted. */
+export const verifyPage = (config: PageConfig) =>
+  layout(
+    '/verify',
+    'Verify flow',
+    config,
+    `<cpe-elements pub-key="${escape(config.publicKey)}" intent-url="/api/verify-intents" verify-auth-url="/api/cpe/verify-auth">
+  <cpe-verify-flow layout="stack"></cpe-verify-flow>
+</cpe-elements>`,
+    '/log.js',
+    true,
+  );
+
+export const walletsPage = (config: PageConfig) =>
+  layout(
+    '/wallets',
+    'Wallets',
+    config,
+    `<p>Test keys: both buttons open the service's wallet test sheet, where you choose the card the wallet holds.</p>
+<h3>Wallet A</h3><div id="wallet-a"></div><p id="wallet-a-status" role="status"></p>
+<h3>Wallet B</h3><div id="wallet-b"></div><p id="wallet-b-status" role="status"></p>`,
+    '/wallets.js',
+  );
+
+export const checkoutContextPage = (config: PageConfig) =>
+  layout(
+    '/checkout-context',
+    'Checkout Context',
+    config,
+    `<p>No Payment Intent exists yet: the buttons below are live. When you commit, the backend prices
+basket <code>basket-42</code> and creates the intent (<code>middleware.exchange</code>).</p>
+<div id="cc-wallets"><div id="cc-wallet-a"></div><div id="cc-wallet-b"></div></div>
+<div id="cc-flow"></div><p id="cc-status" role="status"></p>`,
+    '/checkout-context.js',
   );

@@ -7,10 +7,18 @@ import { bodyParser } from '@koa/bodyparser';
 import Koa from 'koa';
 import { CpeClient, cpeMiddleware, toSession } from '../server/client/index.ts';
 import type { Credentials } from '../server/seed.ts';
-import { cardPage, fieldsPage, htmlPage } from './pages.ts';
+import { cardPage, checkoutContextPage, fieldsPage, flowPage, htmlPage, verifyPage, walletsPage } from './pages.ts';
 
 const publicDir = join(dirname(fileURLToPath(import.meta.url)), 'public');
-const FILES: Record<string, string> = { '/checkout.js': 'text/javascript', '/card.js': 'text/javascript', '/fields.js': 'text/javascript', '/demo.css': 'text/css' };
+const FILES: Record<string, string> = {
+  '/checkout.js': 'text/javascript',
+  '/card.js': 'text/javascript',
+  '/fields.js': 'text/javascript',
+  '/log.js': 'text/javascript',
+  '/wallets.js': 'text/javascript',
+  '/checkout-context.js': 'text/javascript',
+  '/demo.css': 'text/css',
+};
 const FAVICON = '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 16 16"><rect width="16" height="16" rx="3" fill="#1f6feb"/></svg>';
 
 /**
@@ -37,6 +45,12 @@ export function startDemo(options: { port: number; credentials: Credentials }): 
     });
     ctx.body = toSession(created);
   });
+  // A card check without a payment (verifyFlow): an intent of purpose verify, amount 0.
+  app.use(async (ctx, next) => {
+    if (ctx.method !== 'POST' || ctx.path !== '/api/verify-intents') return next();
+    const created = await cpe.createPaymentIntent({ merchantid: merchantId, amount: 0, currency: 'GBP', identifier: `demo-verify-${Date.now()}-${++order}`, purpose: 'verify' });
+    ctx.body = toSession(created);
+  });
   // Before fulfilling, the backend verifies: status, amount, currency and its own order reference.
   app.use(async (ctx, next) => {
     if (ctx.method !== 'POST' || ctx.path !== '/api/verify') return next();
@@ -48,11 +62,21 @@ export function startDemo(options: { port: number; credentials: Credentials }): 
       return;
     }
     const result = await cpe.verify({ payment_intent_id: id, unmask_fields: ['email'] });
-    const fulfil = result.status === 'success' && result.auth?.amount === 1234 && result.auth.currency === 'GBP' && result.auth.identifier.startsWith('demo-order-');
+    const fulfil =
+      result.status === 'success' &&
+      result.auth?.currency === 'GBP' &&
+      ((result.auth.amount === 1234 && /^(demo-order-|basket-)/.test(result.auth.identifier)) || (result.auth.amount === 0 && result.auth.identifier.startsWith('demo-verify-')));
     ctx.body = { ...result, fulfil };
   });
   // Middleware mode: /api/cpe/attach, /confirm, /authorise, /verify-auth, /exchange forward to the service.
-  app.use(cpeMiddleware({ client: cpe }).router('/api/cpe').routes());
+  // Checkout Context: the backend prices the basket itself (never the amount the browser shows) and
+  // creates the intent at commit time; the SDK checks the answer against what it showed.
+  const exchange = (body: unknown) => {
+    const reference = String((body as { context?: { reference?: unknown } })?.context?.reference ?? '');
+    if (reference !== 'basket-42') throw new Error('unknown basket');
+    return { merchantid: merchantId, amount: 1234, currency: 'GBP', identifier: `basket-42-${Date.now()}-${++order}` };
+  };
+  app.use(cpeMiddleware({ client: cpe, exchange }).router('/api/cpe').routes());
 
   app.use(async (ctx) => {
     if (FILES[ctx.path]) {
@@ -68,7 +92,15 @@ export function startDemo(options: { port: number; credentials: Credentials }): 
       ctx.body = FAVICON;
       return;
     }
-    const page = { '/': cardPage, '/fields': fieldsPage, '/html': htmlPage }[ctx.path];
+    const page = {
+      '/': cardPage,
+      '/fields': fieldsPage,
+      '/flow': flowPage,
+      '/verify': verifyPage,
+      '/wallets': walletsPage,
+      '/checkout-context': checkoutContextPage,
+      '/html': htmlPage,
+    }[ctx.path];
     if (!page) {
       ctx.status = 404;
       ctx.body = 'Not found';

@@ -1,0 +1,276 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import type { FrameLocator, Page } from 'playwright-core';
+import { CARDS, cscFor, digitsOf, watchMerchantPage, assertNoCardDataOnMerchantPage } from './helpers/checkout.ts';
+import { startStack, type Stack } from './helpers/stack.ts';
+
+/**
+ * Flows, wallets and Checkout Context on the demo merchant (another origin than the service), each
+ * ending with the backend's verify as the spec's verification rules require.
+ */
+let stack: Stack;
+before(async () => {
+  stack = await startStack();
+});
+after(async () => {
+  await stack?.close();
+});
+
+const service = async (path: string, json?: unknown) => {
+  const response = await fetch(`${stack.serviceUrl}/v1/payment_intents${path}`, {
+    method: json ? 'POST' : 'GET',
+    headers: { authorization: `Bearer ${stack.service.credentials.licenceKey}`, 'content-type': 'application/json' },
+    ...(json ? { body: JSON.stringify(json) } : {}),
+  });
+  return response.json();
+};
+const verify = (id: string) => service('/verify', { payment_intent_id: id, unmask_fields: [] });
+
+async function open(path: string): Promise<{ page: Page; close(): Promise<void>; problems: string[] }> {
+  const { page, context, problems } = await stack.newPage();
+  await watchMerchantPage(page);
+  await page.goto(`${stack.demoUrl}${path}`);
+  return { page, problems, close: () => context.close() };
+}
+
+/** The Flow's frame (the card form with its button) inside the page's `tag`. */
+const flowFrame = (page: Page, tag = 'cpe-payment-flow') => page.frameLocator(`${tag} iframe`).first();
+
+async function typeInto(frame: FrameLocator, number: string) {
+  await frame.getByLabel('Card number').pressSequentially(digitsOf(number));
+  await frame.getByLabel('Expiry date').pressSequentially('1230');
+  await frame.getByLabel('Security code').pressSequentially(cscFor(number));
+  await frame.getByLabel('Name on card').fill('Ada Lovelace');
+}
+
+/** The intent of the page's first element, as the SDK knows it. */
+const intentOfPage = (page: Page, tag: string) =>
+  page.evaluate(async (t) => {
+    const el = document.querySelector(t) as HTMLElement & { controller?: { getPaymentIntentId(): Promise<string> } };
+    return (await el.controller!.getPaymentIntentId()) as string;
+  }, tag);
+
+describe('payment flow (plain HTML page: the SDK, <cpe-elements> and <cpe-payment-flow>, no script of its own)', () => {
+  it('paid: the button reads Pay £12.34; success shows; the backend verifies', async () => {
+    const { page, close, problems } = await open('/flow');
+    // The page's only script is its event log: block it, the payment must not need it.
+    await page.route('**/log.js', (route) => route.abort());
+    await page.reload();
+    try {
+      const frame = flowFrame(page);
+      const pay = frame.getByRole('button', { name: 'Pay £12.34' });
+      await pay.waitFor({ timeout: 15_000 });
+      await typeInto(frame, CARDS.visa);
+      await pay.click();
+      await frame.getByText('Payment complete.').waitFor({ timeout: 20_000 });
+      const id = await intentOfPage(page, 'cpe-payment-flow');
+      const result = await verify(id);
+      assert.equal(result.status, 'success');
+      assert.equal(result.auth.amount, 1234);
+      await assertNoCardDataOnMerchantPage(page, CARDS.visa);
+      assert.deepEqual(problems.filter((p) => !/log\.js|ERR_FAILED/.test(p)), []);
+    } finally {
+      await close();
+    }
+  });
+
+  it('declined, then Try again: paid on the same intent, with a fresh 3-D Secure transaction', async () => {
+    const { page, close } = await open('/flow');
+    try {
+      const frame = flowFrame(page);
+      await frame.getByRole('button', { name: 'Pay £12.34' }).waitFor({ timeout: 15_000 });
+      await typeInto(frame, CARDS.declined);
+      await frame.getByRole('button', { name: 'Pay £12.34' }).click();
+      await frame.getByRole('button', { name: 'Try again' }).click({ timeout: 20_000 });
+      await typeInto(frame, CARDS.visa);
+      await frame.getByRole('button', { name: 'Pay £12.34' }).click();
+      await frame.getByText('Payment complete.').waitFor({ timeout: 20_000 });
+      const id = await intentOfPage(page, 'cpe-payment-flow');
+      const intent = await service(`/${id}`);
+      assert.deepEqual(
+        intent.attempts.map((a: { outcome: string }) => a.outcome),
+        ['declined', 'authorised'],
+      );
+      assert.notEqual(intent.attempts[0].three_ds_transaction_id, intent.attempts[1].three_ds_transaction_id);
+      assert.equal((await verify(id)).status, 'success');
+    } finally {
+      await close();
+    }
+  });
+
+  it('through a 3-D Secure challenge', async () => {
+    const { page, close } = await open('/flow');
+    try {
+      const frame = flowFrame(page);
+      await frame.getByRole('button', { name: 'Pay £12.34' }).waitFor({ timeout: 15_000 });
+      await typeInto(frame, CARDS.challenge);
+      await frame.getByRole('button', { name: 'Pay £12.34' }).click();
+      await page.frameLocator('dialog iframe').getByRole('button', { name: 'Complete' }).click({ timeout: 15_000 });
+      await frame.getByText('Payment complete.').waitFor({ timeout: 20_000 });
+      const result = await verify(await intentOfPage(page, 'cpe-payment-flow'));
+      assert.equal(result.status, 'success');
+      assert.equal(result.auth.three_ds, 'challenge_completed');
+    } finally {
+      await close();
+    }
+  });
+
+  it('a failed attach stops before confirm and shows why', async () => {
+    const { page, close } = await open('/flow');
+    try {
+      const frame = flowFrame(page);
+      await frame.getByRole('button', { name: 'Pay £12.34' }).waitFor({ timeout: 15_000 });
+      await typeInto(frame, CARDS.attachFail);
+      await frame.getByRole('button', { name: 'Pay £12.34' }).click();
+      await frame.getByText(/refused when attached/i).waitFor({ timeout: 20_000 });
+      const events = await page.evaluate(() => (window as unknown as { __cpeEvents: string[] }).__cpeEvents);
+      assert.ok(!events.includes('cpe:confirm:start'), `no confirm after a failed attach: ${events.join(', ')}`);
+      const intent = await service(`/${await intentOfPage(page, 'cpe-payment-flow')}`);
+      assert.equal(intent.status, 'requires_payment_method');
+    } finally {
+      await close();
+    }
+  });
+});
+
+describe('verify flow', () => {
+  it('Verify Card checks the card without taking a payment; the backend verify says so', async () => {
+    const { page, close } = await open('/verify');
+    try {
+      const frame = flowFrame(page, 'cpe-verify-flow');
+      const button = frame.getByRole('button', { name: 'Verify Card' });
+      await button.waitFor({ timeout: 15_000 });
+      await typeInto(frame, CARDS.visa);
+      await button.click();
+      await frame.getByText('Card verified.').waitFor({ timeout: 20_000 });
+      const result = await verify(await intentOfPage(page, 'cpe-verify-flow'));
+      assert.equal(result.status, 'success');
+      assert.equal(result.auth.amount, 0);
+      assert.equal(result.auth.amount_captured, 0);
+      assert.equal(result.auth.purpose, 'verify');
+    } finally {
+      await close();
+    }
+  });
+});
+
+describe('several flows on one page', () => {
+  it('two Flows with their own identifiers each pay their own intent; a duplicate identifier is an SdkError', async () => {
+    const { page, close } = await open('/html');
+    try {
+      const outcome = await page.evaluate(async (serviceUrl) => {
+        const { createElements } = await import(`${serviceUrl}/sdk/cpe.js`);
+        const createServerIntent = () => fetch('/api/payment-intents', { method: 'POST' }).then((r) => r.json());
+        const elements = await createElements({ pubKey: JSON.parse(document.getElementById('cpe-config')!.textContent!).publicKey, createServerIntent });
+        for (const id of ['one', 'two']) {
+          const div = document.createElement('div');
+          div.id = `flow-${id}`;
+          document.querySelector('main section')!.append(div);
+        }
+        const one = elements.paymentFlow({ element: '#flow-one', identifier: 'flow_one' });
+        const two = elements.paymentFlow({ element: '#flow-two', identifier: 'flow_two' });
+        let duplicate = '';
+        try {
+          elements.paymentFlow({ element: '#flow-two', identifier: 'flow_one' });
+        } catch (error) {
+          duplicate = `${(error as Error).name}: ${(error as Error).message}`;
+        }
+        await Promise.all([one.init(), two.init()]);
+        await Promise.all([one.awaitReady(), two.awaitReady()]);
+        return { duplicate, frames: document.querySelectorAll('cpe-payment-flow').length };
+      }, stack.serviceUrl);
+      assert.equal(outcome.frames, 2);
+      assert.match(outcome.duplicate, /^SdkError: .*flow_one/);
+      const first = page.frameLocator('#flow-one iframe');
+      await typeInto(first, CARDS.visa);
+      await first.getByRole('button', { name: 'Pay £12.34' }).click();
+      await first.getByText('Payment complete.').waitFor({ timeout: 20_000 });
+    } finally {
+      await close();
+    }
+  });
+});
+
+/** Presses a wallet button (in its frame), then answers the wallet test sheet in the modal dialog. */
+async function useWallet(page: Page, mount: string, answer: 'visa' | 'declined' | 'cancel') {
+  const button = page.frameLocator(`${mount} iframe`).first().getByRole('button');
+  await button.click({ timeout: 15_000 });
+  const sheet = page.frameLocator('dialog iframe');
+  if (answer === 'cancel') {
+    await sheet.getByRole('button', { name: 'Cancel' }).click({ timeout: 15_000 });
+    return;
+  }
+  await sheet.getByLabel(answer === 'visa' ? /4242/ : /0002/).check({ timeout: 15_000 });
+  await sheet.getByRole('button', { name: 'Approve' }).click();
+}
+
+describe('wallets (test keys: the service wallet test sheet)', () => {
+  for (const [wallet, mount, statusId] of [
+    ['A', '#wallet-a', '#wallet-a-status'],
+    ['B', '#wallet-b', '#wallet-b-status'],
+  ] as const) {
+    it(`wallet ${wallet}: approved, then verified by the backend`, async () => {
+      const { page, close, problems } = await open('/wallets');
+      try {
+        await useWallet(page, mount, 'visa');
+        await page.locator(statusId, { hasText: `Paid with wallet ${wallet}.` }).waitFor({ timeout: 20_000 });
+        const shown = JSON.parse((await page.locator('#verify').textContent())!);
+        assert.equal(shown.status, 'success');
+        assert.equal(shown.fulfil, true);
+        assert.deepEqual(problems, []);
+      } finally {
+        await close();
+      }
+    });
+
+    it(`wallet ${wallet}: cancelled: nothing is paid`, async () => {
+      const { page, close } = await open('/wallets');
+      try {
+        await useWallet(page, mount, 'cancel');
+        if (wallet === 'B') await page.locator(statusId, { hasText: 'Cancelled' }).waitFor({ timeout: 10_000 });
+        assert.equal(await page.evaluate(() => !!document.querySelector('cpe-wallet-a, cpe-wallet-b')?.shadowRoot?.querySelector('dialog[open]')), false);
+        assert.equal(await page.locator('#verify').textContent(), '');
+      } finally {
+        await close();
+      }
+    });
+
+    it(`wallet ${wallet}: declined: the page lets the shopper try again`, async () => {
+      const { page, close } = await open('/wallets');
+      try {
+        await useWallet(page, mount, 'declined');
+        await page.locator(statusId, { hasText: 'Declined' }).waitFor({ timeout: 20_000 });
+        await useWallet(page, mount, 'visa');
+        await page.locator(statusId, { hasText: `Paid with wallet ${wallet}.` }).waitFor({ timeout: 20_000 });
+      } finally {
+        await close();
+      }
+    });
+  }
+});
+
+describe('Checkout Context', () => {
+  it('buttons are live before any intent exists; the commit exchanges the basket and the Flow pays on that intent', async () => {
+    const { page, close, problems } = await open('/checkout-context');
+    try {
+      const requests: string[] = [];
+      page.on('request', (r) => requests.push(new URL(r.url()).pathname));
+      await page.waitForFunction(() => document.body.dataset.ready === 'true', undefined, { timeout: 15_000 });
+      const frame = page.frameLocator('#cc-flow iframe').first();
+      await frame.getByRole('button', { name: 'Pay £12.34' }).waitFor();
+      assert.equal(await page.frameLocator('#cc-wallet-a iframe').first().getByRole('button').count(), 1, 'wallet A is visible before any intent');
+      assert.ok(!requests.includes('/api/cpe/exchange') && !requests.includes('/api/payment-intents'), 'no intent yet');
+      await typeInto(frame, CARDS.visa);
+      await frame.getByRole('button', { name: 'Pay £12.34' }).click();
+      await frame.getByText('Payment complete.').waitFor({ timeout: 20_000 });
+      assert.ok(requests.includes('/api/cpe/exchange'), 'the context was exchanged at commit');
+      const id = await page.evaluate(async () => ((await (document.querySelector('cpe-payment-flow') as any).controller.getPaymentIntentId()) as string));
+      const result = await verify(id);
+      assert.equal(result.status, 'success');
+      assert.match(result.auth.identifier, /^basket-42-/);
+      assert.deepEqual(problems, []);
+    } finally {
+      await close();
+    }
+  });
+});
