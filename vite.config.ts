@@ -7,8 +7,9 @@ import { build, defineConfig, type InlineConfig, type Plugin, type UserConfig } 
 /**
  * `npm run build` (one `vite build`) makes two things:
  *
- *   dist/sdk/cpe.js     the browser SDK: one minified ES module with Lit and zod/mini inside,
- *                       loaded cross-origin by merchant pages (`components/index.ts`).
+ *   dist/sdk/cpe.js     the browser SDK: one minified ES module, loaded cross-origin by merchant
+ *                       pages (`components/index.ts`). No Lit and no zod: it validates with the
+ *                       guards generated from protocol/'s zod schemas (protocol/generated/guards.ts).
  *   dist/frames/<app>/  the hosted iframe apps, one per `iframe-app/<app>/index.html`, served by the
  *                       service under `/frames/<app>/` (shared chunks in dist/frames/assets/).
  *
@@ -122,7 +123,7 @@ export default defineConfig({
       fileName: () => 'cpe.js',
     },
     rolldownOptions: {
-      // Everything (Lit, zod/mini) is bundled: the merchant page loads one file from the service.
+      // Everything is bundled: the merchant page loads one file from the service.
       external: [],
       // No comments in the output: the minifier keeps /* @__PURE__ */ annotations otherwise (144 of them).
       output: { minify: true, comments: false },

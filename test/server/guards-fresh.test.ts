@@ -53,3 +53,25 @@ describe('generated guards (protocol/generated/guards.ts)', () => {
     for (const url of ['', 'https://x.example/a', 'javascript:alert(1)', '//x.example', '\\\\x', 'HTTP://x']) assert.equal(isRelativeUrl(url), false, url);
   });
 });
+
+describe('the merchant-side SDK (components/)', () => {
+  it('imports no zod at run time, directly or through protocol/ (type-only imports are fine)', () => {
+    const root = new URL('../../', import.meta.url);
+    const seen = new Set<string>();
+    const offenders: string[] = [];
+    const visit = (file: URL, from: string) => {
+      if (seen.has(file.href)) return;
+      seen.add(file.href);
+      const text = readFileSync(file, 'utf8');
+      // Every `import … from '…'` / `export … from '…'` that is not `import type` / `export type`.
+      for (const [, kind, spec] of text.matchAll(/^\s*(import|export)\s+(?!type\b)[^'";]*?from\s+'([^']+)'/gm)) {
+        if (spec!.startsWith('.')) visit(new URL(spec!, file), file.pathname);
+        else if (/^zod(\/|$)/.test(spec!)) offenders.push(`${file.pathname.slice(root.pathname.length)} (${kind} from '${spec}', reached from ${from.slice(root.pathname.length)})`);
+      }
+      for (const [, spec] of text.matchAll(/^\s*import\s+'([^']+)'/gm)) if (spec!.startsWith('.')) visit(new URL(spec!, file), file.pathname);
+    };
+    visit(new URL('components/index.ts', root), 'components/index.ts');
+    assert.ok(seen.size > 10, 'walked the SDK');
+    assert.deepEqual(offenders, []);
+  });
+});
