@@ -26,8 +26,8 @@ export class BridgeRequestError extends Error {
   }
 }
 
-/** Default answer times per method: tokenise waits on the network, the rest are local. */
-export const DEFAULT_TIMEOUT_MS: Record<Method, number> = { configure: 10_000, tokenise: 30_000, reset: 10_000, focus: 10_000, flowState: 10_000 };
+/** Default answer time of a method: tokenise waits on the network (30 s), the rest are local (10 s). */
+export const defaultTimeoutMs = (method: Method): number => (method === 'tokenise' ? 30_000 : 10_000);
 
 type Pending = { resolve(value: unknown): void; reject(error: Error): void; timer: ReturnType<typeof setTimeout>; method: Method };
 
@@ -47,7 +47,7 @@ export class ElementEnd {
     port.onmessage = ({ data }) => this.#receive(data);
   }
 
-  request<M extends Method>(method: M, params: ParamsOf<M>, timeoutMs = DEFAULT_TIMEOUT_MS[method]): Promise<ResultOf<M>> {
+  request<M extends Method>(method: M, params: ParamsOf<M>, timeoutMs = defaultTimeoutMs(method)): Promise<ResultOf<M>> {
     const id = this.#next++;
     return new Promise<ResultOf<M>>((resolve, reject) => {
       const timer = setTimeout(() => {

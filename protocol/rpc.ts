@@ -3,5 +3,5 @@
  * the element's end (rpc-element.ts, merchant page, generated guards, no zod) and the frame's end
  * (rpc-frame.ts, iframe-app/, zod).
  */
-export { BridgeRequestError, DEFAULT_TIMEOUT_MS, ElementEnd, type PortLike } from './rpc-element.ts';
+export { BridgeRequestError, defaultTimeoutMs, ElementEnd, type PortLike } from './rpc-element.ts';
 export { FrameEnd, type Handlers } from './rpc-frame.ts';

@@ -6,13 +6,8 @@ import { dispatchCpeEvent } from '../events.ts';
 import { Base } from '../internal/frame-host.ts';
 import { postJson } from '../transport/transport.ts';
 
-const ROUTES: [keyof MiddlewareRoutes, string][] = [
-  ['attach', 'attach-url'],
-  ['confirm', 'confirm-url'],
-  ['authorise', 'authorise-url'],
-  ['verifyAuth', 'verify-auth-url'],
-  ['exchange', 'exchange-url'],
-];
+/** The middleware routes; each one's attribute is its kebab-case name with `-url` (`verifyAuth` → `verify-auth-url`). */
+const ROUTES: (keyof MiddlewareRoutes)[] = ['attach', 'confirm', 'authorise', 'verifyAuth', 'exchange'];
 
 /**
  * The provider: creates the Elements controller for the CPE elements inside it, so a page needs no
@@ -41,8 +36,8 @@ export class CpeElements extends Base {
       if (!isRelativeUrl(intentUrl))
         throw new SdkError('invalid_options', '<cpe-elements>: attribute "intent-url" must be a relative URL on your backend, such as "/api/intent"', 'intent-url');
       const middleware: MiddlewareRoutes = {};
-      for (const [key, attribute] of ROUTES) {
-        const value = this.getAttribute(attribute);
+      for (const key of ROUTES) {
+        const value = this.getAttribute(`${key.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}-url`);
         if (value !== null) middleware[key] = value;
       }
       this.controller = makeController({
