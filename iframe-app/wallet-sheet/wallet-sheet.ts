@@ -215,7 +215,9 @@ export class WalletSheet extends LitElement {
   }
 
   async approve(): Promise<void> {
-    if (this.phase === 'approving' || this.phase === 'done') return;
+    if (this.phase === 'done') return;
+    // Already approving, unless that approval was waiting for the session which has now arrived.
+    if (this.phase === 'approving' && !(this.#pending && this.session)) return;
     const session = this.session;
     if (!session) {
       this.#pending = true;

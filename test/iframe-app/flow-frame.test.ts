@@ -1,0 +1,155 @@
+import { expect, waitUntil } from '@open-wc/testing';
+import type { FlowForm } from '../../iframe-app/flow/flow-form.ts';
+import { future } from './helpers.ts';
+import { axeIn, mountFrame } from './frame-mount.ts';
+
+const SESSION = { paymentIntentId: 'pi_1', sessionToken: 'st_1' };
+
+/** A stub of the service's GET /intent (and anything else: 404) inside the frame. */
+const stubIntent = (amount: number, currency: string, seen: string[] = []) => (win: Window & typeof globalThis) => {
+  win.fetch = async (url) => {
+    seen.push(String(url));
+    return String(url) === '/intent' ? new Response(JSON.stringify({ paymentIntentId: 'pi_1', status: 'requires_payment_method', amount, currency })) : new Response('{}', { status: 404 });
+  };
+};
+
+async function flow(query: string, config = {}, before?: (win: Window & typeof globalThis) => void) {
+  const frame = await mountFrame('flow', `pk=pk_test_1&layout=stack&v=1&${query}`, config, before);
+  const el = frame.doc.querySelector('cpe-flow-form') as FlowForm;
+  const button = () => el.shadowRoot!.querySelector<HTMLButtonElement>('button.action')!;
+  const status = () => el.shadowRoot!.querySelector<HTMLElement>('[role=status]')!;
+  return { ...frame, el, button, status };
+}
+
+function fill(el: FlowForm, values: Record<string, string>) {
+  for (const [field, text] of Object.entries(values)) {
+    const i = el.shadowRoot!.querySelector<HTMLInputElement>(`#cpe-${field}`)!;
+    i.value = text;
+    i.dispatchEvent(new InputEvent('input', { bubbles: true, composed: true }));
+  }
+}
+const valid = () => ({ number: '4242424242424242', expiry: future(), cvc: '123', name: 'Ada Lovelace' });
+const label = (b: HTMLButtonElement) => b.textContent!.trim();
+
+describe('flow frame', () => {
+  afterEach(() => document.querySelectorAll('iframe').forEach((f) => f.remove()));
+
+  it('pay: "Pay £12.34" from the session\'s GET /intent; before a session, the Checkout Context amount', async () => {
+    const seen: string[] = [];
+    const { button, end, el } = await flow('flow=pay&lang=en', {}, stubIntent(1234, 'GBP', seen));
+    expect(label(button())).to.equal('Pay');
+    await end.request('configure', { pubKey: 'pk_test_1', tokens: {}, extra: { amount: 5000, currency: 'eur' } });
+    await el.updateComplete;
+    expect(label(button())).to.equal('Pay €50.00');
+    await end.request('configure', { pubKey: 'pk_test_1', tokens: {}, session: SESSION });
+    await waitUntil(() => label(button()) === 'Pay £12.34', `label: ${label(button())}`);
+    expect(seen).to.include('/intent');
+    expect(el.shadowRoot!.querySelectorAll('input')).to.have.length(4);
+  });
+
+  it('pay: the amount is formatted in the frame\'s language (fr, cy); zero-decimal currencies too', async () => {
+    const fr = await flow('flow=pay&lang=fr', { session: SESSION }, stubIntent(1234, 'GBP'));
+    const expected = new Intl.NumberFormat('fr', { style: 'currency', currency: 'GBP' }).format(12.34);
+    await waitUntil(() => label(fr.button()) === `Payer ${expected}`, `fr label: ${label(fr.button())}`);
+    expect(expected).to.contain('12,34');
+    const cy = await flow('flow=pay&lang=cy', { session: SESSION }, stubIntent(1234, 'GBP'));
+    await waitUntil(() => label(cy.button()) === 'Talu £12.34', `cy label: ${label(cy.button())}`);
+    const jpy = await flow('flow=pay&lang=en', { extra: { amount: 1500, currency: 'JPY' } });
+    await waitUntil(() => label(jpy.button()) === 'Pay ¥1,500', `jpy label: ${label(jpy.button())}`);
+  });
+
+  it('verify: "Verify Card" (and in French)', async () => {
+    const { button } = await flow('flow=verify&lang=en');
+    expect(label(button())).to.equal('Verify Card');
+    const fr = await flow('flow=verify&lang=fr');
+    expect(label(fr.button())).to.equal('Vérifier la carte');
+  });
+
+  it('submit only when the fields are valid; then processing at once, and a second press emits nothing', async () => {
+    const { button, events, el, status } = await flow('flow=pay&lang=en');
+    button().click();
+    await el.updateComplete;
+    await waitUntil(() => events.some((e) => e.name === 'change'), 'no change');
+    expect(events.filter((e) => e.name === 'submit')).to.have.length(0);
+    const change = events.filter((e) => e.name === 'change').at(-1)!;
+    expect(change.detail.invalid).to.include.members(['number', 'expiry', 'cvc', 'name']);
+    expect(el.shadowRoot!.querySelector('#cpe-number-msg')!.textContent).to.equal('Your card number is incomplete.');
+    await waitUntil(() => el.shadowRoot!.activeElement?.id === 'cpe-number', 'focus on the first invalid field');
+    fill(el, valid());
+    button().click();
+    button().click();
+    await el.updateComplete;
+    await waitUntil(() => events.some((e) => e.name === 'submit'));
+    await new Promise((r) => setTimeout(r, 50));
+    expect(events.filter((e) => e.name === 'submit')).to.have.length(1);
+    expect(events.find((e) => e.name === 'submit')!.detail).to.deep.equal({});
+    expect(button().disabled).to.equal(true);
+    expect(button().getAttribute('aria-disabled')).to.equal('true');
+    expect(label(button())).to.equal('Processing…');
+    expect(status().getAttribute('aria-live')).to.equal('polite');
+    expect(status().textContent).to.equal('Processing…');
+    for (const e of events) expect(JSON.stringify(e.detail)).not.to.contain('4242424242424242');
+  });
+
+  it('Enter in a field presses the button', async () => {
+    const { events, el } = await flow('flow=verify&lang=en');
+    fill(el, valid());
+    el.shadowRoot!.querySelector('#cpe-name')!.dispatchEvent(new KeyboardEvent('keydown', { key: 'Enter', bubbles: true, composed: true }));
+    await waitUntil(() => events.some((e) => e.name === 'submit'));
+  });
+
+  it('flowState: processing disables and announces; failure shows the message and Try again, which emits retry and shows the form', async () => {
+    const { button, events, el, end, status } = await flow('flow=pay&lang=en');
+    await end.request('flowState', { state: 'processing' });
+    await el.updateComplete;
+    expect(button().disabled).to.equal(true);
+    expect(status().textContent).to.equal('Processing…');
+    button().click();
+    expect(events.filter((e) => e.name === 'submit')).to.have.length(0);
+    await end.request('flowState', { state: 'failure', message: 'The card was declined.' });
+    await el.updateComplete;
+    expect(status().textContent).to.equal('The card was declined.');
+    expect(button().hidden).to.equal(true);
+    const retry = el.shadowRoot!.querySelector<HTMLButtonElement>('button.retry')!;
+    expect(retry.textContent!.trim()).to.equal('Try again');
+    retry.click();
+    await waitUntil(() => events.some((e) => e.name === 'retry'));
+    await el.updateComplete;
+    expect(button().hidden).to.equal(false);
+    expect(el.shadowRoot!.querySelector<HTMLElement>('.form')!.hidden).to.equal(false);
+    expect(el.shadowRoot!.querySelector('button.retry')).to.equal(null);
+    // The element resets the failed attempt, then idle.
+    fill(el, valid());
+    await end.request('reset', {});
+    await end.request('flowState', { state: 'idle' });
+    expect(el.state()).to.include({ empty: true });
+    expect(button().disabled).to.equal(false);
+    expect(status().textContent).to.equal('');
+  });
+
+  it('flowState success shows the message (a default when none); resize follows the state', async () => {
+    const { el, end, status, events } = await flow('flow=verify&lang=en');
+    await end.request('flowState', { state: 'success' });
+    await el.updateComplete;
+    expect(status().textContent).to.equal('Card verified.');
+    expect(el.shadowRoot!.querySelector<HTMLElement>('.form')!.hidden).to.equal(true);
+    await waitUntil(() => events.some((e) => e.name === 'resize'), 'no resize');
+    await end.request('flowState', { state: 'success', message: 'Thanks, Ada.' });
+    await el.updateComplete;
+    expect(status().textContent).to.equal('Thanks, Ada.');
+  });
+
+  it('tokenise works as in the card form; an address without flow is unavailable; axe finds nothing', async () => {
+    const { el, end, win, doc } = await flow('flow=pay&lang=en', { session: SESSION });
+    fill(el, valid());
+    win.fetch = async () => new Response(JSON.stringify({ data: { cp_card_token: 'tok_1', scheme: 'visa', last4: '4242', expiry_month: 12, expiry_year: 2030, expires_at: 1 } }));
+    expect(await end.request('tokenise', {})).to.deep.equal({ data: { cp_card_token: 'tok_1', scheme: 'visa', last4: '4242', expiry_month: 12, expiry_year: 2030 } });
+    expect(await axeIn(doc)).to.deep.equal([]);
+    await end.request('flowState', { state: 'failure' });
+    expect(await axeIn(doc)).to.deep.equal([]);
+    const iframe = document.createElement('iframe');
+    iframe.src = `/iframe-app/flow/index.html?pk=pk_test_1&lang=en#${crypto.randomUUID()}`;
+    document.body.append(iframe);
+    await waitUntil(() => iframe.contentDocument?.querySelector('.unavailable'), 'no message', { timeout: 4000 });
+  });
+});

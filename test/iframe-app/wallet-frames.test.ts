@@ -1,0 +1,202 @@
+import { expect, waitUntil } from '@open-wc/testing';
+import { sendKeys } from '@web/test-runner-commands';
+import { walletLabel, validAppearance, type WalletButton } from '../../iframe-app/wallet-button/wallet-button.ts';
+import type { WalletSheet } from '../../iframe-app/wallet-sheet/wallet-sheet.ts';
+import walletEn from '../../iframe-app/i18n/wallet/en.ts';
+import walletFr from '../../iframe-app/i18n/wallet/fr.ts';
+import { WALLET_A_STYLES, WALLET_A_TYPES, WALLET_B_TYPES, encodeWalletRequest, type WalletRequest } from '../../protocol/wallet.ts';
+import { axeIn, mountFrame } from './frame-mount.ts';
+
+const VERBS_A: Record<string, string> = {
+  'add-money': 'Add money with Wallet A', book: 'Book with Wallet A', buy: 'Buy with Wallet A', 'check-out': 'Check out with Wallet A',
+  contribute: 'Contribute with Wallet A', donate: 'Donate with Wallet A', order: 'Order with Wallet A', plain: 'Wallet A',
+  reload: 'Reload with Wallet A', rent: 'Rent with Wallet A', subscribe: 'Subscribe with Wallet A', support: 'Support with Wallet A',
+  tip: 'Tip with Wallet A', 'top-up': 'Top up with Wallet A',
+};
+const VERBS_B: Record<string, string> = {
+  book: 'Book with Wallet B', buy: 'Buy with Wallet B', checkout: 'Check out with Wallet B', donate: 'Donate with Wallet B',
+  order: 'Order with Wallet B', pay: 'Pay with Wallet B', plain: 'Pay with Wallet B', subscribe: 'Subscribe with Wallet B',
+};
+
+async function button(query: string) {
+  const frame = await mountFrame('wallet-button', `pk=pk_test_1&v=1&${query}`);
+  const el = frame.doc.querySelector('cpe-wallet-button') as WalletButton;
+  return { ...frame, el, button: el.shadowRoot!.querySelector('button')! };
+}
+
+describe('wallet button frame', () => {
+  afterEach(() => document.querySelectorAll('iframe').forEach((f) => f.remove()));
+
+  it('an accessible name for every type of both wallets (and in French)', () => {
+    expect(WALLET_A_TYPES.map((t) => walletLabel(walletEn, 'a', t))).to.deep.equal(WALLET_A_TYPES.map((t) => VERBS_A[t]));
+    expect(WALLET_B_TYPES.map((t) => walletLabel(walletEn, 'b', t))).to.deep.equal(WALLET_B_TYPES.map((t) => VERBS_B[t]));
+    expect(walletLabel(walletFr, 'a', 'buy')).to.equal('Acheter avec Wallet A');
+    for (const t of WALLET_A_TYPES) for (const s of WALLET_A_STYLES) expect(validAppearance('a', t, s), `${t} ${s}`).to.equal(true);
+    for (const t of WALLET_B_TYPES) expect(validAppearance('b', t, 'dark')).to.equal(true);
+    expect(validAppearance('b', 'plain', 'white')).to.equal(false);
+    expect(validAppearance('b', 'top-up', 'dark')).to.equal(false);
+    expect(validAppearance('a', 'checkout', 'dark')).to.equal(false);
+  });
+
+  it('renders by type, style and language: name, ready {height}, full width, title', async () => {
+    const a = await button('wallet=a&type=donate&style=white-outline&lang=en');
+    expect(a.button.textContent!.trim()).to.equal('Donate with Wallet A');
+    expect(a.button.classList.contains('white-outline')).to.equal(true);
+    expect(a.events.find((e) => e.name === 'ready')!.detail).to.deep.equal({ height: 56 });
+    expect(Math.round(a.button.getBoundingClientRect().width)).to.equal(600 - 8);
+    expect(a.doc.title).to.equal('Donate with Wallet A');
+    const plain = await button('wallet=a&type=plain&style=dark&lang=en');
+    expect(plain.button.textContent!.replace('◆', '').trim()).to.equal('Wallet A');
+    const b = await button('wallet=b&type=plain&style=dark&lang=fr');
+    expect(b.button.textContent!.trim()).to.equal('Payer avec Wallet B');
+    expect(await axeIn(a.doc)).to.deep.equal([]);
+    expect(await axeIn(b.doc)).to.deep.equal([]);
+  });
+
+  it('press on click, Enter and Space; focus shows a ring', async () => {
+    const { button: b, events, end, el } = await button('wallet=b&type=buy&style=dark&lang=en');
+    b.click();
+    await waitUntil(() => events.filter((e) => e.name === 'press').length === 1);
+    await end.request('focus', { position: 'first' });
+    expect(el.shadowRoot!.activeElement).to.equal(b);
+    await sendKeys({ press: 'Enter' });
+    await waitUntil(() => events.filter((e) => e.name === 'press').length === 2, 'Enter');
+    await sendKeys({ press: 'Space' });
+    await waitUntil(() => events.filter((e) => e.name === 'press').length === 3, 'Space');
+    expect(events.find((e) => e.name === 'press')!.detail).to.deep.equal({});
+    expect(getComputedStyle(b).outlineStyle).to.equal('solid');
+    expect(await end.request('tokenise', {}).catch((e) => e.code)).to.equal('not_supported');
+  });
+
+  it('an appearance the wallet does not have is unavailable', async () => {
+    const iframe = document.createElement('iframe');
+    iframe.src = `/iframe-app/wallet-button/index.html?pk=pk_test_1&lang=en&wallet=b&type=buy&style=white#${crypto.randomUUID()}`;
+    document.body.append(iframe);
+    await waitUntil(() => iframe.contentDocument?.querySelector('.unavailable'), 'no message', { timeout: 4000 });
+    expect(iframe.contentDocument!.querySelector('button')).to.equal(null);
+  });
+});
+
+const REQUEST: WalletRequest = { wallet: 'b', merchantName: 'Demo Shop', amount: 1234, currency: 'GBP' };
+
+async function sheet(request: WalletRequest, approveAnswer?: (body: any) => { status: number; body: unknown }) {
+  const uuid = crypto.randomUUID();
+  const iframe = document.createElement('iframe');
+  iframe.style.width = '480px';
+  iframe.style.height = '640px';
+  iframe.src = `/iframe-app/wallet-sheet/index.html?pk=pk_test_1&r=${encodeWalletRequest(request)}&lang=en#${uuid}`;
+  const messages: any[] = [];
+  const requests: { url: string; headers: Record<string, string>; body: any }[] = [];
+  const onMessage = (e: MessageEvent) => {
+    if (e.source === iframe.contentWindow) messages.push(e.data);
+  };
+  window.addEventListener('message', onMessage);
+  document.body.append(iframe);
+  await waitUntil(() => messages.some((m) => m.type === 'cpe:wallet:ready'), 'no cpe:wallet:ready', { timeout: 4000 });
+  expect(messages[0]).to.deep.equal({ type: 'cpe:wallet:ready', session: uuid });
+  const win = iframe.contentWindow as Window & typeof globalThis;
+  win.fetch = async (url, init) => {
+    const body = JSON.parse(String(init?.body));
+    requests.push({ url: String(url), headers: init?.headers as Record<string, string>, body });
+    const answer = approveAnswer?.(body) ?? { status: 200, body: { token: 'tok_w1', scheme: 'visa', last4: '4242', expiry_month: 12, expiry_year: 2030, origins: ['https://elsewhere.example', location.origin] } };
+    return new Response(JSON.stringify(answer.body), { status: answer.status });
+  };
+  const el = iframe.contentDocument!.querySelector('cpe-wallet-sheet') as WalletSheet;
+  const q = (s: string) => el.shadowRoot!.querySelector<HTMLElement>(s)!;
+  const sendSession = (session = uuid) => iframe.contentWindow!.postMessage({ type: 'cpe:wallet:session', session, sessionToken: 'st_1', paymentIntentId: 'pi_1' }, location.origin);
+  const results = () => messages.filter((m) => m.type === 'cpe:wallet:result');
+  return { iframe, el, q, messages, results, requests, sendSession, uuid, doc: iframe.contentDocument!, cleanup: () => window.removeEventListener('message', onMessage) };
+}
+
+describe('wallet test sheet', () => {
+  let cleanup = () => {};
+  afterEach(() => {
+    cleanup();
+    document.querySelectorAll('iframe').forEach((f) => f.remove());
+  });
+
+  it('shows the merchant, the amount, what was asked for and the test cards; axe finds nothing', async () => {
+    const s = await sheet({ ...REQUEST, billingAddressRequired: true, emailAddressRequired: true, allowCreditCards: false, label: 'Order 42' });
+    cleanup = s.cleanup;
+    const text = s.el.shadowRoot!.textContent!.replace(/\s+/g, ' ');
+    for (const part of ['Wallet B (test)', 'Pay Demo Shop', '£12.34', 'Order 42', 'Demo Shop asks for', 'Billing address', 'E-mail address', 'Credit cards are not accepted.', 'Visa •••• 0002 (declined)'])
+      expect(text).to.contain(part);
+    expect(text).not.to.contain('Assurance details');
+    expect(s.el.shadowRoot!.querySelectorAll('input[type=radio]')).to.have.length(5);
+    expect(s.q('.approve').textContent!.trim()).to.equal('Approve');
+    expect(s.q('.cancel').textContent!.trim()).to.equal('Cancel');
+    expect(await axeIn(s.doc)).to.deep.equal([]);
+  });
+
+  it('Approve: POST /frames/wallet/approve with the session, then a result with only the asked-for fields, to the parent', async () => {
+    const s = await sheet({ ...REQUEST, emailAddressRequired: true });
+    cleanup = s.cleanup;
+    s.sendSession(crypto.randomUUID()); // another sheet's session: ignored
+    s.sendSession();
+    await waitUntil(() => s.el.session !== undefined);
+    s.el.shadowRoot!.querySelector<HTMLInputElement>('input[value=declined]')!.click();
+    s.q('.approve').click();
+    await waitUntil(() => s.results().length === 1, 'no result');
+    expect(s.requests).to.have.length(1);
+    expect(s.requests[0]!.url).to.equal('/frames/wallet/approve');
+    expect(s.requests[0]!.body).to.deep.equal({ card: 'declined', wallet: 'b', payment_intent_id: 'pi_1' });
+    expect(s.requests[0]!.headers['X-CPE-Public-Key']).to.equal('pk_test_1');
+    expect(s.requests[0]!.headers['X-CPE-Session-Token']).to.equal('st_1');
+    expect(s.results()[0]).to.deep.equal({ type: 'cpe:wallet:result', session: s.uuid, status: 'approved', token: 'tok_w1', scheme: 'visa', last4: '4242', email: 'shopper@example.test' });
+    expect((s.q('.approve') as HTMLButtonElement).disabled).to.equal(true);
+  });
+
+  it('Approve with billing address and assurance details asked; pressed before the session arrives, it waits for it', async () => {
+    const s = await sheet({ ...REQUEST, wallet: 'a', billingAddressRequired: true, assuranceDetailsRequired: true });
+    cleanup = s.cleanup;
+    s.q('.approve').click();
+    await s.el.updateComplete;
+    expect(s.q('[role=status]').textContent).to.equal('Connecting…');
+    expect(s.requests).to.have.length(0);
+    s.sendSession();
+    await waitUntil(() => s.results().length === 1, 'no result');
+    const result = s.results()[0];
+    expect(Object.keys(result).sort()).to.deep.equal(['assuranceDetails', 'billingAddress', 'last4', 'scheme', 'session', 'status', 'token', 'type']);
+    expect(result.billingAddress).to.deep.equal({ name: 'Ada Lovelace', address1: '12 Analytical Row', postcode: 'N1 9GU', country: 'GB' });
+    expect(s.requests[0]!.body.wallet).to.equal('a');
+  });
+
+  it('a refused approve says so and lets the shopper try again', async () => {
+    let refuse = true;
+    const s = await sheet(REQUEST, () => (refuse ? { status: 409, body: { error: { type: 'invalid_request_error', code: 'payment_intent_unexpected_state', message: 'no' } } } : { status: 200, body: { token: 'tok_w2', scheme: 'visa', last4: '4242', expiry_month: 12, expiry_year: 2030, origins: [location.origin] } }));
+    cleanup = s.cleanup;
+    s.sendSession();
+    await waitUntil(() => s.el.session !== undefined);
+    s.q('.approve').click();
+    await waitUntil(() => s.q('[role=status]').textContent === 'The wallet could not approve the payment. Try again or cancel.');
+    expect(s.results()).to.have.length(0);
+    refuse = false;
+    s.q('.approve').click();
+    await waitUntil(() => s.results().length === 1);
+    expect(s.results()[0].token).to.equal('tok_w2');
+  });
+
+  it('Cancel posts cancelled; so does Escape', async () => {
+    const s = await sheet(REQUEST);
+    cleanup = s.cleanup;
+    s.q('.cancel').click();
+    await waitUntil(() => s.results().length === 1);
+    expect(s.results()[0]).to.deep.equal({ type: 'cpe:wallet:result', session: s.uuid, status: 'cancelled' });
+    s.cleanup();
+    const e = await sheet(REQUEST);
+    cleanup = e.cleanup;
+    e.sendSession();
+    await waitUntil(() => e.el.session !== undefined);
+    e.doc.dispatchEvent(new KeyboardEvent('keydown', { key: 'Escape', bubbles: true }));
+    await waitUntil(() => e.results().length === 1);
+    expect(e.results()[0]).to.deep.equal({ type: 'cpe:wallet:result', session: e.uuid, status: 'cancelled' });
+    expect(e.requests).to.have.length(0);
+  });
+
+  it('an address without a valid request is unavailable', async () => {
+    const iframe = document.createElement('iframe');
+    iframe.src = `/iframe-app/wallet-sheet/index.html?pk=pk_test_1&r=bm90LWpzb24&lang=en#${crypto.randomUUID()}`;
+    document.body.append(iframe);
+    await waitUntil(() => iframe.contentDocument?.querySelector('.unavailable'), 'no message', { timeout: 4000 });
+  });
+});
