@@ -1,0 +1,115 @@
+/**
+ * The issue-7 frame pages as the REAL service serves them (another origin, its CSP and
+ * frame-ancestors, started beside the test runner by web-test-runner.config.mjs): the Flow and the
+ * wallet button complete the handshake; the wallet sheet takes its session by message and, with the
+ * keyboard, approves through the real POST /frames/wallet/approve (the token then attaches) or cancels.
+ */
+import { expect, waitUntil } from '@open-wc/testing';
+import { sendKeys } from '@web/test-runner-commands';
+import { Hello } from '../../protocol/bridge.ts';
+import { ElementEnd } from '../../protocol/rpc.ts';
+import type { FrameEventRecord } from './frame-mount.ts';
+
+let config: { serviceUrl: string; publicKey: string };
+const pause = (ms: number) => new Promise((r) => setTimeout(r, ms));
+const newIntent = async (): Promise<{ paymentIntentId: string; sessionToken: string; opaqueKey: string }> => (await fetch('/__cpe/intent', { method: 'POST' })).json();
+
+async function mountRemote(app: string, query: string, withSession: boolean) {
+  const session = crypto.randomUUID();
+  const intent = withSession ? await newIntent() : undefined;
+  const iframe = document.createElement('iframe');
+  iframe.style.width = '600px';
+  iframe.style.height = '360px';
+  iframe.src = `${config.serviceUrl}/frames/${app}/?pk=${config.publicKey}&lang=en&v=1&${query}#${session}`;
+  const events: FrameEventRecord[] = [];
+  const end = new Promise<ElementEnd>((resolve) => {
+    window.addEventListener('message', function hello(e) {
+      if (e.source !== iframe.contentWindow || e.origin !== config.serviceUrl || !Hello.safeParse(e.data).success || e.data.session !== session) return;
+      window.removeEventListener('message', hello);
+      const channel = new MessageChannel();
+      const element = new ElementEnd(channel.port1, (name, detail) => events.push({ name, detail }));
+      const sessionConfig = intent ? { session: { paymentIntentId: intent.paymentIntentId, sessionToken: intent.sessionToken } } : {};
+      iframe.contentWindow!.postMessage({ cpe: 1, type: 'init', session, config: { pubKey: config.publicKey, tokens: {}, ...sessionConfig } }, config.serviceUrl, [channel.port2]);
+      resolve(element);
+    });
+  });
+  document.body.append(iframe);
+  const element = await end;
+  await waitUntil(() => events.some((e) => e.name === 'ready'), `${app}: no ready`, { timeout: 8000 });
+  return { iframe, end: element, events, intent };
+}
+
+describe('issue-7 frames served by the real service', function () {
+  this.timeout(30_000);
+  before(async () => {
+    config = await (await fetch('/__cpe/config')).json();
+  });
+  afterEach(() => document.querySelectorAll('iframe').forEach((f) => f.remove()));
+
+  it('flow: handshake, tokenise refuses empty fields, flowState answers; wallet button: ready 56 px, press by keyboard', async () => {
+    const flow = await mountRemote('flow', 'flow=pay&layout=stack', true);
+    const error = await flow.end.request('tokenise', {}).catch((e) => e);
+    expect(error.code).to.equal('invalid_card');
+    expect(await flow.end.request('flowState', { state: 'processing' })).to.deep.equal({});
+    const wallet = await mountRemote('wallet-button', 'wallet=a&type=buy&style=dark', false);
+    expect(wallet.events.find((e) => e.name === 'ready')!.detail).to.deep.equal({ height: 56 });
+    await wallet.end.request('focus', { position: 'first' });
+    await pause(150);
+    await sendKeys({ press: 'Enter' });
+    await waitUntil(() => wallet.events.some((e) => e.name === 'press'), 'no press');
+  });
+
+  async function openSheet(request: object) {
+    const uuid = crypto.randomUUID();
+    const r = btoa(JSON.stringify(request)).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
+    const iframe = document.createElement('iframe');
+    iframe.style.width = '480px';
+    iframe.style.height = '640px';
+    iframe.src = `${config.serviceUrl}/frames/wallet-sheet/?pk=${config.publicKey}&r=${r}&lang=en#${uuid}`;
+    const messages: any[] = [];
+    window.addEventListener('message', (e) => {
+      if (e.source === iframe.contentWindow && e.origin === config.serviceUrl) messages.push(e.data);
+    });
+    document.body.append(iframe);
+    await waitUntil(() => messages.some((m) => m.type === 'cpe:wallet:ready' && m.session === uuid), 'no cpe:wallet:ready', { timeout: 8000 });
+    return { iframe, messages, uuid };
+  }
+
+  it('wallet sheet: the session by message, Approve with the keyboard → a wallet token that attaches', async () => {
+    const intent = await newIntent();
+    const { iframe, messages, uuid } = await openSheet({ wallet: 'b', merchantName: 'WTR shop', amount: 1234, currency: 'GBP', emailAddressRequired: true });
+    iframe.contentWindow!.postMessage({ type: 'cpe:wallet:session', session: uuid, sessionToken: intent.sessionToken, paymentIntentId: intent.paymentIntentId }, config.serviceUrl);
+    iframe.focus();
+    await pause(150);
+    // The first Tab reaches the checked test card (Visa, approved), the next one Approve.
+    await sendKeys({ press: 'Tab' });
+    await pause(100);
+    await sendKeys({ press: 'Tab' });
+    await pause(100);
+    await sendKeys({ press: 'Enter' });
+    await waitUntil(() => messages.some((m) => m.type === 'cpe:wallet:result'), 'no result', { timeout: 8000 });
+    const result = messages.find((m) => m.type === 'cpe:wallet:result');
+    expect(result).to.include({ status: 'approved', session: uuid, scheme: 'visa', last4: '4242', email: 'shopper@example.test' });
+    expect(result.token).to.match(/^tok_/);
+    expect(result).not.to.have.property('billingAddress');
+    const attach = await fetch('/__cpe/mw/attach', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-idempotency-key': crypto.randomUUID() },
+      body: JSON.stringify({ payment_intent_id: intent.paymentIntentId, token: result.token }),
+    });
+    const attached = await attach.json();
+    expect(attached.status, JSON.stringify(attached)).to.equal('requires_customer_confirmation');
+    expect(attached.payment_method.wallet).to.equal('b');
+  });
+
+  it('wallet sheet: Escape cancels', async () => {
+    const { iframe, messages, uuid } = await openSheet({ wallet: 'a', merchantName: 'WTR shop', amount: 500, currency: 'EUR' });
+    iframe.focus();
+    await pause(150);
+    await sendKeys({ press: 'Tab' });
+    await pause(100);
+    await sendKeys({ press: 'Escape' });
+    await waitUntil(() => messages.some((m) => m.type === 'cpe:wallet:result'), 'no result', { timeout: 8000 });
+    expect(messages.find((m) => m.type === 'cpe:wallet:result')).to.deep.equal({ type: 'cpe:wallet:result', session: uuid, status: 'cancelled' });
+  });
+});
