@@ -38,7 +38,6 @@ export class Frame {
     // docs/security/autofill-across-iframes.md), granted only where the browser knows it: elsewhere
     // (Chromium 156 included) the name would log "Unrecognized feature".
     iframe.allow = (document as { featurePolicy?: { features(): string[] } }).featurePolicy?.features().includes('autofill') ? 'payment; autofill' : 'payment';
-    iframe.loading = 'eager';
     iframe.src = src(this.session);
     this.skeleton.className = 'skeleton';
     this.skeleton.part = 'skeleton';
