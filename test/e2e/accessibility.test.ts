@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { createRequire } from 'node:module';
 import { after, before, describe, it } from 'node:test';
 import type { Frame, Page } from 'playwright-core';
-import { CARDS, cscFor, digitsOf, watchMerchantPage } from './helpers/checkout.ts';
+import { CARDS, cscFor, digitsOf, typeCard, watchMerchantPage } from './helpers/checkout.ts';
 import { startStack, type Stack } from './helpers/stack.ts';
 
 /**
@@ -73,11 +73,7 @@ describe('axe-core: no serious or critical violation', () => {
   it('the 3-D Secure modal: the dialog on the page and the challenge inside it', async () => {
     const { page, context } = await open('/', {});
     try {
-      const frame = page.frameLocator('iframe[title="Card payment"]');
-      await frame.getByLabel('Card number').pressSequentially(digitsOf(CARDS.challenge));
-      await frame.getByLabel('Expiry date').pressSequentially('1230');
-      await frame.getByLabel('Security code').pressSequentially(cscFor(CARDS.challenge));
-      await frame.getByLabel('Name on card').fill('Ada Lovelace');
+      await typeCard(page, CARDS.challenge);
       await page.click('#pay');
       const challenge = page.frameLocator('dialog iframe');
       await challenge.getByRole('button', { name: 'Complete' }).waitFor({ timeout: 15_000 });
@@ -136,11 +132,7 @@ describe('keyboard only', () => {
   it('Escape cancels the 3-D Secure modal, with a cpe:error, and the shopper can pay again', async () => {
     const { page, context } = await open('/', {});
     try {
-      const frame = page.frameLocator('iframe[title="Card payment"]');
-      await frame.getByLabel('Card number').pressSequentially(digitsOf(CARDS.challenge));
-      await frame.getByLabel('Expiry date').pressSequentially('1230');
-      await frame.getByLabel('Security code').pressSequentially(cscFor(CARDS.challenge));
-      await frame.getByLabel('Name on card').fill('Ada Lovelace');
+      await typeCard(page, CARDS.challenge);
       await page.click('#pay');
       await page.frameLocator('dialog iframe').getByRole('button', { name: 'Complete' }).waitFor({ timeout: 15_000 });
       await page.keyboard.press('Escape');
