@@ -15,8 +15,11 @@ import { ensureBuilt } from './scripts/ensure-built.mjs';
  * and the merchant backend a shop would run, on the dev server itself:
  *
  *   GET  /__cpe/config   {serviceUrl, publicKey}
- *   POST /__cpe/intent   creates a Payment Intent with the licence key (body {amount?}) and answers
- *                        a PaymentIntentSession: the shop's `createServerIntent` route
+ *   POST /__cpe/intent   creates a Payment Intent of £12.34 with the licence key (?purpose=verify: a
+ *                        card verification, amount 0) and answers a PaymentIntentSession: the shop's
+ *                        `createServerIntent` route
+ *   GET  /__cpe/intent/:id   the Payment Intent as the shop's backend sees it (attempts included)
+ *   POST /__cpe/mw/exchange   Checkout Context: every basket is priced £12.34 GBP
  *   POST /__cpe/mw/attach, /confirm, /authorise, /verify-auth, /exchange   cpeMiddleware's routes
  *   GET  /frames/…?pk=pk_test_fake   a fake frame page (test/components/fixtures/fake-frame.ts) for
  *                        handshake tests whose controller uses the test server as its service
@@ -55,7 +58,9 @@ function cpeService() {
             origin,
             service.services.merchants.create({ origins: [origin] }).then((credentials) => {
               const client = new CpeClient({ licenceKey: credentials.licenceKey, baseUrl: service.url });
-              return { ...credentials, client, routes: cpeMiddleware({ client }).router('/__cpe/mw').routes() };
+              // Checkout Context: the shop prices every basket at £12.34 (the SDK's context must agree).
+              const exchange = (body) => ({ merchantid: credentials.merchantId, amount: 1234, currency: 'GBP', identifier: `wtr-basket-${body?.context?.reference ?? 'none'}-${++order}` });
+              return { ...credentials, client, routes: cpeMiddleware({ client, exchange }).router('/__cpe/mw').routes() };
             }),
           );
         return merchants.get(origin);
@@ -83,12 +88,19 @@ function cpeService() {
           ctx.body = { serviceUrl: service.url, publicKey: merchant.publicKey };
           return;
         }
+        if (ctx.path.startsWith('/__cpe/intent/') && ctx.method === 'GET') {
+          ctx.body = await merchant.client.retrievePaymentIntent(ctx.path.slice('/__cpe/intent/'.length));
+          return;
+        }
         if (ctx.path === '/__cpe/intent' && ctx.method === 'POST') {
+          // ?purpose=verify: a card verification intent (amount 0).
+          const verify = ctx.query.purpose === 'verify';
           const created = await merchant.client.createPaymentIntent({
             merchantid: merchant.merchantId,
-            amount: 1234,
+            amount: verify ? 0 : 1234,
             currency: 'GBP',
             identifier: `wtr-order-${++order}`,
+            ...(verify && { purpose: 'verify' }),
           });
           ctx.body = toSession(created);
           return;

@@ -1,25 +1,28 @@
-import type { CreateServerIntent, ElementsOptions, MiddlewareRoutes } from '../protocol/elements-options.ts';
+import type { CheckoutContext, CreateServerIntent, ElementsOptions, MiddlewareRoutes } from '../protocol/elements-options.ts';
 import * as guards from '../protocol/generated/guards.ts';
 import { check } from '../protocol/json-guard.ts';
 import type { PaymentIntentSession } from '../protocol/session.ts';
 import { CpeCardFields } from './card-fields/card-fields.ts';
 import { CpeCard } from './card/card.ts';
 import { describeIssues, SdkError } from './errors.ts';
-import type { ElementsApi } from './internal/frame-host.ts';
-import { parse, type CardElementOptions, type CardFieldsElementOptions } from './internal/options.ts';
+import type { FrameHost } from './internal/frame-host.ts';
+import { parse, type CardElementOptions, type CardFieldsElementOptions, type FlowOptions, type WalletAOptions, type WalletBOptions } from './internal/options.ts';
+import { CpePaymentFlow } from './payment-flow/payment-flow.ts';
+import { CpeVerifyFlow } from './verify-flow/verify-flow.ts';
+import { CpeWalletA } from './wallet-a/wallet-a.ts';
+import { CpeWalletB } from './wallet-b/wallet-b.ts';
+import { postJson, sessionHeaders } from './transport/transport.ts';
 
 /** The service is whoever served this module: frames and session routes live on that origin. */
 export const sdkOrigin = (): string => new URL(import.meta.url).origin;
 
 /** Validates `createElements` options (an SdkError naming the option otherwise) and makes the controller. */
 export function makeController(options: ElementsOptions, serviceOrigin = sdkOrigin()): ElementsController {
-  const { pubKey, createServerIntent, middleware } = parse<ElementsOptions>('createElements', guards.ElementsOptions, options);
-  return new ElementsController(serviceOrigin, pubKey, createServerIntent, Object.freeze({ ...middleware }));
+  const { pubKey, createServerIntent, middleware, context } = parse<ElementsOptions>('createElements', guards.ElementsOptions, options);
+  if (!createServerIntent && !(middleware?.exchange && context))
+    throw new SdkError('invalid_options', 'createElements: option "createServerIntent" is missing: pass it, or use Checkout Context (middleware.exchange and context).', 'createServerIntent');
+  return new ElementsController(serviceOrigin, pubKey, createServerIntent, Object.freeze({ ...middleware }), context);
 }
-
-const later = (name: string) => (): never => {
-  throw new SdkError('not_available', `${name} is not available in this version of the SDK yet.`);
-};
 
 /**
  * The Elements controller (spec, Area B browser SDK). It owns the Payment Intent session: the
@@ -27,18 +30,31 @@ const later = (name: string) => (): never => {
  * element of the page. Factories (`cardElement`, `paymentFlow`, …) are added here.
  */
 export class ElementsController {
-  readonly #createServerIntent: CreateServerIntent;
+  readonly #createServerIntent?: CreateServerIntent;
   #session?: Promise<PaymentIntentSession>;
+  /** The session once it exists. */
+  current?: PaymentIntentSession;
+  /** @internal The mounted elements (they get the session when Checkout Context exchanges it). */
+  readonly hosts = new Set<FrameHost>();
+  /** @internal Flow identifiers in use. */
+  readonly #flows = new Map<string, FrameHost>();
 
   constructor(
     /** Origin of the service that served the SDK: hosted frames and session-backed routes live there. */
     readonly serviceOrigin: string,
     readonly pubKey: string,
-    createServerIntent: CreateServerIntent,
+    createServerIntent?: CreateServerIntent,
     /** Merchant backend routes; a missing key means direct mode for that step. */
     readonly middleware: Readonly<MiddlewareRoutes> = {},
+    /** Checkout Context (with `middleware.exchange`): what the page shows until the shopper commits. */
+    readonly context?: CheckoutContext,
   ) {
     this.#createServerIntent = createServerIntent;
+  }
+
+  /** Checkout Context: `middleware.exchange` and `context` (createServerIntent is then not called). */
+  get #exchanges(): boolean {
+    return !!(this.middleware.exchange && this.context);
   }
 
   /**
@@ -54,11 +70,44 @@ export class ElementsController {
     return new CpeCardFields().setup(this, parse('cardFieldsElement', guards.CardFieldsElementOptions, options));
   }
 
-  /** Not in this version yet: throws an SdkError `not_available`. */
-  walletA: (options?: unknown) => ElementsApi = later('walletA');
-  walletB: (options?: unknown) => ElementsApi = later('walletB');
-  paymentFlow: (options?: unknown) => ElementsApi = later('paymentFlow');
-  verifyFlow: (options?: unknown) => ElementsApi = later('verifyFlow');
+  /** The prebuilt payment flow (card form and Pay button). Returns its `<cpe-payment-flow>`; identifier default `default_payment_flow`. */
+  paymentFlow(options: FlowOptions = {}): CpePaymentFlow {
+    return this.#flow(new CpePaymentFlow(), 'paymentFlow', options, 'default_payment_flow');
+  }
+
+  /** The prebuilt card verification (Verify Card, no payment). Returns its `<cpe-verify-flow>`; identifier default `default_verify_flow`. */
+  verifyFlow(options: FlowOptions = {}): CpeVerifyFlow {
+    return this.#flow(new CpeVerifyFlow(), 'verifyFlow', options, 'default_verify_flow');
+  }
+
+  #flow<T extends FrameHost>(flow: T, where: string, options: FlowOptions, identifier: string): T {
+    const o = parse<FlowOptions>(where, guards.CardElementOptions, options);
+    this.claim(flow, where, (o.identifier ??= identifier));
+    return flow.setup(this, o);
+  }
+
+  /** @internal One identifier per Flow of this controller: a second one is an SdkError saying so. */
+  claim(flow: FrameHost, where: string, identifier: string): void {
+    const other = this.#flows.get(identifier);
+    if (other && other !== flow && !(other as { released?: boolean }).released)
+      throw new SdkError('invalid_options', `${where}: identifier "${identifier}" is already used by another Flow of this controller: give each Flow its own identifier.`, 'identifier');
+    this.#flows.set(identifier, flow);
+  }
+
+  /** Wallet A's button: runs the wallet session by itself (tokenise, attach, confirm, authorise). Returns its `<cpe-wallet-a>`. */
+  walletA(options: WalletAOptions): CpeWalletA {
+    return new CpeWalletA().setup(this, parse('walletA', guards.WalletAOptions, options));
+  }
+
+  /** Wallet B's button: register onTokeniseEnd, onCancel and onError before init(). Returns its `<cpe-wallet-b>`. */
+  walletB(options: WalletBOptions): CpeWalletB {
+    return new CpeWalletB().setup(this, parse('walletB', guards.WalletBOptions, options));
+  }
+
+  /** @internal What an element mounts with: the session, or (Checkout Context) none until the shopper commits. */
+  initial(): Promise<PaymentIntentSession | undefined> {
+    return this.#exchanges ? Promise.resolve(this.current) : this.session();
+  }
 
   /** The current Payment Intent's id; creates the session on first call. */
   async getPaymentIntentId(): Promise<string> {
@@ -69,18 +118,43 @@ export class ElementsController {
    * The session, created once. Concurrent callers share one `createServerIntent` call; a failed or
    * invalid answer is not kept, so the next call asks the backend again.
    */
-  session(): Promise<PaymentIntentSession> {
-    this.#session ??= this.#createSession().catch((error: unknown) => {
+  session(identifier?: string): Promise<PaymentIntentSession> {
+    this.#session ??= (this.#exchanges ? this.#exchange(identifier) : this.#createSession()).catch((error: unknown) => {
       this.#session = undefined;
       throw error;
     });
     return this.#session;
   }
 
+  /**
+   * Checkout Context: posts `{context: {amount, currency, reference, identifier}}` to
+   * `middleware.exchange`, checks the intent it answers (GET /intent) shows what the page showed, and
+   * hands the session to every mounted element. A failure or a disagreement rejects: nothing is charged.
+   */
+  async #exchange(identifier = 'default'): Promise<PaymentIntentSession> {
+    const context = this.context!;
+    const session = this.#check(await postJson(this.middleware.exchange!, { context: { ...context, identifier } }, { 'X-Idempotency-Key': crypto.randomUUID() }), 'middleware.exchange');
+    this.current = session;
+    try {
+      const intent = await (await fetch(`${this.serviceOrigin}/intent`, { headers: await sessionHeaders(this) })).json();
+      if (intent.amount !== context.amount || intent.currency?.toUpperCase() !== context.currency.toUpperCase())
+        throw new SdkError(
+          'context_mismatch',
+          `middleware.exchange answered an intent of ${intent.amount} ${intent.currency}, not the ${context.amount} ${context.currency.toUpperCase()} shown: nothing was charged.`,
+          'context',
+        );
+    } catch (error) {
+      this.current = undefined;
+      throw error;
+    }
+    await Promise.all([...this.hosts].map((host) => host.adopt()));
+    return session;
+  }
+
   async #createSession(): Promise<PaymentIntentSession> {
     let answer: unknown;
     try {
-      answer = await this.#createServerIntent();
+      answer = await this.#createServerIntent!();
     } catch (cause) {
       throw new SdkError(
         'create_server_intent_failed',
@@ -89,15 +163,19 @@ export class ElementsController {
         { cause },
       );
     }
+    return (this.current = this.#check(answer, 'createServerIntent'));
+  }
+
+  #check(answer: unknown, where: string): PaymentIntentSession {
     const issues = check(guards.PaymentIntentSession, answer);
     if (issues.length) {
       const { message } = describeIssues(
-        'createServerIntent must resolve to { paymentIntentId, sessionToken, opaqueKey }',
+        `${where} must ${where === 'createServerIntent' ? 'resolve to' : 'answer'} { paymentIntentId, sessionToken, opaqueKey }`,
         'field',
         answer && typeof answer === 'object' ? issues : [{ path: [], message: `got ${answer === null ? 'null' : typeof answer}` }],
         'it',
       );
-      throw new SdkError('invalid_session', message, 'createServerIntent');
+      throw new SdkError('invalid_session', message, where);
     }
     const { paymentIntentId, sessionToken, opaqueKey } = answer as PaymentIntentSession;
     return { paymentIntentId, sessionToken, opaqueKey };

@@ -1,4 +1,5 @@
 import type { ChangeState } from '../protocol/bridge.ts';
+import type { WalletUnavailableReason } from '../protocol/wallet-sheet.ts';
 
 /**
  * The browser events of the spec, with their exact names. Every one is a DOM `CustomEvent`
@@ -19,6 +20,9 @@ export const CPE_EVENTS = [
   'cpe:authorise:start',
   'cpe:authorise:end',
   'cpe:error',
+  'cpe:availability',
+  'cpe:wallet:approved',
+  'cpe:wallet:cancel',
 ] as const;
 
 export type CpeEventName = (typeof CPE_EVENTS)[number];
@@ -38,9 +42,16 @@ export interface CpeEventDetails {
   /** `completed`, `failed`, or `cancelled` (Escape or the Cancel button). */
   'cpe:challenge:end': { status?: string };
   'cpe:authorise:start': Record<string, never>;
-  'cpe:authorise:end': { authorised?: boolean; status?: string };
+  /** `success`: authorised (wallet A's onAuthoriseEnd reads it). */
+  'cpe:authorise:end': { authorised?: boolean; status?: string; success?: boolean };
   /** Operation-scoped: `operation` names what failed. Never a token or a 3DS artefact. */
   'cpe:error': { message: string; code?: string; operation?: string };
+  /** Wallets: whether the button renders here, and if not why (not_https, unsupported_browser, no_card_in_wallet, timeout…). */
+  'cpe:availability': { available: boolean; reason?: WalletUnavailableReason };
+  /** Wallets: the shopper approved the sheet (onTokeniseEnd). Never the token. */
+  'cpe:wallet:approved': { scheme: string; last4: string; email?: string; billingAddress?: object; assuranceDetails?: object };
+  /** Wallets: the shopper cancelled the sheet (onCancel); not an error, nothing was paid. */
+  'cpe:wallet:cancel': Record<string, never>;
 }
 
 export type CpeEvent<K extends CpeEventName = CpeEventName> = CustomEvent<CpeEventDetails[K]>;

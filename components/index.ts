@@ -4,7 +4,8 @@
  *   import { createElements } from 'https://cpe.example/sdk/cpe.js';
  *   const elements = await createElements({ pubKey, createServerIntent, middleware });
  *
- * This module also defines the custom elements `<cpe-card>`, `<cpe-card-fields>` and `<cpe-elements>`
+ * This module also defines the custom elements `<cpe-card>`, `<cpe-card-fields>`, `<cpe-payment-flow>`,
+ * `<cpe-verify-flow>`, `<cpe-wallet-a>`, `<cpe-wallet-b>` and `<cpe-elements>`
  * (through `defineElement`, a no-op during server-side rendering: importing it in Node does not throw,
  * and elements do nothing until connected in a browser).
  *
@@ -21,6 +22,12 @@ export { ElementsController } from './controller.ts';
 export { CpeCard, LAYOUT_MIN_HEIGHT } from './card/card.component.ts';
 export { CpeCardFields, FIELD_MIN_HEIGHT } from './card-fields/card-fields.component.ts';
 export { CpeElements } from './elements/elements.component.ts';
+export { CpePaymentFlow } from './payment-flow/payment-flow.component.ts';
+export { CpeVerifyFlow } from './verify-flow/verify-flow.component.ts';
+export { CpeWalletA } from './wallet-a/wallet-a.component.ts';
+export { CpeWalletB } from './wallet-b/wallet-b.component.ts';
+export type { WalletAvailability, WalletApproved } from './internal/wallet-host.ts';
+export type { WalletUnavailableReason } from '../protocol/wallet-sheet.ts';
 export { FrameHost } from './internal/frame-host.ts';
 export type {
   ElementsApi,
@@ -35,12 +42,13 @@ export type {
   ChallengePayload,
   TokeniseResult,
 } from './internal/frame-host.ts';
+export type { FlowOptions, WalletAOptions, WalletBOptions, WalletTotal } from './internal/options.ts';
 export type { CardElementOptions, CardFieldsElementOptions, CardFieldTargets, MountTarget, ResolveOptions, SharedElementOptions } from './internal/options.ts';
 export type { ChangeState, CardSchemesDisplay } from '../protocol/bridge.ts';
 export type { Layout, Theme } from '../protocol/frame-address.ts';
 export { SdkError, type SdkErrorCode } from './errors.ts';
 export { CPE_EVENTS, dispatchCpeEvent, type CpeEvent, type CpeEventDetails, type CpeEventName } from './events.ts';
-export type { ElementsOptions, MiddlewareRoutes, CreateServerIntent } from '../protocol/elements-options.ts';
+export type { ElementsOptions, MiddlewareRoutes, CreateServerIntent, CheckoutContext } from '../protocol/elements-options.ts';
 export type { PaymentIntentSession } from '../protocol/session.ts';
 
 /**

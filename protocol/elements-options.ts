@@ -3,6 +3,7 @@ import { CardSchemesDisplay } from './bridge.ts';
 import { LAYOUTS, THEMES } from './frame-address.ts';
 import { CUSTOM_CHECKS, isRelativeUrl, RELATIVE_URL } from './option-checks.ts';
 import type { PaymentIntentSession } from './session.ts';
+import { WALLET_A_STYLES, WALLET_A_TYPES, WALLET_B_STYLES, WALLET_B_TYPES } from './wallet-sheet.ts';
 
 export { isRelativeUrl };
 
@@ -40,7 +41,31 @@ export type CreateServerIntent = () => Promise<PaymentIntentSession> | PaymentIn
 
 const PUBLIC_KEY = 'must be your public key, a string starting "pk_"';
 
-/** The Elements controller options of the spec, as `createElements(options)` takes them. */
+const CURRENCY = 'must be a three-letter currency code such as "GBP"';
+const MINOR = 'must be a whole number of minor units (1234 for £12.34)';
+const minor = z.int(MINOR).check(z.minimum(0, MINOR), say(MINOR));
+
+/**
+ * Checkout Context: what the page shows before any Payment Intent exists. The SDK posts it (with the
+ * committing element's identifier) to `middleware.exchange`, which must answer an intent that agrees.
+ */
+export const CheckoutContext = object(
+  {
+    amount: minor,
+    currency: z.string(CURRENCY).check(z.regex(/^[A-Za-z]{3}$/, CURRENCY), say(CURRENCY)),
+    reference: optional(string()),
+  },
+  'must be an object { amount, currency, reference? } (what the page shows before an intent exists)',
+);
+
+export type CheckoutContext = z.infer<typeof CheckoutContext>;
+
+const ELEMENTS = 'must be an object: { pubKey, createServerIntent, middleware?, context? }';
+/**
+ * The Elements controller options of the spec, as `createElements(options)` takes them.
+ * `createServerIntent` may be omitted with Checkout Context (`middleware.exchange` and `context`);
+ * the SDK checks that pairing itself (JSON Schema would need a conditional).
+ */
 export const ElementsOptions = z
   .object(
     {
@@ -49,15 +74,18 @@ export const ElementsOptions = z
         z.startsWith('pk_', PUBLIC_KEY),
         say(PUBLIC_KEY),
       ),
-      createServerIntent: custom<CreateServerIntent>(
-        'function',
-        'must be an async function that asks your backend to create a Payment Intent and resolves to { paymentIntentId, sessionToken, opaqueKey }',
+      createServerIntent: optional(
+        custom<CreateServerIntent>(
+          'function',
+          'must be an async function that asks your backend to create a Payment Intent and resolves to { paymentIntentId, sessionToken, opaqueKey }',
+        ),
       ),
       middleware: optional(MiddlewareRoutes),
+      context: optional(CheckoutContext),
     },
-    'must be an object: { pubKey, createServerIntent, middleware? }',
+    ELEMENTS,
   )
-  .check(say('must be an object: { pubKey, createServerIntent, middleware? }'));
+  .check(say(ELEMENTS));
 export type ElementsOptions = z.infer<typeof ElementsOptions>;
 
 // The element factories' options (the TypeScript interfaces with their docs: components/internal/options.ts).
@@ -86,6 +114,31 @@ const shared = {
 };
 
 export const CardElementOptions = object({ ...shared, layout: optional(oneOf(LAYOUTS)) });
+
+/** paymentFlow / verifyFlow: the card element's options (identifier defaults to default_payment_flow / default_verify_flow). */
+export const FlowOptions = CardElementOptions;
+
+const total = optional(object({ amount: minor, label: optional(string()) }, 'must be an object { amount, label? } (amount in minor units)'));
+const appearance = (types: readonly string[], styles: readonly string[]) =>
+  optional(object({ type: optional(oneOf(types)), style: optional(oneOf(styles)) }, 'must be an object { type?, style? }'));
+const wallet = { identifier: shared.identifier, element: shared.element, total };
+
+/** walletA: identifier, element, total, appearance (14 types, 3 styles). */
+export const WalletAOptions = object({ ...wallet, appearance: appearance(WALLET_A_TYPES, WALLET_A_STYLES) });
+
+/** walletB: merchantId and merchantName required; style dark only. */
+export const WalletBOptions = object({
+  ...wallet,
+  environment: optional(oneOf(['TEST', 'PRODUCTION'])),
+  merchantId: string('is required: your wallet B merchant id (a string)'),
+  merchantName: string('is required: the name shown to the shopper (a string)'),
+  appearance: appearance(WALLET_B_TYPES, WALLET_B_STYLES),
+  allowCreditCards: optional(boolean),
+  allowPrepaidCards: optional(boolean),
+  assuranceDetailsRequired: optional(boolean),
+  billingAddressRequired: optional(boolean),
+  emailAddressRequired: optional(boolean),
+});
 
 /** `fields`: the four hosted fields' mount targets, all required (the service refuses a card without a name). */
 export const CardFieldsElementOptions = object({

@@ -1,4 +1,17 @@
 import * as z from 'zod/mini';
+import { WALLET_MESSAGE_TYPE, WALLET_READY_TYPE, WALLET_SESSION_TYPE, encodeWalletRequest as encode } from './wallet-sheet.ts';
+
+export {
+  WALLET_A_STYLES,
+  WALLET_A_TYPES,
+  WALLET_B_STYLES,
+  WALLET_B_TYPES,
+  WALLET_MESSAGE_TYPE,
+  WALLET_READY_TYPE,
+  WALLET_SESSION_TYPE,
+  WALLET_UNAVAILABLE_REASONS,
+  type WalletUnavailableReason,
+} from './wallet-sheet.ts';
 
 /**
  * Wallets. With test keys both wallet buttons render anywhere and open the service's wallet test
@@ -9,10 +22,6 @@ import * as z from 'zod/mini';
  * holds, so the processor accepts, declines or challenges as the card table does) and posts the
  * result to its parent, addressed to the merchant's origin only.
  */
-export const WALLET_A_TYPES = ['add-money', 'book', 'buy', 'check-out', 'contribute', 'donate', 'order', 'plain', 'reload', 'rent', 'subscribe', 'support', 'tip', 'top-up'] as const;
-export const WALLET_A_STYLES = ['dark', 'white', 'white-outline'] as const;
-export const WALLET_B_TYPES = ['book', 'buy', 'checkout', 'donate', 'order', 'pay', 'plain', 'subscribe'] as const;
-export const WALLET_B_STYLES = ['dark'] as const;
 
 /** What the merchant asked the sheet to collect (wallet B's flags; wallet A asks for nothing extra). */
 export const WalletRequest = z.object({
@@ -31,7 +40,6 @@ export const WalletRequest = z.object({
 export type WalletRequest = z.infer<typeof WalletRequest>;
 
 /** The sheet's address carries the request as `?r=<base64url JSON of WalletRequest>&pk=…&ok=…#uuid`. */
-export const WALLET_MESSAGE_TYPE = 'cpe:wallet:result';
 
 /** What the sheet posts to its parent: approved with a single-use token, or cancelled. Never card data. */
 export const WalletResult = z.union([
@@ -52,9 +60,6 @@ export const WalletResult = z.union([
 ]);
 export type WalletResult = z.infer<typeof WalletResult>;
 
-/** Why a wallet button is not rendered (the element's `availability` and its event say which). */
-export const WALLET_UNAVAILABLE_REASONS = ['not_https', 'unsupported_browser', 'not_enabled_for_merchant', 'no_card_in_wallet', 'timeout'] as const;
-export type WalletUnavailableReason = (typeof WALLET_UNAVAILABLE_REASONS)[number];
 
 /**
  * The session, posted by the SDK to the sheet (`iframe.contentWindow.postMessage(…, serviceOrigin)`)
@@ -64,7 +69,6 @@ export type WalletUnavailableReason = (typeof WALLET_UNAVAILABLE_REASONS)[number
  * of its fragment, and answers to that message's origin. A later one replaces it (a new intent).
  * Approve waits for it: pressed before the session arrives, the sheet approves as soon as it does.
  */
-export const WALLET_SESSION_TYPE = 'cpe:wallet:session';
 export const WalletSession = z.object({
   type: z.literal(WALLET_SESSION_TYPE),
   session: z.string(),
@@ -74,16 +78,11 @@ export const WalletSession = z.object({
 export type WalletSession = z.infer<typeof WalletSession>;
 
 /** Posted by the sheet to its parent (target '*': it carries only the uuid) once it listens for the session. */
-export const WALLET_READY_TYPE = 'cpe:wallet:ready';
 export const WalletSheetReady = z.object({ type: z.literal(WALLET_READY_TYPE), session: z.string() });
 export type WalletSheetReady = z.infer<typeof WalletSheetReady>;
 
 /** `r` of the sheet's address: base64url (no padding) of the UTF-8 JSON of a WalletRequest. */
-export function encodeWalletRequest(request: WalletRequest): string {
-  let binary = '';
-  for (const byte of new TextEncoder().encode(JSON.stringify(request))) binary += String.fromCharCode(byte);
-  return btoa(binary).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
-}
+export const encodeWalletRequest = (request: WalletRequest): string => encode(request);
 
 /** The WalletRequest of an `r` parameter, or undefined when it is not one. */
 export function decodeWalletRequest(r: string): WalletRequest | undefined {

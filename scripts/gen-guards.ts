@@ -19,9 +19,11 @@ import {
   ChallengeOptions,
   ConfirmOptions,
   ElementsOptions,
+  WalletAOptions,
+  WalletBOptions,
 } from '../protocol/elements-options.ts';
 import { PaymentIntentSession } from '../protocol/session.ts';
-import { WalletResult } from '../protocol/wallet.ts';
+import { WalletResult, WalletSheetReady } from '../protocol/wallet.ts';
 
 export const GUARDS_PATH = fileURLToPath(new URL('../protocol/generated/guards.ts', import.meta.url));
 
@@ -92,12 +94,16 @@ export function guards(): Record<string, unknown> {
     ChallengeMessage: toGuard(ChallengeMessage),
     ChallengeCancel: toGuard(ChallengeCancel),
     WalletResult: toGuard(WalletResult),
+    WalletSheetReady: toGuard(WalletSheetReady),
     // The merchant backend's createServerIntent answer.
     PaymentIntentSession: toGuard(PaymentIntentSession),
     // Options (protocol/elements-options.ts).
     ElementsOptions: toGuard(ElementsOptions),
+    // Also the Flows' options (FlowOptions is CardElementOptions).
     CardElementOptions: toGuard(CardElementOptions),
     CardFieldsElementOptions: toGuard(CardFieldsElementOptions),
+    WalletAOptions: toGuard(WalletAOptions),
+    WalletBOptions: toGuard(WalletBOptions),
     AttachOptions: toGuard(AttachOptions),
     ConfirmOptions: toGuard(ConfirmOptions),
     AuthOptions: toGuard(AuthOptions),

@@ -22,6 +22,9 @@ const ROUTES: (keyof MiddlewareRoutes)[] = ['attach', 'confirm', 'authorise', 'v
  * `confirm-url`, `authorise-url`, `verify-auth-url` and `exchange-url` are the `middleware` routes.
  * Invalid attributes emit `cpe:error` (code `invalid_options`) from this element.
  *
+ * Checkout Context: `exchange-url` with `amount` (minor units), `currency` and optional `reference`
+ * (`intent-url` may then be omitted): the elements mount with no intent until the shopper commits.
+ *
  * @summary Controller provider.
  * @event cpe-elements:ready - `{ controller }`: the controller exists (also the `controller` property).
  */
@@ -31,9 +34,10 @@ export class CpeElements extends Base {
 
   connectedCallback(): void {
     if (this.controller) return;
-    const intentUrl = this.getAttribute('intent-url') ?? '';
+    const intentUrl = this.getAttribute('intent-url');
+    const amount = this.getAttribute('amount');
     try {
-      if (!isRelativeUrl(intentUrl))
+      if (intentUrl !== null ? !isRelativeUrl(intentUrl) : amount === null)
         throw new SdkError('invalid_options', '<cpe-elements>: attribute "intent-url" must be a relative URL on your backend, such as "/api/intent"', 'intent-url');
       const middleware: MiddlewareRoutes = {};
       for (const key of ROUTES) {
@@ -42,8 +46,10 @@ export class CpeElements extends Base {
       }
       this.controller = makeController({
         pubKey: this.getAttribute('pub-key')!,
-        createServerIntent: () => postJson(intentUrl, {}, {}),
+        createServerIntent: intentUrl === null ? undefined : () => postJson(intentUrl, {}, {}),
         middleware,
+        // Checkout Context (with exchange-url): what the page shows until the shopper commits.
+        context: amount === null ? undefined : { amount: Number(amount), currency: this.getAttribute('currency')!, reference: this.getAttribute('reference') ?? undefined },
       });
     } catch (error) {
       const { message, code } = error as SdkError;

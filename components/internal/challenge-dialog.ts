@@ -13,10 +13,60 @@ function deepActive(): HTMLElement | null {
 let count = 0;
 
 /**
- * Shows the service's 3-D Secure challenge page in a native modal `<dialog>` inside `root` (top
- * layer, `role=dialog` and `aria-modal` from showModal, named by its heading "Verify your payment").
- * The frame is 390×400 (EMV window 02) and full screen on narrow viewports (05). Focus moves to the
- * dialog's heading (Tab goes on into the page's buttons) and back to where it was on close. Escape
+ * A service page in a native modal `<dialog>` inside `root` (top layer, `role=dialog` and
+ * `aria-modal` from showModal): `inner` holds its iframe (and a heading, a Cancel button). Focus
+ * moves in (to the `tabindex` heading, else the frame) and back to where it was on close. Escape
+ * (in the dialog), a button, or `signal` cancel (undefined). `onMessage` hears only the service
+ * origin's messages from this frame's window; it calls `done` with the outcome.
+ */
+export function modal<T>(
+  root: ParentNode,
+  origin: string,
+  src: string,
+  inner: string,
+  signal: AbortSignal,
+  onMessage: (data: any, done: (outcome?: T) => void, iframe: HTMLIFrameElement) => void,
+  part: string,
+): Promise<T | undefined> {
+  const dialog = document.createElement('dialog');
+  dialog.part = dialog.className = part;
+  dialog.innerHTML = inner;
+  const iframe = dialog.querySelector('iframe')!;
+  const heading = dialog.querySelector('h2');
+  if (heading) dialog.setAttribute('aria-labelledby', heading.id);
+  else dialog.setAttribute('aria-label', iframe.title);
+  const previous = deepActive();
+  return new Promise((resolve) => {
+    const done = (outcome?: T) => {
+      removeEventListener('message', listen);
+      signal.removeEventListener('abort', cancel);
+      dialog.close();
+      dialog.remove();
+      previous?.focus();
+      resolve(outcome);
+    };
+    const cancel = () => done();
+    const listen = ({ origin: from, source, data }: MessageEvent) => {
+      if (from === origin && source && source === iframe.contentWindow) onMessage(data, done, iframe);
+    };
+    addEventListener('message', listen);
+    signal.addEventListener('abort', cancel);
+    dialog.addEventListener('cancel', (event) => {
+      event.preventDefault();
+      cancel();
+    });
+    dialog.querySelector('button')?.addEventListener('click', cancel);
+    iframe.src = src;
+    root.append(dialog);
+    dialog.showModal();
+    if (signal.aborted) return cancel();
+    (dialog.querySelector<HTMLElement>('[tabindex]') ?? iframe).focus();
+  });
+}
+
+/**
+ * Shows the service's 3-D Secure challenge page in a modal (named by its heading "Verify your
+ * payment"). The frame is 390×400 (EMV window 02) and full screen on narrow viewports (05). Escape
  * (in the dialog), the Cancel button, or Escape inside the challenge page (another origin, whose
  * keys the dialog never sees: the page posts `{type: 'cpe:3ds:cancel'}`) cancel.
  *
@@ -26,39 +76,18 @@ let count = 0;
  * element was removed).
  */
 export function showChallenge(root: ParentNode, origin: string, challenge: ChallengePayload, signal: AbortSignal): Promise<'completed' | 'failed' | undefined> {
-  const dialog = document.createElement('dialog');
   const id = `cpe-challenge-${++count}`;
-  dialog.part = 'challenge';
-  dialog.setAttribute('aria-labelledby', id);
-  dialog.innerHTML = `<h2 id="${id}" tabindex="-1">Verify your payment</h2><iframe title="3-D Secure verification" allow="payment"></iframe><button type="button" part="challenge-cancel">Cancel</button>`;
-  const iframe = dialog.querySelector('iframe')!;
-  const previous = deepActive();
-  return new Promise((resolve) => {
-    const done = (outcome?: 'completed' | 'failed') => {
-      removeEventListener('message', onMessage);
-      signal.removeEventListener('abort', cancel);
-      dialog.close();
-      dialog.remove();
-      previous?.focus();
-      resolve(outcome);
-    };
-    const cancel = () => done();
-    const onMessage = ({ origin: from, source, data }: MessageEvent) => {
-      if (from !== origin || !source || source !== iframe.contentWindow || data?.transaction_id !== challenge.transaction_id) return;
+  return modal<'completed' | 'failed'>(
+    root,
+    origin,
+    challenge.url,
+    `<h2 id="${id}" tabindex="-1">Verify your payment</h2><iframe title="3-D Secure verification" allow="payment"></iframe><button type="button" part="challenge-cancel">Cancel</button>`,
+    signal,
+    (data, done) => {
+      if (data?.transaction_id !== challenge.transaction_id) return;
       if (conforms<ResultMessage>(ChallengeMessage, data)) done(data.status);
-      else if (conforms<CancelMessage>(ChallengeCancel, data)) cancel();
-    };
-    addEventListener('message', onMessage);
-    signal.addEventListener('abort', cancel);
-    dialog.addEventListener('cancel', (event) => {
-      event.preventDefault();
-      cancel();
-    });
-    dialog.lastElementChild!.addEventListener('click', cancel);
-    iframe.src = challenge.url;
-    root.append(dialog);
-    dialog.showModal();
-    if (signal.aborted) return cancel();
-    (dialog.firstElementChild as HTMLElement).focus();
-  });
+      else if (conforms<CancelMessage>(ChallengeCancel, data)) done();
+    },
+    'challenge',
+  );
 }

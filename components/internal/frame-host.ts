@@ -6,7 +6,7 @@ import type { PaymentIntentSession } from '../../protocol/session.ts';
 import type { ElementsController } from '../controller.ts';
 import { SdkError } from '../errors.ts';
 import { dispatchCpeEvent, type CpeEvent, type CpeEventDetails, type CpeEventName } from '../events.ts';
-import { postJson, intentStep, scrub } from '../transport/transport.ts';
+import { postJson, intentStep, scrub, sessionHeaders } from '../transport/transport.ts';
 import { showChallenge } from './challenge-dialog.ts';
 import type { Frame, FrameOwner } from './frame.ts';
 import { parse, type SharedElementOptions } from './options.ts';
@@ -122,7 +122,12 @@ export abstract class FrameHost extends Base implements FrameOwner, ElementsApi 
   protected options: SharedElementOptions = {};
   /** Current frames, the first being the one that tokenises and takes focus. */
   protected frames: Frame[] = [];
-  protected session?: PaymentIntentSession;
+  /** The controller's Payment Intent session; none yet with Checkout Context until the shopper commits. */
+  protected get session(): PaymentIntentSession | undefined {
+    return this.controller?.current;
+  }
+  /** Attach's refusal when there is no token (wallet B: the shopper has not approved yet). */
+  protected noToken = 'no token: call tokenise() first or pass {token}';
 
   #controller?: ElementsController;
   #factory = false;
@@ -164,7 +169,7 @@ export abstract class FrameHost extends Base implements FrameOwner, ElementsApi 
     return this.#factory;
   }
   /** Validates and resolves mount targets, creates and places the frames (called on each mount). */
-  protected abstract mount(controller: ElementsController, session: PaymentIntentSession): Frame[];
+  protected abstract mount(controller: ElementsController, session?: PaymentIntentSession): Frame[];
   /** The element's own placement (factory mode: into its `element` container); throws on a bad target. */
   protected abstract place(): void;
   protected abstract frameChange(frame: Frame, state: ChangeState): void;
@@ -193,6 +198,7 @@ export abstract class FrameHost extends Base implements FrameOwner, ElementsApi 
   }
 
   #unmount(): void {
+    this.controller?.hosts.delete(this);
     this.#gen++;
     this.#init = undefined;
     this.#abort?.abort();
@@ -235,11 +241,13 @@ export abstract class FrameHost extends Base implements FrameOwner, ElementsApi 
           const value = this.getAttribute(name);
           if (value !== null) options[name.replace(/-(.)/g, (_, c: string) => c.toUpperCase())] = name === 'height' ? Number(value) : value;
         }
-        this.options = parse(`<${this.localName}>`, this.schema, options);
+        this.options = parse(`<${this.localName}>`, this.schema, this.fromAttributes(options));
       }
       this.place();
-      const session = (this.session = await controller.session());
+      if (!(await this.precheck(controller))) return this.#ready!.reject(new SdkError('unavailable', `${this.where}: not available here (see its availability)`));
+      const session = await controller.initial();
       if (gen !== this.#gen) return;
+      controller.hosts.add(this);
       const abort = (this.#abort = new AbortController());
       const { width } = this.options;
       if (width !== undefined) this.style.width = px(width);
@@ -260,6 +268,26 @@ export abstract class FrameHost extends Base implements FrameOwner, ElementsApi 
     } catch (error) {
       throw this.#fail('init', error);
     }
+  }
+
+  /** Before the frames mount (a wallet's availability, its hooks): false renders nothing, a throw fails init. */
+  protected async precheck(_controller: ElementsController): Promise<boolean> {
+    return true;
+  }
+
+  /** Options from the attributes (camelCased), before validation: a subclass may reshape them. */
+  protected fromAttributes(options: Record<string, unknown>): Record<string, unknown> {
+    return options;
+  }
+
+  /** @internal The controller's session arrived (Checkout Context): each ready frame gets it with `configure`. */
+  adopt(): Promise<unknown> {
+    return Promise.all(this.frames.map((frame) => frame.end && frame.request('configure', this.frameConfig())));
+  }
+
+  /** The session, created (Checkout Context: exchanged) at the shopper's commit; named by this element. */
+  protected commit(): Promise<PaymentIntentSession> {
+    return this.controller!.session(this.options.identifier ?? this.localName);
   }
 
   #fail(operation: string, error: unknown): SdkError {
@@ -287,10 +315,10 @@ export abstract class FrameHost extends Base implements FrameOwner, ElementsApi 
       if (value) tokens[name] = value;
     }
     this.#tokens = JSON.stringify(tokens);
-    const { paymentIntentId, sessionToken } = this.session!;
+    const session = this.session;
     return {
       pubKey: this.controller!.pubKey,
-      session: { paymentIntentId, sessionToken },
+      session: session && { paymentIntentId: session.paymentIntentId, sessionToken: session.sessionToken },
       tokens,
       cardSchemesDisplay: this.options.cardSchemesDisplay,
       extra: this.extra(),
@@ -315,7 +343,7 @@ export abstract class FrameHost extends Base implements FrameOwner, ElementsApi 
   /** Follows `--cpe-*` changes: the element's and the root's style and class, the theme attribute, the colour scheme. */
   #watchTheme(signal: AbortSignal): void {
     const check = () => {
-      if (!this.session) return;
+      if (!this.frames.length) return;
       const before = this.#tokens;
       const config = this.frameConfig();
       if (this.#tokens !== before) for (const frame of this.frames) if (frame.end) frame.request('configure', config).catch(noop);
@@ -341,7 +369,7 @@ export abstract class FrameHost extends Base implements FrameOwner, ElementsApi 
     } catch (error) {
       throw this.#fail(operation, error);
     } finally {
-      if (phase) this.emit(`cpe:${phase}:end` as CpeEventName, (result && end ? end(result) : {}) as never);
+      if (phase) this.emit(`cpe:${phase}:end` as CpeEventName, (result && end ? end(result) : phase === 'authorise' ? { success: false } : {}) as never);
     }
   }
 
@@ -354,6 +382,7 @@ export abstract class FrameHost extends Base implements FrameOwner, ElementsApi 
   /** Tokenises inside the frame; starts a new attempt (a new idempotency key). Only the token, scheme, last four and expiry come back. */
   tokenise(): Promise<TokeniseResult> {
     return this.#op('tokenise', 'processing', noop, async () => {
+      await this.commit();
       const result = await (await this.#readyFrame()).request('tokenise', {});
       this.#newAttempt(result.data.cp_card_token);
       return result;
@@ -378,12 +407,12 @@ export abstract class FrameHost extends Base implements FrameOwner, ElementsApi 
       'attach',
       () => {
         o = parse(`${this.where}.attach`, guards.AttachOptions, options);
-        if (!o.token && !this.#token) throw new SdkError('invalid_state', `${this.where}.attach: no token: call tokenise() first or pass {token}`);
+        if (!o.token && !this.#token) throw new SdkError('invalid_state', `${this.where}.attach: ${this.noToken}`);
       },
       async () => {
         if (o.token && o.token !== this.#token) this.#newAttempt(o.token);
         const token = this.#token!;
-        const intentId = o.intentId ?? (await this.controller!.session()).paymentIntentId;
+        const intentId = o.intentId ?? (await this.commit()).paymentIntentId;
         const body = { payment_intent_id: intentId, token, ...(o.storeCard !== undefined && { storeCard: o.storeCard }) };
         const answer: AttachResponse = await intentStep(this.controller!, 'attach', body, this.#key!);
         this.#token = undefined;
@@ -480,14 +509,19 @@ export abstract class FrameHost extends Base implements FrameOwner, ElementsApi 
    * `cpe:error` and resolves.
    */
   authoriseViaBackend(options: AuthOptions): Promise<AuthoriseResult> {
+    return this.#authorise(options);
+  }
+
+  /** `direct`: the Flows' session route `/intent/authorise` (spec transport rule 4), with the session's headers. */
+  #authorise(options: AuthOptions, direct?: boolean): Promise<AuthoriseResult> {
     let o: AuthOptions;
     const verifyRoute = this.controller?.middleware.verifyAuth;
     return this.#op(
       'authorise',
       'authorise',
       () => {
-        o = parse(`${this.where}.authoriseViaBackend`, guards.AuthOptions, options);
-        if (new URL(o.endpoint, location.href).origin === this.controller?.serviceOrigin)
+        o = direct ? options : parse(`${this.where}.authoriseViaBackend`, guards.AuthOptions, options);
+        if (!direct && new URL(o.endpoint, location.href).origin === this.controller?.serviceOrigin)
           throw new SdkError('invalid_options', `${this.where}.authoriseViaBackend: "endpoint" must be your backend, not the service`, 'endpoint');
         if (o.verify && !verifyRoute) throw new SdkError('invalid_options', `${this.where}.authoriseViaBackend: "verify" needs middleware.verifyAuth`, 'verify');
         if (this.#confirmed?.status !== 'requires_authorisation')
@@ -497,14 +531,40 @@ export abstract class FrameHost extends Base implements FrameOwner, ElementsApi 
         const intentId = o.intentId ?? this.#confirmed!.intentId;
         const payload = o.payload && typeof o.payload === 'object' && !Array.isArray(o.payload) ? o.payload : o.payload === undefined ? {} : { payload: o.payload };
         const key = o.idempotencyKey ?? this.#key ?? crypto.randomUUID();
-        const answer: AuthoriseResult = await postJson(o.endpoint, { payment_intent_id: intentId, ...payload }, { ...o.headers, 'X-Idempotency-Key': key }, o.timeoutMs);
+        const headers = direct ? await sessionHeaders(this.controller!, key) : { ...o.headers, 'X-Idempotency-Key': key };
+        const answer: AuthoriseResult = await postJson(o.endpoint, { payment_intent_id: intentId, ...payload }, headers, o.timeoutMs);
         if (answer.authorised === false)
           this.emit('cpe:error', { message: scrub(answer.error?.message ?? 'The payment was not authorised.'), code: answer.error?.code ?? 'not_authorised', operation: 'authorise' });
         if (o.verify) answer.verify = await postJson(verifyRoute!, { payment_intent_id: intentId }, { 'X-Idempotency-Key': key });
         return answer;
       },
-      (answer) => ({ authorised: answer.authorised, status: answer.status }),
+      (answer) => ({ authorised: answer.authorised, status: answer.status, success: answer.authorised !== false }),
     );
+  }
+
+  /**
+   * The Flow lifecycle (spec): tokenise (unless a wallet's `token`), attach, confirm with 3-D Secure,
+   * authorise through `middleware.authorise` or the session route `/intent/authorise`, and notify
+   * `middleware.verifyAuth`. Never throws: `[true]` when authorised, else `[false, the service's reason]`.
+   */
+  protected async lifecycle(token?: string): Promise<[boolean, string?]> {
+    try {
+      if (!token) await this.tokenise();
+      const attached = await this.attach(token ? { token } : {});
+      if (attached.status === 'requires_payment_method') return [false, attached.error?.message];
+      if ((await this.confirm()).status !== 'requires_authorisation') return [false];
+      const { serviceOrigin, middleware } = this.controller!;
+      const verify = !!middleware.verifyAuth;
+      const answer = await this.#authorise({ endpoint: middleware.authorise ?? `${serviceOrigin}/intent/authorise`, verify }, !middleware.authorise);
+      return answer.authorised === false ? [false, answer.error?.message] : [true];
+    } catch {
+      return [false];
+    }
+  }
+
+  /** Ends the attempt: the next attach is a fresh one (a new idempotency key and 3-D Secure transaction). */
+  protected newAttempt(token?: string): void {
+    this.#newAttempt(token);
   }
 
   /** Clears every field and its validation (after a decline, say) and ends the attempt. */

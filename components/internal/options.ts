@@ -2,6 +2,7 @@ import type { CardSchemesDisplay } from '../../protocol/bridge.ts';
 import type { Layout, Theme } from '../../protocol/frame-address.ts';
 import { check, type JsonSchema } from '../../protocol/json-guard.ts';
 import { CUSTOM_CHECKS } from '../../protocol/option-checks.ts';
+import type { WALLET_A_STYLES, WALLET_A_TYPES, WALLET_B_TYPES } from '../../protocol/wallet-sheet.ts';
 import { describeIssues, SdkError } from '../errors.ts';
 
 /** A mount target: a CSS selector (searched in `resolveOptions.within`, default the document) or an Element. */
@@ -42,6 +43,39 @@ export interface SharedElementOptions {
 export interface CardElementOptions extends SharedElementOptions {
   /** `row` by default; see the spec's layout table. */
   layout?: Layout;
+}
+
+/** paymentFlow / verifyFlow: the card element's options; `identifier` defaults to `default_payment_flow` / `default_verify_flow`. */
+export type FlowOptions = CardElementOptions;
+
+/** The wallets' `total`: the amount in minor units (1234 for £12.34), shown on the wallet sheet. */
+export interface WalletTotal {
+  amount: number;
+  label?: string;
+}
+
+export interface WalletAOptions {
+  identifier?: string;
+  element?: MountTarget;
+  total?: WalletTotal;
+  appearance?: { type?: (typeof WALLET_A_TYPES)[number]; style?: (typeof WALLET_A_STYLES)[number] };
+}
+
+export interface WalletBOptions {
+  identifier?: string;
+  element?: MountTarget;
+  environment?: 'TEST' | 'PRODUCTION';
+  /** Required: your wallet B merchant id. */
+  merchantId: string;
+  /** Required: the name shown to the shopper. */
+  merchantName: string;
+  total?: WalletTotal;
+  appearance?: { type?: (typeof WALLET_B_TYPES)[number]; style?: 'dark' };
+  allowCreditCards?: boolean;
+  allowPrepaidCards?: boolean;
+  assuranceDetailsRequired?: boolean;
+  billingAddressRequired?: boolean;
+  emailAddressRequired?: boolean;
 }
 
 /** The four hosted fields of `cardFieldsElement`: each its own iframe in its own mount target. */

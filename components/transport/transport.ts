@@ -37,11 +37,12 @@ export async function postJson(url: string, body: unknown, headers: Record<strin
  */
 export async function intentStep(controller: ElementsController, step: 'attach' | 'confirm', body: object, key: string): Promise<any> {
   const route = controller.middleware[step];
-  if (route) return postJson(route, body, { [IDEMPOTENCY_HEADER]: key });
-  const { sessionToken } = await controller.session();
-  return postJson(`${controller.serviceOrigin}/intent/${step}`, body, {
-    [PUBLIC_KEY_HEADER]: controller.pubKey,
-    [SESSION_TOKEN_HEADER]: sessionToken,
-    [IDEMPOTENCY_HEADER]: key,
-  });
+  return route ? postJson(route, body, { [IDEMPOTENCY_HEADER]: key }) : postJson(`${controller.serviceOrigin}/intent/${step}`, body, await sessionHeaders(controller, key));
+}
+
+/** The session-backed routes' headers: the public key, the session token and (for a POST) the attempt's key. */
+export async function sessionHeaders(controller: ElementsController, key?: string): Promise<Record<string, string>> {
+  const headers: Record<string, string> = { [PUBLIC_KEY_HEADER]: controller.pubKey, [SESSION_TOKEN_HEADER]: (controller.current ?? (await controller.session())).sessionToken };
+  if (key) headers[IDEMPOTENCY_HEADER] = key;
+  return headers;
 }

@@ -21,7 +21,9 @@ export interface MiddlewareOptions {
   onVerified?(result: z.output<typeof VerifyResponse>, ctx: Context): void | Promise<void>;
   /**
    * Checkout Context: turns the shopper's basket (the body the SDK posts to `middleware.exchange`)
-   * into the creation input of a Payment Intent, validated and priced by you, at commit time.
+   * into the creation input of a Payment Intent, validated and priced by you, at commit time. The
+   * body's `context.amount` and `context.currency` (what the page showed) must equal the priced
+   * input's, else the route answers 409 `context_mismatch` and creates nothing.
    */
   exchange?(body: unknown, ctx: Context): In<typeof PaymentIntentCreate> | Promise<In<typeof PaymentIntentCreate>>;
 }
@@ -96,6 +98,13 @@ export function cpeMiddleware(options: MiddlewareOptions) {
     }
     try {
       const input = await options.exchange(ctx.request.body, ctx);
+      // What the shopper saw must be what the intent charges: else no intent, nothing charged.
+      const shown = (ctx.request.body as { context?: { amount?: unknown; currency?: unknown } } | null)?.context;
+      if (shown?.amount !== Number(input.amount) || String(shown?.currency).toUpperCase() !== String(input.currency).toUpperCase()) {
+        ctx.status = 409;
+        ctx.body = { error: { type: 'invalid_request_error', code: 'context_mismatch', message: 'The amount or currency shown is not the basket\'s price: reload the page.', param: 'context' } };
+        return;
+      }
       ctx.body = toSession(await client.createPaymentIntent(input, { idempotencyKey: ctx.get(IDEMPOTENCY_HEADER) || undefined }));
     } catch (error) {
       answerError(ctx, error);

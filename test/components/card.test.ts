@@ -72,12 +72,12 @@ describe('cardElement options', () => {
     expect(card.isConnected).to.equal(false);
   });
 
-  it('factories of the next issue throw not_available', () => {
-    for (const name of ['walletA', 'walletB', 'paymentFlow', 'verifyFlow'] as const) {
-      const error = thrown(() => fakeController()[name]({}));
-      expect(error.code).to.equal('not_available');
-      expect(error.message).to.contain(name);
-    }
+  it('the Flow and wallet factories validate their options (SdkError naming the option)', () => {
+    const c = fakeController();
+    expect(thrown(() => c.paymentFlow({ layout: 'grid' as never })).option).to.equal('layout');
+    expect(thrown(() => c.verifyFlow({ width: true as never })).option).to.equal('width');
+    expect(thrown(() => c.walletA({ appearance: { type: 'pay' as never } })).message).to.contain('appearance.type');
+    expect(thrown(() => c.walletB({ merchantName: 'Shop' } as never)).option).to.equal('merchantId');
   });
 });
 

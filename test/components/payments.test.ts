@@ -61,7 +61,7 @@ describe('direct transport', () => {
     expect(names(events)).to.deep.equal(['cpe:attach:start', 'cpe:attach:end', 'cpe:confirm:start', 'cpe:confirm:end', 'cpe:authorise:start', 'cpe:authorise:end']);
     expect(events[1]!.detail).to.deep.equal({ status: 'requires_customer_confirmation' });
     expect(events[3]!.detail).to.deep.equal({ status: 'requires_authorisation' });
-    expect(events[5]!.detail).to.deep.equal({ authorised: true, status: 'succeeded' });
+    expect(events[5]!.detail).to.deep.equal({ authorised: true, status: 'succeeded', success: true });
   });
 
   it('a new attempt (another token) gets a new key; idempotencyKey overrides', async () => {
@@ -158,7 +158,7 @@ describe('direct transport', () => {
     expect(answer.authorised).to.equal(false);
     expect(names(events).slice(-3)).to.deep.equal(['cpe:authorise:start', 'cpe:error', 'cpe:authorise:end']);
     expect(events.at(-2)!.detail).to.deep.equal({ message: 'Insufficient funds.', code: 'insufficient_funds', operation: 'authorise' });
-    expect(events.at(-1)!.detail).to.deep.equal({ authorised: false, status: 'failed' });
+    expect(events.at(-1)!.detail).to.deep.equal({ authorised: false, status: 'failed', success: false });
   });
 
   it('timeoutMs aborts a slow backend with cpe:error timeout', async () => {

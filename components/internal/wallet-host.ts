@@ -1,0 +1,154 @@
+import type { ChangeState, FrameEventDetail, FrameEventName } from '../../protocol/bridge.ts';
+import { frameUrl } from '../../protocol/frame-address.ts';
+import { WalletResult as resultGuard, WalletSheetReady } from '../../protocol/generated/guards.ts';
+import { conforms } from '../../protocol/json-guard.ts';
+import type { PaymentIntentSession } from '../../protocol/session.ts';
+import type { WalletResult } from '../../protocol/wallet.ts';
+import { encodeWalletRequest, WALLET_SESSION_TYPE, type WalletUnavailableReason } from '../../protocol/wallet-sheet.ts';
+import type { ElementsController } from '../controller.ts';
+import { SdkError } from '../errors.ts';
+import { modal } from './challenge-dialog.ts';
+import { Frame } from './frame.ts';
+import { FrameHost } from './frame-host.ts';
+import { resolveTarget, type WalletAOptions, type WalletBOptions } from './options.ts';
+import { BOX_CSS, DIALOG_CSS, sheet } from './styles.ts';
+import { sessionHeaders } from '../transport/transport.ts';
+
+export type WalletAvailability = { available: boolean; reason?: WalletUnavailableReason };
+export type WalletApproved = Omit<Extract<WalletResult, { status: 'approved' }>, 'token' | 'type' | 'session'>;
+
+/** The wallet's real availability (live keys): its API and its own check, within 5 s. */
+async function detect(wallet: 'a' | 'b'): Promise<WalletUnavailableReason | undefined> {
+  if (!isSecureContext) return 'not_https';
+  const session = (window as { ApplePaySession?: { canMakePayments(): boolean | Promise<boolean> } }).ApplePaySession;
+  if (wallet === 'a') return !session ? 'unsupported_browser' : (await session.canMakePayments()) ? undefined : 'no_card_in_wallet';
+  if (!window.PaymentRequest) return 'unsupported_browser';
+  const request = new PaymentRequest(
+    [{ supportedMethods: 'https://google.com/pay', data: { apiVersion: 2, apiVersionMinor: 0 } }],
+    { total: { label: 'Total', amount: { currency: 'GBP', value: '0.00' } } },
+  );
+  if (!(await request.canMakePayment())) return 'unsupported_browser';
+  return (await (request as PaymentRequest & { hasEnrolledInstrument(): Promise<boolean> }).hasEnrolledInstrument()) ? undefined : 'no_card_in_wallet';
+}
+
+const BOOLEANS = ['allowCreditCards', 'allowPrepaidCards', 'assuranceDetailsRequired', 'billingAddressRequired', 'emailAddressRequired'];
+
+/**
+ * A wallet button (`<cpe-wallet-a>`, `<cpe-wallet-b>`): the service's wallet button frame, and on
+ * its `press` the wallet sheet (with test keys, the service's wallet test sheet) in a modal
+ * `<dialog>` (focus moves in and back; Escape or the sheet's Cancel cancels). Before mounting it
+ * checks availability: test keys (`pk_test_…`) everywhere; live keys the browser's real wallet.
+ * Unavailable, it renders nothing, `init()` still resolves and `availability` says why.
+ *
+ * Events: `cpe:availability` `{available, reason?}`; `cpe:wallet:approved` (payment data received:
+ * scheme, last4 and what the merchant asked for, never the token); `cpe:wallet:cancel` (not an error).
+ */
+export abstract class WalletHost extends FrameHost {
+  protected abstract readonly wallet: 'a' | 'b';
+  declare protected options: WalletAOptions & Partial<WalletBOptions>;
+  /** Resolves once `init()` has checked: `{available: true}` or `{available: false, reason}`. */
+  readonly availability: Promise<WalletAvailability>;
+  #available!: (availability: WalletAvailability) => void;
+  #open = false;
+
+  constructor() {
+    super();
+    this.attachShadow({ mode: 'open' }).adoptedStyleSheets = [sheet(`${BOX_CSS}${DIALOG_CSS}.sheet iframe{height:min(680px,calc(100dvh - 40px))}`)];
+    this.availability = new Promise((resolve) => (this.#available = resolve));
+  }
+
+  protected override async precheck(controller: ElementsController): Promise<boolean> {
+    const reason = controller.pubKey.startsWith('pk_test_')
+      ? undefined
+      : await Promise.race([detect(this.wallet).catch(() => 'unsupported_browser' as const), new Promise<'timeout'>((r) => setTimeout(r, 5000, 'timeout'))]);
+    const availability: WalletAvailability = reason ? { available: false, reason } : { available: true };
+    this.#available(availability);
+    this.emit('cpe:availability', availability);
+    this.style.display = reason ? 'none' : '';
+    return !reason;
+  }
+
+  /** In HTML: `total-amount`, `total-label`, `appearance-type`, `appearance-style`; flags present = true. */
+  protected override fromAttributes(o: Record<string, unknown>): Record<string, unknown> {
+    const { totalAmount, totalLabel, appearanceType, appearanceStyle, ...rest } = o;
+    for (const key of BOOLEANS) if (key in rest) rest[key] = rest[key] !== 'false';
+    if (totalAmount != null) rest.total = { amount: Number(totalAmount), label: totalLabel ?? undefined };
+    rest.appearance = { type: appearanceType ?? undefined, style: appearanceStyle ?? undefined };
+    return rest;
+  }
+
+  protected place(): void {
+    if (this.factory && !this.isConnected) resolveTarget(this.localName, 'element', this.options.element, {}, `[data-${this.localName}]`).append(this);
+  }
+
+  protected mount(controller: ElementsController, session?: PaymentIntentSession): Frame[] {
+    this.style.minHeight = '56px';
+    const { type = 'plain', style = 'dark' } = this.options.appearance ?? {};
+    const origin = controller.serviceOrigin;
+    const src = (uuid: string) => frameUrl(origin, 'wallet-button', { pk: controller.pubKey, ok: session?.opaqueKey, lang: 'en', wallet: this.wallet, type, style }, uuid);
+    return [new Frame(this, origin, src, `Wallet ${this.wallet.toUpperCase()}`).place(this.shadowRoot!)];
+  }
+
+  protected frameChange(_frame: Frame, _state: ChangeState): void {}
+
+  override frameEvent<E extends FrameEventName>(frame: Frame, name: E, detail: FrameEventDetail<E>): void {
+    super.frameEvent(frame, name, detail);
+    if (name === 'press' && !this.#open) void this.#sheet();
+  }
+
+  /** What to do with the approved wallet's token. */
+  protected abstract approved(token: string): void;
+
+  /** Opens the sheet; Checkout Context exchanges the context meanwhile (the sheet needs the intent to approve). */
+  async #sheet(): Promise<void> {
+    this.#open = true;
+    const controller = this.controller!;
+    const origin = controller.serviceOrigin;
+    const abort = new AbortController();
+    try {
+      const o = this.options;
+      const known: { amount: number; currency: string } =
+        controller.context && !this.session ? controller.context : await (await fetch(`${origin}/intent`, { headers: await sessionHeaders(controller) })).json();
+      const uuid = crypto.randomUUID();
+      const name = `Wallet ${this.wallet.toUpperCase()}`;
+      const r = encodeWalletRequest({
+        wallet: this.wallet,
+        merchantName: o.merchantName ?? '',
+        amount: known.amount ?? o.total?.amount,
+        currency: known.currency.toUpperCase(),
+        label: o.total?.label,
+        ...Object.fromEntries(BOOLEANS.map((key) => [key, o[key as keyof WalletBOptions]])),
+      });
+      let ready = false;
+      let session: PaymentIntentSession | undefined;
+      let iframe: HTMLIFrameElement;
+      const send = () => ready && session && iframe.contentWindow?.postMessage({ type: WALLET_SESSION_TYPE, session: uuid, sessionToken: session.sessionToken, paymentIntentId: session.paymentIntentId }, origin);
+      const committed = this.commit().then(
+        (s) => ((session = s), send()),
+        (error) => (abort.abort(), Promise.reject(error)),
+      );
+      const result = await modal<WalletResult>(
+        this.shadowRoot!,
+        origin,
+        `${origin}/frames/wallet-sheet/?pk=${controller.pubKey}&r=${r}&lang=en#${uuid}`,
+        `<h2 id="${uuid}" tabindex="-1">${name}</h2><iframe title="${name}" allow="payment"></iframe>`,
+        abort.signal,
+        (data, done, frame) => {
+          iframe = frame;
+          if (conforms<{ session: string }>(WalletSheetReady, data) && data.session === uuid) (ready = true), send();
+          else if (conforms<WalletResult>(resultGuard, data) && data.session === uuid) done(data);
+        },
+        'sheet',
+      );
+      await committed;
+      if (result?.status !== 'approved') return void this.emit('cpe:wallet:cancel', {});
+      const { token, type, session: _, ...detail } = result;
+      this.emit('cpe:wallet:approved', detail);
+      this.approved(token);
+    } catch (error) {
+      this.emit('cpe:error', { message: (error as Error).message, code: (error as SdkError).code ?? 'wallet_failed', operation: 'wallet' });
+    } finally {
+      this.#open = false;
+    }
+  }
+}

@@ -1,0 +1,13 @@
+import { CpePaymentFlow } from '../payment-flow/payment-flow.component.ts';
+
+/**
+ * The prebuilt card verification: `<cpe-payment-flow>` with a **Verify Card** button, run on an
+ * intent your backend created with `purpose: 'verify'` (amount 0): confirmed, 3-D Secure as usual,
+ * authorised without moving money. Identifier default `default_verify_flow`.
+ *
+ * @summary Prebuilt card verification (ElementsApi).
+ */
+export class CpeVerifyFlow extends CpePaymentFlow {
+  protected override where = 'verifyFlow';
+  protected override flow = 'verify' as const;
+}

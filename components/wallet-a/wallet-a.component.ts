@@ -1,0 +1,37 @@
+import { WalletAOptions as schema } from '../../protocol/generated/guards.ts';
+import type { CpeEvent } from '../events.ts';
+import { WalletHost } from '../internal/wallet-host.ts';
+
+/**
+ * Wallet A's button. With test keys it opens the service's wallet test sheet; once the shopper
+ * approves, it runs the session by itself: attach the wallet token, confirm (3-D Secure in the same
+ * modal as the card elements), authorise (`middleware.authorise`, else the session route) and notify
+ * `middleware.verifyAuth`. `onAuthoriseEnd`'s `detail.success` false: declined or failed; the shopper
+ * may press the button again (a new attempt on the same intent).
+ *
+ *   controller.walletA({ element: '#wallet', total: { amount: 1234, label: 'Order 42' }, appearance: { type: 'buy', style: 'dark' } })
+ *
+ * @summary Wallet A button (ElementsApi).
+ * @attr identifier, total-amount, total-label, appearance-type, appearance-style
+ * @event cpe:availability, cpe:wallet:approved, cpe:wallet:cancel, cpe:attach:*, cpe:confirm:*, cpe:authorise:* ({success}), cpe:error
+ */
+export class CpeWalletA extends WalletHost {
+  static observedAttributes = ['identifier', 'total-amount', 'total-label', 'appearance-type', 'appearance-style'];
+  protected readonly where = 'walletA';
+  protected readonly wallet = 'a';
+  protected readonly schema = schema;
+
+  protected approved(token: string): void {
+    void this.lifecycle(token);
+  }
+
+  /** Authorisation started. */
+  onAuthoriseStart(listener: (event: CpeEvent<'cpe:authorise:start'>) => void): this {
+    return this.on('cpe:authorise:start', listener);
+  }
+
+  /** Authorisation finished: `event.detail.success`. */
+  onAuthoriseEnd(listener: (event: CpeEvent<'cpe:authorise:end'>) => void): this {
+    return this.on('cpe:authorise:end', listener);
+  }
+}

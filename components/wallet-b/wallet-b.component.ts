@@ -1,0 +1,68 @@
+import { WalletBOptions as schema } from '../../protocol/generated/guards.ts';
+import type { ElementsController } from '../controller.ts';
+import { SdkError } from '../errors.ts';
+import type { CpeEvent } from '../events.ts';
+import { WalletHost } from '../internal/wallet-host.ts';
+
+/**
+ * Wallet B's button. Register `onTokeniseEnd`, `onCancel` and `onError` before `init()` (an SdkError
+ * names the missing ones). When the shopper approves the sheet, `onTokeniseEnd` fires (payment data
+ * received, not yet a payment): then call `attach({})` (before approval it rejects: no payment data
+ * yet), `confirm({})` and your backend's authorise. Cancelling fires `onCancel`; a failure `onError`.
+ *
+ * @summary Wallet B button (ElementsApi).
+ * @attr identifier, environment, merchant-id, merchant-name, total-amount, total-label, appearance-type, appearance-style, allow-credit-cards, allow-prepaid-cards, assurance-details-required, billing-address-required, email-address-required
+ * @event cpe:availability, cpe:wallet:approved (onTokeniseEnd), cpe:wallet:cancel (onCancel), cpe:error (onError), cpe:attach:*, cpe:confirm:*
+ */
+export class CpeWalletB extends WalletHost {
+  static observedAttributes = [
+    'identifier',
+    'environment',
+    'merchant-id',
+    'merchant-name',
+    'total-amount',
+    'total-label',
+    'appearance-type',
+    'appearance-style',
+    'allow-credit-cards',
+    'allow-prepaid-cards',
+    'assurance-details-required',
+    'billing-address-required',
+    'email-address-required',
+  ];
+  protected readonly where = 'walletB';
+  protected readonly wallet = 'b';
+  protected readonly schema = schema;
+  protected override noToken = 'no payment data yet: the shopper has not approved the wallet sheet';
+  #hooks = new Set<string>();
+
+  protected override precheck(controller: ElementsController): Promise<boolean> {
+    const missing = ['onTokeniseEnd', 'onCancel', 'onError'].filter((hook) => !this.#hooks.has(hook));
+    if (this.factory && missing.length) throw new SdkError('invalid_state', `walletB: register ${missing.join(', ')} before init()`, missing[0]);
+    return super.precheck(controller);
+  }
+
+  protected approved(token: string): void {
+    this.newAttempt(token);
+  }
+
+  #hook<K extends 'cpe:wallet:approved' | 'cpe:wallet:cancel' | 'cpe:error'>(hook: string, type: K, listener: (event: CpeEvent<K>) => void): this {
+    this.#hooks.add(hook);
+    return this.on(type, listener);
+  }
+
+  /** The shopper approved: payment data received (scheme, last4, what you asked for). Register before init(). */
+  onTokeniseEnd(listener: (event: CpeEvent<'cpe:wallet:approved'>) => void): this {
+    return this.#hook('onTokeniseEnd', 'cpe:wallet:approved', listener);
+  }
+
+  /** The shopper closed or cancelled the sheet: nothing to attach. Register before init(). */
+  onCancel(listener: (event: CpeEvent<'cpe:wallet:cancel'>) => void): this {
+    return this.#hook('onCancel', 'cpe:wallet:cancel', listener);
+  }
+
+  /** Wallet B failed or could not load (every `cpe:error`). Register before init(). */
+  override onError(listener: (event: CpeEvent<'cpe:error'>) => void): this {
+    return this.#hook('onError', 'cpe:error', listener);
+  }
+}

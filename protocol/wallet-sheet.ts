@@ -1,0 +1,23 @@
+/**
+ * The zod-free half of wallet.ts (the merchant-side SDK imports this one, as frame-address.ts is to
+ * frame-url.ts): the appearance lists, the message types and the sheet address's `r` encoder.
+ */
+export const WALLET_A_TYPES = ['add-money', 'book', 'buy', 'check-out', 'contribute', 'donate', 'order', 'plain', 'reload', 'rent', 'subscribe', 'support', 'tip', 'top-up'] as const;
+export const WALLET_A_STYLES = ['dark', 'white', 'white-outline'] as const;
+export const WALLET_B_TYPES = ['book', 'buy', 'checkout', 'donate', 'order', 'pay', 'plain', 'subscribe'] as const;
+export const WALLET_B_STYLES = ['dark'] as const;
+
+export const WALLET_MESSAGE_TYPE = 'cpe:wallet:result';
+export const WALLET_SESSION_TYPE = 'cpe:wallet:session';
+export const WALLET_READY_TYPE = 'cpe:wallet:ready';
+
+/** Why a wallet button is not rendered (the element's `availability` and its event say which). */
+export const WALLET_UNAVAILABLE_REASONS = ['not_https', 'unsupported_browser', 'not_enabled_for_merchant', 'no_card_in_wallet', 'timeout'] as const;
+export type WalletUnavailableReason = (typeof WALLET_UNAVAILABLE_REASONS)[number];
+
+/** `r` of the sheet's address: base64url (no padding) of the UTF-8 JSON of a WalletRequest. */
+export function encodeWalletRequest(request: object): string {
+  let binary = '';
+  for (const byte of new TextEncoder().encode(JSON.stringify(request))) binary += String.fromCharCode(byte);
+  return btoa(binary).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
+}

@@ -1,0 +1,118 @@
+/**
+ * Checkout Context against the REAL service: elements mount and become ready with no Payment Intent;
+ * the shopper's commit exchanges the context at `middleware.exchange` (cpeMiddleware's exchange, which
+ * prices every basket £12.34 in web-test-runner.config.mjs); a disagreement charges nothing.
+ */
+import { expect, fixture, html, waitUntil } from '@open-wc/testing';
+import { sendKeys } from '@web/test-runner-commands';
+import { ElementsController, type CpeElements, type CpePaymentFlow } from '../../components/index.ts';
+import type { CheckoutContext, MiddlewareRoutes } from '../../protocol/elements-options.ts';
+import { makeController } from '../../components/controller.ts';
+import { recordEvents } from './helpers.ts';
+
+let config: { serviceUrl: string; publicKey: string };
+const pause = (ms: number) => new Promise((r) => setTimeout(r, ms));
+const basket: CheckoutContext = { amount: 1234, currency: 'GBP', reference: 'b42' };
+
+/** Records the page's requests (path, headers, body) while a test runs. */
+function spy() {
+  const original = window.fetch;
+  const calls: { path: string; headers: Record<string, string>; body: any }[] = [];
+  window.fetch = (input, init) => {
+    calls.push({ path: new URL(String(input), location.href).pathname, headers: Object.fromEntries(new Headers(init?.headers).entries()), body: init?.body ? JSON.parse(String(init.body)) : undefined });
+    return original(input, init);
+  };
+  return { calls, restore: () => (window.fetch = original) };
+}
+
+async function mount(context = basket, middleware: MiddlewareRoutes = { exchange: '/__cpe/mw/exchange' }) {
+  const controller = new ElementsController(config.serviceUrl, config.publicKey, undefined, middleware, context);
+  const flow = controller.paymentFlow({ element: await fixture<HTMLDivElement>(html`<div style="width: 480px"></div>`) });
+  const wallet = controller.walletA({ element: await fixture<HTMLDivElement>(html`<div style="width: 320px"></div>`) });
+  const events = recordEvents(flow);
+  await Promise.all([flow.init(), wallet.init()]);
+  await Promise.all([flow.awaitReady(), wallet.awaitReady()]);
+  return { controller, flow, wallet, events };
+}
+
+async function pay(flow: CpePaymentFlow, number = '4242424242424242') {
+  flow.focus();
+  await pause(250);
+  for (const [i, text] of [number, '1230', '123', 'Ada Lovelace'].entries()) {
+    if (i) await sendKeys({ press: 'Tab' }), await pause(100);
+    await sendKeys({ type: text });
+  }
+  await pause(50);
+  await sendKeys({ press: 'Enter' });
+}
+
+describe('Checkout Context with the real service', function () {
+  this.timeout(40_000);
+  let requests: ReturnType<typeof spy>;
+  before(async () => {
+    config = await (await fetch('/__cpe/config')).json();
+  });
+  beforeEach(() => (requests = spy()));
+  afterEach(() => requests.restore());
+
+  it('createElements: createServerIntent may be omitted only with middleware.exchange and context', () => {
+    expect(() => makeController({ pubKey: 'pk_test_x', middleware: { exchange: '/x' }, context: basket }, config.serviceUrl)).not.to.throw();
+    expect(() => makeController({ pubKey: 'pk_test_x', middleware: { exchange: '/x' } }, config.serviceUrl)).to.throw(/createServerIntent/);
+    expect(() => makeController({ pubKey: 'pk_test_x', middleware: { exchange: '/x' }, context: { amount: 12.5, currency: 'GBP' } }, config.serviceUrl)).to.throw(/"context.amount"/);
+    expect(() => makeController({ pubKey: 'pk_test_x', middleware: { exchange: '/x' }, context: { amount: 1, currency: 'pounds' } }, config.serviceUrl)).to.throw(/"context.currency"/);
+  });
+
+  it('a Flow and a wallet mount and become ready with no intent; the Flow shows the context\'s amount', async () => {
+    const { controller, flow, wallet } = await mount();
+    expect(controller.current).to.equal(undefined);
+    expect(requests.calls.filter((c) => !c.path.startsWith('/frames'))).to.deep.equal([]);
+    const src = new URL(flow.shadowRoot!.querySelector('iframe')!.src);
+    expect(src.searchParams.has('ok')).to.equal(false);
+    expect((flow as unknown as { extra(): object }).extra()).to.deep.equal({ identifier: 'default_payment_flow', amount: 1234, currency: 'GBP' });
+    expect(await wallet.availability).to.deep.equal({ available: true });
+  });
+
+  it('the commit (the Flow\'s Pay) exchanges the context once, with an idempotency key; the mounted elements go on with that intent', async () => {
+    const { controller, flow, events } = await mount();
+    await pay(flow);
+    await waitUntil(() => events.some((e) => e.name === 'cpe:authorise:end' || e.name === 'cpe:error'), 'no end', { timeout: 15_000 });
+    expect(events.find((e) => e.name === 'cpe:error')).to.equal(undefined);
+    const exchanges = requests.calls.filter((c) => c.path === '/__cpe/mw/exchange');
+    expect(exchanges).to.have.length(1);
+    expect(exchanges[0]!.body).to.deep.equal({ context: { ...basket, identifier: 'default_payment_flow' } });
+    expect(exchanges[0]!.headers['x-idempotency-key']).to.match(/^[0-9a-f-]{36}$/);
+    const pi = await (await fetch(`/__cpe/intent/${controller.current!.paymentIntentId}`)).json();
+    expect(pi.status).to.equal('succeeded');
+    expect(pi.identifier).to.match(/^wtr-basket-b42-/);
+    expect(flow.shadowRoot!.querySelectorAll('iframe')).to.have.length(1);
+  });
+
+  it('the backend refuses a context that is not the basket\'s price (409 context_mismatch): cpe:error, nothing charged', async () => {
+    const { controller, flow, events } = await mount({ amount: 999, currency: 'GBP' });
+    await pay(flow);
+    await waitUntil(() => events.some((e) => e.name === 'cpe:error'), 'no cpe:error', { timeout: 10_000 });
+    expect(events.find((e) => e.name === 'cpe:error')!.detail.code).to.equal('context_mismatch');
+    expect(controller.current).to.equal(undefined);
+    expect(requests.calls.some((c) => /attach|confirm|authorise/.test(c.path))).to.equal(false);
+  });
+
+  it('an exchange answering an intent that disagrees with what was shown: cpe:error context_mismatch, nothing charged', async () => {
+    // This "exchange" ignores the context and creates £12.34: the SDK checks the intent itself.
+    const { controller, flow, events } = await mount({ amount: 500, currency: 'EUR' }, { exchange: '/__cpe/intent' });
+    await pay(flow);
+    await waitUntil(() => events.some((e) => e.name === 'cpe:error'), 'no cpe:error', { timeout: 10_000 });
+    const error = events.find((e) => e.name === 'cpe:error')!.detail;
+    expect(error.code).to.equal('context_mismatch');
+    expect(error.message).to.contain('nothing was charged');
+    expect(controller.current).to.equal(undefined);
+    expect(requests.calls.some((c) => /attach|confirm|authorise/.test(c.path))).to.equal(false);
+  });
+
+  it('<cpe-elements exchange-url amount currency reference>: the provider\'s controller has the context and no intent', async () => {
+    const el = await fixture<CpeElements>(
+      html`<cpe-elements pub-key="pk_test_html" exchange-url="/__cpe/mw/exchange" amount="1234" currency="GBP" reference="b42"></cpe-elements>`,
+    );
+    expect(el.controller!.context).to.deep.equal(basket);
+    expect(el.controller!.middleware.exchange).to.equal('/__cpe/mw/exchange');
+  });
+});

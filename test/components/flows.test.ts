@@ -1,0 +1,167 @@
+/**
+ * <cpe-payment-flow> and <cpe-verify-flow> against the REAL service and its real flow frame (another
+ * origin): the shopper types with the keyboard and presses the frame's own button (Enter in a field),
+ * and every step goes through the real routes.
+ */
+import { expect, fixture, html, waitUntil } from '@open-wc/testing';
+import { sendKeys } from '@web/test-runner-commands';
+import { ElementsController, type CpePaymentFlow, type SdkError } from '../../components/index.ts';
+import type { MiddlewareRoutes } from '../../protocol/elements-options.ts';
+import { recordEvents } from './helpers.ts';
+
+let config: { serviceUrl: string; publicKey: string };
+const pause = (ms: number) => new Promise((r) => setTimeout(r, ms));
+const intent = (query = '') => async () => (await fetch(`/__cpe/intent${query}`, { method: 'POST' })).json();
+const controllerOf = (middleware: MiddlewareRoutes = {}, query = '') => new ElementsController(config.serviceUrl, config.publicKey, intent(query), middleware);
+
+async function mountFlow(controller = controllerOf(), options: Parameters<ElementsController['paymentFlow']>[0] = {}, verify = false) {
+  const target = await fixture<HTMLDivElement>(html`<div style="width: 480px"></div>`);
+  const flow = (verify ? controller.verifyFlow : controller.paymentFlow).call(controller, { element: target, layout: 'stack', ...options }) as CpePaymentFlow;
+  const events = recordEvents(flow);
+  await flow.init();
+  await flow.awaitReady();
+  return { flow, events, controller };
+}
+
+/** The flow frame's address parameters (the frame renders its button from them and from its config). */
+const params = (flow: CpePaymentFlow) => Object.fromEntries(new URL(flow.shadowRoot!.querySelector('iframe')!.src).searchParams);
+
+/** Types a card like a shopper (Tab between fields) and presses Enter: the frame submits when valid. */
+async function pay(flow: CpePaymentFlow, number: string) {
+  flow.focus();
+  await pause(250);
+  for (const [i, text] of [number, '1230', '123', 'Ada Lovelace'].entries()) {
+    if (i) await sendKeys({ press: 'Tab' }), await pause(100);
+    await sendKeys({ type: text });
+  }
+  await pause(50);
+  await sendKeys({ press: 'Enter' });
+}
+
+const names = (events: { name: string }[]) => events.map((e) => e.name).filter((n) => n !== 'cpe:change' && n !== 'cpe:ready');
+const ended = (events: { name: string }[]) => waitUntil(() => events.some((e) => e.name === 'cpe:authorise:end' || e.name === 'cpe:error'), 'no end', { timeout: 15_000 });
+const authorised = (events: { name: string; detail: any }[]) => events.findLast((e) => e.name === 'cpe:authorise:end')?.detail;
+const backend = async (id: string) => (await fetch(`/__cpe/intent/${id}`)).json();
+const service = (path: string, session: { sessionToken: string }) =>
+  fetch(`${config.serviceUrl}${path}`, { headers: { 'X-CPE-Public-Key': config.publicKey, 'X-CPE-Session-Token': session.sessionToken } }).then((r) => r.json());
+
+describe('payment flow with the real service and flow frame', function () {
+  this.timeout(40_000);
+  before(async () => {
+    config = await (await fetch('/__cpe/config')).json();
+  });
+
+  it('the frame is the flow frame of the element\'s language (it formats "Pay £12.34" / "Payer 12,34 £" from the session)', async () => {
+    const en = await mountFlow();
+    expect(params(en.flow)).to.include({ flow: 'pay', lang: 'en', layout: 'stack' });
+    expect(new URL(en.flow.shadowRoot!.querySelector('iframe')!.src).pathname).to.equal('/frames/flow/');
+    const fr = await mountFlow(controllerOf(), { language: 'fr' });
+    expect(params(fr.flow)).to.include({ flow: 'pay', lang: 'fr' });
+    expect(en.flow.shadowRoot!.querySelector('iframe')!.title).to.equal('Card payment');
+  });
+
+  it('paid: tokenise, attach, confirm, authorise via the session route; the card element\'s events, in order', async () => {
+    const { flow, events, controller } = await mountFlow();
+    await pay(flow, '4242424242424242');
+    await ended(events);
+    expect(names(events)).to.deep.equal([
+      'cpe:processing:start', 'cpe:processing:end', 'cpe:attach:start', 'cpe:attach:end', 'cpe:confirm:start', 'cpe:confirm:end', 'cpe:authorise:start', 'cpe:authorise:end',
+    ]);
+    expect(authorised(events)).to.include({ authorised: true, success: true });
+    const view = await service('/intent', controller.current!);
+    expect(view.status).to.equal('succeeded');
+  });
+
+  it('through middleware.authorise and middleware.verifyAuth', async () => {
+    const mw: MiddlewareRoutes = { authorise: '/__cpe/mw/authorise', verifyAuth: '/__cpe/mw/verify-auth' };
+    const seen: string[] = [];
+    const original = window.fetch;
+    window.fetch = (input, init) => (seen.push(new URL(String(input), location.href).pathname), original(input, init));
+    try {
+      const { flow, events } = await mountFlow(controllerOf(mw));
+      await pay(flow, '4242424242424242');
+      await ended(events);
+      expect(authorised(events)).to.include({ success: true });
+      expect(seen).to.include.members(['/__cpe/mw/authorise', '/__cpe/mw/verify-auth']);
+      expect(seen).not.to.include('/intent/authorise');
+    } finally {
+      window.fetch = original;
+    }
+  });
+
+  it('declined, then Try again: a second attempt on the same intent and session, with a new 3-D Secure transaction', async () => {
+    const { flow, events, controller } = await mountFlow();
+    await pay(flow, '4000000000000002');
+    await ended(events);
+    expect(authorised(events)).to.include({ success: false });
+    expect(events.find((e) => e.name === 'cpe:error')!.detail.operation).to.equal('authorise');
+    const session = controller.current!;
+    await pause(300);
+    // Try again has the focus (the shopper pressed the button in the frame): Enter presses it.
+    await sendKeys({ press: 'Enter' });
+    await pause(500);
+    events.length = 0;
+    await pay(flow, '4242424242424242');
+    await ended(events);
+    expect(authorised(events)).to.include({ success: true });
+    expect(controller.current).to.equal(session);
+    const pi = await backend(session.paymentIntentId);
+    expect(pi.attempts.map((a: { outcome: string }) => a.outcome)).to.deep.equal(['declined', 'authorised']);
+    expect(pi.attempts[0].three_ds_transaction_id).not.to.equal(pi.attempts[1].three_ds_transaction_id);
+  });
+
+  it('a 3-D Secure challenge opens in the same modal; completed, then authorised', async () => {
+    const { flow, events } = await mountFlow();
+    await pay(flow, '4000000000003220');
+    await waitUntil(() => flow.shadowRoot!.querySelector('dialog')?.open, 'no dialog', { timeout: 10_000 });
+    await pause(400);
+    await sendKeys({ press: 'Tab' });
+    await sendKeys({ press: 'Enter' });
+    await ended(events);
+    expect(names(events)).to.deep.equal([
+      'cpe:processing:start', 'cpe:processing:end', 'cpe:attach:start', 'cpe:attach:end', 'cpe:confirm:start', 'cpe:challenge:start', 'cpe:challenge:end', 'cpe:confirm:end', 'cpe:authorise:start', 'cpe:authorise:end',
+    ]);
+    expect(authorised(events)).to.include({ success: true });
+  });
+
+  it('a failed attach stops before confirm and shows the service\'s reason', async () => {
+    const { flow, events, controller } = await mountFlow();
+    await pay(flow, '4000000000000127');
+    await waitUntil(() => events.some((e) => e.name === 'cpe:attach:end'), 'no attach', { timeout: 10_000 });
+    await pause(300);
+    expect(names(events)).to.deep.equal(['cpe:processing:start', 'cpe:processing:end', 'cpe:attach:start', 'cpe:error', 'cpe:attach:end']);
+    expect(events.find((e) => e.name === 'cpe:error')!.detail.operation).to.equal('attach');
+    const pi = await backend(controller.current!.paymentIntentId);
+    expect(pi.status).to.equal('requires_payment_method');
+  });
+
+  it('two Flows with their own identifiers on one controller; the same identifier twice is an SdkError saying so', async () => {
+    const controller = controllerOf();
+    const a = await mountFlow(controller, { identifier: 'flow_one' });
+    const b = await mountFlow(controller, { identifier: 'flow_two' });
+    expect(a.flow.shadowRoot!.querySelector('iframe')).to.exist;
+    expect(b.flow.shadowRoot!.querySelector('iframe')).to.exist;
+    let error: SdkError | undefined;
+    try {
+      controller.paymentFlow({ element: document.body, identifier: 'flow_one' });
+    } catch (e) {
+      error = e as SdkError;
+    }
+    expect(error?.name).to.equal('SdkError');
+    expect(error?.message).to.contain('"flow_one"').and.contain('already used');
+    expect(() => controller.paymentFlow({ element: document.body })).not.to.throw();
+    expect(() => controller.verifyFlow({ element: document.body })).not.to.throw();
+    expect(() => controller.paymentFlow({ element: document.body })).to.throw(/default_payment_flow/);
+  });
+
+  it('verify flow: "Verify Card" on a purpose verify intent; authorised without moving money', async () => {
+    const { flow, events, controller } = await mountFlow(controllerOf({}, '?purpose=verify'), {}, true);
+    expect(flow.localName).to.equal('cpe-verify-flow');
+    expect(params(flow)).to.include({ flow: 'verify' });
+    await pay(flow, '4242424242424242');
+    await ended(events);
+    expect(authorised(events)).to.include({ success: true });
+    const pi = await backend(controller.current!.paymentIntentId);
+    expect(pi).to.include({ amount: 0, purpose: 'verify' });
+  });
+});
