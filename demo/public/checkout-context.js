@@ -15,8 +15,8 @@ const status = (text) => (document.getElementById('cc-status').textContent = tex
 const walletA = elements
   .walletA({ element: '#cc-wallet-a', total, appearance: { type: 'check-out', style: 'dark' } })
   .onAuthoriseEnd(async (event) => {
+    if (event.detail.success) await showVerify(await elements.getPaymentIntentId());
     status(event.detail.success ? 'Paid with wallet A.' : 'Declined.');
-    await showVerify(await elements.getPaymentIntentId());
   });
 const flow = elements.paymentFlow({ element: '#cc-flow', layout: 'stack' });
 await Promise.all([walletA.init(), flow.init()]);

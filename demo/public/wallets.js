@@ -16,8 +16,9 @@ const walletA = a
   .walletA({ element: '#wallet-a', total, appearance: { type: 'buy', style: 'dark' } })
   .onAuthoriseStart(() => status('wallet-a-status', 'Authorising…'))
   .onAuthoriseEnd(async (event) => {
+    // The backend's verify first: the page says "paid" only after it.
+    if (event.detail.success) await showVerify(await a.getPaymentIntentId());
     status('wallet-a-status', event.detail.success ? 'Paid with wallet A.' : 'Declined: choose another card and try again.');
-    await showVerify(await a.getPaymentIntentId());
   });
 walletA.availability.then(({ available, reason }) => !available && status('wallet-a-status', `Wallet A unavailable: ${reason}`));
 await walletA.init();
@@ -43,8 +44,8 @@ walletB
       const confirm = await walletB.confirm({});
       if (confirm.status !== 'requires_authorisation') return status('wallet-b-status', `Not authenticated (${confirm.status}).`);
       const result = await walletB.authoriseViaBackend({ endpoint: '/api/cpe/authorise' });
+      if (result.authorised) await showVerify(await b.getPaymentIntentId());
       status('wallet-b-status', result.authorised ? 'Paid with wallet B.' : `Declined: ${result.error?.message ?? ''}`);
-      await showVerify(await b.getPaymentIntentId());
     } catch (error) {
       status('wallet-b-status', error.message);
     }

@@ -158,14 +158,17 @@ describe('several flows on one page', () => {
   it('two Flows with their own identifiers each pay their own intent; a duplicate identifier is an SdkError', async () => {
     const { page, close } = await open('/html');
     try {
-      const outcome = await page.evaluate(async (serviceUrl) => {
-        const { createElements } = await import(`${serviceUrl}/sdk/cpe.js`);
-        const createServerIntent = () => fetch('/api/payment-intents', { method: 'POST' }).then((r) => r.json());
-        const elements = await createElements({ pubKey: JSON.parse(document.getElementById('cpe-config')!.textContent!).publicKey, createServerIntent });
+      // A string: functions defined inside an evaluated function would need tsx's `__name` helper.
+      const outcome = (await page.evaluate(`(async () => {
+        const { createElements } = await import(${JSON.stringify(stack.serviceUrl)} + '/sdk/cpe.js');
+        const elements = await createElements({
+          pubKey: JSON.parse(document.getElementById('cpe-config').textContent).publicKey,
+          createServerIntent: () => fetch('/api/payment-intents', { method: 'POST' }).then((r) => r.json()),
+        });
         for (const id of ['one', 'two']) {
           const div = document.createElement('div');
-          div.id = `flow-${id}`;
-          document.querySelector('main section')!.append(div);
+          div.id = 'flow-' + id;
+          document.querySelector('main section').append(div);
         }
         const one = elements.paymentFlow({ element: '#flow-one', identifier: 'flow_one' });
         const two = elements.paymentFlow({ element: '#flow-two', identifier: 'flow_two' });
@@ -173,12 +176,12 @@ describe('several flows on one page', () => {
         try {
           elements.paymentFlow({ element: '#flow-two', identifier: 'flow_one' });
         } catch (error) {
-          duplicate = `${(error as Error).name}: ${(error as Error).message}`;
+          duplicate = error.name + ': ' + error.message;
         }
         await Promise.all([one.init(), two.init()]);
         await Promise.all([one.awaitReady(), two.awaitReady()]);
         return { duplicate, frames: document.querySelectorAll('cpe-payment-flow').length };
-      }, stack.serviceUrl);
+      })()`)) as { duplicate: string; frames: number };
       assert.equal(outcome.frames, 2);
       assert.match(outcome.duplicate, /^SdkError: .*flow_one/);
       const first = page.frameLocator('#flow-one iframe');
