@@ -96,8 +96,8 @@ export abstract class WalletHost extends FrameHost {
     if (name === 'press' && !this.#open) void this.#sheet();
   }
 
-  /** What to do with the approved wallet's token. */
-  protected abstract approved(token: string): void;
+  /** What to do with the approved wallet's token; emits `cpe:wallet:approved` with `detail` (never the token). */
+  protected abstract approved(token: string, detail: WalletApproved): void;
 
   /** Opens the sheet; Checkout Context exchanges the context meanwhile (the sheet needs the intent to approve). */
   async #sheet(): Promise<void> {
@@ -143,8 +143,7 @@ export abstract class WalletHost extends FrameHost {
       await committed;
       if (result?.status !== 'approved') return void this.emit('cpe:wallet:cancel', {});
       const { token, type, session: _, ...detail } = result;
-      this.emit('cpe:wallet:approved', detail);
-      this.approved(token);
+      this.approved(token, detail);
     } catch (error) {
       this.emit('cpe:error', { message: (error as Error).message, code: (error as SdkError).code ?? 'wallet_failed', operation: 'wallet' });
     } finally {

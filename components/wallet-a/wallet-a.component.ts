@@ -1,6 +1,6 @@
 import { WalletAOptions as schema } from '../../protocol/generated/guards.ts';
 import type { CpeEvent } from '../events.ts';
-import { WalletHost } from '../internal/wallet-host.ts';
+import { WalletHost, type WalletApproved } from '../internal/wallet-host.ts';
 
 /**
  * Wallet A's button. With test keys it opens the service's wallet test sheet; once the shopper
@@ -21,7 +21,8 @@ export class CpeWalletA extends WalletHost {
   protected readonly wallet = 'a';
   protected readonly schema = schema;
 
-  protected approved(token: string): void {
+  protected approved(token: string, detail: WalletApproved): void {
+    this.emit('cpe:wallet:approved', detail);
     void this.lifecycle(token);
   }
 

@@ -2,7 +2,7 @@ import { WalletBOptions as schema } from '../../protocol/generated/guards.ts';
 import type { ElementsController } from '../controller.ts';
 import { SdkError } from '../errors.ts';
 import type { CpeEvent } from '../events.ts';
-import { WalletHost } from '../internal/wallet-host.ts';
+import { WalletHost, type WalletApproved } from '../internal/wallet-host.ts';
 
 /**
  * Wallet B's button. Register `onTokeniseEnd`, `onCancel` and `onError` before `init()` (an SdkError
@@ -42,8 +42,10 @@ export class CpeWalletB extends WalletHost {
     return super.precheck(controller);
   }
 
-  protected approved(token: string): void {
+  /** The token first: an onTokeniseEnd handler may call attach({}) at once. */
+  protected approved(token: string, detail: WalletApproved): void {
     this.newAttempt(token);
+    this.emit('cpe:wallet:approved', detail);
   }
 
   #hook<K extends 'cpe:wallet:approved' | 'cpe:wallet:cancel' | 'cpe:error'>(hook: string, type: K, listener: (event: CpeEvent<K>) => void): this {

@@ -25,7 +25,9 @@ describe('cardFieldsElement', () => {
     }
   });
 
-  it('mounts one frame per target with a shared group; ready after all; tokenise in the number frame; change combined', async () => {
+  it('mounts one frame per target with a shared group; ready after all; tokenise in the number frame; change combined', async function () {
+    // The file's first four frames: the dev server compiles the fake frame's modules (slow on a loaded machine).
+    this.timeout(15_000);
     const page = await fixture<HTMLDivElement>(html`<div><div id="n"></div><div id="e"></div><div id="c"></div><div id="h"></div></div>`);
     const el = fakeController().cardFieldsElement({ fields: { number: '#n', expiry: '#e', cvc: '#c', name: page.querySelector('#h')! }, language: 'fr' });
     expect(el).to.be.instanceOf(CpeCardFields);

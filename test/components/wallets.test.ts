@@ -143,9 +143,12 @@ describe('wallets with the real service', function () {
   it('wallet B: attach({}) before approval rejects (no payment data yet) with cpe:error; approved: onTokeniseEnd with what was asked, then attach({}) and confirm({})', async () => {
     const approved: any[] = [];
     const errors: string[] = [];
-    const el: CpeWalletB = controllerOf()
+    // eslint-disable-next-line prefer-const
+    let el: CpeWalletB;
+    el = controllerOf()
       .walletB({ element: await target(), ...B, emailAddressRequired: true, billingAddressRequired: true })
-      .onTokeniseEnd((e) => approved.push(e.detail))
+      // attach({}) at once from the handler (as a page does): the payment data is there already.
+      .onTokeniseEnd((e) => approved.push({ ...e.detail, attached: el.attach({}) }))
       .onCancel(() => {})
       .onError((e) => errors.push(e.detail.message));
     await el.init();
@@ -159,7 +162,7 @@ describe('wallets with the real service', function () {
     expect(approved[0]).to.include({ email: 'shopper@example.test', last4: '4242' });
     expect(approved[0].billingAddress).to.include({ postcode: 'N1 9GU' });
     expect(approved[0]).not.to.have.property('token');
-    expect((await el.attach({})).status).to.equal('requires_customer_confirmation');
+    expect((await approved[0].attached).status).to.equal('requires_customer_confirmation');
     expect((await el.confirm({})).status).to.equal('requires_authorisation');
   });
 
