@@ -65,7 +65,7 @@ export class CpeCardFields extends FrameHost {
     if (!this.isConnected) (scope ?? this.#targets[0]![1]).append(this);
   }
 
-  protected mount(controller: ElementsController, session: PaymentIntentSession): Frame[] {
+  protected mount(controller: ElementsController, session?: PaymentIntentSession): Frame[] {
     const { height = 0, width, language = 'en', theme = 'auto' } = this.options;
     const origin = controller.serviceOrigin;
     const group = crypto.randomUUID();
@@ -77,7 +77,7 @@ export class CpeCardFields extends FrameHost {
       const root = box.attachShadow({ mode: 'open' });
       root.adoptedStyleSheets = [sheet(fieldBoxStyles)];
       target.append(box);
-      const src = (uuid: string) => frameUrl(origin, 'field', { pk: controller.pubKey, ok: session.opaqueKey, lang: language, theme, field, group }, uuid);
+      const src = (uuid: string) => frameUrl(origin, 'field', { pk: controller.pubKey, ok: session?.opaqueKey, lang: language, theme, field, group }, uuid);
       const frame = new Frame(this, origin, src, TITLES[field]).place(root);
       frame.box = box;
       return frame;

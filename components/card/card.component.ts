@@ -53,11 +53,11 @@ export class CpeCard extends FrameHost {
     if (this.factory && !this.isConnected) resolveTarget(this.where, 'element', element, resolveOptions, '#cpe-card, [data-cpe-card]').append(this);
   }
 
-  protected mount(controller: ElementsController, session: PaymentIntentSession): Frame[] {
+  protected mount(controller: ElementsController, session?: PaymentIntentSession): Frame[] {
     const { layout = 'row', height = 0, language = 'en', theme = 'auto' } = this.options;
     this.style.minHeight = `${Math.max(height, LAYOUT_MIN_HEIGHT[layout])}px`;
     const origin = controller.serviceOrigin;
-    const src = (uuid: string) => frameUrl(origin, 'card-form', { pk: controller.pubKey, ok: session.opaqueKey, lang: language, layout, theme }, uuid);
+    const src = (uuid: string) => frameUrl(origin, 'card-form', { pk: controller.pubKey, ok: session?.opaqueKey, lang: language, layout, theme }, uuid);
     return [new Frame(this, origin, src, 'Card payment').place(this.shadowRoot!)];
   }
 

@@ -137,6 +137,8 @@ export abstract class FrameHost extends Base implements FrameOwner, ElementsApi 
   #abort?: AbortController;
   #ready?: Deferred;
   #readySent = false;
+  /** createServerIntent has not answered yet: ready waits for it. */
+  #sessionPending = false;
   #timer?: ReturnType<typeof setTimeout>;
   #tokens = '';
   // The attempt: one idempotency key from tokenise to authorise.
@@ -245,14 +247,16 @@ export abstract class FrameHost extends Base implements FrameOwner, ElementsApi 
       }
       this.place();
       if (!(await this.precheck(controller))) return this.#ready!.reject(new SdkError('unavailable', `${this.where}: not available here (see its availability)`));
-      const session = await controller.initial();
-      if (gen !== this.#gen) return;
+      // The frame loads while createServerIntent runs: ready is the later of the two, not their sum.
+      const initial = controller.initial();
+      initial.catch(noop);
       controller.hosts.add(this);
       const abort = (this.#abort = new AbortController());
       const { width } = this.options;
       if (width !== undefined) this.style.width = px(width);
       this.#readySent = false;
-      this.frames = this.mount(controller, session);
+      this.#sessionPending = true;
+      this.frames = this.mount(controller, controller.current);
       this.#timer = setTimeout(
         () =>
           this.#fail(
@@ -265,7 +269,14 @@ export abstract class FrameHost extends Base implements FrameOwner, ElementsApi 
         FrameHost.handshakeTimeoutMs,
       );
       this.#watchTheme(abort.signal);
+      const session = await initial;
+      if (gen !== this.#gen) return;
+      // Frames that finished their handshake first get the session now; later ones get it in theirs.
+      if (session) await this.adopt();
+      this.#sessionPending = false;
+      this.#maybeReady();
     } catch (error) {
+      if (gen === this.#gen) this.#unmount();
       throw this.#fail('init', error);
     }
   }
@@ -332,12 +343,16 @@ export abstract class FrameHost extends Base implements FrameOwner, ElementsApi 
       const { message, code } = detail as FrameEventDetail<'error'>;
       this.emit('cpe:error', { message: scrub(message), code, operation: 'frame' });
     }
-    if (name === 'ready' && !this.#readySent && this.frames.every((f) => f.ready)) {
-      this.#readySent = true;
-      clearTimeout(this.#timer);
-      this.#ready?.resolve();
-      this.emit('cpe:ready', {});
-    }
+    if (name === 'ready') this.#maybeReady();
+  }
+
+  /** Ready: every frame finished its handshake and has the session (when there is one yet). */
+  #maybeReady(): void {
+    if (this.#readySent || this.#sessionPending || !this.frames.every((f) => f.ready)) return;
+    this.#readySent = true;
+    clearTimeout(this.#timer);
+    this.#ready?.resolve();
+    this.emit('cpe:ready', {});
   }
 
   /** Follows `--cpe-*` changes: the element's and the root's style and class, the theme attribute, the colour scheme. */

@@ -38,7 +38,9 @@ describe('cardFieldsElement', () => {
     expect(frames.map((f) => params(f).field)).to.deep.equal(['number', 'expiry', 'cvc', 'name']);
     expect(frames.map((f) => f.title)).to.deep.equal(['Card number', 'Expiry date', 'Security code', 'Name on card']);
     expect(new Set(frames.map((f) => params(f).group)).size).to.equal(1);
-    expect(params(frames[0]!)).to.include({ lang: 'fr', pk: 'pk_test_fake', ok: 'ok_fake' });
+    // The frames mount while createServerIntent runs: the address names the merchant (pk), never a session secret.
+    expect(params(frames[0]!)).to.include({ lang: 'fr', pk: 'pk_test_fake' });
+    expect(frames.some((f) => Object.values(params(f)).includes('st_fake'))).to.equal(false);
     expect(page.querySelector('#n cpe-card-fields')).to.equal(el);
     expect(events.filter((e) => e.name === 'cpe:ready')).to.have.length(1);
     const fakes = frames.map(fakeOf);

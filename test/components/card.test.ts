@@ -2,7 +2,8 @@ import { expect, fixture, html, oneEvent, waitUntil } from '@open-wc/testing';
 import { emulateMedia } from '@web/test-runner-commands';
 import { CpeCard, SdkError } from '../../components/index.ts';
 import { FrameHost } from '../../components/internal/frame-host.ts';
-import { container, fakeController, fakeOf, frameScript, iframesIn, recordEvents } from './helpers.ts';
+import { ElementsController } from '../../components/controller.ts';
+import { container, fakeController, fakeOf, fakeSession, frameScript, iframesIn, recordEvents } from './helpers.ts';
 
 /** Calls `fn`, expecting an SdkError; returns it. */
 function thrown(fn: () => unknown): SdkError {
@@ -164,7 +165,8 @@ describe('handshake', () => {
     const url = new URL(iframe.src);
     expect(url.origin).to.equal(location.origin);
     expect(url.pathname).to.equal('/frames/card-form/');
-    expect(Object.fromEntries(url.searchParams)).to.deep.equal({ pk: 'pk_test_fake', ok: 'ok_fake', lang: 'cy', layout: 'stack', theme: 'dark', v: '1' });
+    // Mounted while createServerIntent runs: no opaque key yet (the session arrives on the port).
+    expect(Object.fromEntries(url.searchParams)).to.deep.equal({ pk: 'pk_test_fake', lang: 'cy', layout: 'stack', theme: 'dark', v: '1' });
     expect(url.hash.slice(1)).to.match(/^[0-9a-f-]{36}$/);
     expect(iframe.title).to.equal('Card payment');
     // Payment Request, and browser autofill of the card fields where the browser has that policy
@@ -179,6 +181,31 @@ describe('handshake', () => {
     expect(init.config).to.deep.include({ pubKey: 'pk_test_fake', session: { paymentIntentId: 'pi_fake', sessionToken: 'st_fake' } });
     expect(init.config.tokens).to.deep.equal({ '--cpe-accent': '#ff0066' });
     expect(init.config.extra).to.deep.equal({ identifier: 'checkout' });
+  });
+
+  it('the frame loads while createServerIntent runs; ready waits for both, and the session reaches the frame on its port', async () => {
+    const target = await container();
+    let answer!: (session: typeof fakeSession) => void;
+    const slow = new ElementsController(location.origin, 'pk_test_fake', () => new Promise((resolve) => (answer = resolve)));
+    const card = slow.cardElement({ element: target });
+    let ready = false;
+    card.addEventListener('cpe:ready', () => (ready = true));
+    // init() settles with the session (a failed createServerIntent rejects it); the frame is in already.
+    const initialised = card.init();
+    await waitUntil(() => card.shadowRoot!.querySelector('iframe'), 'the frame is mounted before the session exists');
+    const iframe = card.shadowRoot!.querySelector('iframe')!;
+    // The frame is mounted and completes its handshake before the intent exists…
+    await waitUntil(() => fakeOf(iframe)?.inits.length === 1, 'the frame did its handshake');
+    expect(fakeOf(iframe).inits[0].config.session).to.equal(undefined);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(ready, 'not ready without a session').to.equal(false);
+    // …and ready follows the session, which the frame gets with configure.
+    answer(fakeSession);
+    await initialised;
+    await card.awaitReady();
+    expect(ready).to.equal(true);
+    const configure = fakeOf(iframe).requests.find((r) => r.method === 'configure');
+    expect(configure?.params).to.deep.include({ session: { paymentIntentId: 'pi_fake', sessionToken: 'st_fake' } });
   });
 
   it('each mount gets a new uuid', async () => {

@@ -23,7 +23,7 @@ describe('Flows and wallets in HTML', () => {
     verify!.controller = controller;
     await pay!.awaitReady();
     await verify!.awaitReady();
-    expect(params(pay!)).to.include({ flow: 'pay', layout: 'row', lang: 'fr', pk: 'pk_test_fake', ok: 'ok_fake' });
+    expect(params(pay!)).to.include({ flow: 'pay', layout: 'row', lang: 'fr', pk: 'pk_test_fake' });
     expect(params(verify!)).to.include({ flow: 'verify', layout: 'stack', theme: 'dark' });
     expect((pay as unknown as { extra(): object }).extra()).to.deep.equal({ identifier: 'default_payment_flow' });
     expect((verify as unknown as { extra(): object }).extra()).to.deep.equal({ identifier: 'default_verify_flow' });
