@@ -11,6 +11,7 @@
  * `cardElement({element: '#mount'})`, then times `await el.init(); await el.awaitReady()` with
  * `performance.now()`. Each run is a new browser context (empty cache, new page).
  */
+import type { BrowserContext, Page } from 'playwright-core';
 import type { Stack } from '../../test/e2e/helpers/stack.ts';
 
 export interface ReadyResult {
@@ -85,7 +86,32 @@ export const median = (values: number[]) => {
   return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
 };
 
-/** One run in a fresh context; throws on timeout. */
+/** A context that answers the bench page (see `benchPage`) and may reach the service on loopback. */
+async function prepare(stack: Stack, context: BrowserContext): Promise<void> {
+  const html = benchPage(stack.serviceUrl, stack.service.credentials.publicKey);
+  // A page answered by Playwright has no address space of its own, so Chromium's Local Network
+  // Access treats it as public and refuses its requests to the service on 127.0.0.1; the demo's
+  // real pages (localhost → 127.0.0.1, both loopback) never ask. Granting the permission gives
+  // this page what the demo's own page has.
+  await context.grantPermissions(['local-network-access']);
+  await context.route(`${stack.demoUrl}${PAGE_PATH}`, (route) => route.fulfill({ status: 200, contentType: 'text/html; charset=utf-8', body: html }));
+}
+
+/** One timed run on `page`; throws on timeout. */
+async function timed(stack: Stack, page: Page, timeoutMs: number): Promise<PageAnswer> {
+  await page.goto(`${stack.demoUrl}${PAGE_PATH}`, { waitUntil: 'domcontentloaded', timeout: timeoutMs });
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`no answer within ${timeoutMs} ms (init or awaitReady never settled)`)), timeoutMs);
+  });
+  try {
+    return await Promise.race([page.evaluate('window.__cpeBench') as Promise<PageAnswer>, timeout]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/** One run in a fresh context (empty cache: a first visit); throws on timeout. */
 async function once(stack: Stack, timeoutMs: number, problems: Record<string, number>, observed?: Set<string>): Promise<PageAnswer> {
   const { context, page, problems: seen } = await stack.newPage();
   let recording = true;
@@ -97,26 +123,37 @@ async function once(stack: Stack, timeoutMs: number, problems: Record<string, nu
     });
   }
   try {
-    const html = benchPage(stack.serviceUrl, stack.service.credentials.publicKey);
-    // A page answered by Playwright has no address space of its own, so Chromium's Local Network
-    // Access treats it as public and refuses its requests to the service on 127.0.0.1; the demo's
-    // real pages (localhost → 127.0.0.1, both loopback) never ask. Granting the permission gives
-    // this page what the demo's own page has.
-    await context.grantPermissions(['local-network-access']);
-    await context.route(`${stack.demoUrl}${PAGE_PATH}`, (route) => route.fulfill({ status: 200, contentType: 'text/html; charset=utf-8', body: html }));
-    await page.goto(`${stack.demoUrl}${PAGE_PATH}`, { waitUntil: 'domcontentloaded', timeout: timeoutMs });
-    let timer: NodeJS.Timeout | undefined;
-    const timeout = new Promise<never>((_, reject) => {
-      timer = setTimeout(() => reject(new Error(`no answer within ${timeoutMs} ms (init or awaitReady never settled)`)), timeoutMs);
-    });
-    try {
-      return await Promise.race([page.evaluate('window.__cpeBench') as Promise<PageAnswer>, timeout]);
-    } finally {
-      recording = false;
-      clearTimeout(timer);
-    }
+    await prepare(stack, context);
+    return await timed(stack, page, timeoutMs);
   } finally {
+    recording = false;
     for (const problem of seen) problems[problem] = (problems[problem] ?? 0) + 1;
+    await context.close().catch(() => {});
+  }
+}
+
+/**
+ * init → ready for a returning shopper: one browser context for every run (the HTTP cache holds the
+ * SDK and the frame's files, as it does on a second visit or a second checkout in a single-page app),
+ * a new page and a new Payment Intent each run. One warm-up run fills the cache (not counted).
+ */
+export async function measureReadyWarm(options: { runs: number; timeoutMs: number; stack: Stack }): Promise<Pick<ReadyResult, 'samples' | 'median' | 'min' | 'p90' | 'max'>> {
+  const { context, page: first } = await options.stack.newPage();
+  try {
+    await prepare(options.stack, context);
+    await timed(options.stack, first, options.timeoutMs);
+    await first.close();
+    const samples: number[] = [];
+    for (let run = 0; run < options.runs; run++) {
+      const page = await context.newPage();
+      const answer = await timed(options.stack, page, options.timeoutMs);
+      await page.close();
+      if (!('ms' in answer)) throw new Error(`warm run ${run + 1}: ${JSON.stringify(answer)}`);
+      samples.push(answer.ms);
+    }
+    const sorted = [...samples].sort((a, b) => a - b);
+    return { samples, min: sorted[0], median: median(sorted), p90: quantile(sorted, 0.9), max: sorted[sorted.length - 1] };
+  } finally {
     await context.close().catch(() => {});
   }
 }
@@ -125,7 +162,7 @@ async function once(stack: Stack, timeoutMs: number, problems: Record<string, nu
  * Starts the stack (or uses `options.stack`, left running), does one warm-up run (not counted) and
  * `runs` measured runs.
  */
-export async function measureReady(options: { runs: number; timeoutMs: number; log: (line: string) => void; stack?: Stack }): Promise<ReadyResult> {
+export async function measureReady(options: { runs: number; timeoutMs: number; log: (line: string) => void; stack?: Stack }): Promise<ReadyResult & { warm?: Awaited<ReturnType<typeof measureReadyWarm>> | { error: string } }> {
   const problems: Record<string, number> = {};
   const result: ReadyResult = { status: 'not-measurable', runs: 0, samples: [], problems };
   let stack: Stack | undefined = options.stack;
@@ -166,7 +203,10 @@ export async function measureReady(options: { runs: number; timeoutMs: number; l
       }
     }
     const sorted = [...result.samples].sort((a, b) => a - b);
+    options.log(`ready (returning shopper, warm cache): ${options.runs} runs…`);
+    const warm = await measureReadyWarm({ runs: options.runs, timeoutMs: options.timeoutMs, stack }).catch((error: Error) => ({ error: error.message }));
     Object.assign(result, {
+      warm,
       status: 'measured',
       runs: sorted.length,
       min: sorted[0],
