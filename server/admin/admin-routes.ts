@@ -29,13 +29,13 @@ export function adminRoutes(services: Services, secret: string | undefined): Rou
   });
   router.post('/tokens', async (ctx) => {
     const input = TokenRequest.safeParse(ctx.request.body);
-    if (!input.success) throw issueToError(input.error);
+    if (!input.success) throw issueToError(input.error, ctx.request.body);
     const { accessToken } = await services.users.issueToken(input.data.username);
     ctx.body = { accessToken };
   });
   router.post('/merchants', async (ctx) => {
     const input = MerchantRequest.safeParse(ctx.request.body);
-    if (!input.success) throw issueToError(input.error);
+    if (!input.success) throw issueToError(input.error, ctx.request.body);
     try {
       ctx.body = await services.merchants.create(input.data);
     } catch (error) {

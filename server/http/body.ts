@@ -6,11 +6,58 @@ import type { AppState } from './app-state.ts';
 const LIMIT = '64kb';
 
 /**
+ * The deepest body any route takes is three levels (`recurringIntent[type]` inside the body object);
+ * 32 leaves room and keeps every later recursive walk (idempotency fingerprints) far from the stack.
+ */
+export const MAX_BODY_DEPTH = 32;
+
+/**
+ * Names an object inherits: qs drops them from form bodies and query strings without a word (so they
+ * cannot pollute anything), which would hide a client's mistake. They are refused instead, as an
+ * unknown JSON field is.
+ */
+const INHERITED = new Set(Object.getOwnPropertyNames(Object.prototype));
+
+/** The first bracketed form key (`a[b][c]`) with a segment named after Object.prototype, in form notation. */
+export function inheritedName(encoded: string): string | undefined {
+  for (const pair of encoded.split('&')) {
+    let key: string;
+    try {
+      key = decodeURIComponent(pair.split('=', 1)[0].replaceAll('+', ' '));
+    } catch {
+      continue; // qs keeps undecodable text as is: not an inherited name.
+    }
+    const segments = [/^[^[]*/.exec(key)![0], ...[...key.matchAll(/\[([^\]]*)\]/g)].map((m) => m[1])];
+    const at = segments.findIndex((segment) => INHERITED.has(segment));
+    if (at >= 0) return segments[0] + segments.slice(1, at + 1).map((s) => `[${s}]`).join('');
+  }
+  return undefined;
+}
+
+export const inheritedParam = (name: string) =>
+  new ApiError(400, 'invalid_request_error', 'parameter_unknown', `Received unknown parameter: ${name}.`, name);
+
+/** True when `value` nests deeper than `max` objects or arrays; iterative, so depth cannot overflow it. */
+export function nestsDeeper(value: unknown, max: number): boolean {
+  const stack: [unknown, number][] = [[value, 0]];
+  while (stack.length) {
+    const [item, depth] = stack.pop()!;
+    if (item === null || typeof item !== 'object') continue;
+    if (depth >= max) return true;
+    for (const child of Object.values(item)) if (child !== null && typeof child === 'object') stack.push([child, depth + 1]);
+  }
+  return false;
+}
+
+/**
  * Parses JSON and form bodies (brackets nest, `billTo[firstname]=Ada`, as Stripe clients send them).
- * A body of any other type is a 415 rather than being silently ignored.
+ * A body of any other type is a 415 rather than being silently ignored; one that does not decode as
+ * its Content-Encoding is a 400, as is one nested deeper than MAX_BODY_DEPTH. Runs before
+ * authentication, so these answers are the same with or without a credential.
  */
 export function body(): Middleware<AppState> {
   const parse = bodyParser({ enableTypes: ['json', 'form'], jsonLimit: LIMIT, formLimit: LIMIT, jsonStrict: true });
+  const parsed = async () => {};
   return async (ctx, next) => {
     const hasBody = Number(ctx.get('content-length') || 0) > 0 || ctx.get('transfer-encoding') !== '';
     if (hasBody && ['POST', 'PUT', 'PATCH'].includes(ctx.method) && !ctx.is('json', 'urlencoded')) {
@@ -21,6 +68,23 @@ export function body(): Middleware<AppState> {
         `Unsupported Content-Type '${ctx.get('content-type') || '(none)'}': send application/json or application/x-www-form-urlencoded.`,
       );
     }
-    return parse(ctx, next);
+    try {
+      await parse(ctx, parsed);
+    } catch (error) {
+      // zlib's errors (Z_DATA_ERROR, brotli's ERR_…) carry no HTTP status: the body is the client's fault.
+      const { status, code } = error as { status?: unknown; code?: unknown };
+      if (status === undefined && typeof code === 'string' && /^(Z_|ERR_)/.test(code)) {
+        throw new ApiError(400, 'invalid_request_error', 'body_invalid', `The request body does not decode as its Content-Encoding (${ctx.get('content-encoding')}).`);
+      }
+      throw error;
+    }
+    if (nestsDeeper(ctx.request.body, MAX_BODY_DEPTH)) {
+      throw new ApiError(400, 'invalid_request_error', 'body_too_deep', `The request body nests deeper than ${MAX_BODY_DEPTH} levels.`);
+    }
+    if (ctx.is('urlencoded')) {
+      const name = inheritedName(String(ctx.request.rawBody ?? ''));
+      if (name !== undefined) throw inheritedParam(name);
+    }
+    return next();
   };
 }

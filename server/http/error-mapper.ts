@@ -10,7 +10,7 @@ function fromHttpError(error: { status: number; type?: string; message?: string 
     case 415:
       return new ApiError(415, 'invalid_request_error', 'unsupported_media_type', error.message ?? 'Unsupported media type.');
     case 400:
-      return new ApiError(400, 'invalid_request_error', 'body_invalid', 'The request body could not be parsed: send valid JSON or form fields.');
+      return new ApiError(400, 'invalid_request_error', 'body_invalid', 'The request body could not be parsed: send a JSON object or form fields.');
     default:
       return new ApiError(error.status, 'invalid_request_error', 'request_invalid', 'The request could not be processed.');
   }
@@ -27,9 +27,13 @@ export function errorMapper(): Middleware<AppState> {
       await next();
       if (ctx.body === undefined || ctx.body === null) {
         if (ctx.status === 404) throw noSuchRoute(ctx.method, ctx.path);
-        if (ctx.status === 405)
-          throw new ApiError(405, 'invalid_request_error', 'method_not_allowed', `${ctx.method} is not allowed on ${ctx.path}; allowed: ${ctx.response.get('Allow')}.`);
-        if (ctx.status === 501) throw new ApiError(501, 'invalid_request_error', 'not_implemented', `${ctx.method} is not supported.`);
+        // The router answers 501 to a method it never routes (TRACE…); for the client it is the same
+        // mistake as any other method the path does not take: 405 with Allow, or 404 with no route.
+        if (ctx.status === 405 || ctx.status === 501) {
+          const allow = ctx.response.get('Allow');
+          if (!allow) throw noSuchRoute(ctx.method, ctx.path);
+          throw new ApiError(405, 'invalid_request_error', 'method_not_allowed', `${ctx.method} is not allowed on ${ctx.path}; allowed: ${allow}.`, null, { Allow: allow });
+        }
       }
     } catch (caught) {
       const raw = caught as { status?: number; expose?: boolean };

@@ -3,6 +3,7 @@ import type { ParameterizedContext } from 'koa';
 import qs from 'qs';
 import { z } from 'zod';
 import type { AppState } from './app-state.ts';
+import { inheritedName, inheritedParam } from './body.ts';
 import { issueToError } from './zod-issues.ts';
 
 export type Method = 'get' | 'post' | 'put' | 'delete';
@@ -42,12 +43,16 @@ export function mount<B extends z.ZodType, Q extends z.ZodType, R extends z.core
   const bodySchema = operation.body ?? noInput;
   const querySchema = operation.query ?? noInput;
   router[operation.method](operation.path, async (ctx) => {
-    const query = querySchema.safeParse(qs.parse(ctx.querystring, { depth: 2, parameterLimit: 100 }));
-    if (!query.success) throw issueToError(query.error);
+    const inherited = ctx.querystring ? inheritedName(ctx.querystring) : undefined;
+    if (inherited !== undefined) throw inheritedParam(inherited);
+    const rawQuery = qs.parse(ctx.querystring, { depth: 2, parameterLimit: 100 });
+    const query = querySchema.safeParse(rawQuery);
+    if (!query.success) throw issueToError(query.error, rawQuery);
     let body: unknown = {};
     if (operation.method === 'post' || operation.method === 'put') {
-      const parsed = bodySchema.safeParse(ctx.request.body ?? {});
-      if (!parsed.success) throw issueToError(parsed.error);
+      const input = ctx.request.body ?? {};
+      const parsed = bodySchema.safeParse(input);
+      if (!parsed.success) throw issueToError(parsed.error, input);
       body = parsed.data;
     }
     const result = await operation.handler({ body: body as z.output<B>, query: query.data as z.output<Q>, params: ctx.params, ctx });

@@ -7,20 +7,35 @@ export function paramName(path: readonly PropertyKey[]): string {
   return (head ?? '') + rest.map((part) => `[${part}]`).join('');
 }
 
-/** Turns the first zod issue into the contract's 400, naming the field and what is wrong with it. */
-export function issueToError(error: z.ZodError, prefix: readonly string[] = []): ApiError {
+/** Whether `path` names a value in `input` (zod 4 issues do not carry the input they refused). */
+function present(input: unknown, path: readonly PropertyKey[]): boolean {
+  let value = input;
+  for (const key of path) {
+    if (value === null || typeof value !== 'object' || !Object.hasOwn(value, key)) return false;
+    value = (value as Record<PropertyKey, unknown>)[key];
+  }
+  return value !== undefined;
+}
+
+/**
+ * Turns the first zod issue into the contract's 400, naming the field and what is wrong with it:
+ * `parameter_unknown`, `parameter_missing` (absent from `input`), else `parameter_invalid`.
+ */
+export function issueToError(error: z.ZodError, input: unknown): ApiError {
   const issue = error.issues[0];
   if (issue.code === 'unrecognized_keys') {
-    const param = paramName([...prefix, ...issue.path, issue.keys[0]]);
+    const param = paramName([...issue.path, issue.keys[0]]);
     return new ApiError(400, 'invalid_request_error', 'parameter_unknown', `Received unknown parameter: ${param}.`, param);
   }
-  const param = paramName([...prefix, ...issue.path]);
-  const missing = issue.code === 'invalid_type' && issue.input === undefined;
-  if (missing) {
+  const param = paramName(issue.path);
+  if (issue.path.length === 0) {
+    const message = issue.code === 'invalid_type' ? 'the request body must be an object of named fields' : lowerFirst(issue.message);
+    return new ApiError(400, 'invalid_request_error', 'parameter_invalid', `Invalid request: ${message}.`, null);
+  }
+  if (issue.code === 'invalid_type' && !present(input, issue.path)) {
     return new ApiError(400, 'invalid_request_error', 'parameter_missing', `Missing required param: ${param}.`, param);
   }
-  const message = param ? `Invalid ${param}: ${lowerFirst(issue.message)}.` : `Invalid request: ${lowerFirst(issue.message)}.`;
-  return new ApiError(400, 'invalid_request_error', 'parameter_invalid', message, param || null);
+  return new ApiError(400, 'invalid_request_error', 'parameter_invalid', `Invalid ${param}: ${lowerFirst(issue.message)}.`, param);
 }
 
 const lowerFirst = (text: string) => text.charAt(0).toLowerCase() + text.slice(1).replace(/\.$/, '');

@@ -44,7 +44,7 @@ function page<T extends { id: string; user_id: string }>(
       sameList,
     );
   } catch (error) {
-    if (error instanceof CursorNotFound) throw invalidParam(error.param, error.message, 'resource_missing');
+    if (error instanceof CursorNotFound) throw noSuch('object', error.cursor, error.param);
     throw error;
   }
 }
@@ -181,7 +181,7 @@ export class MessagingService {
     if (input.pinned_message_id !== undefined) {
       const messageId = input.pinned_message_id;
       if (messageId !== null && this.#messages.get(messageId)?.conversation_id !== id)
-        throw invalidParam('pinned_message_id', `No such message in conversation '${id}': '${messageId}'.`, 'resource_missing');
+        throw noSuch(`message in conversation '${id}'`, messageId, 'pinned_message_id');
       patch.pinned_message_id = messageId;
     }
     const updated = Object.keys(patch).length ? this.#conversations.update(id, patch) : conversation;

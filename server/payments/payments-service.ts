@@ -3,7 +3,7 @@ import { ApiError, conflict, invalidParam, noSuch } from '../http/api-error.ts';
 import { hashSecret, newId, newSecret, nowSeconds } from '../identity/secrets.ts';
 import type { Collection, Store } from '../store/store.ts';
 import { isExpired, maskedPan, validateCard, type CardSummary, type RawCard } from './cards.ts';
-import { assertAllowed, nextStatus, type IntentOperation, type IntentStatus } from './intent-states.ts';
+import { allows, assertAllowed, nextStatus, type IntentOperation, type IntentStatus } from './intent-states.ts';
 import { formatAmount } from './iso-codes.ts';
 import type { Merchants } from './merchants.ts';
 import {
@@ -226,7 +226,8 @@ export class PaymentsService {
    */
   tokenise(merchantId: number, intentId: string, raw: RawCard, wallet?: 'a' | 'b') {
     const intent = this.#own(merchantId, intentId);
-    this.#assert('attach', intent);
+    // Tokenising is allowed exactly where attaching is, but the refusal names what was tried.
+    this.#assert('attach', intent, 'tokenise a card');
     let card: CardSummary;
     try {
       card = validateCard(raw);
@@ -474,14 +475,16 @@ export class PaymentsService {
     return intent;
   }
 
-  /** The lock has its own message; otherwise the transition table decides. */
-  #assert(operation: IntentOperation, intent: IntentRow): void {
+  /** The lock has its own message; otherwise the transition table decides. `tried` names the request when it is not `operation` itself. */
+  #assert(operation: IntentOperation, intent: IntentRow, tried?: string): void {
     if (intent.cancellation_reason === 'too_many_failed_attempts')
       throw conflict(
         'payment_intent_locked',
         `Payment intent ${intent.id} is locked (status cancelled) after ${MAX_FAILED_ATTEMPTS} failed card attempts: create a new payment intent.`,
         'payment_intent_id',
       );
+    if (tried !== undefined && !allows(operation, intent.status))
+      throw conflict('payment_intent_unexpected_state', `You cannot ${tried} for payment intent ${intent.id}: its status is ${intent.status}.`, 'payment_intent_id');
     assertAllowed(operation, intent);
   }
 
@@ -517,13 +520,13 @@ export class PaymentsService {
     if (reference.startsWith('card_')) {
       const stored = this.#cards.get(reference);
       if (!stored || stored.merchant_id !== intent.merchant_id || stored.account_id !== intent.account_id)
-        throw invalidParam('token', `No such stored card for this payment intent's account: '${reference}'.`, 'resource_missing');
+        throw noSuch("stored card for this payment intent's account", reference, 'token');
       if (isExpired(stored.card)) throw new ApiError(400, 'card_error', 'expired_card', 'The stored card has expired.', 'token');
       return stored.card;
     }
     const token = this.#tokens.get(reference);
     if (!token || token.merchant_id !== intent.merchant_id || token.intent_id !== intent.id)
-      throw invalidParam('token', `No such token for this payment intent: '${reference}'.`, 'resource_missing');
+      throw noSuch('token for this payment intent', reference, 'token');
     if (intent.attempts.some((a) => a.token === reference)) throw invalidParam('token', 'This token was already used: tokens are single-use, tokenise the card again.', 'token_already_used');
     if (token.expires_at <= now) throw invalidParam('token', 'This token has expired: tokenise the card again.', 'token_expired');
     return token.card;

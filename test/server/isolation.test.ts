@@ -34,7 +34,9 @@ test("another user's ids answer 404, exactly as absent ones, and change nothing"
   const created = await svc.api('POST', '/v1/conversations', { token: mallory, form: { contact_id: contact.id } });
   assert.equal(created.status, 404);
   const cursor = await svc.api('GET', `/v1/contacts?starting_after=${contact.id}`, { token: mallory });
-  assert.equal(cursor.status, 400);
+  const absentCursor = await svc.api('GET', '/v1/contacts?starting_after=ctc_doesnotexist', { token: mallory });
+  assert.equal(cursor.status, 404);
+  assert.deepEqual({ ...cursor.body.error, message: cursor.body.error.message.replace(contact.id, 'ctc_doesnotexist') }, absentCursor.body.error);
 
   // Alice still has it all, untouched.
   const still = (await svc.api('GET', `/v1/contacts/${contact.id}`, { token: alice })).body;

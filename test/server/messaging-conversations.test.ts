@@ -96,7 +96,8 @@ describe('PUT /v1/conversations/:id', () => {
     const b = await newContact('gus');
     const foreign = (await svc.api('POST', `/v1/conversations/${b.conversation_id}/messages`, { token, form: { text: 'x' } })).body;
     const { status, body } = await update(a.conversation_id, { pinned_message_id: foreign.id, is_muted: 'true' });
-    assert.equal(status, 400);
+    assert.equal(status, 404);
+    assert.equal(body.error.code, 'resource_missing');
     assert.equal(body.error.param, 'pinned_message_id');
     const unchanged = (await svc.api('GET', `/v1/conversations/${a.conversation_id}`, { token })).body;
     assert.equal(unchanged.is_muted, false);

@@ -210,7 +210,7 @@ describe('tokenisation', () => {
     const a = await createIntent(svc);
     const b = await createIntent(svc);
     const token = await tokenOf(svc, a, CARDS.visa);
-    assertError(await backend(svc, 'attach', { payment_intent_id: b.paymentIntentId, token }), 400, 'token');
+    assertError(await backend(svc, 'attach', { payment_intent_id: b.paymentIntentId, token }), 404, 'token');
   });
 });
 
@@ -262,9 +262,9 @@ describe('vaulting', () => {
     assert.equal((await backend(svc, 'attach', { payment_intent_id: third.paymentIntentId, token: stored.id })).status, 200);
     // Another account, or an intent without one, cannot.
     const stranger = await createIntent(svc, { account_id: 'someone-else' });
-    assertError(await backend(svc, 'attach', { payment_intent_id: stranger.paymentIntentId, token: stored.id }), 400, 'token');
+    assertError(await backend(svc, 'attach', { payment_intent_id: stranger.paymentIntentId, token: stored.id }), 404, 'token');
     const none = await createIntent(svc);
-    assertError(await backend(svc, 'attach', { payment_intent_id: none.paymentIntentId, token: stored.id }), 400, 'token');
+    assertError(await backend(svc, 'attach', { payment_intent_id: none.paymentIntentId, token: stored.id }), 404, 'token');
   });
 
   test('storeCard without account_id is a 400; recurringIntent vaults implicitly', async () => {
