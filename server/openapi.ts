@@ -33,6 +33,33 @@ function toSchema(schema: z.core.$ZodType, io: 'input' | 'output', components: J
   return rewrite(json) as Json;
 }
 
+interface BodySchema extends Json {
+  properties?: Record<string, Json>;
+  required?: string[];
+}
+
+/** Whether a property's schema (or one of its alternatives, or what it refers to) is an object or an array. */
+function nests(schema: Json, components: Json): boolean {
+  const ref = typeof schema.$ref === 'string' ? (components[schema.$ref.replace('#/components/schemas/', '')] as Json | undefined) : undefined;
+  if (ref) return nests(ref, components);
+  if (schema.type === 'object' || schema.type === 'array') return true;
+  return (['anyOf', 'oneOf', 'allOf'] as const).some((k) => Array.isArray(schema[k]) && (schema[k] as Json[]).some((s) => nests(s, components)));
+}
+
+/**
+ * Form bodies carry nested fields in brackets (`billTo[email]=…`, `unmask_fields[]=email`), as Stripe
+ * clients send them: OpenAPI calls that `style: deepObject, explode: true`, and a validating proxy
+ * needs it said per property to read the body as the service does.
+ */
+function formEncoding(body: BodySchema, components: Json): { encoding?: Json } {
+  // Prism builds a deepObject property even when no bracketed field names it, so an optional object
+  // with required fields of its own (recurringIntent) would be refused when absent: it stays unencoded.
+  const inventedWhenAbsent = (name: string, schema: Json) =>
+    !body.required?.includes(name) && Array.isArray(schema.required) && schema.required.length > 0;
+  const nested = Object.entries(body.properties ?? {}).filter(([name, schema]) => nests(schema, components) && !inventedWhenAbsent(name, schema));
+  return nested.length ? { encoding: Object.fromEntries(nested.map(([name]) => [name, { style: 'deepObject', explode: true }])) } : {};
+}
+
 /** The OpenAPI 3.1 description, generated from the same zod schemas that validate requests. */
 export function openApiDocument(serverUrl: string): Json {
   const schemas: Json = {};
@@ -48,7 +75,7 @@ export function openApiDocument(serverUrl: string): Json {
         parameters.push({ name, in: 'query', required: query.required?.includes(name) ?? false, schema });
       }
     }
-    const body = op.body ? toSchema(op.body, 'input', schemas) : undefined;
+    const body = op.body ? (toSchema(op.body, 'input', schemas) as BodySchema) : undefined;
     (paths[path] ??= {})[op.method] = {
       operationId: `${op.method}${path.replace(/\{(\w+)\}/g, 'By_$1').replace(/[^A-Za-z0-9]+(.)?/g, (_, c: string = '') => c.toUpperCase())}`,
       summary: op.summary,
@@ -58,8 +85,9 @@ export function openApiDocument(serverUrl: string): Json {
       ...(body
         ? {
             requestBody: {
-              required: true,
-              content: { 'application/json': { schema: body }, 'application/x-www-form-urlencoded': { schema: body } },
+              // A body whose every field is optional may be left out (`/intent/confirm`, the PUTs).
+              required: (body.required?.length ?? 0) > 0,
+              content: { 'application/json': { schema: body }, 'application/x-www-form-urlencoded': { schema: body, ...formEncoding(body, schemas) } },
             },
           }
         : {}),
