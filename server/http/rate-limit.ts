@@ -9,21 +9,31 @@ export interface RateLimitOptions {
   burst: number;
 }
 
+/** Keys the table remembers; past this the least recently seen key is forgotten (its bucket refills). */
+export const RATE_LIMIT_KEYS = 100_000;
+
 /**
- * A token bucket per credential (or per client address before one is known). Over the limit the
- * answer is 429 with Retry-After, in whole seconds, as HTTP asks.
+ * A token bucket per key (a credential, or the client address while none is known). Over the limit
+ * the answer is 429 with Retry-After, in whole seconds, as HTTP asks. The table is bounded and evicts
+ * the least recently used key, so a busy client is never forgotten because quieter ones came later.
  */
-export function rateLimit({ perSecond, burst }: RateLimitOptions, keyOf: (state: AppState, ip: string) => string): Middleware<AppState> {
+export function rateLimit(
+  { perSecond, burst }: RateLimitOptions,
+  keyOf: (state: AppState, ip: string) => string,
+  { maxKeys = RATE_LIMIT_KEYS, now = () => performance.now() / 1000 }: { maxKeys?: number; now?: () => number } = {},
+): Middleware<AppState> {
+  // A Map iterates in insertion order: re-inserting a key on each use keeps the oldest-used first.
   const buckets = new Map<string, { tokens: number; at: number }>();
   return async (ctx, next) => {
     if (perSecond <= 0) return next();
     const key = keyOf(ctx.state, ctx.ip);
-    const now = performance.now() / 1000;
-    const bucket = buckets.get(key) ?? { tokens: burst, at: now };
-    bucket.tokens = Math.min(burst, bucket.tokens + (now - bucket.at) * perSecond);
-    bucket.at = now;
+    const at = now();
+    const bucket = buckets.get(key) ?? { tokens: burst, at };
+    bucket.tokens = Math.min(burst, bucket.tokens + (at - bucket.at) * perSecond);
+    bucket.at = at;
+    buckets.delete(key);
     buckets.set(key, bucket);
-    if (buckets.size > 100_000) buckets.delete(buckets.keys().next().value!);
+    if (buckets.size > maxKeys) buckets.delete(buckets.keys().next().value!);
     if (bucket.tokens < 1) {
       const wait = Math.max(1, Math.ceil((1 - bucket.tokens) / perSecond));
       throw new ApiError(429, 'rate_limit_error', 'rate_limited', `Too many requests: retry after ${wait} s.`, null, {
@@ -32,5 +42,28 @@ export function rateLimit({ perSecond, burst }: RateLimitOptions, keyOf: (state:
     }
     bucket.tokens -= 1;
     return next();
+  };
+}
+
+/**
+ * Authentication, then the limiter, then the refusal of a bad credential: the limiter counts every
+ * request, keyed by its credential once `authenticate` has found a valid one and by the client's
+ * address otherwise, so a flood of bad or guessed credentials is answered 429 like any other flood.
+ * `authenticate` is an ordinary auth middleware (it throws a 401, or sets state and calls next).
+ */
+export function limitedAuth(authenticate: Middleware<AppState>, limiter: Middleware<AppState>): Middleware<AppState> {
+  return async (ctx, next) => {
+    let refusal: ApiError | undefined;
+    try {
+      await authenticate(ctx, async () => {});
+    } catch (error) {
+      if (!(error instanceof ApiError)) throw error;
+      refusal = error;
+      ctx.state.rateKey = undefined;
+    }
+    return limiter(ctx, () => {
+      if (refusal) throw refusal;
+      return next();
+    });
   };
 }

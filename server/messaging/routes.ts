@@ -4,6 +4,7 @@ import type { Services } from '../app.ts';
 import type { AppState } from '../http/app-state.ts';
 import { idempotency } from '../http/idempotency.ts';
 import { mount } from '../http/operation.ts';
+import { limitedAuth } from '../http/rate-limit.ts';
 import {
   Contact,
   ContactCreate,
@@ -25,7 +26,7 @@ import {
 /** The messaging API under /v1: contacts, conversations and their messages. */
 export function messagingRoutes({ users, messaging, store }: Services, limiter: Middleware<AppState>): Router<AppState> {
   const router = new Router<AppState>();
-  router.use(['/v1/contacts', '/v1/conversations'], users.authenticate(), limiter, idempotency(store));
+  router.use(['/v1/contacts', '/v1/conversations'], limitedAuth(users.authenticate(), limiter), idempotency(store));
   const user = (ctx: { state: AppState }) => ctx.state.userId!;
   const common = { auth: 'accessToken' as const };
 

@@ -5,7 +5,7 @@ import { DEFAULT_TOKENISE_RATE_LIMIT } from '../config.ts';
 import type { AppState } from '../http/app-state.ts';
 import { idempotency } from '../http/idempotency.ts';
 import { mount, type Ctx } from '../http/operation.ts';
-import { rateLimit } from '../http/rate-limit.ts';
+import { limitedAuth, rateLimit } from '../http/rate-limit.ts';
 import { challengeRoutes } from './challenge-page.ts';
 import { cors } from './cors.ts';
 import { licenceKeyAuth, sessionAuth, sessionIntentId } from './payment-auth.ts';
@@ -43,7 +43,7 @@ const merchantOf = (ctx: Ctx) => ctx.state.merchantId!;
  */
 export function backendPaymentRoutes({ store, merchants, payments }: Services, limiter: Middleware<AppState>): Router<AppState> {
   const router = new Router<AppState>();
-  router.use('/v1/payment_intents', licenceKeyAuth(merchants), limiter, idempotency(store));
+  router.use('/v1/payment_intents', limitedAuth(licenceKeyAuth(merchants), limiter), idempotency(store));
   const op = { auth: 'licenceKey' as const, tag: 'Payment Intents' };
 
   mount(router, { ...op, method: 'post', path: '/v1/payment_intents', summary: 'Create a Payment Intent', body: PaymentIntentCreate, response: PaymentIntentCreated,
@@ -93,7 +93,7 @@ export function browserPaymentRoutes(services: Services, limiter: Middleware<App
   for (const path of intentPaths) router.options(path, merchantCors.preflight);
   router.options('/frames/tokenise', framesCors.preflight);
   // One prefix: a list of overlapping paths would run the middleware twice for /intent/attach.
-  router.use('/intent', ...[merchantCors.request, sessionAuth(merchants, payments), limiter, idempotency(store)].map(exceptPreflight));
+  router.use('/intent', ...[merchantCors.request, limitedAuth(sessionAuth(merchants, payments), limiter), idempotency(store)].map(exceptPreflight));
   router.use('/frames/tokenise', ...[framesCors.request, perAddress, sessionAuth(merchants, payments), perSession, idempotency(store)].map(exceptPreflight));
 
   const op = { auth: 'session' as const, tag: 'Browser (session)' };
