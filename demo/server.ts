@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import type { Server } from 'node:http';
 import { createServer } from 'node:http';
@@ -33,6 +34,17 @@ export function startDemo(options: { port: number; credentials: Credentials }): 
   const pageConfig = { serviceUrl, publicKey, merchantId };
   let order = 0;
 
+  // Each visitor's basket intents, by a random cookie: the middleware routes act only on these.
+  const intentsOf = new Map<string, Set<string>>();
+  const visitorOf = (ctx: Koa.Context) => {
+    let visitor = ctx.cookies.get('demo_visitor');
+    if (!visitor || !intentsOf.has(visitor)) {
+      visitor = randomBytes(18).toString('base64url');
+      intentsOf.set(visitor, new Set());
+      ctx.cookies.set('demo_visitor', visitor, { httpOnly: true, sameSite: 'lax', overwrite: true });
+    }
+    return visitor;
+  };
   app.use(async (ctx, next) => {
     if (ctx.method !== 'POST' || ctx.path !== '/api/payment-intents') return next();
     // The backend decides what is paid for: the browser never sends the amount.
@@ -43,12 +55,14 @@ export function startDemo(options: { port: number; credentials: Credentials }): 
       identifier: `demo-order-${Date.now()}-${++order}`,
       billTo: { firstname: 'Ada', lastname: 'Lovelace', email: 'ada@example.com', postcode: 'N1 9GU', country: 'GB' },
     });
+    intentsOf.get(visitorOf(ctx))!.add(created.paymentIntentId);
     ctx.body = toSession(created);
   });
   // A card check without a payment (verifyFlow): an intent of purpose verify, amount 0.
   app.use(async (ctx, next) => {
     if (ctx.method !== 'POST' || ctx.path !== '/api/verify-intents') return next();
     const created = await cpe.createPaymentIntent({ merchantid: merchantId, amount: 0, currency: 'GBP', identifier: `demo-verify-${Date.now()}-${++order}`, purpose: 'verify' });
+    intentsOf.get(visitorOf(ctx))!.add(created.paymentIntentId);
     ctx.body = toSession(created);
   });
   // Before fulfilling, the backend verifies: status, amount, currency and its own order reference.
@@ -68,7 +82,8 @@ export function startDemo(options: { port: number; credentials: Credentials }): 
       ((result.auth.amount === 1234 && /^(demo-order-|basket-)/.test(result.auth.identifier)) || (result.auth.amount === 0 && result.auth.identifier.startsWith('demo-verify-')));
     ctx.body = { ...result, fulfil };
   });
-  // Middleware mode: /api/cpe/attach, /confirm, /authorise, /verify-auth, /exchange forward to the service.
+  // Middleware mode: /api/cpe/attach, /confirm, /authorise, /verify-auth, /exchange forward to the
+  // service, for the intents this visitor's basket created only (another id is answered as absent).
   // Checkout Context: the backend prices the basket itself (never the amount the browser shows) and
   // creates the intent at commit time; the SDK checks the answer against what it showed.
   const exchange = (body: unknown) => {
@@ -76,7 +91,13 @@ export function startDemo(options: { port: number; credentials: Credentials }): 
     if (reference !== 'basket-42') throw new Error('unknown basket');
     return { merchantid: merchantId, amount: 1234, currency: 'GBP', identifier: `basket-42-${Date.now()}-${++order}` };
   };
-  app.use(cpeMiddleware({ client: cpe, exchange }).router('/api/cpe').routes());
+  const middleware = cpeMiddleware({
+    client: cpe,
+    exchange,
+    allowIntent: (ctx, id) => id !== undefined && (intentsOf.get(ctx.cookies.get('demo_visitor') ?? '')?.has(id) ?? false),
+    onCreated: (session, ctx) => void intentsOf.get(visitorOf(ctx))!.add(session.paymentIntentId),
+  });
+  app.use(middleware.router('/api/cpe').routes());
 
   app.use(async (ctx) => {
     if (FILES[ctx.path]) {

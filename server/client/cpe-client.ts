@@ -22,8 +22,35 @@ export interface CpeClientOptions {
   baseUrl?: string;
   /** Per request, default 10 s. */
   timeoutMs?: number;
-  /** Retries after a network failure or a 5xx, with the same idempotency key; default 1. */
+  /** Retries after a network failure, a 5xx or a 429, with the same idempotency key; default 2. */
   maxRetries?: number;
+  /**
+   * How long to wait before retry n (1, 2, …): `initialMs · 2ⁿ⁻¹`, at most `maxMs`, with jitter (× 0.5 to
+   * 1), never less than `initialMs`, and never less than the answer's `Retry-After`, as stripe-node
+   * waits. Default 500 ms and 5 s.
+   */
+  retryDelay?: { initialMs: number; maxMs: number };
+  /** Waits between retries; tests replace it to record the delays instead of sleeping. */
+  sleep?: (ms: number) => Promise<void>;
+}
+
+/** The longest Retry-After honoured; a longer one is the caller's to schedule, not a retry's. */
+const MAX_RETRY_AFTER_MS = 60_000;
+
+/** The wait before retry `n` (1-based): exponential, jittered, bounded, and not before Retry-After. */
+export function retryDelayMs(n: number, retryAfterMs: number | undefined, { initialMs, maxMs }: { initialMs: number; maxMs: number }, random = Math.random): number {
+  const exponential = Math.min(initialMs * 2 ** (n - 1), maxMs);
+  const jittered = Math.max(initialMs, exponential * (0.5 + random() / 2));
+  return retryAfterMs !== undefined ? Math.max(jittered, Math.min(retryAfterMs, MAX_RETRY_AFTER_MS)) : jittered;
+}
+
+/** Retry-After in seconds or as an HTTP date, in milliseconds from now. */
+function retryAfterOf(header: string | null): number | undefined {
+  if (!header) return undefined;
+  const seconds = Number(header);
+  if (Number.isFinite(seconds)) return Math.max(0, seconds * 1000);
+  const date = Date.parse(header);
+  return Number.isNaN(date) ? undefined : Math.max(0, date - Date.now());
 }
 
 export interface RequestOptions {
@@ -71,6 +98,8 @@ export class CpeClient {
   readonly #baseUrl: string;
   readonly #timeoutMs: number;
   readonly #maxRetries: number;
+  readonly #retryDelay: { initialMs: number; maxMs: number };
+  readonly #sleep: (ms: number) => Promise<void>;
 
   constructor(options: CpeClientOptions) {
     if ('window' in globalThis) throw new Error('CpeClient holds the licence key: use it on your server, never in a browser.');
@@ -78,7 +107,9 @@ export class CpeClient {
     this.#licenceKey = options.licenceKey;
     this.#baseUrl = (options.baseUrl ?? 'http://localhost:4242').replace(/\/+$/, '');
     this.#timeoutMs = options.timeoutMs ?? 10_000;
-    this.#maxRetries = options.maxRetries ?? 1;
+    this.#maxRetries = options.maxRetries ?? 2;
+    this.#retryDelay = options.retryDelay ?? { initialMs: 500, maxMs: 5_000 };
+    this.#sleep = options.sleep ?? ((ms) => new Promise((resolve) => setTimeout(resolve, ms)));
   }
 
   createPaymentIntent(input: In<typeof PaymentIntentCreate>, options?: RequestOptions): Promise<Out<typeof PaymentIntentCreated>> {
@@ -138,20 +169,42 @@ export class CpeClient {
       headers['x-idempotency-key'] = options.idempotencyKey ?? randomUUID();
     }
     for (let attempt = 0; ; attempt++) {
+      let response: Response;
+      let text: string;
       try {
-        const response = await fetch(this.#baseUrl + path, {
+        response = await fetch(this.#baseUrl + path, {
           method,
           headers,
           body: method === 'POST' ? JSON.stringify(body ?? {}) : undefined,
           signal: AbortSignal.timeout(this.#timeoutMs),
         });
-        const text = await response.text();
-        const parsed = text ? JSON.parse(text) : null;
-        if (response.status >= 500 && attempt < this.#maxRetries) continue;
-        return { status: response.status, body: parsed };
+        text = await response.text();
       } catch (error) {
+        // Not answered (refused, reset, timed out): the same key makes a retry safe.
         if (attempt >= this.#maxRetries) throw error;
+        await this.#sleep(retryDelayMs(attempt + 1, undefined, this.#retryDelay));
+        continue;
       }
+      if ((response.status >= 500 || response.status === 429) && attempt < this.#maxRetries) {
+        await this.#sleep(retryDelayMs(attempt + 1, retryAfterOf(response.headers.get('retry-after')), this.#retryDelay));
+        continue;
+      }
+      return { status: response.status, body: parseAnswer(response.status, text) };
     }
+  }
+}
+
+/** The answer's JSON; anything else (a proxy's HTML page, a cut body) is a CpeApiError with the status. */
+function parseAnswer(status: number, text: string): unknown {
+  if (!text) return null;
+  try {
+    return JSON.parse(text);
+  } catch {
+    throw new CpeApiError(status, {
+      type: 'api_error',
+      code: 'invalid_response',
+      message: `The service answered HTTP ${status} with a body that is not JSON.`,
+      param: null,
+    });
   }
 }

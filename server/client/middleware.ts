@@ -13,10 +13,13 @@ export interface MiddlewareOptions {
   client: CpeClient;
   /**
    * May this shopper act on this intent? Called before every forwarded request with the intent id
-   * the SDK sent. Default: yes. Tie intents to your own session here (for example, keep the id in
-   * the shopper's cookie session when you create it).
+   * the SDK sent; anything but `true` is a 404, as for an absent intent. Required, and a missing one
+   * refuses everything: without it, any visitor could authorise any intent id it learns. Tie intents
+   * to your own session (keep the id in the shopper's session when you create it, as the demo does).
    */
-  allowIntent?(ctx: Context, paymentIntentId: string | undefined): boolean | Promise<boolean>;
+  allowIntent(ctx: Context, paymentIntentId: string | undefined): boolean | Promise<boolean>;
+  /** Called with each intent `exchange` created, so you can tie it to the shopper (see allowIntent). */
+  onCreated?(session: PaymentIntentSession, ctx: Context): void | Promise<void>;
   /** Called with the verify result when a Flow reports the end of a payment: fulfil here, on `success`. */
   onVerified?(result: z.output<typeof VerifyResponse>, ctx: Context): void | Promise<void>;
   /**
@@ -61,7 +64,8 @@ const intentIdOf = (body: unknown) => {
 export function cpeMiddleware(options: MiddlewareOptions) {
   const { client } = options;
   const allowed = async (ctx: Context, id: string | undefined) => {
-    if (!options.allowIntent || (await options.allowIntent(ctx, id))) return true;
+    // Deny unless the merchant says yes (a JavaScript caller may have left allowIntent out).
+    if (typeof options.allowIntent === 'function' && (await options.allowIntent(ctx, id)) === true) return true;
     ctx.status = 404;
     ctx.body = { error: { type: 'invalid_request_error', code: 'resource_missing', message: `No such payment intent: '${id}'`, param: 'payment_intent_id' } };
     return false;
@@ -105,7 +109,9 @@ export function cpeMiddleware(options: MiddlewareOptions) {
         ctx.body = { error: { type: 'invalid_request_error', code: 'context_mismatch', message: 'The amount or currency shown is not the basket\'s price: reload the page.', param: 'context' } };
         return;
       }
-      ctx.body = toSession(await client.createPaymentIntent(input, { idempotencyKey: ctx.get(IDEMPOTENCY_HEADER) || undefined }));
+      const session = toSession(await client.createPaymentIntent(input, { idempotencyKey: ctx.get(IDEMPOTENCY_HEADER) || undefined }));
+      await options.onCreated?.(session, ctx);
+      ctx.body = session;
     } catch (error) {
       answerError(ctx, error);
     }

@@ -4,6 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { after, before, describe, test } from 'node:test';
 import Koa from 'koa';
 import { CpeApiError, CpeClient, cpeMiddleware, toSession } from '../../server/client/index.ts';
+import { retryDelayMs } from '../../server/client/cpe-client.ts';
 import { startTestService, type TestService } from '../helpers/service.ts';
 import { CARDS, createBody, tokenOf, type Session } from './payments-fixtures.ts';
 
@@ -76,17 +77,90 @@ describe('CpeClient', () => {
   });
 });
 
+describe('CpeClient retries, against a scripted service', () => {
+  /** A service that answers each request with the next scripted answer, recording what it received. */
+  async function scripted(answers: { status: number; body: string; headers?: Record<string, string> }[]) {
+    const seen: { method: string; key: string | undefined }[] = [];
+    const server = createServer((req, res) => {
+      seen.push({ method: req.method!, key: req.headers['x-idempotency-key'] as string | undefined });
+      const answer = answers[Math.min(seen.length - 1, answers.length - 1)];
+      res.writeHead(answer.status, { 'content-type': answer.body.startsWith('{') ? 'application/json' : 'text/html', ...answer.headers });
+      res.end(answer.body);
+    }).listen(0, '127.0.0.1');
+    await new Promise((resolve) => server.once('listening', resolve));
+    const delays: number[] = [];
+    const client = new CpeClient({
+      licenceKey: 'sk_test_scripted',
+      baseUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+      sleep: async (ms) => void delays.push(ms),
+    });
+    return { client, seen, delays, close: () => new Promise<void>((resolve) => server.close(() => resolve())) };
+  }
+  const ok = { status: 200, body: JSON.stringify({ paymentIntentId: 'pi_1', opaque_key: 'o', session_token: 's', status: 'open' }) };
+  const input = { merchantid: 1, amount: 1, currency: 'GBP', identifier: 'x' };
+
+  test('5xx answers are retried with the same idempotency key and growing, jittered delays', async () => {
+    const s = await scripted([{ status: 503, body: '{"error":{"type":"api_error","code":"x","message":"busy","param":null}}' }, { status: 500, body: '{}' }, ok]);
+    try {
+      assert.equal((await s.client.createPaymentIntent(input)).paymentIntentId, 'pi_1');
+      assert.equal(s.seen.length, 3);
+      assert.ok(s.seen[0].key && s.seen.every((r) => r.key === s.seen[0].key), JSON.stringify(s.seen));
+      assert.equal(s.delays.length, 2);
+      assert.equal(s.delays[0], 500);
+      assert.ok(s.delays[1] >= 500 && s.delays[1] <= 1000, String(s.delays[1]));
+    } finally {
+      await s.close();
+    }
+  });
+
+  test('a 429 waits at least its Retry-After', async () => {
+    const s = await scripted([{ status: 429, body: '{"error":{"type":"rate_limit_error","code":"rate_limited","message":"slow","param":null}}', headers: { 'retry-after': '3' } }, ok]);
+    try {
+      await s.client.createPaymentIntent(input);
+      assert.deepEqual(s.delays, [3000]);
+    } finally {
+      await s.close();
+    }
+  });
+
+  test('a body that is not JSON is a CpeApiError with the status, not a SyntaxError', async () => {
+    const s = await scripted([{ status: 502, body: '<html>Bad gateway</html>' }]);
+    try {
+      await assert.rejects(() => s.client.createPaymentIntent(input), (error: unknown) => error instanceof CpeApiError && error.status === 502 && error.code === 'invalid_response');
+      assert.equal(s.seen.length, 3, 'retried first, as any 5xx');
+    } finally {
+      await s.close();
+    }
+    const html = await scripted([{ status: 200, body: '<html>captive portal</html>' }]);
+    try {
+      await assert.rejects(() => html.client.retrievePaymentIntent('pi_1'), (error: unknown) => error instanceof CpeApiError && error.status === 200);
+    } finally {
+      await html.close();
+    }
+  });
+
+  test('the delay schedule: exponential from 500 ms, at most 5 s, jitter within half, Retry-After first (at most 60 s)', () => {
+    const schedule = { initialMs: 500, maxMs: 5_000 };
+    assert.deepEqual([1, 2, 3, 4, 5].map((n) => retryDelayMs(n, undefined, schedule, () => 1)), [500, 1000, 2000, 4000, 5000]);
+    assert.deepEqual([1, 2, 3, 4, 5].map((n) => retryDelayMs(n, undefined, schedule, () => 0)), [500, 500, 1000, 2000, 2500]);
+    assert.equal(retryDelayMs(1, 7_000, schedule, () => 1), 7_000);
+    assert.equal(retryDelayMs(1, 600_000, schedule, () => 1), 60_000);
+  });
+});
+
 describe('cpeMiddleware: a merchant backend forwarding the SDK', () => {
   let merchant: Server;
   let merchantUrl: string;
   const verified: string[] = [];
   const denied = new Set<string>();
+  const created: string[] = [];
 
   before(async () => {
     const app = new Koa();
     const cpe = cpeMiddleware({
       client,
       allowIntent: (_ctx, id) => !denied.has(id ?? ''),
+      onCreated: (session) => void created.push(session.paymentIntentId),
       onVerified: (result) => {
         if (result.status === 'success') verified.push(result.auth!.paymentIntentId);
       },
@@ -114,6 +188,7 @@ describe('cpeMiddleware: a merchant backend forwarding the SDK', () => {
     assert.deepEqual(Object.keys(session).sort(), ['opaqueKey', 'paymentIntentId', 'sessionToken']);
     const intent = await client.retrievePaymentIntent(session.paymentIntentId);
     assert.equal(intent.amount, 750);
+    assert.deepEqual(created, [session.paymentIntentId], 'the merchant was told of the intent it created, to tie it to the shopper');
     const token = await tokenOf(svc, sessionOf({ paymentIntentId: session.paymentIntentId, session_token: session.sessionToken, opaque_key: session.opaqueKey }), CARDS.visa);
 
     const id = session.paymentIntentId;
@@ -138,6 +213,26 @@ describe('cpeMiddleware: a merchant backend forwarding the SDK', () => {
     const refused = await post('/confirm', { payment_intent_id: created.paymentIntentId });
     assert.equal(refused.status, 404);
     assert.equal((await client.retrievePaymentIntent(created.paymentIntentId)).status, 'open', 'nothing was forwarded');
+  });
+
+  test('without allowIntent every intent is refused as absent, and nothing is forwarded', async () => {
+    const app = new Koa();
+    app.use(cpeMiddleware({ client } as unknown as Parameters<typeof cpeMiddleware>[0]).router('/api/cpe').routes());
+    const bare = createServer(app.callback()).listen(0, '127.0.0.1');
+    await new Promise((resolve) => bare.once('listening', resolve));
+    try {
+      const created = await client.createPaymentIntent(createBody(svc) as any);
+      const response = await fetch(`http://127.0.0.1:${(bare.address() as AddressInfo).port}/api/cpe/confirm`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ payment_intent_id: created.paymentIntentId }),
+      });
+      assert.equal(response.status, 404);
+      assert.equal((await response.json()).error.code, 'resource_missing');
+      assert.equal((await client.retrievePaymentIntent(created.paymentIntentId)).status, 'open');
+    } finally {
+      bare.close();
+    }
   });
 
   test('toSession maps the create result to the browser shape', () => {
