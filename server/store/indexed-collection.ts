@@ -3,6 +3,19 @@ import { CursorNotFound, type Collection, type IndexSpec, type Page, type PageQu
 
 type Stored<T> = T & { _seq: number };
 
+/**
+ * Rows are handed out as they are stored, so they are frozen, nested values too: a caller that
+ * changed one in place would change memory without telling the engine, and the incremental
+ * serialisation (DocumentText) would miss it. Changes go through update().
+ */
+function deepFreeze<V>(value: V): V {
+  if (value !== null && typeof value === 'object' && !Object.isFrozen(value)) {
+    for (const child of Object.values(value)) deepFreeze(child);
+    Object.freeze(value);
+  }
+  return value;
+}
+
 /** Deleted rows stay findable as cursors for a while, so a client paging past a delete goes on. */
 const TOMBSTONES = 10_000;
 
@@ -22,7 +35,7 @@ export class IndexedCollection<T extends Row> implements Collection<T> {
   ) {
     for (const [name, keyOf] of Object.entries(indexes)) this.#indexes.set(name, { keyOf, keys: new Map() });
     const ordered = Object.values(rows).sort((a, b) => a._seq - b._seq);
-    for (const row of ordered) this.#index(row);
+    for (const row of ordered) this.#index(deepFreeze(row));
   }
 
   get(id: string): T | undefined {
@@ -47,7 +60,7 @@ export class IndexedCollection<T extends Row> implements Collection<T> {
 
   insert(row: T): T {
     if (Object.hasOwn(this.rows, row.id)) throw new Error(`duplicate id ${row.id}`);
-    const stored = { ...row, _seq: this.nextSeq() } as Stored<T>;
+    const stored = deepFreeze({ ...row, _seq: this.nextSeq() } as Stored<T>);
     this.rows[row.id] = stored;
     this.#index(stored);
     this.onChange('insert', row.id);
@@ -57,7 +70,7 @@ export class IndexedCollection<T extends Row> implements Collection<T> {
   update(id: string, patch: Partial<T>): T {
     const before = this.rows[id];
     if (!before) throw new Error(`no row ${id}`);
-    const after = { ...before, ...patch, id, _seq: before._seq } as Stored<T>;
+    const after = deepFreeze({ ...before, ...patch, id, _seq: before._seq } as Stored<T>);
     this.rows[id] = after;
     for (const [name, index] of this.#indexes) {
       const was = index.keyOf(before);

@@ -21,6 +21,7 @@ export interface Page<T> {
 /** Names an ordered index and how a row maps to its key in it (undefined: not in that index). */
 export type IndexSpec<T> = Record<string, (row: T) => string | undefined>;
 
+/** Rows come back frozen (nested values too): change them only through update(). */
 export interface Collection<T extends Row> {
   get(id: string): T | undefined;
   /** Rows of one key of an index, oldest first. */

@@ -46,11 +46,10 @@ describe('the lowdb file', () => {
           () => undefined,
         ),
       );
-      const firstDone = await Promise.race(writes);
+      await Promise.race(writes);
       service.child.kill('SIGKILL');
       const ids = (await Promise.all(writes)).filter(Boolean) as string[];
       await service.stop();
-      assert.ok(firstDone === undefined || ids.includes(firstDone));
       acknowledged.push(...ids);
 
       const text = readFileSync(join(dir, 'cpe.json'), 'utf8');

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { readFileSync, statSync } from 'node:fs';
+import { existsSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
 import { LowdbStore } from '../../server/store/lowdb-store.ts';
@@ -28,6 +28,19 @@ describe('IndexedCollection', () => {
     assert.deepEqual(items.page('owner', 'odd', { limit: 5, startingAfter: 'i3' }).data.map((r) => r.id), ['i1']);
     assert.equal(items.get('i3'), undefined);
     assert.equal(items.get('__proto__'), undefined);
+  });
+
+  test('rows handed out cannot be changed in place, nested values included; update() still works', async () => {
+    const store = await LowdbStore.open();
+    const items = store.collection<Item & { nested: { list: string[] } }>('items', { owner: (r) => r.owner });
+    const inserted = items.insert({ id: 'x', owner: 'o', tag: 't', nested: { list: ['a'] } });
+    for (const row of [inserted, items.get('x')!, items.find('owner', 'o')[0], items.page('owner', 'o', { limit: 1 }).data[0]]) {
+      assert.throws(() => ((row as Item).tag = 'changed'), TypeError);
+      assert.throws(() => row.nested.list.push('b'), TypeError);
+    }
+    assert.equal(items.update('x', { tag: 'u' }).tag, 'u');
+    assert.equal(items.get('x')!.tag, 'u');
+    assert.ok(Object.isFrozen(items.get('x')));
   });
 });
 
@@ -67,9 +80,18 @@ describe('LowdbStore', () => {
     assert.ok(store.writes <= 2, `${store.writes} writes for 51 commits`);
   });
 
-  test('a commit with nothing to write resolves at once', async () => {
-    const store = await LowdbStore.open(tempDataDir());
-    await store.commit();
+  test('a commit with nothing to write resolves without writing the file', async () => {
+    const dir = tempDataDir();
+    const store = await LowdbStore.open(dir);
+    let resolved = false;
+    const commit = store.commit().then(() => (resolved = true));
+    // Resolved before any file work could have run (a write waits for setImmediate first).
+    await Promise.resolve();
+    await Promise.resolve();
+    assert.equal(resolved, true);
+    await commit;
+    assert.equal(store.writes, 0);
+    assert.equal(existsSync(join(dir, 'cpe.json')), false);
     await store.close();
   });
 });
