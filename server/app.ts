@@ -1,6 +1,5 @@
 import Router from '@koa/router';
 import Koa from 'koa';
-import type { Config } from './config.ts';
 import { adminRoutes } from './admin/admin-routes.ts';
 import type { AppState } from './http/app-state.ts';
 import { body } from './http/body.ts';
@@ -9,40 +8,13 @@ import { errorMapper } from './http/error-mapper.ts';
 import { rateLimit } from './http/rate-limit.ts';
 import { requestLog } from './http/request-log.ts';
 import { staticAssets } from './http/static-assets.ts';
-import { Users } from './identity/users.ts';
-import type { Logger } from './logger.ts';
 import { messagingRoutes } from './messaging/routes.ts';
-import { MessagingService } from './messaging/service.ts';
 import { openApiDocument } from './openapi.ts';
 import { frameAncestorsOf } from './payments/frame-ancestors.ts';
-import { Merchants } from './payments/merchants.ts';
 import { backendPaymentRoutes, browserPaymentRoutes } from './payments/payment-routes.ts';
-import { PaymentsService } from './payments/payments-service.ts';
-import type { Store } from './store/store.ts';
+import type { Services } from './services.ts';
 
-/** The long-lived objects behind the routes, built once per process. */
-export interface Services {
-  store: Store;
-  logger: Logger;
-  config: Config;
-  users: Users;
-  merchants: Merchants;
-  messaging: MessagingService;
-  payments: PaymentsService;
-}
-
-export function createServices(store: Store, logger: Logger, config: Config): Services {
-  const merchants = new Merchants(store);
-  return {
-    store,
-    logger,
-    config,
-    users: new Users(store),
-    merchants,
-    messaging: new MessagingService(store),
-    payments: new PaymentsService(store, merchants, () => config.publicUrl),
-  };
-}
+export { createServices, type Services } from './services.ts';
 
 /**
  * Composes the service: request log, the one error mapper, body parsing, then one router per

@@ -1,4 +1,5 @@
 import { resolve } from 'node:path';
+import { DEFAULT_IDEMPOTENCY_RETENTION_SECONDS } from './http/idempotency.ts';
 
 /** Everything the service reads from its environment, in one place. */
 export interface Config {
@@ -15,6 +16,8 @@ export interface Config {
    */
   tokeniseRateLimit?: { perIp: { perSecond: number; burst: number }; perSession: { perSecond: number; burst: number } };
   log: { level: string; file?: string };
+  /** Seconds an idempotency key's first answer is kept (CPE_IDEMPOTENCY_RETENTION); default 24 h. */
+  idempotencyRetentionSeconds?: number;
 }
 
 const int = (value: string | undefined, fallback: number) => {
@@ -43,5 +46,6 @@ export function configFromEnv(env = process.env): Config {
       },
     },
     log: { level: env.CPE_LOG_LEVEL ?? 'info', file: env.CPE_LOG_FILE },
+    idempotencyRetentionSeconds: int(env.CPE_IDEMPOTENCY_RETENTION, DEFAULT_IDEMPOTENCY_RETENTION_SECONDS),
   };
 }

@@ -1,6 +1,6 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Services } from './app.ts';
+import type { Services } from './services.ts';
 import type { Config } from './config.ts';
 
 /** What `npm run -s credentials` prints. */
@@ -33,11 +33,12 @@ export async function ensureSeeded(services: Services): Promise<Credentials> {
   const dataDir = config.dataDir;
   const existing = readCredentials(config);
   if (existing) return existing;
-  const merchant = await services.merchants.create({
+  const merchant = services.merchants.create({
     name: 'CPE demo shop',
     origins: [`http://localhost:${config.demoPort}`, `http://127.0.0.1:${config.demoPort}`],
   });
-  const { accessToken } = await services.users.issueToken(DEMO_USERNAME);
+  const { accessToken } = services.users.issueToken(DEMO_USERNAME);
+  await services.store.commit();
   const credentials: Credentials = { serviceUrl: config.publicUrl, ...merchant, accessToken };
   if (dataDir) writeFileSync(fileOf(dataDir), `${JSON.stringify(credentials, null, 2)}\n`, { mode: 0o600 });
   return credentials;

@@ -3,7 +3,9 @@ import { rmSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
-import { createApp, createServices, type Services } from './app.ts';
+import { createApp } from './app.ts';
+import { systemClock, type Clock } from './clock.ts';
+import { createServices, pruneExpired, type Services } from './services.ts';
 import type { Config } from './config.ts';
 import { createLogger } from './logger.ts';
 import { ensureSeeded, type Credentials } from './seed.ts';
@@ -26,21 +28,31 @@ const listen = (server: Server, port: number) =>
     server.listen(port, () => resolve((server.address() as AddressInfo).port));
   });
 
-/** Opens the store, seeds it on first start, and serves the API on `config.port` (0: any free port). */
-export async function startService(config: Config): Promise<RunningService> {
+/** How often expired idempotency records, tokens and challenges are pruned. */
+const PRUNE_EVERY_MS = 60_000;
+
+/**
+ * Opens the store, seeds it on first start, and serves the API on `config.port` (0: any free port).
+ * The port is bound first, so the configuration is complete (and frozen) before any service reads it.
+ */
+export async function startService(requested: Config, clock: Clock = systemClock): Promise<RunningService> {
+  const http = createServer();
+  http.keepAliveTimeout = 65_000;
+  const port = await listen(http, requested.port);
+  const config: Config = Object.freeze(
+    requested.port === 0 ? { ...requested, port, publicUrl: requested.publicUrl.replace(/:0$/, `:${port}`) } : { ...requested },
+  );
   const store = await LowdbStore.open(config.dataDir);
   const logger = createLogger(config.log);
-  const services = createServices(store, logger, config);
+  const services = createServices(store, logger, config, clock);
   const adminSecret = randomBytes(24).toString('base64url');
   const app = createApp(services, { adminSecret });
-  const http = createServer(app.callback());
-  http.keepAliveTimeout = 65_000;
-  const port = await listen(http, config.port);
-  if (config.port === 0) {
-    config.port = port;
-    config.publicUrl = config.publicUrl.replace(/:0$/, `:${port}`);
-  }
+  http.on('request', app.callback());
   const credentials = await ensureSeeded(services);
+  await pruneExpired(services);
+  const pruning = setInterval(() => {
+    pruneExpired(services).catch((error: Error) => logger.log('error', 'pruning failed', { error: error.name, message: error.message }));
+  }, PRUNE_EVERY_MS).unref();
   if (config.dataDir) {
     writeFileSync(serviceFile(config.dataDir), JSON.stringify({ pid: process.pid, url: `http://127.0.0.1:${port}`, publicUrl: config.publicUrl, adminSecret }), { mode: 0o600 });
   }
@@ -51,6 +63,7 @@ export async function startService(config: Config): Promise<RunningService> {
     services,
     credentials,
     async close() {
+      clearInterval(pruning);
       await new Promise<void>((resolve) => http.close(() => resolve()));
       http.closeAllConnections();
       await store.close();

@@ -1,5 +1,5 @@
 import { existsSync, readFileSync } from 'node:fs';
-import { createServices, type Services } from '../app.ts';
+import { createServices, type Services } from '../services.ts';
 import { configFromEnv, type Config } from '../config.ts';
 import { createLogger } from '../logger.ts';
 import { ensureSeeded } from '../seed.ts';
@@ -32,7 +32,7 @@ export function runningService(config: Config): Running | undefined {
  */
 export async function withService<T>(command: {
   viaService(post: (path: string, body: unknown) => Promise<any>): Promise<T>;
-  direct(services: Services): Promise<T>;
+  direct(services: Services): T | Promise<T>;
 }): Promise<T> {
   const config = configFromEnv();
   const running = runningService(config);

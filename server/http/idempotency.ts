@@ -5,9 +5,11 @@ import { ApiError } from './api-error.ts';
 import type { AppState } from './app-state.ts';
 import type { Ctx } from './operation.ts';
 import type { Collection, Store } from '../store/store.ts';
-import { nowSeconds } from '../identity/secrets.ts';
+import type { Clock } from '../clock.ts';
+import { expiryIndex, pruneExpired } from '../store/expiry.ts';
 
-export const IDEMPOTENCY_TTL_SECONDS = 24 * 60 * 60;
+/** How long a first answer is kept, unless configured (CPE_IDEMPOTENCY_RETENTION): 24 h, as the Stripe API keeps keys. */
+export const DEFAULT_IDEMPOTENCY_RETENTION_SECONDS = 24 * 60 * 60;
 const KEY = /^[\x21-\x7e]{1,255}$/;
 
 /** A stored first answer, under a hash of (credential scope, method, path, key). */
@@ -63,80 +65,94 @@ function unseal(secretKey: Buffer, sealed: string): unknown {
 export const replayable = (status: number, type?: string) => status < 500 && status !== 429 && (status !== 400 || type === 'card_error');
 
 /**
- * `X-Idempotency-Key` on a POST: the first answer (status and body) is stored for 24 h and a repeat
- * with the same key and body gets it again without running anything; the same key with another body
- * is a 409 idempotency_error; a repeat arriving while the first still runs waits for it. Records are
- * scoped per credential (`scopeOf`, after authentication) and per method and path, so one per-flow
- * key can be forwarded on attach, confirm and authorise alike.
+ * `X-Idempotency-Key` on a POST: the first answer (status and body) is kept for `retentionSeconds`
+ * and a repeat with the same key and body gets it again without running anything; the same key with
+ * another body is a 409 idempotency_error; a repeat arriving while the first still runs waits for it.
+ * After the retention a key runs as a new request, and prune() drops the record. Records are scoped
+ * per credential (`scopeOf`, after authentication) and per method and path, so one per-flow key can
+ * be forwarded on attach, confirm and authorise alike.
  */
-export function idempotency(store: Store, scopeOf: (ctx: Ctx) => string | undefined = (ctx) => ctx.state.rateKey): Middleware<AppState> {
-  const records: Collection<IdempotencyRecord> = store.collection<IdempotencyRecord>('idempotency_keys');
-  const running = new Map<string, { fingerprint: string; done: Promise<void> }>();
-  let sweptAt = 0;
+export class IdempotencyKeys {
+  readonly #records: Collection<IdempotencyRecord>;
+  /** First runs under way, by record id: shared by every router's middleware. */
+  readonly #running = new Map<string, { fingerprint: string; done: Promise<void> }>();
 
-  return async (ctx, next) => {
-    const key = ctx.get(IDEMPOTENCY_HEADER);
-    // Applied twice to one request (overlapping router paths), the inner one would wait for the outer.
-    if (ctx.method !== 'POST' || !key || handled.has(ctx.request)) return next();
-    handled.add(ctx.request);
-    if (!KEY.test(key))
-      throw new ApiError(400, 'invalid_request_error', 'parameter_invalid', 'X-Idempotency-Key must be 1 to 255 printable ASCII characters.', 'X-Idempotency-Key');
-    const scoped = canonicalJson([scopeOf(ctx) ?? `ip:${ctx.ip}`, ctx.method, ctx.path, key]);
-    const id = sha256(scoped);
-    const secretKey = createHash('sha256').update(`seal:${scoped}`).digest();
-    // Keyed, so a stored fingerprint reveals nothing of the body (a tokenise body holds card data).
-    const fingerprint = createHmac('sha256', secretKey).update(canonicalJson(ctx.request.body ?? {})).digest('hex');
-    const now = nowSeconds();
-    if (now - sweptAt > 3600) {
-      sweptAt = now;
-      for (const record of [...records.all()]) if (record.created_at + IDEMPOTENCY_TTL_SECONDS <= now) records.delete(record.id);
-    }
+  constructor(
+    store: Store,
+    private readonly clock: Clock,
+    private readonly retentionSeconds = DEFAULT_IDEMPOTENCY_RETENTION_SECONDS,
+  ) {
+    this.#records = store.collection<IdempotencyRecord>('idempotency_keys', expiryIndex((r) => r.created_at + retentionSeconds));
+  }
 
-    const mismatch = () =>
-      new ApiError(409, 'idempotency_error', 'idempotency_key_reused', 'This X-Idempotency-Key was already used with another request body; use a new key.', 'X-Idempotency-Key');
+  /** Drops the records past their retention; a lookup ignores them already, so this only bounds growth. */
+  prune(): number {
+    return pruneExpired(this.#records, this.clock.now());
+  }
 
-    // A concurrent repeat waits for the first run, then answers from its record.
-    for (let inFlight = running.get(id); inFlight; inFlight = running.get(id)) {
-      if (inFlight.fingerprint !== fingerprint) throw mismatch();
-      await inFlight.done;
-    }
-    const stored = records.get(id);
-    if (stored && stored.created_at + IDEMPOTENCY_TTL_SECONDS > now) {
-      if (stored.fingerprint !== fingerprint) throw mismatch();
-      ctx.status = stored.status;
-      ctx.body = unseal(secretKey, stored.sealed);
-      ctx.set('Idempotent-Replayed', 'true');
-      return;
-    }
+  middleware(scopeOf: (ctx: Ctx) => string | undefined = (ctx) => ctx.state.rateKey): Middleware<AppState> {
+    const records = this.#records;
+    const running = this.#running;
+    const { clock, retentionSeconds } = this;
+    return async (ctx, next) => {
+      const key = ctx.get(IDEMPOTENCY_HEADER);
+      // Applied twice to one request (overlapping router paths), the inner one would wait for the outer.
+      if (ctx.method !== 'POST' || !key || handled.has(ctx.request)) return next();
+      handled.add(ctx.request);
+      if (!KEY.test(key))
+        throw new ApiError(400, 'invalid_request_error', 'parameter_invalid', 'X-Idempotency-Key must be 1 to 255 printable ASCII characters.', 'X-Idempotency-Key');
+      const scoped = canonicalJson([scopeOf(ctx) ?? `ip:${ctx.ip}`, ctx.method, ctx.path, key]);
+      const id = sha256(scoped);
+      const secretKey = createHash('sha256').update(`seal:${scoped}`).digest();
+      // Keyed, so a stored fingerprint reveals nothing of the body (a tokenise body holds card data).
+      const fingerprint = createHmac('sha256', secretKey).update(canonicalJson(ctx.request.body ?? {})).digest('hex');
 
-    let finish!: () => void;
-    running.set(id, { fingerprint, done: new Promise<void>((resolve) => (finish = resolve)) });
-    try {
-      let status: number;
-      let body: unknown;
-      try {
-        await next();
-        status = ctx.status;
-        body = ctx.body;
-      } catch (error) {
-        if (error instanceof ApiError) {
-          status = error.status;
-          body = error.toBody();
-          if (replayable(status, error.type)) save(status, body);
-        }
-        throw error;
+      const mismatch = () =>
+        new ApiError(409, 'idempotency_error', 'idempotency_key_reused', 'This X-Idempotency-Key was already used with another request body; use a new key.', 'X-Idempotency-Key');
+
+      // A concurrent repeat waits for the first run, then answers from its record.
+      for (let inFlight = running.get(id); inFlight; inFlight = running.get(id)) {
+        if (inFlight.fingerprint !== fingerprint) throw mismatch();
+        await inFlight.done;
       }
-      if (replayable(status)) save(status, body);
-    } finally {
-      running.delete(id);
-      finish();
-    }
+      const stored = records.get(id);
+      if (stored && stored.created_at + retentionSeconds > clock.now()) {
+        if (stored.fingerprint !== fingerprint) throw mismatch();
+        ctx.status = stored.status;
+        ctx.body = unseal(secretKey, stored.sealed);
+        ctx.set('Idempotent-Replayed', 'true');
+        return;
+      }
 
-    /** Keeps the answer; the request's commit (durable-writes.ts) writes it with the handler's changes. */
-    function save(status: number, body: unknown) {
-      const record = { id, fingerprint, status, sealed: seal(secretKey, body), created_at: nowSeconds() };
-      if (records.get(id)) records.update(id, record);
-      else records.insert(record);
-    }
-  };
+      let finish!: () => void;
+      running.set(id, { fingerprint, done: new Promise<void>((resolve) => (finish = resolve)) });
+      try {
+        let status: number;
+        let body: unknown;
+        try {
+          await next();
+          status = ctx.status;
+          body = ctx.body;
+        } catch (error) {
+          if (error instanceof ApiError) {
+            status = error.status;
+            body = error.toBody();
+            if (replayable(status, error.type)) save(status, body);
+          }
+          throw error;
+        }
+        if (replayable(status)) save(status, body);
+      } finally {
+        running.delete(id);
+        finish();
+      }
+
+      /** Keeps the answer; the request's commit (durable-writes.ts) writes it with the handler's changes. */
+      function save(status: number, body: unknown) {
+        const record = { id, fingerprint, status, sealed: seal(secretKey, body), created_at: clock.now() };
+        if (records.get(id)) records.update(id, record);
+        else records.insert(record);
+      }
+    };
+  }
 }

@@ -2,7 +2,8 @@ import type { Middleware } from 'koa';
 import { unauthenticated } from '../http/api-error.ts';
 import type { AppState } from '../http/app-state.ts';
 import type { Store } from '../store/store.ts';
-import { bearer, hashSecret, newId, newSecret, nowSeconds } from './secrets.ts';
+import type { Clock } from '../clock.ts';
+import { bearer, hashSecret, newId, newSecret } from './secrets.ts';
 
 export interface User {
   id: string;
@@ -24,20 +25,22 @@ export class Users {
   readonly #users;
   readonly #tokens;
 
-  constructor(private readonly store: Store) {
+  constructor(
+    store: Store,
+    private readonly clock: Clock,
+  ) {
     this.#users = store.collection<User>('users', { username: (u) => u.username });
     this.#tokens = store.collection<AccessToken>('access_tokens', { user: (t) => t.user_id });
   }
 
-  /** Creates the user if needed and issues a new access token for it. */
-  async issueToken(username: string): Promise<{ user: User; accessToken: string }> {
+  /** Creates the user if needed and issues a new access token for it (in memory: the caller commits). */
+  issueToken(username: string): { user: User; accessToken: string } {
     if (!USERNAME.test(username)) throw new Error('A username is 1 to 64 letters, digits, dots, dashes or underscores.');
     const user =
       this.#users.first('username', username) ??
-      this.#users.insert({ id: newId('usr'), username, created_at: nowSeconds() });
+      this.#users.insert({ id: newId('usr'), username, created_at: this.clock.now() });
     const accessToken = newSecret('cpe_at_');
-    this.#tokens.insert({ id: hashSecret(accessToken), user_id: user.id, created_at: nowSeconds() });
-    await this.store.commit();
+    this.#tokens.insert({ id: hashSecret(accessToken), user_id: user.id, created_at: this.clock.now() });
     return { user, accessToken };
   }
 

@@ -1,8 +1,7 @@
 import Router from '@koa/router';
 import type { Middleware } from 'koa';
-import type { Services } from '../app.ts';
+import type { Services } from '../services.ts';
 import type { AppState } from '../http/app-state.ts';
-import { idempotency } from '../http/idempotency.ts';
 import { mount } from '../http/operation.ts';
 import { limitedAuth } from '../http/rate-limit.ts';
 import {
@@ -24,9 +23,9 @@ import {
 } from './schemas.ts';
 
 /** The messaging API under /v1: contacts, conversations and their messages. */
-export function messagingRoutes({ users, messaging, store }: Services, limiter: Middleware<AppState>): Router<AppState> {
+export function messagingRoutes({ users, messaging, idempotencyKeys }: Pick<Services, 'users' | 'messaging' | 'idempotencyKeys'>, limiter: Middleware<AppState>): Router<AppState> {
   const router = new Router<AppState>();
-  router.use(['/v1/contacts', '/v1/conversations'], limitedAuth(users.authenticate(), limiter), idempotency(store));
+  router.use(['/v1/contacts', '/v1/conversations'], limitedAuth(users.authenticate(), limiter), idempotencyKeys.middleware());
   const user = (ctx: { state: AppState }) => ctx.state.userId!;
   const common = { auth: 'accessToken' as const };
 

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { conflict, invalidParam, noSuch } from '../http/api-error.ts';
-import { newId, nowSeconds } from '../identity/secrets.ts';
+import type { Clock } from '../clock.ts';
+import { newId } from '../identity/secrets.ts';
 import { CursorNotFound, type Collection, type Page, type Store } from '../store/store.ts';
 import type {
   Contact,
@@ -64,7 +65,10 @@ export class MessagingService {
   readonly #conversations: Collection<StoredConversation>;
   readonly #messages: Collection<StoredMessage>;
 
-  constructor(store: Store) {
+  constructor(
+    store: Store,
+    private readonly clock: Clock,
+  ) {
     this.#contacts = store.collection<StoredContact>('contacts', {
       owner: (c) => c.user_id,
       active: (c) => `${c.user_id}:${c.last_active_at !== null}`,
@@ -90,7 +94,7 @@ export class MessagingService {
   }
 
   createContact(userId: string, input: z.output<typeof ContactCreate>): Contact {
-    const now = nowSeconds();
+    const now = this.clock.now();
     const contactId = newId('ctc');
     const conversation = this.#insertConversation(userId, { contact_id: contactId, group_id: null }, now);
     const contact = this.#contacts.insert({
@@ -150,13 +154,13 @@ export class MessagingService {
       if (this.#conversations.first('contact', contact.id))
         throw conflict('resource_already_exists', `Contact '${contact.id}' already has conversation '${contact.conversation_id}'.`, 'contact_id');
       // The contact's conversation was deleted earlier: this one takes its place.
-      conversation = this.#insertConversation(userId, { contact_id: contact.id, group_id: null }, nowSeconds());
+      conversation = this.#insertConversation(userId, { contact_id: contact.id, group_id: null }, this.clock.now());
       this.#contacts.update(contact.id, { conversation_id: conversation.id });
     } else {
       const groupId = input.group_id!;
       const existing = this.#conversations.first('group', `${userId}:${groupId}`);
       if (existing) throw conflict('resource_already_exists', `Group '${groupId}' already has conversation '${existing.id}'.`, 'group_id');
-      conversation = this.#insertConversation(userId, { contact_id: null, group_id: groupId }, nowSeconds());
+      conversation = this.#insertConversation(userId, { contact_id: null, group_id: groupId }, this.clock.now());
     }
     return publicFields(conversation);
   }
@@ -171,12 +175,12 @@ export class MessagingService {
     if (input.is_pinned !== undefined) patch.is_pinned = input.is_pinned;
     if (input.is_muted !== undefined) patch.is_muted = input.is_muted;
     if (input.last_opened_at !== undefined) {
-      if (input.last_opened_at > nowSeconds() + 300) throw invalidParam('last_opened_at', 'Invalid last_opened_at: must not be in the future.');
+      if (input.last_opened_at > this.clock.now() + 300) throw invalidParam('last_opened_at', 'Invalid last_opened_at: must not be in the future.');
       patch.last_opened_at = input.last_opened_at;
     }
     if (input.archived !== undefined) {
       // Archiving an archived conversation keeps its first archived_at.
-      patch.archived_at = input.archived ? (conversation.archived_at ?? nowSeconds()) : null;
+      patch.archived_at = input.archived ? (conversation.archived_at ?? this.clock.now()) : null;
     }
     if (input.pinned_message_id !== undefined) {
       const messageId = input.pinned_message_id;
@@ -210,7 +214,7 @@ export class MessagingService {
 
   createMessage(userId: string, conversationId: string, input: z.output<typeof MessageCreate>): Message {
     const conversation = this.#ownConversation(userId, conversationId);
-    const now = nowSeconds();
+    const now = this.clock.now();
     const message = this.#messages.insert({
       id: newId('msg'),
       object: 'message',

@@ -1,7 +1,7 @@
 import Router from '@koa/router';
 import { randomBytes } from 'node:crypto';
 import { z } from 'zod';
-import type { Services } from '../app.ts';
+import type { Services } from '../services.ts';
 import { ApiError } from '../http/api-error.ts';
 import type { AppState } from '../http/app-state.ts';
 import { frameSecurityHeaders } from '../http/frame-security.ts';

@@ -1,5 +1,6 @@
 import type { Store } from '../store/store.ts';
-import { hashSecret, newSecret, nowSeconds } from '../identity/secrets.ts';
+import type { Clock } from '../clock.ts';
+import { hashSecret, newSecret } from '../identity/secrets.ts';
 
 export interface Merchant {
   /** The integer merchant id, as a string because it is the row id. */
@@ -37,12 +38,16 @@ export class Merchants {
   readonly #merchants;
   readonly #keys;
 
-  constructor(private readonly store: Store) {
+  constructor(
+    store: Store,
+    private readonly clock: Clock,
+  ) {
     this.#merchants = store.collection<Merchant>('merchants');
     this.#keys = store.collection<MerchantKey>('merchant_keys');
   }
 
-  async create(input: { name?: string; origins: string[] }): Promise<MerchantCredentials> {
+  /** A new test merchant and its keys (in memory: the caller commits). */
+  create(input: { name?: string; origins: string[] }): MerchantCredentials {
     const origins = [...new Set(input.origins.map(normaliseOrigin))];
     let last = 1000;
     for (const m of this.#merchants.all()) last = Math.max(last, m.merchant_id);
@@ -54,11 +59,10 @@ export class Merchants {
       merchant_id: merchantId,
       name: input.name ?? `Test merchant ${merchantId}`,
       origins,
-      created_at: nowSeconds(),
+      created_at: this.clock.now(),
     });
     this.#keys.insert({ id: hashSecret(licenceKey), merchant_id: merchantId, kind: 'licence' });
     this.#keys.insert({ id: hashSecret(publicKey), merchant_id: merchantId, kind: 'public' });
-    await this.store.commit();
     return { merchantId, licenceKey, publicKey };
   }
 

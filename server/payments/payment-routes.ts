@@ -1,9 +1,8 @@
 import Router from '@koa/router';
 import type { Middleware } from 'koa';
-import type { Services } from '../app.ts';
+import type { Services } from '../services.ts';
 import { DEFAULT_TOKENISE_RATE_LIMIT } from '../config.ts';
 import type { AppState } from '../http/app-state.ts';
-import { idempotency } from '../http/idempotency.ts';
 import { mount, type Ctx } from '../http/operation.ts';
 import { limitedAuth, rateLimit } from '../http/rate-limit.ts';
 import { challengeRoutes } from './challenge-page.ts';
@@ -41,9 +40,9 @@ const merchantOf = (ctx: Ctx) => ctx.state.merchantId!;
  * Backend routes under /v1/payment_intents (licence key): create, retrieve, attach, confirm,
  * authorise, capture, cancel, verify. Handlers only call the service; it alone moves statuses.
  */
-export function backendPaymentRoutes({ store, merchants, payments }: Services, limiter: Middleware<AppState>): Router<AppState> {
+export function backendPaymentRoutes({ idempotencyKeys, merchants, payments }: Pick<Services, 'idempotencyKeys' | 'merchants' | 'payments'>, limiter: Middleware<AppState>): Router<AppState> {
   const router = new Router<AppState>();
-  router.use('/v1/payment_intents', limitedAuth(licenceKeyAuth(merchants), limiter), idempotency(store));
+  router.use('/v1/payment_intents', limitedAuth(licenceKeyAuth(merchants), limiter), idempotencyKeys.middleware());
   const op = { auth: 'licenceKey' as const, tag: 'Payment Intents' };
 
   mount(router, { ...op, method: 'post', path: '/v1/payment_intents', summary: 'Create a Payment Intent', body: PaymentIntentCreate, response: PaymentIntentCreated,
@@ -71,7 +70,7 @@ export function backendPaymentRoutes({ store, merchants, payments }: Services, l
  * origin only. The session token is bound to its intent: a body may omit payment_intent_id.
  */
 export function browserPaymentRoutes(services: Services, limiter: Middleware<AppState>): Router<AppState>[] {
-  const { store, merchants, payments, config } = services;
+  const { idempotencyKeys, merchants, payments, config } = services;
   const router = new Router<AppState>();
   const ownOrigin = () => new URL(config.publicUrl).origin;
 
@@ -93,8 +92,8 @@ export function browserPaymentRoutes(services: Services, limiter: Middleware<App
   for (const path of intentPaths) router.options(path, merchantCors.preflight);
   router.options('/frames/tokenise', framesCors.preflight);
   // One prefix: a list of overlapping paths would run the middleware twice for /intent/attach.
-  router.use('/intent', ...[merchantCors.request, limitedAuth(sessionAuth(merchants, payments), limiter), idempotency(store)].map(exceptPreflight));
-  router.use('/frames/tokenise', ...[framesCors.request, perAddress, sessionAuth(merchants, payments), perSession, idempotency(store)].map(exceptPreflight));
+  router.use('/intent', ...[merchantCors.request, limitedAuth(sessionAuth(merchants, payments), limiter), idempotencyKeys.middleware()].map(exceptPreflight));
+  router.use('/frames/tokenise', ...[framesCors.request, perAddress, sessionAuth(merchants, payments), perSession, idempotencyKeys.middleware()].map(exceptPreflight));
 
   const op = { auth: 'session' as const, tag: 'Browser (session)' };
   const intentOf = (ctx: Ctx, named?: string) => sessionIntentId(ctx, named);

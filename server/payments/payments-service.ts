@@ -1,6 +1,8 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { ApiError, conflict, invalidParam, noSuch } from '../http/api-error.ts';
-import { hashSecret, newId, newSecret, nowSeconds } from '../identity/secrets.ts';
+import type { Clock } from '../clock.ts';
+import { hashSecret, newId, newSecret } from '../identity/secrets.ts';
+import { expiryIndex, pruneExpired } from '../store/expiry.ts';
 import type { Collection, Store } from '../store/store.ts';
 import { isExpired, maskedPan, validateCard, type CardSummary, type RawCard } from './cards.ts';
 import { allows, assertAllowed, nextStatus, type IntentOperation, type IntentStatus } from './intent-states.ts';
@@ -25,6 +27,8 @@ import {
 export const MAX_FAILED_ATTEMPTS = 5;
 export const TOKEN_TTL_SECONDS = 15 * 60;
 export const CHALLENGE_TTL_SECONDS = 15 * 60;
+/** How long an expired token or challenge is kept before pruning, so it is refused as expired. */
+export const EXPIRED_KEPT_SECONDS = 60 * 60;
 
 type AttemptRow = Omit<Attempt, 'payment_method'> & { card: CardSummary };
 
@@ -135,24 +139,25 @@ export class PaymentsService {
   readonly #tokens: Collection<TokenRow>;
   readonly #cards: Collection<StoredCardRow>;
   readonly #challenges: Collection<ChallengeRow>;
-  #sweptAt = 0;
 
   constructor(
     store: Store,
     private readonly merchants: Merchants,
     /** The service's own origin, read per call (tests learn it after listening). */
     private readonly publicUrl: () => string,
+    private readonly clock: Clock,
   ) {
     this.#intents = store.collection<IntentRow>('payment_intents', { session: (i) => i.session_hash, opaque: (i) => i.opaque_key });
-    this.#tokens = store.collection<TokenRow>('card_tokens');
+    // Kept an hour past expiry, so an expired token or challenge is refused as expired, not unknown.
+    this.#tokens = store.collection<TokenRow>('card_tokens', expiryIndex((t) => t.expires_at + EXPIRED_KEPT_SECONDS));
     this.#cards = store.collection<StoredCardRow>('stored_cards', { account: (c) => `${c.merchant_id}:${c.account_id}` });
-    this.#challenges = store.collection<ChallengeRow>('three_ds_challenges');
+    this.#challenges = store.collection<ChallengeRow>('three_ds_challenges', expiryIndex((c) => c.expires_at + EXPIRED_KEPT_SECONDS));
   }
 
   create(merchantId: number, input: PaymentIntentCreate) {
     if (input.merchantid !== merchantId) throw invalidParam('merchantid', `Invalid merchantid: the licence key belongs to merchant ${merchantId}.`);
     const sessionToken = newSecret('cpe_st_');
-    const now = nowSeconds();
+    const now = this.clock.now();
     const intent = this.#intents.insert({
       id: newId('pi'),
       merchant_id: merchantId,
@@ -238,7 +243,7 @@ export class PaymentsService {
       }
       throw error;
     }
-    const now = nowSeconds();
+    const now = this.clock.now();
     const token = this.#tokens.insert({
       id: newId('tok'),
       merchant_id: merchantId,
@@ -247,14 +252,13 @@ export class PaymentsService {
       created_at: now,
       expires_at: now + TOKEN_TTL_SECONDS,
     });
-    this.#sweepTokens(now);
     return { data: { cp_card_token: token.id, ...paymentMethodOf(card), expires_at: token.expires_at } };
   }
 
   attach(merchantId: number, intentId: string, input: { token: string; storeCard?: boolean }): AttachResponse {
     const intent = this.#own(merchantId, intentId);
     this.#assert('attach', intent);
-    const now = nowSeconds();
+    const now = this.clock.now();
     const card = this.#cardOf(intent, input.token, now);
     const vault = input.storeCard === true || intent.recurringIntent !== null;
     if (input.storeCard && intent.account_id === null)
@@ -299,7 +303,7 @@ export class PaymentsService {
     const intent = this.#own(merchantId, intentId);
     this.#assert('confirm', intent);
     const attempt = this.#current(intent);
-    const now = nowSeconds();
+    const now = this.clock.now();
     let challenge: ConfirmResponse['challenge'] = null;
     if (intent.moto) {
       this.#updateAttempt(intent, nextStatus('confirm', intent.status, 'requires_authorisation'), { three_ds: 'skipped_moto', outcome: 'authenticated' });
@@ -495,7 +499,7 @@ export class PaymentsService {
   }
 
   #move(intent: IntentRow, status: IntentStatus, patch: Partial<IntentRow> = {}): void {
-    this.#intents.update(intent.id, { ...patch, status, updated_at: nowSeconds() });
+    this.#intents.update(intent.id, { ...patch, status, updated_at: this.clock.now() });
   }
 
   #updateAttempt(intent: IntentRow, status: IntentStatus, attemptPatch: Partial<AttemptRow>, patch: Partial<IntentRow> = {}): void {
@@ -546,15 +550,13 @@ export class PaymentsService {
   #challengeOf(secret: string): ChallengeRow | undefined {
     if (!secret) return undefined;
     const challenge = this.#challenges.get(hashSecret(secret));
-    return challenge && challenge.expires_at > nowSeconds() ? challenge : undefined;
+    return challenge && challenge.expires_at > this.clock.now() ? challenge : undefined;
   }
 
-  /** Spent and expired tokens are of no further use: drop them now and then. */
-  #sweepTokens(now: number): void {
-    // At most once a minute: all() sorts every token.
-    if (now - this.#sweptAt < 60) return;
-    this.#sweptAt = now;
-    for (const token of [...this.#tokens.all()]) if (token.expires_at + 3600 < now) this.#tokens.delete(token.id);
+  /** Drops card tokens and challenges (answered or not) an hour past their expiry; see services.ts. */
+  prune(): { tokens: number; challenges: number } {
+    const now = this.clock.now();
+    return { tokens: pruneExpired(this.#tokens, now), challenges: pruneExpired(this.#challenges, now) };
   }
 
   #view(intent: IntentRow): PaymentIntent {

@@ -54,6 +54,12 @@ export class IndexedCollection<T extends Row> implements Collection<T> {
     return this.#bucket(index, key)?.rows.length ?? 0;
   }
 
+  keys(index: string): Iterable<string> {
+    const spec = this.#indexes.get(index);
+    if (!spec) throw new Error(`no index ${index}`);
+    return spec.keys.keys();
+  }
+
   *all(): Iterable<T> {
     yield* Object.values(this.rows).sort((a, b) => a._seq - b._seq);
   }
@@ -72,14 +78,14 @@ export class IndexedCollection<T extends Row> implements Collection<T> {
     if (!before) throw new Error(`no row ${id}`);
     const after = deepFreeze({ ...before, ...patch, id, _seq: before._seq } as Stored<T>);
     this.rows[id] = after;
-    for (const [name, index] of this.#indexes) {
+    for (const index of this.#indexes.values()) {
       const was = index.keyOf(before);
       const now = index.keyOf(after);
       if (was === now) {
         if (now !== undefined) index.keys.get(now)?.replace(after);
         continue;
       }
-      if (was !== undefined) this.#bucket(name, was)?.remove(before);
+      if (was !== undefined) this.#removeFrom(index.keys, was, before);
       if (now !== undefined) this.#bucketFor(index.keys, now).add(after);
     }
     this.onChange('update', id);
@@ -92,7 +98,7 @@ export class IndexedCollection<T extends Row> implements Collection<T> {
     delete this.rows[id];
     for (const index of this.#indexes.values()) {
       const key = index.keyOf(row);
-      if (key !== undefined) index.keys.get(key)?.remove(row);
+      if (key !== undefined) this.#removeFrom(index.keys, key, row);
     }
     this.#tombstones.set(id, row);
     if (this.#tombstones.size > TOMBSTONES) this.#tombstones.delete(this.#tombstones.keys().next().value!);
@@ -132,6 +138,13 @@ export class IndexedCollection<T extends Row> implements Collection<T> {
     const spec = this.#indexes.get(index);
     if (!spec) throw new Error(`no index ${index}`);
     return spec.keys.get(key);
+  }
+
+  /** Removes a row from its bucket, and the bucket once empty, so keys() lists only live keys. */
+  #removeFrom(keys: Map<string, OrderedIndex<Stored<T>>>, key: string, row: Stored<T>): void {
+    const bucket = keys.get(key);
+    bucket?.remove(row);
+    if (bucket && bucket.rows.length === 0) keys.delete(key);
   }
 
   #bucketFor(keys: Map<string, OrderedIndex<Stored<T>>>, key: string): OrderedIndex<Stored<T>> {

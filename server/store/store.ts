@@ -37,6 +37,8 @@ export interface Collection<T extends Row> {
    * CursorNotFound otherwise.
    */
   page(index: string, key: string, query: PageQuery, sameList?: (cursor: T) => boolean): Page<T>;
+  /** The keys an index holds rows under (for maintenance: see store/expiry.ts). */
+  keys(index: string): Iterable<string>;
   /** Every row, oldest first (for maintenance such as expiring old records). */
   all(): Iterable<T>;
 }

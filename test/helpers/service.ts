@@ -1,6 +1,8 @@
 import type { AddressInfo } from 'node:net';
 import { createServer, type Server } from 'node:http';
-import { createApp, createServices, type Services } from '../../server/app.ts';
+import { createApp } from '../../server/app.ts';
+import { systemClock, type Clock } from '../../server/clock.ts';
+import { createServices, type Services } from '../../server/services.ts';
 import type { Config } from '../../server/config.ts';
 import { createLogger } from '../../server/logger.ts';
 import { ensureSeeded, type Credentials } from '../../server/seed.ts';
@@ -40,15 +42,29 @@ export function testConfig(overrides: Partial<Config> = {}): Config {
   };
 }
 
-/** A real service on a free loopback port, with an in-memory store unless `dataDir` is given. */
-export async function startTestService(overrides: Partial<Config> = {}): Promise<TestService> {
-  const config = testConfig(overrides);
-  const store = await LowdbStore.open(config.dataDir);
-  const services = createServices(store, createLogger(config.log), config);
-  const server: Server = createServer(createApp(services).callback());
+/** Time that moves only when a test says so (Unix seconds). */
+export class ManualClock implements Clock {
+  constructor(private seconds = Math.floor(Date.now() / 1000)) {}
+  now(): number {
+    return this.seconds;
+  }
+  advance(seconds: number): void {
+    this.seconds += seconds;
+  }
+}
+
+/**
+ * A real service on a free loopback port, with an in-memory store unless `dataDir` is given. The port
+ * is bound before the services are built, so their configuration is final from the start.
+ */
+export async function startTestService(overrides: Partial<Config> = {}, clock: Clock = systemClock): Promise<TestService> {
+  const server: Server = createServer();
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  config.publicUrl = url;
+  const config = Object.freeze(testConfig({ publicUrl: url, ...overrides }));
+  const store = await LowdbStore.open(config.dataDir);
+  const services = createServices(store, createLogger(config.log), config, clock);
+  server.on('request', createApp(services).callback());
   const credentials = await ensureSeeded(services);
   const api = apiClient(url);
   return {

@@ -1,0 +1,52 @@
+import { systemClock, type Clock } from './clock.ts';
+import type { Config } from './config.ts';
+import { IdempotencyKeys } from './http/idempotency.ts';
+import { Users } from './identity/users.ts';
+import type { Logger } from './logger.ts';
+import { MessagingService } from './messaging/service.ts';
+import { Merchants } from './payments/merchants.ts';
+import { PaymentsService } from './payments/payments-service.ts';
+import type { Store } from './store/store.ts';
+
+/**
+ * The long-lived objects behind the routes, built once per process. Its own module, so routers
+ * import this type (and take only the members they use) without importing the app that mounts them.
+ */
+export interface Services {
+  store: Store;
+  logger: Logger;
+  config: Config;
+  clock: Clock;
+  users: Users;
+  merchants: Merchants;
+  messaging: MessagingService;
+  payments: PaymentsService;
+  idempotencyKeys: IdempotencyKeys;
+}
+
+export function createServices(store: Store, logger: Logger, config: Config, clock: Clock = systemClock): Services {
+  const merchants = new Merchants(store, clock);
+  return {
+    store,
+    logger,
+    config,
+    clock,
+    users: new Users(store, clock),
+    merchants,
+    messaging: new MessagingService(store, clock),
+    payments: new PaymentsService(store, merchants, () => config.publicUrl, clock),
+    idempotencyKeys: new IdempotencyKeys(store, clock, config.idempotencyRetentionSeconds),
+  };
+}
+
+/**
+ * Bounded growth: drops idempotency records past their retention, and card tokens and 3-D Secure
+ * challenges an hour past their expiry (until then an expired one is refused by name, not as
+ * unknown). Lookups already ignore expired rows, so this changes no answer; it keeps the data
+ * folder from growing with traffic. Commits what it removed.
+ */
+export async function pruneExpired(services: Pick<Services, 'store' | 'idempotencyKeys' | 'payments'>): Promise<{ idempotencyKeys: number; tokens: number; challenges: number }> {
+  const removed = { idempotencyKeys: services.idempotencyKeys.prune(), ...services.payments.prune() };
+  await services.store.commit();
+  return removed;
+}
