@@ -194,17 +194,6 @@ describe('tokenisation', () => {
     assertError(await backend(svc, 'attach', { payment_intent_id: s.paymentIntentId, token }), 400, 'token');
   });
 
-  test('an expired token is refused', async () => {
-    const s = await createIntent(svc);
-    const token = await tokenOf(svc, s, CARDS.visa);
-    // Move the expiry into the past rather than waiting 15 minutes.
-    svc.services.store.collection<{ id: string; expires_at: number }>('card_tokens').update(token, { expires_at: Math.floor(Date.now() / 1000) - 1 });
-    const r = await backend(svc, 'attach', { payment_intent_id: s.paymentIntentId, token });
-    assertError(r, 400, 'token');
-    assert.equal(r.body.error.code, 'token_expired');
-    // Still waiting for a card, as the tokenise (the session's first request) left it.
-    assert.equal((await getIntent(svc, s.paymentIntentId)).status, 'requires_payment_method');
-  });
 
   test("a token of another intent cannot be attached", async () => {
     const a = await createIntent(svc);
