@@ -50,6 +50,19 @@ export async function startCpe(root: string, dataDir: string): Promise<CpeServic
   return { child, url, token };
 }
 
+/** Bare Koa answering one JSON page from memory (bare-koa.ts): the framework's ceiling for a list. */
+export async function startBareKoa(root: string, pageFile: string): Promise<{ child: Child; url: string }> {
+  const port = await freePort();
+  const child = spawnNode('bare Koa', ['--import', 'tsx', join(root, 'bench/messaging/bare-koa.ts'), String(port), pageFile], { cwd: root });
+  const url = `http://127.0.0.1:${port}`;
+  await waitFor(child, 'bare Koa to answer', async () => {
+    const res = await fetch(`${url}/v1/contacts?limit=10`);
+    await res.arrayBuffer();
+    return res.ok ? true : undefined;
+  });
+  return { child, url };
+}
+
 /** json-server 0.17.4's own CLI on a db.json, without its request log (CPE runs at log level warn). */
 export async function startJsonServer(root: string, dbFile: string): Promise<{ child: Child; url: string }> {
   const port = await freePort();
