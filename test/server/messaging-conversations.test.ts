@@ -53,15 +53,16 @@ describe('POST /v1/conversations', () => {
     assert.equal((await svc.api('GET', `/v1/contacts/${contact.id}`, { token })).body.conversation_id, fresh.body.id);
   });
 
-  for (const [name, form, param] of [
-    ['neither id', {}, 'contact_id'],
-    ['both ids', { contact_id: 'ctc_x', group_id: 'g' }, 'group_id'],
-    ['unknown contact', { contact_id: 'ctc_missing' }, 'contact_id'],
-    ['hostile group id', { group_id: '../../etc' }, 'group_id'],
+  for (const [name, form, param, expected, code] of [
+    ['neither id', {}, 'contact_id', 400, 'parameter_missing'],
+    ['both ids', { contact_id: 'ctc_x', group_id: 'g' }, 'group_id', 400, 'parameter_invalid'],
+    ['unknown contact', { contact_id: 'ctc_missing' }, 'contact_id', 404, 'resource_missing'],
+    ['hostile group id', { group_id: '../../etc' }, 'group_id', 400, 'parameter_invalid'],
   ] as const) {
-    test(`${name}: 4xx naming ${param}`, async () => {
+    test(`${name}: ${expected} ${code} naming ${param}`, async () => {
       const { status, body } = await svc.api('POST', '/v1/conversations', { token, form: form as Record<string, string> });
-      assert.ok(status === 400 || status === 404, `status ${status}`);
+      assert.equal(status, expected);
+      assert.equal(body.error.code, code);
       assert.equal(body.error.param, param);
     });
   }
