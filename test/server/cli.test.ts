@@ -1,4 +1,6 @@
 import assert from 'node:assert/strict';
+import { readFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, test } from 'node:test';
 import { apiClient } from '../helpers/service.ts';
 import { cli, startServiceProcess, tempDataDir } from '../helpers/service-process.ts';
@@ -16,6 +18,23 @@ describe('CLI', () => {
     const merchant = JSON.parse(cli(dir, ['merchant', '--', '--origin', 'https://shop.example']).stdout);
     assert.deepEqual(Object.keys(merchant), ['serviceUrl', 'merchantId', 'licenceKey', 'publicKey']);
     assert.notEqual(merchant.merchantId, credentials.merchantId);
+  });
+
+  test('credentials.json is readable by its owner only (mode 0600); --name names the merchant, directly and through the service', async () => {
+    const dir = tempDataDir();
+    cli(dir, ['credentials']);
+    assert.equal(statSync(join(dir, 'credentials.json')).mode & 0o777, 0o600);
+    const merchantName = (id: number) => JSON.parse(readFileSync(join(dir, 'cpe.json'), 'utf8')).collections.merchants[String(id)].name;
+    const direct = JSON.parse(cli(dir, ['merchant', '--', '--origin', 'https://a.example', '--name', 'Shop A']).stdout);
+    assert.equal(merchantName(direct.merchantId), 'Shop A');
+    const service = await startServiceProcess(dir);
+    try {
+      const via = JSON.parse(cli(dir, ['merchant', '--', '--origin', 'https://b.example', '--name', 'Shop B']).stdout);
+      await service.stop();
+      assert.equal(merchantName(via.merchantId), 'Shop B');
+    } finally {
+      await service.stop();
+    }
   });
 
   test('bad input: a message and exit code 1', () => {

@@ -117,6 +117,15 @@ describe('form fields named after Object.prototype', () => {
     });
   }
 
+  test('an unknown JSON field is parameter_unknown too, nested ones named in form notation', async () => {
+    const r = await svc.api('POST', '/v1/contacts', { token, json: { username: 'u', phone_number: '+441234567', nickname: 'x' } });
+    assertError(r, 400, 'nickname');
+    assert.equal(r.body.error.code, 'parameter_unknown');
+    const nested = await svc.api('POST', '/v1/payment_intents', { token: svc.credentials.licenceKey, json: { merchantid: svc.credentials.merchantId, amount: 100, currency: 'GBP', identifier: 'x', billTo: { nickname: 'Ada' } } });
+    assertError(nested, 400, 'billTo[nickname]');
+    assert.equal(nested.body.error.code, 'parameter_unknown');
+  });
+
   test('in a query string too', async () => {
     const r = await svc.api('GET', '/v1/contacts?toString=1', { token });
     assertError(r, 400, 'toString');
