@@ -1,144 +1,36 @@
-import { randomBytes, randomUUID } from 'node:crypto';
-import { ApiError, conflict, invalidParam, noSuch } from '../http/api-error.ts';
+import { randomUUID } from 'node:crypto';
 import type { Clock } from '../clock.ts';
+import { ApiError, conflict, invalidParam, noSuch } from '../http/api-error.ts';
 import { hashSecret, newId, newSecret } from '../identity/secrets.ts';
-import { expiryIndex, pruneExpired } from '../store/expiry.ts';
 import type { Collection, Store } from '../store/store.ts';
-import { isExpired, maskedPan, validateCard, type CardSummary, type RawCard } from './cards.ts';
+import { CardVault } from './card-vault.ts';
+import { validateCard, type CardSummary, type RawCard } from './cards.ts';
+import { Challenges, type ChallengeView } from './challenges.ts';
+import type { AttemptRow, IntentRow } from './intent-rows.ts';
 import { allows, assertAllowed, nextStatus, type IntentOperation, type IntentStatus } from './intent-states.ts';
 import { formatAmount } from './iso-codes.ts';
 import type { Merchants } from './merchants.ts';
-import {
-  REDACTED,
-  type AttachResponse,
-  type Attempt,
-  type AttemptError,
-  type AuthDetails,
-  type AuthoriseResponse,
-  type BillTo,
-  type ConfirmResponse,
-  type IntentPurpose,
-  type PaymentIntent,
-  type PaymentIntentCreate,
-  type VerifyResponse,
-} from './schemas.ts';
+import { intentView, paymentMethodOf, sessionView, verifyView } from './payment-views.ts';
+import type { AttachResponse, AttemptError, AuthoriseResponse, ConfirmResponse, PaymentIntent, PaymentIntentCreate, VerifyResponse } from './schemas.ts';
+import { ATTACH_FAILURES, AUTHENTICATION_FAILED, authorisationCode, DECLINES } from './test-processor.ts';
 
 /** Failed card validations, attaches, challenges and declines an intent takes before it locks. */
 export const MAX_FAILED_ATTEMPTS = 5;
-export const TOKEN_TTL_SECONDS = 15 * 60;
-export const CHALLENGE_TTL_SECONDS = 15 * 60;
-/** How long an expired token or challenge is kept before pruning, so it is refused as expired. */
-export const EXPIRED_KEPT_SECONDS = 60 * 60;
-
-type AttemptRow = Omit<Attempt, 'payment_method'> & { card: CardSummary };
-
-interface IntentRow {
-  id: string;
-  merchant_id: number;
-  status: IntentStatus;
-  amount: number;
-  currency: string;
-  identifier: string;
-  auto_capture: boolean;
-  moto: boolean;
-  /** Absent on rows written before card verification intents existed: a payment. */
-  purpose?: IntentPurpose;
-  account_id: string | null;
-  billTo: BillTo | null;
-  cardHolderAccount: Record<string, string> | null;
-  recurringIntent: Record<string, string | number> | null;
-  /** Hash of the session token: the token itself is shown once, at create. */
-  session_hash: string;
-  opaque_key: string;
-  amount_authorised: number | null;
-  amount_captured: number;
-  failed_attempts: number;
-  cancellation_reason: 'requested' | 'too_many_failed_attempts' | null;
-  attempts: AttemptRow[];
-  created_at: number;
-  updated_at: number;
-}
+export { TOKEN_TTL_SECONDS } from './card-vault.ts';
+export { CHALLENGE_TTL_SECONDS, type ChallengeView } from './challenges.ts';
 
 /**
- * A single-use card token: a card summary (never the PAN or CSC) bound to one intent. It is spent
- * once an attempt of its intent references it (attach always records one), so no row changes when a
- * token is used: the table only grows, and a write appends the new token's text.
- */
-interface TokenRow {
-  id: string;
-  merchant_id: number;
-  intent_id: string;
-  card: CardSummary;
-  created_at: number;
-  expires_at: number;
-}
-
-/** A vaulted card of a merchant's account: reusable, still no raw data. */
-interface StoredCardRow {
-  id: string;
-  merchant_id: number;
-  account_id: string;
-  card: CardSummary;
-  created_at: number;
-}
-
-/** A pending 3-D Secure challenge, found by the hash of the secret in its page's URL. */
-interface ChallengeRow {
-  id: string;
-  transaction_id: string;
-  intent_id: string;
-  attempt_id: string;
-  merchant_id: number;
-  /** The merchant page origin that confirmed (direct mode), where the outcome is posted. */
-  origin: string | null;
-  status: 'pending' | 'completed' | 'failed';
-  created_at: number;
-  expires_at: number;
-}
-
-export interface ChallengeView {
-  transactionId: string;
-  status: ChallengeRow['status'];
-  amount: string;
-  merchantName: string;
-  /** Origins that may frame the page and receive the outcome message. */
-  origins: string[];
-}
-
-const attemptError = (code: string, message: string, retriable: boolean): AttemptError => ({ type: 'card_error', code, message, retriable });
-
-const ATTACH_FAILURES = {
-  attach_fail: attemptError('card_declined', 'The card was refused when attached: use another card.', false),
-  attach_fail_retriable: attemptError('processing_error', 'The card could not be attached just now: try again.', true),
-} as const;
-
-const DECLINES = {
-  decline: attemptError('card_declined', 'The card was declined.', false),
-  insufficient_funds: attemptError('insufficient_funds', 'The card has insufficient funds.', false),
-} as const;
-
-/** An authorisation code as acquirers print them: six upper-case letters and digits. */
-const authorisationCode = () => randomBytes(6).toString('base64url').toUpperCase().replace(/[^A-Z0-9]/g, '7').slice(0, 6);
-
-const paymentMethodOf = (card: CardSummary) => ({
-  scheme: card.scheme,
-  last4: card.last4,
-  expiry_month: card.exp_month,
-  expiry_year: card.exp_year,
-  ...(card.wallet ? { wallet: card.wallet } : {}),
-});
-
-/**
- * Payment Intents and everything around them: tokens, attempts, the test processor, 3-D Secure
- * challenges and vaulted cards. Every status change goes through the transition table; each method
- * checks and mutates without awaiting in between (atomic on Node's one thread); the request's
- * commit (server/http/durable-writes.ts) makes the changes durable before the answer leaves.
+ * The Payment Intent lifecycle: create, attach, confirm, the challenge's answer, authorise, capture,
+ * cancel, verify. Tokens and vaulted cards (card-vault.ts), challenges (challenges.ts), the test
+ * processor's answers (test-processor.ts) and what leaves the service (payment-views.ts) live
+ * beside it. Every status change goes through the transition table; each method checks and mutates
+ * without awaiting in between (atomic on Node's one thread); the request's commit
+ * (server/http/durable-writes.ts) makes the changes durable before the answer leaves.
  */
 export class PaymentsService {
   readonly #intents: Collection<IntentRow>;
-  readonly #tokens: Collection<TokenRow>;
-  readonly #cards: Collection<StoredCardRow>;
-  readonly #challenges: Collection<ChallengeRow>;
+  readonly #vault: CardVault;
+  readonly #challenges: Challenges;
 
   constructor(
     store: Store,
@@ -148,10 +40,8 @@ export class PaymentsService {
     private readonly clock: Clock,
   ) {
     this.#intents = store.collection<IntentRow>('payment_intents', { session: (i) => i.session_hash, opaque: (i) => i.opaque_key });
-    // Kept an hour past expiry, so an expired token or challenge is refused as expired, not unknown.
-    this.#tokens = store.collection<TokenRow>('card_tokens', expiryIndex((t) => t.expires_at + EXPIRED_KEPT_SECONDS));
-    this.#cards = store.collection<StoredCardRow>('stored_cards', { account: (c) => `${c.merchant_id}:${c.account_id}` });
-    this.#challenges = store.collection<ChallengeRow>('three_ds_challenges', expiryIndex((c) => c.expires_at + EXPIRED_KEPT_SECONDS));
+    this.#vault = new CardVault(store, clock);
+    this.#challenges = new Challenges(store, clock);
   }
 
   create(merchantId: number, input: PaymentIntentCreate) {
@@ -186,7 +76,7 @@ export class PaymentsService {
   }
 
   get(merchantId: number, id: string): PaymentIntent {
-    return this.#view(this.#own(merchantId, id));
+    return intentView(this.#own(merchantId, id));
   }
 
   /** Whether a merchant has an intent with this opaque key (a hosted frame's address names it). */
@@ -212,17 +102,7 @@ export class PaymentsService {
   }
 
   sessionView(merchantId: number, id: string) {
-    const intent = this.#own(merchantId, id);
-    return {
-      paymentIntentId: intent.id,
-      status: intent.status,
-      amount: intent.amount,
-      currency: intent.currency,
-      amount_formatted: formatAmount(intent.amount, intent.currency),
-      moto: intent.moto,
-      opaque_key: intent.opaque_key,
-      purpose: intent.purpose ?? 'payment',
-    };
+    return sessionView(this.#own(merchantId, id));
   }
 
   /**
@@ -243,23 +123,14 @@ export class PaymentsService {
       }
       throw error;
     }
-    const now = this.clock.now();
-    const token = this.#tokens.insert({
-      id: newId('tok'),
-      merchant_id: merchantId,
-      intent_id: intent.id,
-      card,
-      created_at: now,
-      expires_at: now + TOKEN_TTL_SECONDS,
-    });
-    return { data: { cp_card_token: token.id, ...paymentMethodOf(card), expires_at: token.expires_at } };
+    return this.#vault.issue(merchantId, intent.id, card);
   }
 
   attach(merchantId: number, intentId: string, input: { token: string; storeCard?: boolean }): AttachResponse {
     const intent = this.#own(merchantId, intentId);
     this.#assert('attach', intent);
     const now = this.clock.now();
-    const card = this.#cardOf(intent, input.token, now);
+    const card = this.#vault.cardFor(intent, input.token);
     const vault = input.storeCard === true || intent.recurringIntent !== null;
     if (input.storeCard && intent.account_id === null)
       throw invalidParam('storeCard', 'Invalid storeCard: the payment intent was created without account_id, so there is no account to store the card for.');
@@ -284,7 +155,7 @@ export class PaymentsService {
       this.#recordFailure(intent, (locked) => nextStatus('attach', intent.status, locked ? 'cancelled' : 'requires_payment_method'), [...attempts, attempt]);
     } else {
       this.#move(intent, nextStatus('attach', intent.status, 'requires_customer_confirmation'), { attempts: [...attempts, attempt] });
-      if (vault && intent.account_id !== null) storedCard = this.#vault(merchantId, intent.account_id, input.token, card, now);
+      if (vault && intent.account_id !== null) storedCard = this.#vault.vault(merchantId, intent.account_id, input.token, card);
     }
     const after = this.#intents.get(intent.id)!;
     return {
@@ -303,22 +174,16 @@ export class PaymentsService {
     const intent = this.#own(merchantId, intentId);
     this.#assert('confirm', intent);
     const attempt = this.#current(intent);
-    const now = this.clock.now();
     let challenge: ConfirmResponse['challenge'] = null;
     if (intent.moto) {
       this.#updateAttempt(intent, nextStatus('confirm', intent.status, 'requires_authorisation'), { three_ds: 'skipped_moto', outcome: 'authenticated' });
     } else if (attempt.card.outcome === 'challenge') {
-      const secret = newSecret('');
-      this.#challenges.insert({
-        id: hashSecret(secret),
+      const secret = this.#challenges.open({
         transaction_id: attempt.three_ds_transaction_id,
         intent_id: intent.id,
         attempt_id: attempt.id,
         merchant_id: merchantId,
         origin: pageOrigin,
-        status: 'pending',
-        created_at: now,
-        expires_at: now + CHALLENGE_TTL_SECONDS,
       });
       this.#updateAttempt(intent, nextStatus('confirm', intent.status, 'requires_customer_authentication'), {
         three_ds: 'challenge_pending',
@@ -340,7 +205,7 @@ export class PaymentsService {
 
   /** What the challenge page shows; undefined for an unknown or expired secret. */
   challengeView(secret: string): ChallengeView | undefined {
-    const challenge = this.#challengeOf(secret);
+    const challenge = this.#challenges.find(secret);
     if (!challenge) return undefined;
     const intent = this.#intents.get(challenge.intent_id)!;
     const merchant = this.merchants.get(challenge.merchant_id);
@@ -355,7 +220,7 @@ export class PaymentsService {
 
   /** The shopper's answer to a challenge: complete → requires_authorisation; fail → failed. */
   answerChallenge(secret: string, outcome: 'complete' | 'fail'): ChallengeView {
-    const challenge = this.#challengeOf(secret);
+    const challenge = this.#challenges.find(secret);
     if (!challenge) throw noSuch('challenge', '(secret)', 'challenge');
     if (challenge.status !== 'pending') throw conflict('challenge_answered', `This challenge was already answered: ${challenge.status}.`, 'challenge');
     const intent = this.#intents.get(challenge.intent_id)!;
@@ -370,11 +235,12 @@ export class PaymentsService {
       });
     } else {
       assertAllowed('fail_challenge', intent);
-      const error = attemptError('authentication_failed', 'The shopper failed 3-D Secure authentication.', false);
-      const attempts = intent.attempts.map((a) => (a.id === attempt.id ? { ...a, three_ds: 'challenge_failed' as const, outcome: 'authentication_failed' as const, error } : a));
+      const attempts = intent.attempts.map((a) =>
+        a.id === attempt.id ? { ...a, three_ds: 'challenge_failed' as const, outcome: 'authentication_failed' as const, error: AUTHENTICATION_FAILED } : a,
+      );
       this.#recordFailure(intent, (locked) => nextStatus('fail_challenge', intent.status, locked ? 'cancelled' : 'failed'), attempts);
     }
-    this.#challenges.update(challenge.id, { status: outcome === 'complete' ? 'completed' : 'failed' });
+    this.#challenges.answered(challenge.id, outcome === 'complete' ? 'completed' : 'failed');
     return this.challengeView(secret)!;
   }
 
@@ -421,7 +287,7 @@ export class PaymentsService {
     if (toCapture > authorised)
       throw invalidParam('amount', `Invalid amount: at most the authorised ${authorised} can be captured.`, 'amount_too_large');
     this.#move(intent, nextStatus('capture', intent.status, 'succeeded'), { amount_captured: toCapture });
-    return this.#view(this.#intents.get(intent.id)!);
+    return intentView(this.#intents.get(intent.id)!);
   }
 
   cancel(merchantId: number, intentId: string): PaymentIntent {
@@ -431,43 +297,12 @@ export class PaymentsService {
       ['attached', 'awaiting_authentication', 'authenticated'].includes(a.outcome) ? { ...a, outcome: 'cancelled' as const } : a,
     );
     this.#move(intent, nextStatus('cancel', intent.status, 'cancelled'), { attempts, cancellation_reason: 'requested' });
-    return this.#view(this.#intents.get(intent.id)!);
+    return intentView(this.#intents.get(intent.id)!);
   }
 
   /** `success` only when funds are authorised; personal fields redacted unless unmasked. */
   verify(merchantId: number, intentId: string, unmask: readonly string[]): VerifyResponse {
-    const intent = this.#own(merchantId, intentId);
-    const authorised = intent.status === 'succeeded' || intent.status === 'requires_capture';
-    const status: VerifyResponse['status'] = authorised ? 'success' : intent.status === 'failed' ? 'failed' : intent.status === 'cancelled' ? 'cancelled' : 'pending';
-    const attempt = [...intent.attempts].reverse().find((a) => a.outcome === 'authorised');
-    if (!authorised || !attempt) return { status, intent_status: intent.status, auth: null };
-    const bill = intent.billTo ?? {};
-    const name = [bill.title, bill.firstname, bill.lastname].filter(Boolean).join(' ') || attempt.card.name;
-    const address = [bill.address1, bill.address2, bill.address3].filter(Boolean).join(', ') || null;
-    const personal = { name, email: bill.email ?? null, address, postcode: bill.postcode ?? null };
-    const redacted = (['name', 'email', 'address', 'postcode'] as const).filter((f) => !unmask.includes(f));
-    for (const field of redacted) if (personal[field] !== null) personal[field] = REDACTED;
-    const auth: AuthDetails = {
-      paymentIntentId: intent.id,
-      merchantid: intent.merchant_id,
-      amount: intent.amount_authorised ?? intent.amount,
-      amount_captured: intent.amount_captured,
-      currency: intent.currency,
-      identifier: intent.identifier,
-      authorisation_code: attempt.authorisation_code!,
-      masked_pan: maskedPan(attempt.card),
-      scheme: attempt.card.scheme,
-      last4: attempt.card.last4,
-      expiry_month: attempt.card.exp_month,
-      expiry_year: attempt.card.exp_year,
-      three_ds: attempt.three_ds,
-      purpose: intent.purpose ?? 'payment',
-      wallet: attempt.card.wallet ?? null,
-      ...personal,
-      country: bill.country ?? null,
-      redacted,
-    };
-    return { status, intent_status: intent.status, auth };
+    return verifyView(this.#own(merchantId, intentId), unmask);
   }
 
   // Internals
@@ -519,69 +354,8 @@ export class PaymentsService {
     });
   }
 
-  /** The card behind a token or vaulted card reference, checked for this intent. */
-  #cardOf(intent: IntentRow, reference: string, now: number): CardSummary {
-    if (reference.startsWith('card_')) {
-      const stored = this.#cards.get(reference);
-      if (!stored || stored.merchant_id !== intent.merchant_id || stored.account_id !== intent.account_id)
-        throw noSuch("stored card for this payment intent's account", reference, 'token');
-      if (isExpired(stored.card)) throw new ApiError(400, 'card_error', 'expired_card', 'The stored card has expired.', 'token');
-      return stored.card;
-    }
-    const token = this.#tokens.get(reference);
-    if (!token || token.merchant_id !== intent.merchant_id || token.intent_id !== intent.id)
-      throw noSuch('token for this payment intent', reference, 'token');
-    if (intent.attempts.some((a) => a.token === reference)) throw invalidParam('token', 'This token was already used: tokens are single-use, tokenise the card again.', 'token_already_used');
-    if (token.expires_at <= now) throw invalidParam('token', 'This token has expired: tokenise the card again.', 'token_expired');
-    return token.card;
-  }
-
-  /** Keeps one stored card per account and card (same BIN, last four and expiry). */
-  #vault(merchantId: number, accountId: string, reference: string, card: CardSummary, now: number) {
-    let stored: StoredCardRow | undefined;
-    if (reference.startsWith('card_')) stored = this.#cards.get(reference);
-    stored ??= this.#cards
-      .find('account', `${merchantId}:${accountId}`)
-      .find((c) => c.card.first6 === card.first6 && c.card.last4 === card.last4 && c.card.exp_month === card.exp_month && c.card.exp_year === card.exp_year);
-    stored ??= this.#cards.insert({ id: newId('card'), merchant_id: merchantId, account_id: accountId, card, created_at: now });
-    return { id: stored.id, account_id: accountId, ...paymentMethodOf(stored.card) };
-  }
-
-  #challengeOf(secret: string): ChallengeRow | undefined {
-    if (!secret) return undefined;
-    const challenge = this.#challenges.get(hashSecret(secret));
-    return challenge && challenge.expires_at > this.clock.now() ? challenge : undefined;
-  }
-
   /** Drops card tokens and challenges (answered or not) an hour past their expiry; see services.ts. */
   prune(): { tokens: number; challenges: number } {
-    const now = this.clock.now();
-    return { tokens: pruneExpired(this.#tokens, now), challenges: pruneExpired(this.#challenges, now) };
-  }
-
-  #view(intent: IntentRow): PaymentIntent {
-    return {
-      id: intent.id,
-      object: 'payment_intent',
-      status: intent.status,
-      merchantid: intent.merchant_id,
-      amount: intent.amount,
-      currency: intent.currency,
-      identifier: intent.identifier,
-      auto_capture: intent.auto_capture,
-      moto: intent.moto,
-      purpose: intent.purpose ?? 'payment',
-      account_id: intent.account_id,
-      billTo: (intent.billTo as Record<string, string> | null) ?? null,
-      cardHolderAccount: intent.cardHolderAccount,
-      recurringIntent: intent.recurringIntent,
-      amount_authorised: intent.amount_authorised,
-      amount_captured: intent.amount_captured,
-      failed_attempts: intent.failed_attempts,
-      cancellation_reason: intent.cancellation_reason,
-      attempts: intent.attempts.map(({ card, ...a }) => ({ ...a, payment_method: paymentMethodOf(card) })),
-      created_at: intent.created_at,
-      updated_at: intent.updated_at,
-    };
+    return { tokens: this.#vault.prune(), challenges: this.#challenges.prune() };
   }
 }

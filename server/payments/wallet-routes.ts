@@ -1,10 +1,9 @@
 import Router from '@koa/router';
 import type { Middleware } from 'koa';
 import { z } from 'zod';
-import type { Services } from '../app.ts';
+import type { Services } from '../services.ts';
 import { DEFAULT_TOKENISE_RATE_LIMIT } from '../config.ts';
 import type { AppState } from '../http/app-state.ts';
-import { idempotency } from '../http/idempotency.ts';
 import { mount } from '../http/operation.ts';
 import { rateLimit } from '../http/rate-limit.ts';
 import { cors } from './cors.ts';
@@ -48,7 +47,7 @@ export const WalletApproveResponse = z
 
 /** Mounted beside the frames' tokenise route: same session auth, own-origin CORS, idempotency and rate limits. */
 export function walletRoutes(services: Services): Router<AppState> {
-  const { store, merchants, payments, config } = services;
+  const { idempotencyKeys, merchants, payments, config } = services;
   const router = new Router<AppState>();
   const path = '/frames/wallet/approve';
   const ownOrigin = () => new URL(config.publicUrl).origin;
@@ -62,7 +61,7 @@ export function walletRoutes(services: Services): Router<AppState> {
       ctx.method === 'OPTIONS' ? next() : middleware(ctx, next);
 
   router.options(path, framesCors.preflight);
-  router.use(path, ...[framesCors.request, perAddress, sessionAuth(merchants, payments), perSession, idempotency(store)].map(exceptPreflight));
+  router.use(path, ...[framesCors.request, perAddress, sessionAuth(merchants, payments), perSession, idempotencyKeys.middleware()].map(exceptPreflight));
 
   mount(router, {
     auth: 'session',
