@@ -9,7 +9,10 @@ import { rateLimit } from './http/rate-limit.ts';
 import { requestLog } from './http/request-log.ts';
 import { staticAssets } from './http/static-assets.ts';
 import { messagingRoutes } from './messaging/routes.ts';
+import { operationsOf } from './http/operation.ts';
 import { openApiDocument } from './openapi.ts';
+import { challengeRoutes } from './payments/challenge-page.ts';
+import { walletRoutes } from './payments/wallet-routes.ts';
 import { frameAncestorsOf } from './payments/frame-ancestors.ts';
 import { backendPaymentRoutes, browserPaymentRoutes } from './payments/payment-routes.ts';
 import type { Services } from './services.ts';
@@ -32,15 +35,23 @@ export function createApp(services: Services, options: { adminSecret?: string } 
 
   const root = new Router<AppState>();
   root.get('/v1/openapi.json', (ctx) => {
-    ctx.body = openApiDocument(services.config.publicUrl);
+    ctx.body = openApiDocument(services.config.publicUrl, described);
   });
   root.get('/healthz', (ctx) => {
     ctx.body = { ok: true };
   });
 
-  const v1 = messagingRoutes(services, limiter);
-  const payments = [backendPaymentRoutes(services, limiter), ...browserPaymentRoutes(services, limiter)];
-  const admin = adminRoutes(services, options.adminSecret);
+  // Every router the app mounts, in order; the API description covers exactly their operations.
+  const routers = [
+    root,
+    messagingRoutes(services, limiter),
+    backendPaymentRoutes(services, limiter),
+    browserPaymentRoutes(services, limiter),
+    challengeRoutes(services),
+    walletRoutes(services),
+    adminRoutes(services, options.adminSecret),
+  ];
+  const described = operationsOf(routers);
 
   app.use(requestLog(services.logger));
   app.use(errorMapper());
@@ -53,7 +64,7 @@ export function createApp(services: Services, options: { adminSecret?: string } 
   app.use(staticAssets({ frameAncestors: frameAncestorsOf(services.merchants, services.payments) }));
   app.use(durableWrites(services.store));
   app.use(body());
-  for (const router of [root, v1, ...payments, admin]) {
+  for (const router of routers) {
     app.use(router.routes());
     app.use(router.allowedMethods());
   }

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { ErrorBody } from './http/api-error.ts';
-import { operations, type Auth } from './http/operation.ts';
+import type { Auth, Operation } from './http/operation.ts';
 
 const security: Record<Auth, Record<string, string[]>[]> = {
   accessToken: [{ accessToken: [] }],
@@ -61,7 +61,7 @@ function formEncoding(body: BodySchema, components: Json): { encoding?: Json } {
 }
 
 /** The OpenAPI 3.1 description, generated from the same zod schemas that validate requests. */
-export function openApiDocument(serverUrl: string): Json {
+export function openApiDocument(serverUrl: string, operations: readonly Operation[]): Json {
   const schemas: Json = {};
   const paths: Record<string, Json> = {};
   const errorRef = { $ref: '#/components/schemas/Error' };

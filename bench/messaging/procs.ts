@@ -1,7 +1,6 @@
 /** The messaging benchmark's two servers (CPE and json-server) as child processes, started and ready. */
-import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { alive, freePort, sleep, spawnNode, type Child } from '../shared/processes.ts';
+import { alive, freePort, sleep, spawnNode, startServiceChild, type Child } from '../shared/processes.ts';
 
 /** Polls `check` until it returns a value, failing early if the child exits or after `timeoutMs`. */
 export async function waitFor<T>(child: Child, what: string, check: () => Promise<T | undefined>, timeoutMs = 30_000): Promise<T> {
@@ -25,29 +24,10 @@ export interface CpeService {
   token: string;
 }
 
-/** `node --import tsx server/main.ts` on free ports with its own data folder, unthrottled and quiet. */
+/** The service as a child (startServiceChild) with its own data folder, unthrottled and quiet. */
 export async function startCpe(root: string, dataDir: string): Promise<CpeService> {
-  const [port, demoPort] = [await freePort(), await freePort()];
-  const child = spawnNode('CPE service', ['--import', 'tsx', 'server/main.ts'], {
-    cwd: root,
-    env: {
-      PORT: String(port),
-      DEMO_PORT: String(demoPort),
-      CPE_DATA_DIR: dataDir,
-      CPE_RATE_LIMIT: '0',
-      CPE_LOG_LEVEL: 'warn',
-      CPE_PUBLIC_URL: `http://127.0.0.1:${port}`,
-    },
-  });
-  const url = `http://127.0.0.1:${port}`;
-  const credentials = join(dataDir, 'credentials.json');
-  const token = await waitFor(child, 'the service to answer and write credentials.json', async () => {
-    const health = await fetch(`${url}/healthz`);
-    await health.arrayBuffer();
-    if (!health.ok || !existsSync(credentials)) return undefined;
-    return (JSON.parse(readFileSync(credentials, 'utf8')) as { accessToken?: string }).accessToken;
-  });
-  return { child, url, token };
+  const service = await startServiceChild(root, dataDir, { CPE_RATE_LIMIT: '0', CPE_LOG_LEVEL: 'warn' });
+  return { child: service, url: service.url, token: service.credentials.accessToken };
 }
 
 /** Bare Koa answering one JSON page from memory (bare-koa.ts): the framework's ceiling for a list. */

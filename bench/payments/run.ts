@@ -200,7 +200,7 @@ try {
       `node ${process.version}, ${cpus().length} CPUs${cpuProf ? ', service under --cpu-prof' : ''}`,
   );
   log(`Service: node --import tsx server/main.ts, data in ${dataDir}, ${Object.entries(SERVICE_ENV).map(([k, v]) => `${k}=${v}`).join(' ')} (rate limits off)`);
-  const service = await startService(root, dataDir, SERVICE_ENV, cpuProf ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : []);
+  const service = await startService(root, dataDir, SERVICE_ENV, { nodeFlags: cpuProf ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : [] });
   const client = jsonClient(service.port, concurrency);
   let measured: Window;
   let seconds: number;

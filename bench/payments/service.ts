@@ -1,42 +1,7 @@
-import { existsSync, readFileSync } from 'node:fs';
 import { Agent, request } from 'node:http';
-import { join } from 'node:path';
-import { alive, freePort, sleep, spawnNode, stop, type Child } from '../shared/processes.ts';
+import { stop, type ServiceChild } from '../shared/processes.ts';
 
-export interface ServiceChild extends Child {
-  url: string;
-  port: number;
-  credentials: { merchantId: number; licenceKey: string; publicKey: string };
-}
-
-/**
- * `npm start`'s service process (`node --import tsx server/main.ts`, without the npm wrapper and its
- * build check) on free loopback ports, with its own data folder and the given environment.
- */
-export async function startService(root: string, dataDir: string, env: Record<string, string>, nodeFlags: string[] = []): Promise<ServiceChild> {
-  const [port, demoPort] = [await freePort(), await freePort()];
-  const child = spawnNode('the service', [...nodeFlags, '--import', 'tsx', 'server/main.ts'], {
-    cwd: root,
-    env: { PORT: String(port), DEMO_PORT: String(demoPort), CPE_DATA_DIR: dataDir, CPE_PUBLIC_URL: `http://127.0.0.1:${port}`, ...env },
-  });
-  const { proc } = child;
-  const url = `http://127.0.0.1:${port}`;
-  const credentialsFile = join(dataDir, 'credentials.json');
-  const deadline = Date.now() + 30_000;
-  for (;;) {
-    if (!alive(proc)) throw new Error(`the service exited (code ${proc.exitCode}) before answering:\n${child.output()}`);
-    try {
-      const health = await fetch(`${url}/healthz`);
-      await health.arrayBuffer();
-      if (health.ok && existsSync(credentialsFile)) break;
-    } catch {
-      // not yet
-    }
-    if (Date.now() > deadline) throw new Error(`the service did not answer within 30 s:\n${child.output()}`);
-    await sleep(100);
-  }
-  return { ...child, url, port, credentials: JSON.parse(readFileSync(credentialsFile, 'utf8')) };
-}
+export { startServiceChild as startService, type ServiceChild } from '../shared/processes.ts';
 
 /** SIGTERM (the service commits and exits), then SIGKILL after `graceMs`. */
 export const stopService = (service: ServiceChild, graceMs = 10_000): Promise<void> => stop(service, graceMs);

@@ -1,9 +1,12 @@
 /**
- * Child-process plumbing shared by the benchmarks: free ports, Node children that are tracked (and
- * keep the tail of their output), stopping them, and making sure none outlives the benchmark.
+ * Child-process plumbing shared by the benchmarks and the tests: the one free-port finder, Node
+ * children that are tracked (and keep the tail of their output), the one way to start the service
+ * as a child, stopping them, and making sure none outlives its parent.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
+import { join } from 'node:path';
 
 /** Every child started here and not yet exited, so that any exit path can end them. */
 const children = new Set<ChildProcess>();
@@ -34,7 +37,8 @@ export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve
 export const alive = (proc: ChildProcess) => proc.exitCode === null && proc.signalCode === null;
 
 /** `node <args>` (this Node binary) with `env` over this process's environment, tracked until it exits. */
-export function spawnNode(name: string, args: string[], options: { cwd: string; env?: NodeJS.ProcessEnv }): Child {
+export function spawnNode(name: string, args: string[], options: { cwd: string; env?: NodeJS.ProcessEnv; keepBytes?: number }): Child {
+  const keepBytes = options.keepBytes ?? 8_000;
   const proc = spawn(process.execPath, args, {
     cwd: options.cwd,
     env: { ...process.env, ...options.env },
@@ -44,11 +48,53 @@ export function spawnNode(name: string, args: string[], options: { cwd: string; 
   proc.once('exit', () => children.delete(proc));
   let tail = '';
   const keep = (chunk: Buffer) => {
-    tail = (tail + chunk.toString()).slice(-8_000);
+    tail = (tail + chunk.toString()).slice(-keepBytes);
   };
   proc.stdout!.on('data', keep);
   proc.stderr!.on('data', keep);
   return { name, proc, output: () => tail };
+}
+
+export interface ServiceChild extends Child {
+  url: string;
+  port: number;
+  credentials: { merchantId: number; licenceKey: string; publicKey: string; accessToken: string };
+}
+
+/**
+ * `npm start`'s service process (`node --import tsx server/main.ts`, without the npm wrapper and its
+ * build check) on free loopback ports, with its own data folder and the given environment; resolves
+ * once it answers and has written its credentials.
+ */
+export async function startServiceChild(
+  root: string,
+  dataDir: string,
+  env: Record<string, string> = {},
+  options: { nodeFlags?: string[]; keepBytes?: number } = {},
+): Promise<ServiceChild> {
+  const [port, demoPort] = [await freePort(), await freePort()];
+  const child = spawnNode('the service', [...(options.nodeFlags ?? []), '--import', 'tsx', 'server/main.ts'], {
+    cwd: root,
+    env: { PORT: String(port), DEMO_PORT: String(demoPort), CPE_DATA_DIR: dataDir, CPE_PUBLIC_URL: `http://127.0.0.1:${port}`, ...env },
+    keepBytes: options.keepBytes,
+  });
+  const { proc } = child;
+  const url = `http://127.0.0.1:${port}`;
+  const credentialsFile = join(dataDir, 'credentials.json');
+  const deadline = Date.now() + 30_000;
+  for (;;) {
+    if (!alive(proc)) throw new Error(`the service exited (code ${proc.exitCode}) before answering:\n${child.output()}`);
+    try {
+      const health = await fetch(`${url}/healthz`);
+      await health.arrayBuffer();
+      if (health.ok && existsSync(credentialsFile)) break;
+    } catch {
+      // not yet
+    }
+    if (Date.now() > deadline) throw new Error(`the service did not answer within 30 s:\n${child.output()}`);
+    await sleep(100);
+  }
+  return { ...child, url, port, credentials: JSON.parse(readFileSync(credentialsFile, 'utf8')) };
 }
 
 /** SIGTERM, then SIGKILL if it has not exited after `graceMs`. */

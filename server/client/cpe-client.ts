@@ -82,7 +82,8 @@ export class CpeApiError extends Error {
   }
 }
 
-type In<T extends z.ZodType> = z.input<T>;
+/** A schema's input type: what a caller may send (shared with middleware.ts). */
+export type In<T extends z.ZodType> = z.input<T>;
 type Out<T extends z.core.$ZodType> = z.output<T>;
 
 /**

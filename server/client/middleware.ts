@@ -5,7 +5,7 @@ import type { z } from 'zod';
 import type { PaymentIntentCreate, VerifyResponse } from '../payments/schemas.ts';
 import { IDEMPOTENCY_HEADER } from '../../protocol/headers.ts';
 import type { PaymentIntentSession } from '../../protocol/session.ts';
-import { CpeApiError, type CpeClient } from './cpe-client.ts';
+import { CpeApiError, type CpeClient, type In } from './cpe-client.ts';
 
 export type { PaymentIntentSession };
 
@@ -31,7 +31,6 @@ export interface MiddlewareOptions {
   exchange?(body: unknown, ctx: Context): In<typeof PaymentIntentCreate> | Promise<In<typeof PaymentIntentCreate>>;
 }
 
-type In<T extends z.ZodType> = z.input<T>;
 
 /** The create result as the browser wants it (camel case), for a `createServerIntent` route. */
 export const toSession = (created: { paymentIntentId: string; session_token: string; opaque_key: string }): PaymentIntentSession => ({

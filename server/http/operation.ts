@@ -26,8 +26,11 @@ export interface Operation<B extends z.ZodType = z.ZodType, Q extends z.ZodType 
   handler(input: { body: z.output<B>; query: z.output<Q>; params: Record<string, string>; ctx: Ctx }): Promise<z.input<R>> | z.input<R>;
 }
 
-/** Every operation the service serves, read by openapi.ts to describe the API. */
-export const operations: Operation[] = [];
+/** The operations mounted on each router; the app that mounts the routers describes them (openapi.ts). */
+const mounted = new WeakMap<object, Operation[]>();
+
+/** Every operation of these routers, in mounting order. */
+export const operationsOf = (routers: readonly object[]): Operation[] => routers.flatMap((router) => mounted.get(router) ?? []);
 
 const noInput = z.strictObject({});
 
@@ -39,6 +42,8 @@ export function mount<B extends z.ZodType, Q extends z.ZodType, R extends z.core
   router: Router<AppState>,
   operation: Operation<B, Q, R>,
 ): void {
+  const operations = mounted.get(router) ?? [];
+  mounted.set(router, operations);
   if (!operations.some((o) => o.method === operation.method && o.path === operation.path)) operations.push(operation as unknown as Operation);
   const bodySchema = operation.body ?? noInput;
   const querySchema = operation.query ?? noInput;

@@ -9,8 +9,6 @@ export const hashSecret = (secret: string) => createHash('sha256').update(secret
 /** A server-assigned id: a type prefix and 96 random bits. */
 export const newId = (prefix: string) => `${prefix}_${randomBytes(12).toString('base64url').replace(/[-_]/g, (c) => (c === '-' ? 'A' : 'B'))}`;
 
-export const nowSeconds = () => Math.floor(Date.now() / 1000);
-
 /** Reads `Authorization: Bearer <secret>`; undefined when absent or of another scheme. */
 export function bearer(header: string | undefined): string | undefined {
   const match = /^Bearer\s+(\S+)\s*$/i.exec(header ?? '');

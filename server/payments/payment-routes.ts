@@ -5,10 +5,8 @@ import { DEFAULT_TOKENISE_RATE_LIMIT } from '../config.ts';
 import type { AppState } from '../http/app-state.ts';
 import { mount, type Ctx } from '../http/operation.ts';
 import { limitedAuth, rateLimit } from '../http/rate-limit.ts';
-import { challengeRoutes } from './challenge-page.ts';
 import { cors } from './cors.ts';
 import { licenceKeyAuth, sessionAuth, sessionIntentId } from './payment-auth.ts';
-import { walletRoutes } from './wallet-routes.ts';
 import {
   AttachRequest,
   AttachResponse,
@@ -69,7 +67,7 @@ export function backendPaymentRoutes({ idempotencyKeys, merchants, payments }: P
  * merchant's allowed origins; and the hosted frames' tokenise route, with CORS for the service's own
  * origin only. The session token is bound to its intent: a body may omit payment_intent_id.
  */
-export function browserPaymentRoutes(services: Services, limiter: Middleware<AppState>): Router<AppState>[] {
+export function browserPaymentRoutes(services: Services, limiter: Middleware<AppState>): Router<AppState> {
   const { idempotencyKeys, merchants, payments, config } = services;
   const router = new Router<AppState>();
   const ownOrigin = () => new URL(config.publicUrl).origin;
@@ -110,5 +108,5 @@ export function browserPaymentRoutes(services: Services, limiter: Middleware<App
   mount(router, { ...op, tag: 'Hosted frames', method: 'post', path: '/frames/tokenise', summary: 'Tokenise a card (hosted frames only): a single-use token valid 15 minutes', body: TokeniseRequest, response: TokeniseResponse,
     handler: ({ ctx, body }) => payments.tokenise(merchantOf(ctx), intentOf(ctx, body.payment_intent_id), body.card) });
 
-  return [router, challengeRoutes(services), walletRoutes(services)];
+  return router;
 }

@@ -1,7 +1,8 @@
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { spawnSync, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
+import { startServiceChild } from '../../bench/shared/processes.ts';
 
 export interface ServiceProcess {
   url: string;
@@ -12,35 +13,23 @@ export interface ServiceProcess {
 
 export const tempDataDir = () => mkdtempSync(join(tmpdir(), 'cpe-test-'));
 
-/** `npm start` as a user runs it (one node process), on free ports, with its data in `dataDir`. */
+const root = resolve(import.meta.dirname, '../..');
+
+/**
+ * `npm start` as a user runs it (one node process), on free ports, with its data in `dataDir`: the
+ * benchmarks' startServiceChild, keeping the whole output (the leak test reads it).
+ */
 export async function startServiceProcess(dataDir: string, env: Record<string, string> = {}): Promise<ServiceProcess> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
-    env: { ...process.env, PORT: '0', DEMO_PORT: '0', CPE_DATA_DIR: dataDir, CPE_RATE_LIMIT: '0', CPE_LOG_LEVEL: 'warn', ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let out = '';
-  child.stdout!.on('data', (chunk) => (out += chunk));
-  child.stderr!.on('data', (chunk) => (out += chunk));
-  const url = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`service did not start:\n${out}`)), 20_000);
-    const check = () => {
-      const match = /CPE service\s+(http:\/\/\S+)/.exec(out);
-      if (match) {
-        clearTimeout(timer);
-        resolve(match[1].replace('localhost', '127.0.0.1'));
-      }
-    };
-    child.stdout!.on('data', check);
-    child.once('exit', (code) => reject(new Error(`service exited ${code}:\n${out}`)));
-  });
+  const service = await startServiceChild(root, dataDir, { CPE_RATE_LIMIT: '0', CPE_LOG_LEVEL: 'warn', ...env }, { keepBytes: 64 * 1024 * 1024 });
+  const child = service.proc;
   return {
-    url,
+    url: service.url,
     child,
-    output: () => out,
+    output: service.output,
     stop: (signal = 'SIGTERM') =>
-      new Promise<void>((resolve) => {
-        if (child.exitCode !== null || child.signalCode !== null) return resolve();
-        child.once('exit', () => resolve());
+      new Promise<void>((done) => {
+        if (child.exitCode !== null || child.signalCode !== null) return done();
+        child.once('exit', () => done());
         child.kill(signal);
       }),
   };

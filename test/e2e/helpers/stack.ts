@@ -1,6 +1,5 @@
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { Server } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium, type Browser, type BrowserContext, type BrowserContextOptions, type Page } from 'playwright-core';
@@ -9,6 +8,7 @@ import { CHROMIUM_FLAGS, chromiumPath } from '../../../scripts/chromium-path.mjs
 import { ensureBuilt } from '../../../scripts/ensure-built.mjs';
 import type { Config } from '../../../server/config.ts';
 import { startService, type RunningService } from '../../../server/start.ts';
+import { freePort } from '../../../bench/shared/processes.ts';
 
 /**
  * The whole system as a shopper meets it: the real service (temp data folder, free port, on
@@ -36,18 +36,6 @@ export interface TestPage {
   context: BrowserContext;
   page: Page;
   problems: string[];
-}
-
-/** A free TCP port (the demo must know its port before the service seeds its merchant's origins). */
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(0, resolve);
-  });
-  const { port } = server.address() as AddressInfo;
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
 }
 
 const closeServer = (server: Server) =>
