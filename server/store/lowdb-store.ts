@@ -1,16 +1,10 @@
 import { mkdirSync } from 'node:fs';
-import { join } from 'node:path';
 import { Low, Memory, type Adapter } from 'lowdb';
-import { DocumentText } from './document-text.ts';
-import { DurableTextFile } from './durable-text-file.ts';
+import { AppendLog, type LogData } from './append-log.ts';
 import { IndexedCollection } from './indexed-collection.ts';
 import type { Collection, IndexSpec, Row, Store } from './store.ts';
 
-interface Data {
-  version: 1;
-  seq: number;
-  collections: Record<string, Record<string, any>>;
-}
+type Data = LogData;
 
 const empty = (): Data => ({ version: 1, seq: 0, collections: {} });
 
@@ -20,10 +14,11 @@ interface Waiter {
 }
 
 /**
- * The lowdb engine: the whole database is one JSON document in memory, indexed by
- * IndexedCollection, and written to `<dir>/cpe.json`. Writes are group-committed: every caller of
- * commit() waits for one file write that starts after its call, and all callers gathered while a
- * write is under way share the next one, so N concurrent requests cost one serialisation, not N.
+ * The lowdb engine: the whole database is one document in memory, indexed by IndexedCollection,
+ * and kept in `<dir>` by the AppendLog adapter (a snapshot, `cpe.json`, and a log of group commits,
+ * compacted in the background). Writes are group-committed: every caller of commit() waits for one
+ * append that starts after its call, and all callers gathered while an append is under way share the
+ * next one, so N concurrent requests cost one fdatasync, not N.
  */
 export class LowdbStore implements Store {
   readonly #collections = new Map<string, IndexedCollection<any>>();
@@ -31,28 +26,33 @@ export class LowdbStore implements Store {
   #waiters: Waiter[] = [];
   #current: Promise<void> | null = null;
   #loop: Promise<void> | null = null;
-  /** How many whole-file writes have been made: a measure of how well commits are grouped. */
+  /** How many appends have been made: a measure of how well commits are grouped. */
   writes = 0;
 
   private constructor(
     private readonly db: Low<Data>,
-    /** The file's serialiser, told of every change (none for the in-memory database). */
-    private readonly text?: DocumentText,
+    /** The file adapter, told of every change (none for the in-memory database). */
+    readonly log?: AppendLog,
   ) {}
 
-  /** Opens (or creates) `<dir>/cpe.json`; without `dir`, an in-memory database (for tests). */
+  /** Opens (or creates) the database in `dir`; without `dir`, an in-memory database (for tests). */
   static async open(dir?: string): Promise<LowdbStore> {
     let adapter: Adapter<Data> = new Memory<Data>();
-    let text: DocumentText | undefined;
+    let log: AppendLog | undefined;
     if (dir) {
       mkdirSync(dir, { recursive: true, mode: 0o700 });
-      text = new DocumentText();
-      adapter = new JsonDocument(new DurableTextFile(join(dir, 'cpe.json')), text);
+      adapter = log = new AppendLog(dir);
     }
     const db = new Low<Data>(adapter, empty());
     await db.read();
     db.data ??= empty();
-    return new LowdbStore(db, text);
+    return new LowdbStore(db, log);
+  }
+
+  /** Writes a new snapshot now and drops the logs it includes (normally automatic; tests and benchmarks). */
+  async compact(): Promise<void> {
+    await this.commit();
+    await this.log?.compact(this.db.data);
   }
 
   collection<T extends Row>(name: string, indexes: IndexSpec<T> = {}): Collection<T> {
@@ -61,7 +61,7 @@ export class LowdbStore implements Store {
       const rows = (this.db.data.collections[name] ??= {});
       collection = new IndexedCollection<T>(rows, indexes, () => ++this.db.data.seq, (kind, id) => {
         this.#dirty = true;
-        this.text?.changed(name, kind, id);
+        this.log?.changed(name, kind, id);
       });
       this.#collections.set(name, collection);
     }
@@ -80,6 +80,7 @@ export class LowdbStore implements Store {
   async close(): Promise<void> {
     await this.commit();
     await this.#loop;
+    await this.log?.close();
   }
 
   async #drain(): Promise<void> {
@@ -105,23 +106,5 @@ export class LowdbStore implements Store {
       this.#current = null;
       this.#loop = null;
     }
-  }
-}
-
-/** Turns the document into JSON text for a text adapter. */
-class JsonDocument implements Adapter<Data> {
-  constructor(
-    private readonly file: DurableTextFile,
-    private readonly text: DocumentText,
-  ) {}
-
-  async read(): Promise<Data | null> {
-    const text = await this.file.read();
-    return text === null ? null : (JSON.parse(text) as Data);
-  }
-
-  write(data: Data): Promise<void> {
-    // The bytes of JSON.stringify(data), mostly kept from earlier writes (see DocumentText).
-    return this.file.write(this.text.chunks(data));
   }
 }

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { luhnValid } from '../../server/payments/cards.ts';
 import { apiClient, type Api, type ApiResponse } from '../helpers/service.ts';
+import { readDataFolder, rawDatabaseText } from '../helpers/data-folder.ts';
 import { startServiceProcess, tempDataDir, type ServiceProcess } from '../helpers/service-process.ts';
 import { futureYear } from './payments-fixtures.ts';
 
@@ -58,6 +59,7 @@ const grouped = (d: string) => (d.length === 15 ? `${d.slice(0, 4)} ${d.slice(4,
 const escapeRegExp = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 let dataDir: string;
+let rawFiles: string;
 let logFile: string;
 let service: ServiceProcess;
 let api: Api;
@@ -188,7 +190,9 @@ describe('no card data, token or secret leaks into logs, process output or the d
     await service.stop();
     log = readFileSync(logFile, 'utf8');
     output = service.output();
-    dataFile = readFileSync(join(dataDir, 'cpe.json'), 'utf8');
+    // The database as the service loads it, and the raw bytes of its files (snapshot and logs).
+    dataFile = JSON.stringify(await readDataFolder(dataDir));
+    rawFiles = rawDatabaseText(dataDir);
   });
 
   test('the run is real: every card is a valid test card, and the log has a line per request', () => {
@@ -259,7 +263,15 @@ describe('no card data, token or secret leaks into logs, process output or the d
   });
 
   test('the data file keeps hashes only: no card number, CSC, session token, challenge secret or licence key; card tokens only as consumed references', () => {
-    assertAbsent('cpe.json', dataFile, [
+    assertAbsent('the database files (snapshot and logs)', rawFiles, [
+      ...allCards().flatMap(cardPatterns),
+      ...literal('session token', seen.sessionTokens),
+      ...literal('challenge secret', seen.challengeSecrets),
+      ...literal('licence key', [licenceKey]),
+      ['any session token', /cpe_st_/],
+      ['a raw card field', /"(number|pan|cvc|cvv|csc)"\s*:/],
+    ]);
+    assertAbsent('the database', dataFile, [
       ...allCards().flatMap(cardPatterns),
       ...literal('session token', seen.sessionTokens),
       ...literal('challenge secret', seen.challengeSecrets),
@@ -281,7 +293,7 @@ describe('no card data, token or secret leaks into logs, process output or the d
   });
 
   test('nothing else in the data folder holds them (credentials.json, by design, holds the keys only)', () => {
-    const files = readdirSync(dataDir).filter((f) => f !== 'cpe.json' && f !== 'credentials.json');
+    const files = readdirSync(dataDir).filter((f) => f !== 'cpe.json' && f !== 'credentials.json' && !/^cpe\.\d{6}\.log$/.test(f));
     assert.deepEqual(files, [], 'unexpected files in the data folder');
     assert.ok(!existsSync(join(dataDir, '.cpe.json.tmp')));
     const credentials = readFileSync(join(dataDir, 'credentials.json'), 'utf8');

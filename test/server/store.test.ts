@@ -1,9 +1,10 @@
 import assert from 'node:assert/strict';
-import { existsSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
 import { LowdbStore } from '../../server/store/lowdb-store.ts';
 import { CursorNotFound } from '../../server/store/store.ts';
+import { readDataFolder } from '../helpers/data-folder.ts';
 import { tempDataDir } from '../helpers/service-process.ts';
 
 interface Item {
@@ -49,7 +50,6 @@ describe('LowdbStore', () => {
     const dir = tempDataDir();
     const store = await LowdbStore.open(dir);
     const items = store.collection<Item>('items', { owner: (r) => r.owner });
-    const file = join(dir, 'cpe.json');
     const commits = [];
     for (let i = 0; i < 200; i++) {
       items.insert({ id: `i${i}`, owner: 'o', tag: 't' });
@@ -58,9 +58,10 @@ describe('LowdbStore', () => {
     await Promise.all(commits);
     // All 200 callers gathered before the first write started: one write serves them all.
     assert.equal(store.writes, 1);
-    const data = JSON.parse(readFileSync(file, 'utf8'));
+    const data = await readDataFolder(dir);
     assert.equal(Object.keys(data.collections.items).length, 200);
-    assert.equal(statSync(file).mode & 0o777, 0o600, 'the file is private to its owner');
+    const log = join(dir, 'cpe.000000.log');
+    assert.equal(statSync(log).mode & 0o777, 0o600, 'the log is private to its owner');
     const reopened = await LowdbStore.open(dir);
     const again = reopened.collection<Item>('items', { owner: (r) => r.owner });
     assert.deepEqual(again.page('owner', 'o', { limit: 3 }).data.map((r) => r.id), ['i199', 'i198', 'i197']);
