@@ -1,5 +1,6 @@
 import { resolve } from 'node:path';
 import { DEFAULT_IDEMPOTENCY_RETENTION_SECONDS } from './http/idempotency.ts';
+import { MIN_COMPACT_BYTES } from './store/append-log.ts';
 
 /** Everything the service reads from its environment, in one place. */
 export interface Config {
@@ -18,6 +19,8 @@ export interface Config {
   log: { level: string; file?: string };
   /** Seconds an idempotency key's first answer is kept (CPE_IDEMPOTENCY_RETENTION); default 24 h. */
   idempotencyRetentionSeconds?: number;
+  /** The log is compacted once it outgrows the live data and this many bytes (CPE_COMPACT_MIN_BYTES; default 1 MiB). */
+  compactMinBytes?: number;
 }
 
 const int = (value: string | undefined, fallback: number) => {
@@ -47,5 +50,6 @@ export function configFromEnv(env = process.env): Config {
     },
     log: { level: env.CPE_LOG_LEVEL ?? 'info', file: env.CPE_LOG_FILE },
     idempotencyRetentionSeconds: int(env.CPE_IDEMPOTENCY_RETENTION, DEFAULT_IDEMPOTENCY_RETENTION_SECONDS),
+    compactMinBytes: int(env.CPE_COMPACT_MIN_BYTES, MIN_COMPACT_BYTES),
   };
 }

@@ -42,7 +42,7 @@ export async function startService(requested: Config, clock: Clock = systemClock
   const config: Config = Object.freeze(
     requested.port === 0 ? { ...requested, port, publicUrl: requested.publicUrl.replace(/:0$/, `:${port}`) } : { ...requested },
   );
-  const store = await LowdbStore.open(config.dataDir);
+  const store = await LowdbStore.open(config.dataDir, { minCompactBytes: config.compactMinBytes });
   const logger = createLogger(config.log);
   const services = createServices(store, logger, config, clock);
   const adminSecret = randomBytes(24).toString('base64url');

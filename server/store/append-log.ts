@@ -22,7 +22,7 @@ interface LogRecord {
 }
 
 /** Below this a log is never compacted: rewriting the snapshot would cost more than replaying it. */
-const MIN_COMPACT_BYTES = 1 << 20;
+export const MIN_COMPACT_BYTES = 1 << 20;
 
 const logName = (n: number) => `cpe.${String(n).padStart(6, '0')}.log`;
 const LOG_FILE = /^cpe\.(\d{6})\.log$/;
@@ -85,7 +85,10 @@ export class AppendLog implements Adapter<LogData> {
   /** Records cut off at start because they were torn or damaged. */
   discarded = 0;
 
-  constructor(dir: string) {
+  constructor(
+    dir: string,
+    private readonly minCompactBytes = MIN_COMPACT_BYTES,
+  ) {
     this.#dir = dir;
     this.#snapshot = new DurableTextFile(join(dir, 'cpe.json'));
   }
@@ -164,7 +167,7 @@ export class AppendLog implements Adapter<LogData> {
     await handle.write(bytes, 0, bytes.length, null);
     await handle.datasync();
     this.#logBytes += bytes.length;
-    if (!this.#compaction && this.#logBytes > Math.max(MIN_COMPACT_BYTES, this.#snapshotBytes)) this.#compaction = this.#compact(data);
+    if (!this.#compaction && this.#logBytes > Math.max(this.minCompactBytes, this.#snapshotBytes)) this.#compaction = this.#compact(data);
   }
 
   /** Waits for a compaction under way, and closes the log. */

@@ -36,12 +36,12 @@ export class LowdbStore implements Store {
   ) {}
 
   /** Opens (or creates) the database in `dir`; without `dir`, an in-memory database (for tests). */
-  static async open(dir?: string): Promise<LowdbStore> {
+  static async open(dir?: string, options: { minCompactBytes?: number } = {}): Promise<LowdbStore> {
     let adapter: Adapter<Data> = new Memory<Data>();
     let log: AppendLog | undefined;
     if (dir) {
       mkdirSync(dir, { recursive: true, mode: 0o700 });
-      adapter = log = new AppendLog(dir);
+      adapter = log = new AppendLog(dir, options.minCompactBytes);
     }
     const db = new Low<Data>(adapter, empty());
     await db.read();

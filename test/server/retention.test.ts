@@ -129,6 +129,7 @@ describe('configuration from the environment', () => {
       CPE_LOG_LEVEL: 'warn',
       CPE_LOG_FILE: '/tmp/cpe.log',
       CPE_IDEMPOTENCY_RETENTION: '3600',
+      CPE_COMPACT_MIN_BYTES: '4096',
     });
     assert.deepEqual(config, {
       port: 5000,
@@ -139,6 +140,7 @@ describe('configuration from the environment', () => {
       tokeniseRateLimit: { perIp: { perSecond: 3, burst: 200 }, perSession: { perSecond: 0, burst: 20 } },
       log: { level: 'warn', file: '/tmp/cpe.log' },
       idempotencyRetentionSeconds: 3600,
+      compactMinBytes: 4096,
     });
   });
 
@@ -152,6 +154,7 @@ describe('configuration from the environment', () => {
     assert.deepEqual(config.tokeniseRateLimit, { perIp: { perSecond: 5, burst: 200 }, perSession: { perSecond: 1, burst: 20 } });
     assert.deepEqual(config.log, { level: 'info', file: undefined });
     assert.equal(config.idempotencyRetentionSeconds, 86_400);
+    assert.equal(config.compactMinBytes, 1 << 20);
     assert.equal(configFromEnv({ PORT: '0' }).publicUrl, 'http://localhost:0');
   });
 });

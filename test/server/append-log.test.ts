@@ -1,0 +1,184 @@
+import assert from 'node:assert/strict';
+import { appendFileSync, existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, test } from 'node:test';
+import { LowdbStore } from '../../server/store/lowdb-store.ts';
+import { startServiceChild, stop } from '../../bench/shared/processes.ts';
+import { readDataFolder } from '../helpers/data-folder.ts';
+import { tempDataDir } from '../helpers/service-process.ts';
+
+interface Item {
+  id: string;
+  n: number;
+  pad?: string;
+}
+
+const files = (dir: string) => readdirSync(dir).filter((f) => f.startsWith('cpe.')).sort();
+
+describe('the append log', () => {
+  test('a commit appends only what it changed: the bytes written do not grow with the database', async () => {
+    const dir = tempDataDir();
+    const store = await LowdbStore.open(dir);
+    const items = store.collection<Item>('items');
+    for (let i = 0; i < 5000; i++) items.insert({ id: `i${i}`, n: i, pad: 'x'.repeat(100) });
+    await store.commit();
+    const log = join(dir, 'cpe.000000.log');
+    const before = statSync(log).size;
+    items.update('i7', { n: -7 });
+    items.delete('i8');
+    await store.commit();
+    const added = statSync(log).size - before;
+    assert.ok(added < 400, `one update and one delete appended ${added} bytes`);
+    await store.close();
+    const data = await readDataFolder(dir);
+    assert.equal(data.collections.items.i7.n, -7);
+    assert.equal(data.collections.items.i8, undefined);
+    assert.equal(Object.keys(data.collections.items).length, 4999);
+  });
+
+  test('a torn last record is cut off on start, and everything before it is kept', async () => {
+    const dir = tempDataDir();
+    const store = await LowdbStore.open(dir);
+    const items = store.collection<Item>('items');
+    items.insert({ id: 'kept', n: 1 });
+    await store.commit();
+    await store.close();
+    const log = join(dir, 'cpe.000000.log');
+    const good = statSync(log).size;
+    // Half a record, as a kill in the middle of an append leaves it.
+    appendFileSync(log, '0badc0de {"s":9,"c":{"items":{"lost":{"id":"lost","n":2');
+    const reopened = await LowdbStore.open(dir);
+    assert.equal(reopened.log?.discarded, 1);
+    assert.equal(statSync(log).size, good, 'the torn tail is truncated');
+    const again = reopened.collection<Item>('items');
+    assert.equal(again.get('kept')?.n, 1);
+    assert.equal(again.get('lost'), undefined);
+    // And the log goes on from there.
+    again.insert({ id: 'after', n: 3 });
+    await reopened.close();
+    assert.equal((await readDataFolder(dir)).collections.items.after.n, 3);
+  });
+
+  test('a damaged record (bad checksum) ends the replay there, as a torn one does', async () => {
+    const dir = tempDataDir();
+    const store = await LowdbStore.open(dir);
+    const items = store.collection<Item>('items');
+    items.insert({ id: 'a', n: 1 });
+    await store.commit();
+    items.insert({ id: 'b', n: 2 });
+    await store.close();
+    const log = join(dir, 'cpe.000000.log');
+    const lines = readFileSync(log, 'utf8').split('\n');
+    lines[1] = lines[1].replace('"n":2', '"n":3');
+    writeFileSync(log, lines.join('\n'));
+    const data = await readDataFolder(dir);
+    assert.equal(data.collections.items.a.n, 1);
+    assert.equal(data.collections.items.b, undefined);
+  });
+
+  test('compaction writes a snapshot and drops the logs it includes; the data is the same before and after', async () => {
+    const dir = tempDataDir();
+    const store = await LowdbStore.open(dir);
+    const items = store.collection<Item>('items', { even: (r) => String(r.n % 2 === 0) });
+    for (let i = 0; i < 300; i++) items.insert({ id: `i${i}`, n: i });
+    await store.commit();
+    items.delete('i3');
+    await store.compact();
+    assert.ok(!files(dir).includes('cpe.000000.log'), `the included log is gone: ${files(dir)}`);
+    const snapshot = JSON.parse(readFileSync(join(dir, 'cpe.json'), 'utf8'));
+    assert.equal(snapshot.log, 1);
+    assert.equal(Object.keys(snapshot.collections.items).length, 299);
+    items.update('i4', { n: 40 });
+    await store.close();
+    const reopened = await LowdbStore.open(dir);
+    const again = reopened.collection<Item>('items', { even: (r) => String(r.n % 2 === 0) });
+    assert.equal(again.get('i4')?.n, 40);
+    assert.equal(again.get('i3'), undefined);
+    assert.deepEqual(again.page('even', 'true', { limit: 2 }).data.map((r) => r.id), ['i298', 'i296']);
+    // New rows keep sorting after the old ones: the row counter survived the snapshot and the log.
+    again.insert({ id: 'new', n: 1000 });
+    assert.deepEqual(again.page('even', 'true', { limit: 1 }).data.map((r) => r.id), ['new']);
+    await reopened.close();
+  });
+
+  test('a log that outgrows the live data is compacted by itself', async () => {
+    const dir = tempDataDir();
+    const store = await LowdbStore.open(dir);
+    const items = store.collection<Item>('items');
+    items.insert({ id: 'hot', n: 0, pad: 'x'.repeat(1000) });
+    // One small row rewritten again and again: the log grows, the live data does not.
+    for (let i = 1; i <= 1500; i++) {
+      items.update('hot', { n: i });
+      await store.commit();
+    }
+    await store.close();
+    assert.ok((store.log?.compactions ?? 0) >= 1, 'compacted');
+    assert.ok(statSync(join(dir, 'cpe.json')).size < 10_000);
+    assert.equal((await readDataFolder(dir)).collections.items.hot.n, 1500);
+  });
+
+  test('a data folder from before the log (cpe.json alone) opens, and keeps working', async () => {
+    const dir = tempDataDir();
+    writeFileSync(join(dir, 'cpe.json'), JSON.stringify({ version: 1, seq: 2, collections: { items: { a: { id: 'a', n: 1, _seq: 1 }, b: { id: 'b', n: 2, _seq: 2 } } } }));
+    const store = await LowdbStore.open(dir);
+    const items = store.collection<Item>('items', { all: () => 'all' });
+    assert.equal(items.get('b')?.n, 2);
+    items.insert({ id: 'c', n: 3 });
+    await store.close();
+    const data = await readDataFolder(dir);
+    assert.deepEqual(Object.keys(data.collections.items), ['a', 'b', 'c']);
+    assert.equal(data.collections.items.c._seq, 3);
+  });
+});
+
+describe('crashes', () => {
+  /**
+   * The real service, killed with SIGKILL at random moments of a burst of durable creates, round
+   * after round on the same folder (whose log is small, so compactions run during the bursts too):
+   * every acknowledged contact is there after each restart, and the service always starts.
+   */
+  test('kill -9 during appends and compactions, many times: every acknowledged row survives', async () => {
+    const dir = tempDataDir();
+    const root = join(import.meta.dirname, '../..');
+    const acknowledged = new Set<string>();
+    let compactedDuringRounds = 0;
+    for (let round = 0; round < 8; round++) {
+      // A small compaction threshold, so that compactions start in most rounds.
+      const service = await startServiceChild(root, dir, { CPE_RATE_LIMIT: '0', CPE_LOG_LEVEL: 'warn', CPE_COMPACT_MIN_BYTES: '65536' });
+      const auth = { authorization: `Bearer ${service.credentials.accessToken}`, 'content-type': 'application/json' };
+      for (const id of acknowledged) {
+        if (!id.endsWith(`:${round - 1}`)) continue;
+        const r = await fetch(`${service.url}/v1/contacts/${id.split(':')[0]}`, { headers: auth });
+        assert.equal(r.status, 200, `acknowledged contact ${id} is back after the kill`);
+        await r.arrayBuffer();
+      }
+      const snapshotBefore = existsSync(join(dir, 'cpe.json')) ? statSync(join(dir, 'cpe.json')).mtimeMs : 0;
+      // Large rows, so that the log outgrows the snapshot within a round. The kill comes at a random
+      // count of answers (so writes are always in flight), plus a random few milliseconds.
+      const pad = 'p'.repeat(1500);
+      const killAfter = 20 + Math.floor(Math.random() * 120);
+      let answered = 0;
+      let killed!: () => void;
+      const enough = new Promise<void>((resolve) => (killed = resolve));
+      const burst = Array.from({ length: 400 }, (_, i) =>
+        fetch(`${service.url}/v1/contacts`, { method: 'POST', headers: auth, body: JSON.stringify({ username: `r${round}_${i}`, phone_number: '+441234567', avatar_url: `https://example.com/${pad}` }) })
+          .then(async (r) => (r.status === 200 ? ((await r.json()) as { id: string }).id : undefined))
+          .then((id) => {
+            if (id) acknowledged.add(`${id}:${round}`);
+            if (++answered >= killAfter) killed();
+          }, () => killed()),
+      );
+      await enough;
+      await new Promise((resolve) => setTimeout(resolve, Math.floor(Math.random() * 20)));
+      service.proc.kill('SIGKILL');
+      await Promise.all(burst);
+      await stop(service);
+      if (existsSync(join(dir, 'cpe.json')) && statSync(join(dir, 'cpe.json')).mtimeMs !== snapshotBefore) compactedDuringRounds++;
+      // The files alone, as the next start will read them: every acknowledged row of every round.
+      const data = await readDataFolder(dir);
+      for (const id of acknowledged) assert.ok(data.collections.contacts[id.split(':')[0]], `acknowledged ${id} is on disk`);
+    }
+    assert.ok(acknowledged.size > 100, `${acknowledged.size} writes were acknowledged before the kills`);
+    assert.ok(compactedDuringRounds >= 2, `compactions ran during the rounds (${compactedDuringRounds})`);
+  });
+});
