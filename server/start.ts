@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { rmSync, writeFileSync } from 'node:fs';
-import { createServer, type Server } from 'node:http';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { createApp } from './app.ts';
@@ -36,7 +36,13 @@ const PRUNE_EVERY_MS = 60_000;
  * The port is bound first, so the configuration is complete (and frozen) before any service reads it.
  */
 export async function startService(requested: Config, clock: Clock = systemClock): Promise<RunningService> {
-  const http = createServer();
+  // Until the store is open and the app built, a request gets 503 (try again) rather than no answer.
+  let handle: ((req: IncomingMessage, res: ServerResponse) => void) | undefined;
+  const http = createServer((req, res) => {
+    if (handle) return handle(req, res);
+    res.writeHead(503, { 'content-type': 'application/json', 'retry-after': '1' });
+    res.end(JSON.stringify({ error: { type: 'api_error', code: 'starting', message: 'The service is starting: try again in a second.', param: null } }));
+  });
   http.keepAliveTimeout = 65_000;
   const port = await listen(http, requested.port);
   const config: Config = Object.freeze(
@@ -47,7 +53,7 @@ export async function startService(requested: Config, clock: Clock = systemClock
   const services = createServices(store, logger, config, clock);
   const adminSecret = randomBytes(24).toString('base64url');
   const app = createApp(services, { adminSecret });
-  http.on('request', app.callback());
+  handle = app.callback();
   const credentials = await ensureSeeded(services);
   await pruneExpired(services);
   const pruning = setInterval(() => {

@@ -277,8 +277,8 @@ try {
     profile = summariseProfile(profileDir, root, [
       'commit@server/store/lowdb-store.ts',
       '#drain@server/store/lowdb-store.ts',
-      'chunks@server/store/document-text.ts',
-      'write@server/store/durable-text-file.ts',
+      'write@server/store/append-log.ts',
+      '#compact@server/store/append-log.ts',
       'update@server/store/indexed-collection.ts',
       'insert@server/store/indexed-collection.ts',
       'stringify@',

@@ -85,7 +85,7 @@ export async function startServiceChild(
   for (;;) {
     if (!alive(proc)) throw new Error(`the service exited (code ${proc.exitCode}) before answering:\n${child.output()}`);
     try {
-      const health = await fetch(`${url}/healthz`);
+      const health = await fetch(`${url}/healthz`, { signal: AbortSignal.timeout(2_000) });
       await health.arrayBuffer();
       if (health.ok && existsSync(credentialsFile)) break;
     } catch {

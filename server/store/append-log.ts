@@ -1,12 +1,11 @@
-import { closeSync, existsSync, openSync, readdirSync, readFileSync, rmSync, statSync, ftruncateSync, fsyncSync } from 'node:fs';
-import { open, type FileHandle } from 'node:fs/promises';
+import { closeSync, createReadStream, existsSync, ftruncateSync, fsyncSync, openSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { open, rename, type FileHandle } from 'node:fs/promises';
 import { join } from 'node:path';
+import { createInterface } from 'node:readline';
 import { crc32 } from 'node:zlib';
 import type { Adapter } from 'lowdb';
-import { DocumentText } from './document-text.ts';
-import { DurableTextFile } from './durable-text-file.ts';
 
-/** The lowdb document: the snapshot file holds exactly this, `log` naming the first log it does not include. */
+/** The lowdb document; `log` names the first log the snapshot it was read from does not include. */
 export interface LogData {
   version: 1;
   seq: number;
@@ -24,6 +23,12 @@ interface LogRecord {
 /** Below this a log is never compacted: rewriting the snapshot would cost more than replaying it. */
 export const MIN_COMPACT_BYTES = 1 << 20;
 
+/** Rows per batch when a snapshot is written: the event loop serves requests between batches. */
+const SNAPSHOT_BATCH = 5_000;
+
+const SNAPSHOT = 'cpe.snapshot';
+/** The single-JSON file of the versions before the log: read once, then replaced by a snapshot. */
+const LEGACY = 'cpe.json';
 const logName = (n: number) => `cpe.${String(n).padStart(6, '0')}.log`;
 const LOG_FILE = /^cpe\.(\d{6})\.log$/;
 
@@ -54,26 +59,24 @@ function syncFolder(dir: string): void {
 }
 
 /**
- * A lowdb adapter whose durable write costs what the commit changed, not what the database holds:
- * `cpe.json` is a snapshot (the same document as before, written atomically), and each group commit
- * appends its changed and deleted rows to a log (`cpe.NNNNNN.log`) and fdatasyncs it before the
- * answer leaves. When the log outgrows the live data, a compaction starts a new log and writes a new
- * snapshot in the background; once that snapshot is durable, the logs it includes are deleted.
+ * A lowdb adapter whose durable write costs what the commit changed, not what the database holds.
+ * Each group commit appends its changed and deleted rows to a log (`cpe.NNNNNN.log`, one checksummed
+ * line per commit) and fdatasyncs it before the answer leaves. When the log outgrows the live data,
+ * a compaction starts a new log and writes a snapshot (`cpe.snapshot`: a header line, one line per
+ * row, a trailer) in batches in the background; once it is durable, the logs it includes go.
  *
- * Crash safety: the snapshot is replaced by rename (always a whole old or a whole new document) and
- * names the first log it does not include, so at every instant the snapshot plus the logs from that
- * number hold every acknowledged commit; a record is acknowledged only after its fdatasync, and a
- * torn last record fails its checksum and is cut off on start. Records set whole rows, so replaying
- * one the snapshot already holds changes nothing. A folder from before the log (a `cpe.json` with no
- * `log` field) is read as a snapshot with no logs yet.
+ * Crash safety: the snapshot is replaced by rename (always a whole old or a whole new one, checked by
+ * its trailer) and names the first log it does not include, so at every instant the snapshot plus the
+ * logs from that number hold every acknowledged commit; a record is acknowledged only after its
+ * fdatasync, and a torn last record fails its checksum and is cut off on start. Records set whole
+ * rows, so replaying one the snapshot already holds changes nothing. Line by line, so no file is ever
+ * one giant string. A folder from before the log (`cpe.json` alone) is read once and migrated.
  *
  * It relies on what IndexedCollection guarantees: every change goes through insert/update/delete,
- * which call `changed()`, and stored rows are frozen.
+ * which call `changed()`, and stored rows are frozen (a snapshot copies references, not rows).
  */
 export class AppendLog implements Adapter<LogData> {
   readonly #dir: string;
-  readonly #snapshot: DurableTextFile;
-  readonly #text = new DocumentText();
   #dirty = new Map<string, Set<string>>();
   #log = 0;
   #handle: FileHandle | undefined;
@@ -84,29 +87,32 @@ export class AppendLog implements Adapter<LogData> {
   compactions = 0;
   /** Records cut off at start because they were torn or damaged. */
   discarded = 0;
+  /** True when read() found a folder from before the log: the store compacts at once to migrate it. */
+  migrating = false;
 
   constructor(
     dir: string,
     private readonly minCompactBytes = MIN_COMPACT_BYTES,
   ) {
     this.#dir = dir;
-    this.#snapshot = new DurableTextFile(join(dir, 'cpe.json'));
   }
 
   changed(collection: string, kind: 'insert' | 'update' | 'delete', id: string): void {
     let ids = this.#dirty.get(collection);
     if (!ids) this.#dirty.set(collection, (ids = new Set()));
     ids.add(id);
-    this.#text.changed(collection, kind, id);
   }
 
   async read(): Promise<LogData | null> {
-    const snapshotFile = join(this.#dir, 'cpe.json');
     let data: LogData | null = null;
+    const snapshotFile = join(this.#dir, SNAPSHOT);
     if (existsSync(snapshotFile)) {
-      const text = readFileSync(snapshotFile, 'utf8');
-      this.#snapshotBytes = Buffer.byteLength(text);
-      data = JSON.parse(text) as LogData;
+      data = await readSnapshot(snapshotFile);
+      this.#snapshotBytes = statSync(snapshotFile).size;
+      rmSync(join(this.#dir, LEGACY), { force: true });
+    } else if (existsSync(join(this.#dir, LEGACY))) {
+      data = JSON.parse(readFileSync(join(this.#dir, LEGACY), 'utf8')) as LogData;
+      this.migrating = true;
     }
     const first = data?.log ?? 0;
     const logs = readdirSync(this.#dir)
@@ -205,10 +211,14 @@ export class AppendLog implements Adapter<LogData> {
       this.#log = next;
       this.#logBytes = 0;
       data.log = next;
-      const chunks = this.#text.chunks(data);
+      // Stored rows are frozen: references taken now are the state at the switch, whatever follows.
+      const rows: [string, unknown][] = [];
+      for (const [name, table] of Object.entries(data.collections)) for (const row of Object.values(table)) rows.push([name, row]);
+      const header = { version: 2, log: next, seq: data.seq };
       await previous?.close();
-      await this.#snapshot.write(chunks);
-      this.#snapshotBytes = chunks.reduce((n, c) => n + c.byteLength, 0);
+      this.#snapshotBytes = await writeSnapshot(this.#dir, header, rows);
+      rmSync(join(this.#dir, LEGACY), { force: true });
+      this.migrating = false;
       for (const name of readdirSync(this.#dir)) {
         const m = LOG_FILE.exec(name);
         if (m && Number(m[1]) < next) rmSync(join(this.#dir, name), { force: true });
@@ -221,8 +231,7 @@ export class AppendLog implements Adapter<LogData> {
 
   /** Bytes of the current log and of the snapshot (the storage benchmark reports them). */
   sizes(): { log: number; snapshot: number } {
-    const snapshotFile = join(this.#dir, 'cpe.json');
-    return { log: this.#logBytes, snapshot: existsSync(snapshotFile) ? statSync(snapshotFile).size : 0 };
+    return { log: this.#logBytes, snapshot: this.#snapshotBytes };
   }
 }
 
@@ -235,4 +244,58 @@ function apply(data: LogData, record: LogRecord): void {
       else rows[id] = row;
     }
   }
+}
+
+/** Reads a snapshot line by line: header, `name<TAB>row` lines, and a trailer with the row count. */
+async function readSnapshot(file: string): Promise<LogData> {
+  const lines = createInterface({ input: createReadStream(file, { encoding: 'utf8' }), crlfDelay: Infinity });
+  let header: { version: number; log: number; seq: number } | undefined;
+  let trailer: { rows: number } | undefined;
+  let count = 0;
+  const collections: LogData['collections'] = {};
+  for await (const line of lines) {
+    if (!header) {
+      header = JSON.parse(line) as { version: number; log: number; seq: number };
+      continue;
+    }
+    const tab = line.indexOf('\t');
+    if (tab < 0) {
+      trailer = JSON.parse(line) as { rows: number };
+      continue;
+    }
+    const name = line.slice(0, tab);
+    const row = JSON.parse(line.slice(tab + 1)) as { id: string };
+    (collections[name] ??= {})[row.id] = row;
+    count++;
+  }
+  // Written to a temporary file and renamed only once whole, a snapshot is never partial: if it is, say so.
+  if (!header || trailer?.rows !== count) throw new Error(`${file} is incomplete (${count} rows, trailer ${JSON.stringify(trailer)}).`);
+  return { version: 1, seq: header.seq, log: header.log, collections };
+}
+
+/** Writes a snapshot durably (temporary file, fdatasync, rename, folder fsync), a batch of rows at a time. */
+async function writeSnapshot(dir: string, header: object, rows: [string, unknown][]): Promise<number> {
+  const temp = join(dir, `.${SNAPSHOT}.tmp`);
+  const file = await open(temp, 'w', 0o600);
+  let bytes = 0;
+  try {
+    const write = async (text: string) => {
+      const buffer = Buffer.from(text);
+      await file.write(buffer, 0, buffer.length, null);
+      bytes += buffer.length;
+    };
+    await write(`${JSON.stringify(header)}\n`);
+    for (let i = 0; i < rows.length; i += SNAPSHOT_BATCH) {
+      let text = '';
+      for (const [name, row] of rows.slice(i, i + SNAPSHOT_BATCH)) text += `${name}\t${JSON.stringify(row)}\n`;
+      await write(text);
+    }
+    await write(`${JSON.stringify({ rows: rows.length })}\n`);
+    await file.datasync();
+  } finally {
+    await file.close();
+  }
+  await rename(temp, join(dir, SNAPSHOT));
+  syncFolder(dir);
+  return bytes;
 }

@@ -6,7 +6,7 @@ type Stored<T> = T & { _seq: number };
 /**
  * Rows are handed out as they are stored, so they are frozen, nested values too: a caller that
  * changed one in place would change memory without telling the engine, and the incremental
- * serialisation (DocumentText) would miss it. Changes go through update().
+ * log (AppendLog records only the rows it was told changed) would miss it. Changes go through update().
  */
 function deepFreeze<V>(value: V): V {
   if (value !== null && typeof value === 'object' && !Object.isFrozen(value)) {

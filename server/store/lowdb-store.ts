@@ -46,7 +46,10 @@ export class LowdbStore implements Store {
     const db = new Low<Data>(adapter, empty());
     await db.read();
     db.data ??= empty();
-    return new LowdbStore(db, log);
+    const store = new LowdbStore(db, log);
+    // A folder from before the log: write it as a snapshot now, so the old file is read only once.
+    if (log?.migrating) await log.compact(db.data);
+    return store;
   }
 
   /** Writes a new snapshot now and drops the logs it includes (normally automatic; tests and benchmarks). */

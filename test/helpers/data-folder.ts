@@ -14,6 +14,6 @@ export async function readDataFolder(dir: string): Promise<LogData> {
 /** The raw text of every database file of a folder (snapshot and logs), for leak checks. */
 export const rawDatabaseText = (dir: string): string =>
   readdirSync(dir)
-    .filter((name) => name === 'cpe.json' || /^cpe\.\d+\.log$/.test(name))
+    .filter((name) => name === 'cpe.snapshot' || name === 'cpe.json' || /^cpe\.\d+\.log$/.test(name))
     .map((name) => readFileSync(join(dir, name), 'utf8'))
     .join('\n');

@@ -85,9 +85,10 @@ describe('the append log', () => {
     items.delete('i3');
     await store.compact();
     assert.ok(!files(dir).includes('cpe.000000.log'), `the included log is gone: ${files(dir)}`);
-    const snapshot = JSON.parse(readFileSync(join(dir, 'cpe.json'), 'utf8'));
-    assert.equal(snapshot.log, 1);
-    assert.equal(Object.keys(snapshot.collections.items).length, 299);
+    const lines = readFileSync(join(dir, 'cpe.snapshot'), 'utf8').trim().split('\n');
+    assert.deepEqual(JSON.parse(lines[0]), { version: 2, log: 1, seq: 300 });
+    assert.equal(lines.filter((l) => l.startsWith('items\t')).length, 299);
+    assert.deepEqual(JSON.parse(lines.at(-1)!), { rows: 299 });
     items.update('i4', { n: 40 });
     await store.close();
     const reopened = await LowdbStore.open(dir);
@@ -113,16 +114,17 @@ describe('the append log', () => {
     }
     await store.close();
     assert.ok((store.log?.compactions ?? 0) >= 1, 'compacted');
-    assert.ok(statSync(join(dir, 'cpe.json')).size < 10_000);
+    assert.ok(statSync(join(dir, 'cpe.snapshot')).size < 10_000);
     assert.equal((await readDataFolder(dir)).collections.items.hot.n, 1500);
   });
 
-  test('a data folder from before the log (cpe.json alone) opens, and keeps working', async () => {
+  test('a data folder from before the log (cpe.json alone) opens, is migrated to a snapshot, and keeps working', async () => {
     const dir = tempDataDir();
     writeFileSync(join(dir, 'cpe.json'), JSON.stringify({ version: 1, seq: 2, collections: { items: { a: { id: 'a', n: 1, _seq: 1 }, b: { id: 'b', n: 2, _seq: 2 } } } }));
     const store = await LowdbStore.open(dir);
     const items = store.collection<Item>('items', { all: () => 'all' });
     assert.equal(items.get('b')?.n, 2);
+    assert.deepEqual(files(dir), ['cpe.snapshot'], 'migrated on start');
     items.insert({ id: 'c', n: 3 });
     await store.close();
     const data = await readDataFolder(dir);
@@ -152,7 +154,7 @@ describe('crashes', () => {
         assert.equal(r.status, 200, `acknowledged contact ${id} is back after the kill`);
         await r.arrayBuffer();
       }
-      const snapshotBefore = existsSync(join(dir, 'cpe.json')) ? statSync(join(dir, 'cpe.json')).mtimeMs : 0;
+      const snapshotBefore = existsSync(join(dir, 'cpe.snapshot')) ? statSync(join(dir, 'cpe.snapshot')).mtimeMs : 0;
       // Large rows, so that the log outgrows the snapshot within a round. The kill comes at a random
       // count of answers (so writes are always in flight), plus a random few milliseconds.
       const pad = 'p'.repeat(1500);
@@ -161,7 +163,7 @@ describe('crashes', () => {
       let killed!: () => void;
       const enough = new Promise<void>((resolve) => (killed = resolve));
       const burst = Array.from({ length: 400 }, (_, i) =>
-        fetch(`${service.url}/v1/contacts`, { method: 'POST', headers: auth, body: JSON.stringify({ username: `r${round}_${i}`, phone_number: '+441234567', avatar_url: `https://example.com/${pad}` }) })
+        fetch(`${service.url}/v1/contacts`, { method: 'POST', headers: auth, body: JSON.stringify({ username: `r${round}_${i}`, phone_number: '+441234567', avatar_url: `https://example.com/${pad}` }), signal: AbortSignal.timeout(30_000) })
           .then(async (r) => (r.status === 200 ? ((await r.json()) as { id: string }).id : undefined))
           .then((id) => {
             if (id) acknowledged.add(`${id}:${round}`);
@@ -173,7 +175,7 @@ describe('crashes', () => {
       service.proc.kill('SIGKILL');
       await Promise.all(burst);
       await stop(service);
-      if (existsSync(join(dir, 'cpe.json')) && statSync(join(dir, 'cpe.json')).mtimeMs !== snapshotBefore) compactedDuringRounds++;
+      if (existsSync(join(dir, 'cpe.snapshot')) && statSync(join(dir, 'cpe.snapshot')).mtimeMs !== snapshotBefore) compactedDuringRounds++;
       // The files alone, as the next start will read them: every acknowledged row of every round.
       const data = await readDataFolder(dir);
       for (const id of acknowledged) assert.ok(data.collections.contacts[id.split(':')[0]], `acknowledged ${id} is on disk`);

@@ -293,9 +293,9 @@ describe('no card data, token or secret leaks into logs, process output or the d
   });
 
   test('nothing else in the data folder holds them (credentials.json, by design, holds the keys only)', () => {
-    const files = readdirSync(dataDir).filter((f) => f !== 'cpe.json' && f !== 'credentials.json' && !/^cpe\.\d{6}\.log$/.test(f));
+    const files = readdirSync(dataDir).filter((f) => f !== 'cpe.snapshot' && f !== 'credentials.json' && !/^cpe\.\d{6}\.log$/.test(f));
     assert.deepEqual(files, [], 'unexpected files in the data folder');
-    assert.ok(!existsSync(join(dataDir, '.cpe.json.tmp')));
+    assert.ok(!existsSync(join(dataDir, '.cpe.snapshot.tmp')));
     const credentials = readFileSync(join(dataDir, 'credentials.json'), 'utf8');
     assertAbsent('credentials.json', credentials, [...allCards().flatMap(cardPatterns), ...literal('session token', seen.sessionTokens), ...literal('card token', seen.cardTokens)]);
   });
