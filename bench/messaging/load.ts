@@ -2,11 +2,13 @@ import autocannon, { type Request, type Result } from 'autocannon';
 
 export interface LoadSpec {
   url: string;
-  method: 'GET' | 'POST';
+  method: 'GET' | 'POST' | 'PUT';
   path: string;
   headers?: Record<string, string>;
   /** A new body per request (unique usernames for creates). */
   body?: () => string;
+  /** A new path per request (updates of random rows); default `path`. */
+  pathFor?: () => string;
   connections: number;
   /** Seconds; or `amount` requests in total. */
   duration?: number;
@@ -40,7 +42,8 @@ export function load(spec: LoadSpec): Promise<LoadResult> {
   const headers = { ...spec.headers, ...(spec.body ? { 'content-type': 'application/json' } : {}) };
   const request: Request = { method: spec.method, path: spec.path, headers };
   const makeBody = spec.body;
-  if (makeBody) request.setupRequest = (req) => ({ ...req, body: makeBody() });
+  const makePath = spec.pathFor;
+  if (makeBody || makePath) request.setupRequest = (req) => ({ ...req, ...(makeBody ? { body: makeBody() } : {}), ...(makePath ? { path: makePath() } : {}) });
   const latencies: number[] = [];
   const started = performance.now();
   return new Promise((resolve, reject) => {
