@@ -70,7 +70,7 @@ export async function startServiceChild(
   root: string,
   dataDir: string,
   env: Record<string, string> = {},
-  options: { nodeFlags?: string[]; keepBytes?: number } = {},
+  options: { nodeFlags?: string[]; keepBytes?: number; startTimeoutMs?: number } = {},
 ): Promise<ServiceChild> {
   const [port, demoPort] = [await freePort(), await freePort()];
   const child = spawnNode('the service', [...(options.nodeFlags ?? []), '--import', 'tsx', 'server/main.ts'], {
@@ -81,7 +81,8 @@ export async function startServiceChild(
   const { proc } = child;
   const url = `http://127.0.0.1:${port}`;
   const credentialsFile = join(dataDir, 'credentials.json');
-  const deadline = Date.now() + 30_000;
+  const limit = options.startTimeoutMs ?? 30_000;
+  const deadline = Date.now() + limit;
   for (;;) {
     if (!alive(proc)) throw new Error(`the service exited (code ${proc.exitCode}) before answering:\n${child.output()}`);
     try {
@@ -91,7 +92,7 @@ export async function startServiceChild(
     } catch {
       // not yet
     }
-    if (Date.now() > deadline) throw new Error(`the service did not answer within 30 s:\n${child.output()}`);
+    if (Date.now() > deadline) throw new Error(`the service did not answer within ${limit / 1000} s:\n${child.output()}`);
     await sleep(100);
   }
   return { ...child, url, port, credentials: JSON.parse(readFileSync(credentialsFile, 'utf8')) };
