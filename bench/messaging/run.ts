@@ -9,7 +9,7 @@
  * autocannon runs in this process; all traffic stays on 127.0.0.1. Prints a markdown table and the
  * target checks, and writes everything to bench/results/messaging-<date>.json.
  */
-import { mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -129,7 +129,8 @@ async function benchCpe(size: number): Promise<Record<string, unknown>[]> {
     checkClean('create warm-up', await load({ url: service.url, method: 'POST', connections, amount: WARMUP_CREATES, ...create }), WARMUP_CREATES);
     const created = await measure('CPE', size, 'create', service.url, { ...create, rowsAtStart: size + WARMUP_CREATES });
     await stop(service.child);
-    notes[`cpe_file_bytes_${size}`] = { after: statSync(join(dataDir, 'cpe.json')).size, contactsAfter: size + WARMUP_CREATES + created.ok };
+    const bytes = readdirSync(dataDir).filter((f) => f.startsWith('cpe.')).reduce((n, f) => n + statSync(join(dataDir, f)).size, 0);
+    notes[`cpe_database_bytes_${size}`] = { after: bytes, contactsAfter: size + WARMUP_CREATES + created.ok };
     await benchBareKoa(size, pageFile);
     return contacts;
   } finally {
