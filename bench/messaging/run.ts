@@ -234,7 +234,7 @@ try {
   const notesText = [
     `\nNotes: ${duration} s per run after a ${WARMUP_SECONDS} s list warm-up and ${WARMUP_CREATES} warm-up creates; ${connections} connections;`,
     'p50/p99 are exact over every response (autocannon, this process; servers are child processes on 127.0.0.1).',
-    'CPE acknowledges a create after fdatasync + rename + folder fsync (group commit); json-server 0.17.4 answers',
+    'CPE acknowledges a create after an fdatasync of the append log (group commit); json-server 0.17.4 answers',
     'after serialising the whole db, and writes the file in the background (temp + rename, no fsync).',
     `Queries: CPE GET /v1/contacts?limit=10 (newest ten); json-server GET ${jsonServerList(sizes.at(-1)!)} (the same ten, by its`,
     'documented slice parameters; `_page` would scan every row in 0.17.4); bare Koa GET /v1/contacts?limit=10 answering',

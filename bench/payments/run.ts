@@ -9,7 +9,7 @@
  * (status 200, the expected intent status, verify `success`). N concurrent payment loops run in
  * this process against the service as a separate child process (`node --import tsx server/main.ts`,
  * what `npm start` runs) with a real data folder, so every acknowledged step is on disk (group
- * commit: fdatasync + rename + folder fsync). All traffic stays on 127.0.0.1.
+ * commit: an fdatasync of the append log). All traffic stays on 127.0.0.1.
  *
  * The service runs with its rate limits off (CPE_RATE_LIMIT=0, CPE_TOKENISE_RATE_PER_IP=0,
  * CPE_TOKENISE_RATE_PER_SESSION=0): the tokenise limits (5/s per address) would otherwise cap the
@@ -265,7 +265,7 @@ try {
       `Notes: a payment = create, tokenise (4242 4242 4242 4242), attach, confirm, authorise, verify; ${STEPS.length} requests, each`,
       `checked; ${concurrency} payment loops in this process, ${idempotencyKeys ? 'an X-Idempotency-Key on every POST (as CpeClient sends)' : 'no idempotency keys'};`,
       `counted: payments started and finished within the ${duration} s window (after ${warmup} s of warm-up). Service: a child process,`,
-      'data folder on disk (every answer after fdatasync + rename + folder fsync), loopback only, log level warn, rate limits OFF',
+      'data folder on disk (every answer after an fdatasync of the append log), loopback only, log level warn, rate limits OFF',
       `(CPE_RATE_LIMIT=0, CPE_TOKENISE_RATE_PER_IP=0, CPE_TOKENISE_RATE_PER_SESSION=0). database files (snapshot and logs) at the end: ${fmt(result.dataFileBytes / 1e6, 2)} MB,`,
       `rows ${JSON.stringify(rows)}.`,
       result.disk
