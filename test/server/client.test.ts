@@ -184,7 +184,7 @@ describe('cpeMiddleware: a merchant backend forwarding the SDK', () => {
   };
 
   test('exchange, attach, confirm, authorise and verifyAuth: the answers of the service as they are', async () => {
-    const session = (await post('/exchange', { quantity: 3 }, 'exchange-1')).body;
+    const session = (await post('/exchange', { quantity: 3, context: { amount: 750, currency: 'GBP', identifier: 'basket-1' } }, 'exchange-1')).body;
     assert.deepEqual(Object.keys(session).sort(), ['opaqueKey', 'paymentIntentId', 'sessionToken']);
     const intent = await client.retrievePaymentIntent(session.paymentIntentId);
     assert.equal(intent.amount, 750);
