@@ -56,11 +56,13 @@ function cpeService() {
         if (!merchants.has(origin))
           merchants.set(
             origin,
-            service.services.merchants.create({ origins: [origin] }).then((credentials) => {
+            Promise.resolve(service.services.merchants.create({ origins: [origin] })).then((credentials) => {
               const client = new CpeClient({ licenceKey: credentials.licenceKey, baseUrl: service.url });
               // Checkout Context: the shop prices every basket at £12.34 (the SDK's context must agree).
               const exchange = (body) => ({ merchantid: credentials.merchantId, amount: 1234, currency: 'GBP', identifier: `wtr-basket-${body?.context?.reference ?? 'none'}-${++order}` });
-              return { ...credentials, client, routes: cpeMiddleware({ client, exchange }).router('/__cpe/mw').routes() };
+              // The test page is the only shopper: every intent is its own (a shop would check its session).
+              const allowIntent = () => true;
+              return { ...credentials, client, routes: cpeMiddleware({ client, exchange, allowIntent }).router('/__cpe/mw').routes() };
             }),
           );
         return merchants.get(origin);
