@@ -77,7 +77,7 @@ export const fieldsPage = (config: PageConfig) =>
     '/fields.js',
   );
 
-/** No script of its own: the SDK module and two tags mount a card (a Flow, in the next release, pays). */
+/** No script of its own: the SDK module and two tags mount a card (the Flow page pays the same way). */
 export const htmlPage = (config: PageConfig) =>
   layout(
     '/html',

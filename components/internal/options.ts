@@ -36,7 +36,7 @@ export interface SharedElementOptions {
   /** Height in pixels to reserve; never below the layout's minimum, and the frame still grows to its content. */
   height?: number;
   resolveOptions?: ResolveOptions;
-  /** Card scheme badges: `all` (default), `detected` (only the scheme typed) or `none`. */
+  /** Card scheme badges: `detected` (default: only the scheme typed), `all` or `none`. */
   cardSchemesDisplay?: CardSchemesDisplay;
 }
 
