@@ -3,7 +3,7 @@ import { emulateMedia } from '@web/test-runner-commands';
 import { CpeCard, SdkError } from '../../components/index.ts';
 import { FrameHost } from '../../components/internal/frame-host.ts';
 import { ElementsController } from '../../components/controller.ts';
-import { container, fakeController, fakeOf, fakeSession, frameScript, iframesIn, recordEvents } from './helpers.ts';
+import { container, fakeController, fakeOf, fakeSession, frameScript, iframesIn, recordEvents, rejected } from './helpers.ts';
 
 /** Calls `fn`, expecting an SdkError; returns it. */
 function thrown(fn: () => unknown): SdkError {
@@ -14,15 +14,6 @@ function thrown(fn: () => unknown): SdkError {
     return error as SdkError;
   }
   throw new Error('expected an SdkError');
-}
-async function rejected(promise: Promise<unknown>): Promise<SdkError> {
-  try {
-    await promise;
-  } catch (error) {
-    expect(error).to.be.instanceOf(SdkError);
-    return error as SdkError;
-  }
-  throw new Error('expected a rejection');
 }
 
 /** A mounted, ready card element over the fake frame. */

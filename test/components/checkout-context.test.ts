@@ -4,14 +4,12 @@
  * prices every basket £12.34 in web-test-runner.config.mjs); a disagreement charges nothing.
  */
 import { expect, fixture, html, waitUntil } from '@open-wc/testing';
-import { sendKeys } from '@web/test-runner-commands';
-import { ElementsController, type CpeElements, type CpePaymentFlow } from '../../components/index.ts';
+import { ElementsController, type CpeElements } from '../../components/index.ts';
 import type { CheckoutContext, MiddlewareRoutes } from '../../protocol/elements-options.ts';
 import { makeController } from '../../components/controller.ts';
-import { recordEvents } from './helpers.ts';
+import { payWithKeyboard, recordEvents } from './helpers.ts';
 
 let config: { serviceUrl: string; publicKey: string };
-const pause = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const basket: CheckoutContext = { amount: 1234, currency: 'GBP', reference: 'b42' };
 
 /** Records the page's requests (path, headers, body) while a test runs. */
@@ -35,16 +33,6 @@ async function mount(context = basket, middleware: MiddlewareRoutes = { exchange
   return { controller, flow, wallet, events };
 }
 
-async function pay(flow: CpePaymentFlow, number = '4242424242424242') {
-  flow.focus();
-  await pause(250);
-  for (const [i, text] of [number, '1230', '123', 'Ada Lovelace'].entries()) {
-    if (i) await sendKeys({ press: 'Tab' }), await pause(100);
-    await sendKeys({ type: text });
-  }
-  await pause(50);
-  await sendKeys({ press: 'Enter' });
-}
 
 describe('Checkout Context with the real service', function () {
   this.timeout(40_000);
@@ -74,7 +62,7 @@ describe('Checkout Context with the real service', function () {
 
   it('the commit (the Flow\'s Pay) exchanges the context once, with an idempotency key; the mounted elements go on with that intent', async () => {
     const { controller, flow, events } = await mount();
-    await pay(flow);
+    await payWithKeyboard(flow);
     await waitUntil(() => events.some((e) => e.name === 'cpe:authorise:end' || e.name === 'cpe:error'), 'no end', { timeout: 15_000 });
     expect(events.find((e) => e.name === 'cpe:error')).to.equal(undefined);
     const exchanges = requests.calls.filter((c) => c.path === '/__cpe/mw/exchange');
@@ -89,7 +77,7 @@ describe('Checkout Context with the real service', function () {
 
   it('the backend refuses a context that is not the basket\'s price (409 context_mismatch): cpe:error, nothing charged', async () => {
     const { controller, flow, events } = await mount({ amount: 999, currency: 'GBP' });
-    await pay(flow);
+    await payWithKeyboard(flow);
     await waitUntil(() => events.some((e) => e.name === 'cpe:error'), 'no cpe:error', { timeout: 10_000 });
     expect(events.find((e) => e.name === 'cpe:error')!.detail.code).to.equal('context_mismatch');
     expect(controller.current).to.equal(undefined);
@@ -99,7 +87,7 @@ describe('Checkout Context with the real service', function () {
   it('an exchange answering an intent that disagrees with what was shown: cpe:error context_mismatch, nothing charged', async () => {
     // This "exchange" ignores the context and creates £12.34: the SDK checks the intent itself.
     const { controller, flow, events } = await mount({ amount: 500, currency: 'EUR' }, { exchange: '/__cpe/intent' });
-    await pay(flow);
+    await payWithKeyboard(flow);
     await waitUntil(() => events.some((e) => e.name === 'cpe:error'), 'no cpe:error', { timeout: 10_000 });
     const error = events.find((e) => e.name === 'cpe:error')!.detail;
     expect(error.code).to.equal('context_mismatch');

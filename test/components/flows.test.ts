@@ -7,10 +7,9 @@ import { expect, fixture, html, waitUntil } from '@open-wc/testing';
 import { sendKeys } from '@web/test-runner-commands';
 import { ElementsController, type CpePaymentFlow, type SdkError } from '../../components/index.ts';
 import type { MiddlewareRoutes } from '../../protocol/elements-options.ts';
-import { recordEvents } from './helpers.ts';
+import { pause, payWithKeyboard, recordEvents } from './helpers.ts';
 
 let config: { serviceUrl: string; publicKey: string };
-const pause = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const intent = (query = '') => async () => (await fetch(`/__cpe/intent${query}`, { method: 'POST' })).json();
 const controllerOf = (middleware: MiddlewareRoutes = {}, query = '') => new ElementsController(config.serviceUrl, config.publicKey, intent(query), middleware);
 
@@ -26,17 +25,6 @@ async function mountFlow(controller = controllerOf(), options: Parameters<Elemen
 /** The flow frame's address parameters (the frame renders its button from them and from its config). */
 const params = (flow: CpePaymentFlow) => Object.fromEntries(new URL(flow.shadowRoot!.querySelector('iframe')!.src).searchParams);
 
-/** Types a card like a shopper (Tab between fields) and presses Enter: the frame submits when valid. */
-async function pay(flow: CpePaymentFlow, number: string) {
-  flow.focus();
-  await pause(250);
-  for (const [i, text] of [number, '1230', '123', 'Ada Lovelace'].entries()) {
-    if (i) await sendKeys({ press: 'Tab' }), await pause(100);
-    await sendKeys({ type: text });
-  }
-  await pause(50);
-  await sendKeys({ press: 'Enter' });
-}
 
 const names = (events: { name: string }[]) => events.map((e) => e.name).filter((n) => n !== 'cpe:change' && n !== 'cpe:ready');
 const ended = (events: { name: string }[]) => waitUntil(() => events.some((e) => e.name === 'cpe:authorise:end' || e.name === 'cpe:error'), 'no end', { timeout: 15_000 });
@@ -62,7 +50,7 @@ describe('payment flow with the real service and flow frame', function () {
 
   it('paid: tokenise, attach, confirm, authorise via the session route; the card element\'s events, in order', async () => {
     const { flow, events, controller } = await mountFlow();
-    await pay(flow, '4242424242424242');
+    await payWithKeyboard(flow, '4242424242424242');
     await ended(events);
     expect(names(events)).to.deep.equal([
       'cpe:processing:start', 'cpe:processing:end', 'cpe:attach:start', 'cpe:attach:end', 'cpe:confirm:start', 'cpe:confirm:end', 'cpe:authorise:start', 'cpe:authorise:end',
@@ -79,7 +67,7 @@ describe('payment flow with the real service and flow frame', function () {
     window.fetch = (input, init) => (seen.push(new URL(String(input), location.href).pathname), original(input, init));
     try {
       const { flow, events } = await mountFlow(controllerOf(mw));
-      await pay(flow, '4242424242424242');
+      await payWithKeyboard(flow, '4242424242424242');
       await ended(events);
       expect(authorised(events)).to.include({ success: true });
       expect(seen).to.include.members(['/__cpe/mw/authorise', '/__cpe/mw/verify-auth']);
@@ -91,7 +79,7 @@ describe('payment flow with the real service and flow frame', function () {
 
   it('declined, then Try again: a second attempt on the same intent and session, with a new 3-D Secure transaction', async () => {
     const { flow, events, controller } = await mountFlow();
-    await pay(flow, '4000000000000002');
+    await payWithKeyboard(flow, '4000000000000002');
     await ended(events);
     expect(authorised(events)).to.include({ success: false });
     expect(events.find((e) => e.name === 'cpe:error')!.detail.operation).to.equal('authorise');
@@ -101,7 +89,7 @@ describe('payment flow with the real service and flow frame', function () {
     await sendKeys({ press: 'Enter' });
     await pause(500);
     events.length = 0;
-    await pay(flow, '4242424242424242');
+    await payWithKeyboard(flow, '4242424242424242');
     await ended(events);
     expect(authorised(events)).to.include({ success: true });
     expect(controller.current).to.equal(session);
@@ -112,7 +100,7 @@ describe('payment flow with the real service and flow frame', function () {
 
   it('a 3-D Secure challenge opens in the same modal; completed, then authorised', async () => {
     const { flow, events } = await mountFlow();
-    await pay(flow, '4000000000003220');
+    await payWithKeyboard(flow, '4000000000003220');
     await waitUntil(() => flow.shadowRoot!.querySelector('dialog')?.open, 'no dialog', { timeout: 10_000 });
     await pause(400);
     await sendKeys({ press: 'Tab' });
@@ -126,7 +114,7 @@ describe('payment flow with the real service and flow frame', function () {
 
   it('a failed attach stops before confirm and shows the service\'s reason', async () => {
     const { flow, events, controller } = await mountFlow();
-    await pay(flow, '4000000000000127');
+    await payWithKeyboard(flow, '4000000000000127');
     await waitUntil(() => events.some((e) => e.name === 'cpe:attach:end'), 'no attach', { timeout: 10_000 });
     await pause(300);
     expect(names(events)).to.deep.equal(['cpe:processing:start', 'cpe:processing:end', 'cpe:attach:start', 'cpe:error', 'cpe:attach:end']);
@@ -158,7 +146,7 @@ describe('payment flow with the real service and flow frame', function () {
     const { flow, events, controller } = await mountFlow(controllerOf({}, '?purpose=verify'), {}, true);
     expect(flow.localName).to.equal('cpe-verify-flow');
     expect(params(flow)).to.include({ flow: 'verify' });
-    await pay(flow, '4242424242424242');
+    await payWithKeyboard(flow, '4242424242424242');
     await ended(events);
     expect(authorised(events)).to.include({ success: true });
     const pi = await backend(controller.current!.paymentIntentId);

@@ -1,6 +1,8 @@
-import { fixture, html } from '@open-wc/testing';
+import { expect, fixture, html } from '@open-wc/testing';
+import { sendKeys } from '@web/test-runner-commands';
 import { ElementsController } from '../../components/controller.ts';
 import { CPE_EVENTS } from '../../components/events.ts';
+import { SdkError } from '../../components/errors.ts';
 import type { MiddlewareRoutes } from '../../protocol/elements-options.ts';
 import type { PaymentIntentSession } from '../../protocol/session.ts';
 import type { FakeFrame, FakeFrameScript } from './fixtures/fake-frame.ts';
@@ -48,4 +50,29 @@ export function stubFetch(answers: Record<string, unknown | ((body: any) => unkn
     return new Response(JSON.stringify(typeof answer === 'function' ? (answer as (b: any) => unknown)(body) : answer), { status });
   };
   return { calls, restore: () => (window.fetch = original) };
+}
+
+export const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** Awaits `promise`, expecting it to reject with an SdkError; returns the error. */
+export async function rejected(promise: Promise<unknown>): Promise<SdkError> {
+  try {
+    await promise;
+  } catch (error) {
+    expect(error).to.be.instanceOf(SdkError);
+    return error as SdkError;
+  }
+  throw new Error('expected a rejection with an SdkError, but the promise resolved');
+}
+
+/** Types a card into a Flow like a shopper (Tab between fields) and presses Enter: the frame submits when valid. */
+export async function payWithKeyboard(flow: HTMLElement, number = '4242424242424242'): Promise<void> {
+  flow.focus();
+  await pause(250);
+  for (const [i, text] of [number, '1230', '123', 'Ada Lovelace'].entries()) {
+    if (i) await sendKeys({ press: 'Tab' }), await pause(100);
+    await sendKeys({ type: text });
+  }
+  await pause(50);
+  await sendKeys({ press: 'Enter' });
 }

@@ -1,9 +1,8 @@
 import { expect, fixture, html, oneEvent, waitUntil } from '@open-wc/testing';
 import { sendKeys } from '@web/test-runner-commands';
 import { ElementsController } from '../../components/index.ts';
-import { SdkError } from '../../components/errors.ts';
 import type { MiddlewareRoutes } from '../../protocol/elements-options.ts';
-import { fakeSession, recordEvents, stubFetch } from './helpers.ts';
+import { fakeSession, recordEvents, rejected, stubFetch } from './helpers.ts';
 
 const SERVICE = 'https://service.example';
 const attached = { paymentIntentId: 'pi_fake', status: 'requires_customer_confirmation', error: null };
@@ -19,15 +18,6 @@ async function card(middleware: MiddlewareRoutes = {}) {
   return { el, events: recordEvents(el) };
 }
 
-async function rejected(promise: Promise<unknown>): Promise<SdkError> {
-  try {
-    await promise;
-  } catch (error) {
-    expect(error).to.be.instanceOf(SdkError);
-    return error as SdkError;
-  }
-  throw new Error('expected a rejection');
-}
 
 const names = (events: { name: string }[]) => events.map((e) => e.name);
 

@@ -7,7 +7,7 @@ import { expect, fixture, html, waitUntil } from '@open-wc/testing';
 import { sendKeys } from '@web/test-runner-commands';
 import { ElementsController, type CpeCard } from '../../components/index.ts';
 import type { MiddlewareRoutes } from '../../protocol/elements-options.ts';
-import { recordEvents } from './helpers.ts';
+import { pause, recordEvents } from './helpers.ts';
 
 let config: { serviceUrl: string; publicKey: string };
 const MW: MiddlewareRoutes = { attach: '/__cpe/mw/attach', confirm: '/__cpe/mw/confirm', authorise: '/__cpe/mw/authorise', verifyAuth: '/__cpe/mw/verify-auth' };
@@ -22,7 +22,6 @@ async function mountCard(middleware: MiddlewareRoutes = {}) {
   return { card, events };
 }
 
-const pause = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /** Focuses the first field through the SDK and types the card like a shopper, Tab between fields. */
 async function typeCard(card: CpeCard, number: string) {

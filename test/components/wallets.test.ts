@@ -6,10 +6,9 @@ import { expect, fixture, html, waitUntil } from '@open-wc/testing';
 import { sendKeys } from '@web/test-runner-commands';
 import { ElementsController, type CpeWalletA, type CpeWalletB, type SdkError } from '../../components/index.ts';
 import { WALLET_A_STYLES, WALLET_A_TYPES, WALLET_B_TYPES } from '../../protocol/wallet-sheet.ts';
-import { recordEvents } from './helpers.ts';
+import { pause, recordEvents } from './helpers.ts';
 
 let config: { serviceUrl: string; publicKey: string };
-const pause = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const createServerIntent = async () => (await fetch('/__cpe/intent', { method: 'POST' })).json();
 const controllerOf = (pubKey = config.publicKey) => new ElementsController(config.serviceUrl, pubKey, createServerIntent);
 const target = () => fixture<HTMLDivElement>(html`<div style="width: 320px"></div>`);
