@@ -1,34 +1,14 @@
 import { expect, waitUntil } from '@open-wc/testing';
-import { Hello, type FrameConfig } from '../../protocol/bridge.ts';
-import { ElementEnd } from '../../protocol/rpc.ts';
+import type { FrameConfig } from '../../protocol/bridge.ts';
 import type { CardInputs } from '../../iframe-app/shared/card-inputs.ts';
+import { ElementEnd } from '../../protocol/rpc.ts';
+import { mountFrame, type FrameEventRecord } from './frame-mount.ts';
 import { future } from './helpers.ts';
 
-type Event = { name: string; detail: any };
-
-/** Mounts a frame page as the SDK does (served by the test server from iframe-app/) and completes the handshake. */
+/** Mounts a frame page as the SDK does and completes the handshake; `el` is the frame's card element. */
 async function mount(app: string, query: string, config: Partial<FrameConfig> = {}) {
-  const session = crypto.randomUUID();
-  const iframe = document.createElement('iframe');
-  iframe.style.width = '600px';
-  iframe.src = `/iframe-app/${app}/index.html?${query}#${session}`;
-  const events: Event[] = [];
-  const connected = new Promise<ElementEnd>((resolve) => {
-    window.addEventListener('message', function hello(e) {
-      if (e.source !== iframe.contentWindow || !Hello.safeParse(e.data).success || e.data.session !== session) return;
-      window.removeEventListener('message', hello);
-      const channel = new MessageChannel();
-      const end = new ElementEnd(channel.port1, (name, detail) => events.push({ name, detail }));
-      iframe.contentWindow!.postMessage({ cpe: 1, type: 'init', session, config: { pubKey: 'pk_test_1', tokens: {}, ...config } }, location.origin, [channel.port2]);
-      resolve(end);
-    });
-  });
-  document.body.append(iframe);
-  const end = await connected;
-  await waitUntil(() => events.some((e) => e.name === 'ready'), 'no ready', { timeout: 4000 });
-  const doc = iframe.contentDocument!;
-  const el = doc.querySelector('cpe-card-form, cpe-card-field') as CardInputs;
-  return { iframe, end, events, doc, el, session };
+  const mounted = await mountFrame(app, query, config);
+  return { ...mounted, el: mounted.doc.querySelector('cpe-card-form, cpe-card-field') as CardInputs };
 }
 
 function typeIn(el: CardInputs, field: string, text: string) {
@@ -84,7 +64,7 @@ describe('frame pages over the bridge', () => {
   it('a second init replaces the port and sends ready again', async () => {
     const { iframe, session, events } = await mount('card-form', 'pk=pk_test_1&lang=en');
     const channel = new MessageChannel();
-    const again: Event[] = [];
+    const again: FrameEventRecord[] = [];
     const end = new ElementEnd(channel.port1, (name, detail) => again.push({ name, detail }));
     iframe.contentWindow!.postMessage({ cpe: 1, type: 'init', session, config: { pubKey: 'pk_test_1', tokens: {} } }, location.origin, [channel.port2]);
     await waitUntil(() => again.some((e) => e.name === 'ready'));
