@@ -104,7 +104,7 @@ export const flowPage = (config: PageConfig) =>
 <cpe-elements pub-key="${escape(config.publicKey)}" intent-url="/api/payment-intents" verify-auth-url="/api/cpe/verify-auth">
   <cpe-payment-flow layout="stack"></cpe-payment-flow>
 </cpe-elements>`,
-    '/log.js',
+    '/flow-verify.js',
     true,
   );
 
@@ -117,7 +117,7 @@ export const verifyPage = (config: PageConfig) =>
     `<cpe-elements pub-key="${escape(config.publicKey)}" intent-url="/api/verify-intents" verify-auth-url="/api/cpe/verify-auth">
   <cpe-verify-flow layout="stack"></cpe-verify-flow>
 </cpe-elements>`,
-    '/log.js',
+    '/flow-verify.js',
     true,
   );
 

@@ -1,6 +1,8 @@
 // The demo merchant's checkout logic, shared by its pages. Everything a merchant page would write:
 // load the SDK from the service, create the controller, run tokenise → attach → confirm →
 // authorise (through this merchant's backend) → verify (the backend decides whether to fulfil).
+import { showVerify } from './log.js';
+
 const config = JSON.parse(document.getElementById('cpe-config').textContent);
 const params = new URLSearchParams(location.search);
 export const settings = {
@@ -10,21 +12,9 @@ export const settings = {
   mode: params.get('mode') === 'middleware' ? 'middleware' : 'direct',
 };
 
-const log = document.getElementById('log');
 const status = document.getElementById('status');
 const verifyOutput = document.getElementById('verify');
 const payButton = document.getElementById('pay');
-
-/** Every cpe:* event of the spec, as it reaches the page: name and detail (never card data). */
-const EVENTS = ['cpe:ready', 'cpe:change', 'cpe:processing:start', 'cpe:processing:end', 'cpe:attach:start', 'cpe:attach:end',
-  'cpe:confirm:start', 'cpe:confirm:end', 'cpe:challenge:start', 'cpe:challenge:end', 'cpe:authorise:start', 'cpe:authorise:end', 'cpe:error'];
-for (const name of EVENTS) {
-  document.addEventListener(name, (event) => {
-    const item = document.createElement('li');
-    item.textContent = `${new Date().toLocaleTimeString()} ${name} ${JSON.stringify(event.detail ?? {})}`;
-    log.prepend(item);
-  });
-}
 
 function show(state, text) {
   status.dataset.state = state;
@@ -93,12 +83,7 @@ async function pay(elements, element) {
     }
     const authorise = await element.authoriseViaBackend({ endpoint: '/api/cpe/authorise' });
     // Client-side events are never proof of payment: the backend verifies before fulfilling.
-    const verify = await fetch('/api/verify', {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ payment_intent_id: await elements.getPaymentIntentId() }),
-    }).then((r) => r.json());
-    verifyOutput.textContent = JSON.stringify(verify, null, 2);
+    const verify = await showVerify(await elements.getPaymentIntentId());
     if (authorise.authorised && verify.status === 'success') show('success', `Paid: ${verify.auth.scheme} ending ${verify.auth.last4}, authorisation ${verify.auth.authorisation_code}.`);
     else show('failure', `${authorise.error?.message ?? 'Not authorised.'} Try another card.`);
   } catch (error) {

@@ -1,5 +1,5 @@
-// The event log of the demo's pages (the Flow pages have no other script): every cpe:* event as it
-// reaches the page, name and detail (never card data), and the backend's verify once a Flow ends.
+// The event log of every demo page: each cpe:* event as it reaches the page, name and detail (never
+// card data); and showVerify, which asks the demo backend to verify an intent and shows the answer.
 const log = document.getElementById('log');
 const EVENTS = ['cpe:ready', 'cpe:change', 'cpe:processing:start', 'cpe:processing:end', 'cpe:attach:start', 'cpe:attach:end',
   'cpe:confirm:start', 'cpe:confirm:end', 'cpe:challenge:start', 'cpe:challenge:end', 'cpe:authorise:start', 'cpe:authorise:end',
@@ -22,9 +22,3 @@ export async function showVerify(paymentIntentId) {
   document.getElementById('verify').textContent = JSON.stringify(verify, null, 2);
   return verify;
 }
-
-// A Flow's end: verify on the backend, as the spec's verification rules ask.
-document.addEventListener('cpe:authorise:end', async (event) => {
-  const id = event.detail?.paymentIntentId ?? (await event.target.controller?.getPaymentIntentId?.());
-  if (id) await showVerify(id);
-});

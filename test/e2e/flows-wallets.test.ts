@@ -53,8 +53,8 @@ const intentOfPage = (page: Page, tag: string) =>
 describe('payment flow (plain HTML page: the SDK, <cpe-elements> and <cpe-payment-flow>, no script of its own)', () => {
   it('paid: the button reads Pay £12.34; success shows; the backend verifies', async () => {
     const { page, close, problems } = await open('/flow');
-    // The page's only script is its event log: block it, the payment must not need it.
-    await page.route('**/log.js', (route) => route.abort());
+    // The page's only script is its event log and verify display: block it, the payment must not need it.
+    await page.route('**/{log,flow-verify}.js', (route) => route.abort());
     await page.reload();
     try {
       const frame = flowFrame(page);
@@ -68,7 +68,7 @@ describe('payment flow (plain HTML page: the SDK, <cpe-elements> and <cpe-paymen
       assert.equal(result.status, 'success');
       assert.equal(result.auth.amount, 1234);
       await assertNoCardDataOnMerchantPage(page, CARDS.visa);
-      assert.deepEqual(problems.filter((p) => !/log\.js|ERR_FAILED/.test(p)), []);
+      assert.deepEqual(problems.filter((p) => !/(log|flow-verify)\.js|ERR_FAILED/.test(p)), []);
     } finally {
       await close();
     }
