@@ -1,5 +1,8 @@
 import * as z from 'zod/mini';
 import { CardField } from './bridge.ts';
+import { FIELD_CHANNEL_VERSION } from './field-channel-name.ts';
+
+export { FIELD_CHANNEL_VERSION, fieldChannelName } from './field-channel-name.ts';
 
 /**
  * The channel between the four field frames of one `<cpe-card-fields>` (iframe-app/field/): a
@@ -18,10 +21,7 @@ import { CardField } from './bridge.ts';
  *   error    number frame → the named field's frame: a refusal from the service to show inline.
  *   reset    any frame → all: clear values and validation.
  */
-export const FIELD_CHANNEL_VERSION = 1;
 const v = z.literal(FIELD_CHANNEL_VERSION);
-
-export const fieldChannelName = (group: string) => `cpe-fields:${group}`;
 
 export const Collect = z.object({ cpe: v, type: z.literal('collect'), id: z.string(), scheme: z.string() });
 export const FieldValue = z.object({ cpe: v, type: z.literal('value'), id: z.string(), field: CardField, value: z.string().check(z.maxLength(120)), valid: z.boolean() });

@@ -2,8 +2,7 @@ import type { FrameParams } from './frame-url.ts';
 
 /**
  * The zod-free half of frame-url.ts (the merchant-side SDK imports this one): the frame apps,
- * layouts and themes, and the address builder. The address's parameters are validated by the frame
- * (`readFrameUrl` in frame-url.ts).
+ * layouts and themes, and the address builder. The frames read it with read-frame-url.ts.
  */
 export const FRAME_APPS = ['card-form', 'field', 'flow', 'wallet-button', 'wallet-sheet'] as const;
 export type FrameApp = (typeof FRAME_APPS)[number];
@@ -19,3 +18,4 @@ export function frameUrl(serviceOrigin: string, app: FrameApp, params: FramePara
   query.set('v', '1');
   return `${serviceOrigin}/frames/${app}/?${query}#${session}`;
 }
+

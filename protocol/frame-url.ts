@@ -30,13 +30,3 @@ export const FrameParams = z.object({
   style: z.optional(z.enum(['dark', 'white', 'white-outline'])),
 });
 export type FrameParams = z.infer<typeof FrameParams>;
-
-/** The frame's own view of its address; undefined when it is not a valid frame address. */
-export function readFrameUrl(location: { search: string; hash: string }): { params: FrameParams; session: string } | undefined {
-  const raw = Object.fromEntries(new URLSearchParams(location.search));
-  delete raw.v;
-  const parsed = FrameParams.safeParse(raw);
-  const session = location.hash.slice(1);
-  if (!parsed.success || !/^[0-9a-f-]{36}$/.test(session)) return undefined;
-  return { params: parsed.data, session };
-}

@@ -1,7 +1,14 @@
-import { BRIDGE_VERSION, METHODS, Request, type BridgeError, type FrameEvent, type FrameEventDetail, type FrameEventName, type Method, type ParamsOf, type ResultOf } from './bridge.ts';
+import type { BridgeError, FrameEvent, FrameEventDetail, FrameEventName, Method, ParamsOf, Request as RequestMessage, ResultOf } from './bridge.ts';
+import { PARAMS, Request } from './generated/guards.ts';
+import { conforms } from './json-guard.ts';
 import type { PortLike } from './rpc-element.ts';
+import { BRIDGE_VERSION } from './version.ts';
 
-/** The frame's end of the bridge's port (iframe-app/), validating with zod (protocol/bridge.ts). */
+/**
+ * The frame's end of the bridge's port (iframe-app/). Like the element's end, it validates with the
+ * guards generated from protocol/bridge.ts's schemas: the frames carry no zod either (less code to
+ * load before the frame is ready).
+ */
 export type Handlers = { [M in Method]?: (params: ParamsOf<M>) => Promise<ResultOf<M>> | ResultOf<M> };
 
 /**
@@ -26,18 +33,15 @@ export class FrameEnd {
   }
 
   async #receive(data: unknown): Promise<void> {
-    const request = Request.safeParse(data);
-    if (!request.success) return;
-    const { id, method } = request.data;
+    if (!conforms<RequestMessage>(Request, data)) return;
+    const { id, method, params } = data;
     const answer = (body: { ok: true; result: unknown } | { ok: false; error: BridgeError }) =>
       this.port.postMessage({ cpe: BRIDGE_VERSION, kind: 'response', id, ...body });
-    const spec = METHODS[method as Method];
-    const handler = this.handlers[method as Method] as ((params: unknown) => unknown) | undefined;
-    if (!spec || !handler) return answer({ ok: false, error: { code: 'unknown_method', message: `This frame does not handle ${method}.` } });
-    const params = spec.params.safeParse(request.data.params);
-    if (!params.success) return answer({ ok: false, error: { code: 'bad_request', message: `Invalid parameters for ${method}.` } });
+    const handler = Object.hasOwn(PARAMS, method) && Object.hasOwn(this.handlers, method) ? (this.handlers[method as Method] as (params: unknown) => unknown) : undefined;
+    if (!handler) return answer({ ok: false, error: { code: 'unknown_method', message: `This frame does not handle ${method}.` } });
+    if (!conforms(PARAMS[method]!, params)) return answer({ ok: false, error: { code: 'bad_request', message: `Invalid parameters for ${method}.` } });
     try {
-      answer({ ok: true, result: await handler(params.data) });
+      answer({ ok: true, result: await handler(params) });
     } catch (error) {
       const { code = 'frame_error', message = 'The payment frame failed.', field } = (error ?? {}) as Partial<BridgeError>;
       answer({ ok: false, error: { code, message, ...(field ? { field } : {}) } });

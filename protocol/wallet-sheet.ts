@@ -1,6 +1,7 @@
 /**
  * The zod-free half of wallet.ts (the merchant-side SDK imports this one, as frame-address.ts is to
- * frame-url.ts): the appearance lists, the message types and the sheet address's `r` encoder.
+ * frame-url.ts): the appearance lists, the message types and the sheet address's `r` encoder
+ * (wallet-request.ts decodes it).
  */
 export const WALLET_A_TYPES = ['add-money', 'book', 'buy', 'check-out', 'contribute', 'donate', 'order', 'plain', 'reload', 'rent', 'subscribe', 'support', 'tip', 'top-up'] as const;
 export const WALLET_A_STYLES = ['dark', 'white', 'white-outline'] as const;
@@ -10,6 +11,10 @@ export const WALLET_B_STYLES = ['dark'] as const;
 export const WALLET_MESSAGE_TYPE = 'cpe:wallet:result';
 export const WALLET_SESSION_TYPE = 'cpe:wallet:session';
 export const WALLET_READY_TYPE = 'cpe:wallet:ready';
+
+/** The test cards the sheet offers "in the wallet" (POST /frames/wallet/approve `card`), as the card table behaves. */
+export const WALLET_TEST_CARD_CHOICES = ['visa', 'challenge', 'declined', 'insufficient', 'attach_fail'] as const;
+export type WalletTestCardChoice = (typeof WALLET_TEST_CARD_CHOICES)[number];
 
 /** Why a wallet button is not rendered (the element's `availability` and its event say which). */
 export const WALLET_UNAVAILABLE_REASONS = ['not_https', 'unsupported_browser', 'not_enabled_for_merchant', 'no_card_in_wallet', 'timeout'] as const;
@@ -21,3 +26,4 @@ export function encodeWalletRequest(request: object): string {
   for (const byte of new TextEncoder().encode(JSON.stringify(request))) binary += String.fromCharCode(byte);
   return btoa(binary).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
 }
+

@@ -9,7 +9,9 @@ export {
   WALLET_MESSAGE_TYPE,
   WALLET_READY_TYPE,
   WALLET_SESSION_TYPE,
+  WALLET_TEST_CARD_CHOICES,
   WALLET_UNAVAILABLE_REASONS,
+  type WalletTestCardChoice,
   type WalletUnavailableReason,
 } from './wallet-sheet.ts';
 
@@ -84,21 +86,6 @@ export type WalletSheetReady = z.infer<typeof WalletSheetReady>;
 /** `r` of the sheet's address: base64url (no padding) of the UTF-8 JSON of a WalletRequest. */
 export const encodeWalletRequest = (request: WalletRequest): string => encode(request);
 
-/** The WalletRequest of an `r` parameter, or undefined when it is not one. */
-export function decodeWalletRequest(r: string): WalletRequest | undefined {
-  try {
-    const binary = atob(r.replace(/-/g, '+').replace(/_/g, '/'));
-    const json = new TextDecoder().decode(Uint8Array.from(binary, (c) => c.charCodeAt(0)));
-    const parsed = WalletRequest.safeParse(JSON.parse(json));
-    return parsed.success ? parsed.data : undefined;
-  } catch {
-    return undefined;
-  }
-}
-
-/** The test cards the sheet offers "in the wallet" (POST /frames/wallet/approve `card`), as the card table behaves. */
-export const WALLET_TEST_CARD_CHOICES = ['visa', 'challenge', 'declined', 'insufficient', 'attach_fail'] as const;
-export type WalletTestCardChoice = (typeof WALLET_TEST_CARD_CHOICES)[number];
 
 /** What POST /frames/wallet/approve answers (session auth; the sheet's own origin only). */
 export const WalletApproval = z.object({

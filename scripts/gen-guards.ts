@@ -1,6 +1,6 @@
 /**
  * Generates protocol/generated/guards.ts: plain JSON Schema objects, converted with `z.toJSONSchema`
- * from the protocol's zod schemas, for what the merchant-side SDK validates without zod (with
+ * from the protocol's zod schemas, for what the merchant-side SDK and the frames validate without zod (with
  * protocol/json-guard.ts). The zod schemas stay the one definition; test/server/guards-fresh.test.ts
  * fails when the checked-in file differs from a fresh generation.
  *
@@ -9,7 +9,7 @@
 import { writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import * as z from 'zod/mini';
-import { EVENTS, FrameEvent, Hello, METHODS, Response } from '../protocol/bridge.ts';
+import { EVENTS, FrameEvent, Hello, Init, METHODS, Request, Response, TokeniseResult } from '../protocol/bridge.ts';
 import { ChallengeCancel, ChallengeMessage } from '../protocol/challenge.ts';
 import {
   AttachOptions,
@@ -22,8 +22,10 @@ import {
   WalletAOptions,
   WalletBOptions,
 } from '../protocol/elements-options.ts';
+import { FieldMessage } from '../protocol/field-channel.ts';
+import { FrameParams } from '../protocol/frame-url.ts';
 import { PaymentIntentSession } from '../protocol/session.ts';
-import { WalletResult, WalletSheetReady } from '../protocol/wallet.ts';
+import { WalletApproval, WalletRequest, WalletResult, WalletSession, WalletSheetReady } from '../protocol/wallet.ts';
 
 export const GUARDS_PATH = fileURLToPath(new URL('../protocol/generated/guards.ts', import.meta.url));
 
@@ -81,7 +83,7 @@ function minimal(node: unknown, names = false): unknown {
 
 const map = (entries: Record<string, z.core.$ZodType>) => Object.fromEntries(Object.entries(entries).map(([key, schema]) => [key, toGuard(schema)]));
 
-/** What the SDK validates, by export name. */
+/** What the SDK and the frames validate, by export name. */
 export function guards(): Record<string, unknown> {
   return {
     // Frame → page, on the bridge (protocol/bridge.ts).
@@ -108,6 +110,17 @@ export function guards(): Record<string, unknown> {
     ConfirmOptions: toGuard(ConfirmOptions),
     AuthOptions: toGuard(AuthOptions),
     ChallengeOptions: toGuard(ChallengeOptions),
+    // What the frames (iframe-app/) validate: the page's messages, their own address, each other's
+    // messages on the field channel, and the service's answers.
+    Init: toGuard(Init),
+    Request: toGuard(Request),
+    PARAMS: map(Object.fromEntries(Object.entries(METHODS).map(([method, { params }]) => [method, params]))),
+    FrameParams: toGuard(FrameParams),
+    TokeniseResult: toGuard(TokeniseResult),
+    FieldMessage: toGuard(FieldMessage),
+    WalletRequest: toGuard(WalletRequest),
+    WalletSession: toGuard(WalletSession),
+    WalletApproval: toGuard(WalletApproval),
   };
 }
 
@@ -121,7 +134,7 @@ export function generateGuards(): string {
     '',
   ];
   for (const [name, value] of Object.entries(guards())) {
-    const type = name === 'EVENTS' || name === 'RESULTS' ? 'Record<string, JsonSchema>' : 'JsonSchema';
+    const type = name === 'EVENTS' || name === 'RESULTS' || name === 'PARAMS' ? 'Record<string, JsonSchema>' : 'JsonSchema';
     lines.push(`export const ${name}: ${type} = ${JSON.stringify(value)};`);
   }
   return `${lines.join('\n')}\n`;

@@ -1,7 +1,10 @@
 import { html, nothing } from 'lit';
 import type { TokeniseResult } from '../../protocol/bridge.ts';
 import { SCHEME_NAMES } from '../../protocol/card-schemes.ts';
-import { FIELD_CHANNEL_VERSION, FieldMessage, fieldChannelName } from '../../protocol/field-channel.ts';
+import type { FieldMessage } from '../../protocol/field-channel.ts';
+import { FIELD_CHANNEL_VERSION, fieldChannelName } from '../../protocol/field-channel-name.ts';
+import { FieldMessage as FieldMessageGuard } from '../../protocol/generated/guards.ts';
+import { conforms } from '../../protocol/json-guard.ts';
 import { normalise, problemOf, type CardField, type Scheme, type Values } from '../shared/card.ts';
 import { CardInputs, type FrameError } from '../shared/card-inputs.ts';
 
@@ -73,9 +76,8 @@ export class CardFieldElement extends CardInputs {
   }
 
   #receive(data: unknown): void {
-    const parsed = FieldMessage.safeParse(data);
-    if (!parsed.success) return;
-    const message = parsed.data;
+    if (!conforms<FieldMessage>(FieldMessageGuard, data)) return;
+    const message = data;
     const field = this.field;
     switch (message.type) {
       case 'collect':

@@ -1,6 +1,8 @@
 import { LitElement, html, nothing, type TemplateResult } from 'lit';
 import { live } from 'lit/directives/live.js';
-import { TokeniseResult, type CardSchemesDisplay, type ChangeState, type FrameSession } from '../../protocol/bridge.ts';
+import type { CardSchemesDisplay, ChangeState, FrameSession, TokeniseResult } from '../../protocol/bridge.ts';
+import { TokeniseResult as TokeniseResultGuard } from '../../protocol/generated/guards.ts';
+import { conforms } from '../../protocol/json-guard.ts';
 import type { Layout, Theme } from '../../protocol/frame-url.ts';
 import { FIELDS, cvcLength, detect, displayOf, emptyValues, fieldOfParam, normalise, problemOf, serviceMessage, showsWhileTyping, type CardField, type Scheme, type Values } from './card.ts';
 import { en, type Catalogue } from './i18n.ts';
@@ -188,8 +190,8 @@ export class CardInputs extends LitElement {
     const body = (await response.json().catch(() => undefined)) as { data?: Record<string, unknown>; error?: Record<string, unknown> } | undefined;
     if (response.ok) {
       const d = body?.data ?? {};
-      const result = TokeniseResult.safeParse({ data: { cp_card_token: d.cp_card_token, scheme: d.scheme, last4: d.last4, expiry_month: d.expiry_month, expiry_year: d.expiry_year } });
-      if (result.success) return result.data;
+      const result = { data: { cp_card_token: d.cp_card_token, scheme: d.scheme, last4: d.last4, expiry_month: d.expiry_month, expiry_year: d.expiry_year } };
+      if (conforms<TokeniseResult>(TokeniseResultGuard, result)) return result;
       throw { code: 'bad_response', message: 'The payment service answered tokenise with an unexpected shape.' } satisfies FrameError;
     }
     const error = body?.error ?? {};

@@ -1,5 +1,9 @@
-import { BRIDGE_VERSION, Init, type FrameConfig, type FrameEventDetail, type FrameEventName, type Hello } from '../../protocol/bridge.ts';
-import { readFrameUrl, type FrameParams } from '../../protocol/frame-url.ts';
+import type { FrameConfig, FrameEventDetail, FrameEventName, Hello, Init as InitMessage } from '../../protocol/bridge.ts';
+import { readFrameUrl } from '../../protocol/read-frame-url.ts';
+import type { FrameParams } from '../../protocol/frame-url.ts';
+import { Init } from '../../protocol/generated/guards.ts';
+import { conforms } from '../../protocol/json-guard.ts';
+import { BRIDGE_VERSION } from '../../protocol/version.ts';
 import { FrameEnd, type Handlers, type PortLike } from '../../protocol/rpc.ts';
 import type { CardInputs } from './card-inputs.ts';
 import { applyLanguage, en, loadCatalogue } from './i18n.ts';
@@ -89,10 +93,10 @@ export async function startFrame<T extends FrameElement = CardInputs>(create: (p
     ...extra,
   };
 
-  window.addEventListener('message', (event) => {
+  const accept = (event: MessageEvent) => {
     if (event.source !== window.parent) return;
-    const init = Init.safeParse(event.data);
-    if (!init.success || init.data.session !== session) return;
+    const init = event.data as unknown;
+    if (!conforms<InitMessage>(Init, init) || init.session !== session) return;
     const ancestor = location.ancestorOrigins?.[0];
     if (ancestor && event.origin !== ancestor) return;
     const port = event.ports[0];
@@ -100,15 +104,20 @@ export async function startFrame<T extends FrameElement = CardInputs>(create: (p
     end?.close();
     end = new FrameEnd(port as unknown as PortLike, handlers);
     readySent = false;
-    configure(init.data.config);
+    configure(init.config);
     maybeReady();
-  });
+  };
+  // The built page's first script (early-hello.js) may have said hello and kept the parent's init.
+  const early = window as unknown as { __cpeEarly?: MessageEvent[]; __cpeHello?: boolean };
+  for (const event of early.__cpeEarly?.splice(0) ?? []) accept(event);
+  early.__cpeEarly = undefined;
+  window.addEventListener('message', accept);
   el.addEventListener('state', (event) => end?.emit('change', (event as CustomEvent).detail));
   el.addEventListener('frame-event', (event) => {
     const { name, detail } = (event as CustomEvent<FrameEventRequest>).detail;
     end?.emit(name, detail);
   });
-  window.parent.postMessage({ cpe: BRIDGE_VERSION, type: 'hello', session } satisfies Hello, '*');
+  if (!early.__cpeHello) window.parent.postMessage({ cpe: BRIDGE_VERSION, type: 'hello', session } satisfies Hello, '*');
 
   const loaded = await loadCatalogue(params.lang);
   failed = !!loaded.failed;

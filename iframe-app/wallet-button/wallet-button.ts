@@ -1,7 +1,7 @@
 import { LitElement, css, html } from 'lit';
 import type { CardSchemesDisplay, FrameSession, TokeniseResult } from '../../protocol/bridge.ts';
 import type { Layout, Theme } from '../../protocol/frame-url.ts';
-import { WALLET_A_STYLES, WALLET_A_TYPES, WALLET_B_STYLES, WALLET_B_TYPES } from '../../protocol/wallet.ts';
+import { WALLET_A_STYLES, WALLET_A_TYPES, WALLET_B_STYLES, WALLET_B_TYPES } from '../../protocol/wallet-sheet.ts';
 import type { FrameEventRequest } from '../shared/host.ts';
 import { en, type Catalogue } from '../shared/i18n.ts';
 import { loadWalletCatalogue, walletEn, type WalletCatalogue } from '../shared/wallet-i18n.ts';

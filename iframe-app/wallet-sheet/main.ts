@@ -1,4 +1,4 @@
-import { decodeWalletRequest } from '../../protocol/wallet.ts';
+import { decodeWalletRequest } from '../../protocol/wallet-request.ts';
 import { renderUnavailable } from '../shared/host.ts';
 import { applyLanguage, loadCatalogue } from '../shared/i18n.ts';
 import { loadWalletCatalogue } from '../shared/wallet-i18n.ts';

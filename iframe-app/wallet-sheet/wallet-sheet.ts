@@ -1,16 +1,9 @@
 import { LitElement, css, html, nothing } from 'lit';
 import { IDEMPOTENCY_HEADER, PUBLIC_KEY_HEADER, SESSION_TOKEN_HEADER } from '../../protocol/headers.ts';
-import {
-  WALLET_MESSAGE_TYPE,
-  WALLET_READY_TYPE,
-  WALLET_TEST_CARD_CHOICES,
-  WalletApproval,
-  WalletResult,
-  WalletSession,
-  type WalletRequest,
-  type WalletSheetReady,
-  type WalletTestCardChoice,
-} from '../../protocol/wallet.ts';
+import { WalletApproval as WalletApprovalGuard, WalletResult as WalletResultGuard, WalletSession as WalletSessionGuard } from '../../protocol/generated/guards.ts';
+import { conforms } from '../../protocol/json-guard.ts';
+import type { WalletApproval, WalletRequest, WalletResult, WalletSession, WalletSheetReady } from '../../protocol/wallet.ts';
+import { WALLET_MESSAGE_TYPE, WALLET_READY_TYPE, WALLET_TEST_CARD_CHOICES, type WalletTestCardChoice } from '../../protocol/wallet-sheet.ts';
 import { fill, formatMinor } from '../shared/format.ts';
 import { en, type Catalogue } from '../shared/i18n.ts';
 import { walletEn, type WalletCatalogue } from '../shared/wallet-i18n.ts';
@@ -184,9 +177,10 @@ export class WalletSheet extends LitElement {
     if (event.source !== this.win.parent) return;
     const ancestor = this.win.location.ancestorOrigins?.[0];
     if (ancestor && event.origin !== ancestor) return;
-    const parsed = WalletSession.safeParse(event.data);
-    if (!parsed.success || parsed.data.session !== this.uuid) return;
-    this.session = { ...parsed.data, origin: event.origin };
+    const data = event.data as unknown;
+    if (!conforms<WalletSession>(WalletSessionGuard, data) || data.session !== this.uuid) return;
+    const { type, session, sessionToken, paymentIntentId } = data;
+    this.session = { type, session, sessionToken, paymentIntentId, origin: event.origin };
     if (this.#pending) void this.approve();
   };
 
@@ -210,8 +204,9 @@ export class WalletSheet extends LitElement {
   }
 
   #post(result: WalletResult, targets: string[]): void {
-    const checked = WalletResult.parse(result);
-    for (const target of targets) this.win.parent.postMessage(checked, target);
+    // Built here, checked anyway: nothing but the result's own shape may reach the merchant page.
+    if (!conforms(WalletResultGuard, result)) throw new Error('The wallet result does not have its shape.');
+    for (const target of targets) this.win.parent.postMessage(result, target);
   }
 
   async approve(): Promise<void> {
@@ -239,7 +234,8 @@ export class WalletSheet extends LitElement {
         credentials: 'omit',
         cache: 'no-store',
       });
-      const approval = WalletApproval.parse(await response.json());
+      const approval: unknown = await response.json();
+      if (!conforms<WalletApproval>(WalletApprovalGuard, approval)) throw new Error('unexpected answer');
       if (!response.ok) throw new Error('refused');
       const r = this.request;
       const result: WalletResult = {

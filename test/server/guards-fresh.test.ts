@@ -1,9 +1,14 @@
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { describe, it } from 'node:test';
+import * as z from 'zod/mini';
+import { Init, METHODS, Request } from '../../protocol/bridge.ts';
 import { ElementsOptions } from '../../protocol/elements-options.ts';
+import { FieldMessage } from '../../protocol/field-channel.ts';
+import { FrameParams } from '../../protocol/frame-url.ts';
+import { WalletApproval, WalletRequest, WalletSession } from '../../protocol/wallet.ts';
 import * as guards from '../../protocol/generated/guards.ts';
-import { check, conforms } from '../../protocol/json-guard.ts';
+import { check, conforms, type JsonSchema } from '../../protocol/json-guard.ts';
 import { CUSTOM_CHECKS, isRelativeUrl } from '../../protocol/option-checks.ts';
 import { GUARDS_PATH, generateGuards } from '../../scripts/gen-guards.ts';
 
@@ -31,6 +36,35 @@ describe('generated guards (protocol/generated/guards.ts)', () => {
     ]);
   });
 
+  it('agree with zod on what the frames validate: init, requests, their address, the field channel, the wallet sheet', () => {
+    const init = { cpe: 1, type: 'init', session: 's', config: { pubKey: 'pk_1', tokens: { '--cpe-color-primary': '#123' } } };
+    const cases: [string, z.core.$ZodType, JsonSchema, unknown][] = [
+      ['init', Init, guards.Init, init],
+      ['init, bad token name', Init, guards.Init, { ...init, config: { ...init.config, tokens: { color: 'red' } } }],
+      ['init, token too long', Init, guards.Init, { ...init, config: { ...init.config, tokens: { '--cpe-x': 'x'.repeat(201) } } }],
+      ['init, no config', Init, guards.Init, { cpe: 1, type: 'init', session: 's' }],
+      ['request', Request, guards.Request, { cpe: 1, kind: 'request', id: 1, method: 'focus', params: { position: 'first' } }],
+      ['request, id a string', Request, guards.Request, { cpe: 1, kind: 'request', id: '1', method: 'focus' }],
+      ['focus params', METHODS.focus.params, guards.PARAMS.focus!, { position: 'first' }],
+      ['focus params, bad position', METHODS.focus.params, guards.PARAMS.focus!, { position: 'middle' }],
+      ['flowState params', METHODS.flowState.params, guards.PARAMS.flowState!, { state: 'failure', message: 'x'.repeat(301) }],
+      ['address', FrameParams, guards.FrameParams, { pk: 'pk_test_1', lang: 'cy', layout: 'row', field: 'number', group: '0123456789abcdef0123456789abcdef0123' }],
+      ['address, no pk_', FrameParams, guards.FrameParams, { pk: 'sk_test_1', lang: 'en' }],
+      ['address, bad lang', FrameParams, guards.FrameParams, { pk: 'pk_1', lang: 'en<script>' }],
+      ['address, bad layout', FrameParams, guards.FrameParams, { pk: 'pk_1', lang: 'en', layout: 'grid' }],
+      ['field value', FieldMessage, guards.FieldMessage, { cpe: 1, type: 'value', id: 'a', field: 'cvc', value: '123', valid: true }],
+      ['field value too long', FieldMessage, guards.FieldMessage, { cpe: 1, type: 'value', id: 'a', field: 'cvc', value: '1'.repeat(121), valid: true }],
+      ['field message, unknown type', FieldMessage, guards.FieldMessage, { cpe: 1, type: 'steal', field: 'number' }],
+      ['wallet request', WalletRequest, guards.WalletRequest, { wallet: 'b', merchantName: 'Shop', amount: 1234, currency: 'GBP' }],
+      ['wallet request, currency', WalletRequest, guards.WalletRequest, { wallet: 'b', merchantName: 'Shop', amount: 1234, currency: 'GBPX' }],
+      ['wallet session', WalletSession, guards.WalletSession, { type: 'cpe:wallet:session', session: 's', sessionToken: 't', paymentIntentId: 'pi' }],
+      ['wallet approval, no token', WalletApproval, guards.WalletApproval, { scheme: 'visa', last4: '4242', origins: [] }],
+    ];
+    for (const [name, schema, guard, value] of cases) assert.equal(conforms(guard, value), z.safeParse(schema, value).success, name);
+    // Not all refusals: the valid samples pass both.
+    assert.deepEqual(cases.filter(([, , guard, value]) => conforms(guard, value)).map(([name]) => name), ['init', 'request', 'focus params', 'address', 'field value', 'wallet request', 'wallet session']);
+  });
+
   it('give each option its message, custom checks included, as zod does', () => {
     const fn = async () => ({ paymentIntentId: 'pi', sessionToken: 'st', opaqueKey: 'ok' });
     const cases: [unknown, string[]][] = [
@@ -54,24 +88,40 @@ describe('generated guards (protocol/generated/guards.ts)', () => {
   });
 });
 
-describe('the merchant-side SDK (components/)', () => {
-  it('imports no zod at run time, directly or through protocol/ (type-only imports are fine)', () => {
-    const root = new URL('../../', import.meta.url);
-    const seen = new Set<string>();
-    const offenders: string[] = [];
-    const visit = (file: URL, from: string) => {
-      if (seen.has(file.href)) return;
-      seen.add(file.href);
-      const text = readFileSync(file, 'utf8');
-      // Every `import … from '…'` / `export … from '…'` that is not `import type` / `export type`.
-      for (const [, kind, spec] of text.matchAll(/^\s*(import|export)\s+(?!type\b)[^'";]*?from\s+'([^']+)'/gm)) {
-        if (spec!.startsWith('.')) visit(new URL(spec!, file), file.pathname);
-        else if (/^zod(\/|$)/.test(spec!)) offenders.push(`${file.pathname.slice(root.pathname.length)} (${kind} from '${spec}', reached from ${from.slice(root.pathname.length)})`);
-      }
-      for (const [, spec] of text.matchAll(/^\s*import\s+'([^']+)'/gm)) if (spec!.startsWith('.')) visit(new URL(spec!, file), file.pathname);
-    };
-    visit(new URL('components/index.ts', root), 'components/index.ts');
-    assert.ok(seen.size > 10, 'walked the SDK');
+/** Files reached at run time from `entry` (type-only imports skipped) that import zod, with the path that reached them. */
+function zodImporters(entry: string): { seen: number; offenders: string[] } {
+  const root = new URL('../../', import.meta.url);
+  const seen = new Set<string>();
+  const offenders: string[] = [];
+  const visit = (file: URL, from: string) => {
+    if (seen.has(file.href)) return;
+    seen.add(file.href);
+    const text = readFileSync(file, 'utf8');
+    // Every `import … from '…'` / `export … from '…'` that is not `import type` / `export type`.
+    for (const [, kind, spec] of text.matchAll(/^\s*(import|export)\s+(?!type\b)[^'";]*?from\s+'([^']+)'/gm)) {
+      if (spec!.startsWith('.')) visit(new URL(spec!, file), file.pathname);
+      else if (/^zod(\/|$)/.test(spec!)) offenders.push(`${file.pathname.slice(root.pathname.length)} (${kind} from '${spec}', reached from ${from.slice(root.pathname.length)})`);
+    }
+    for (const [, spec] of text.matchAll(/^\s*import\s+'([^']+)'/gm)) if (spec!.startsWith('.')) visit(new URL(spec!, file), file.pathname);
+  };
+  visit(new URL(entry, root), entry);
+  return { seen: seen.size, offenders };
+}
+
+describe('no zod at run time in browser code (type-only imports are fine)', () => {
+  it('the merchant-side SDK (components/) imports none, directly or through protocol/', () => {
+    const { seen, offenders } = zodImporters('components/index.ts');
+    assert.ok(seen > 10, 'walked the SDK');
     assert.deepEqual(offenders, []);
+  });
+
+  it('nor does any frame app (iframe-app/*/main.ts): they validate with the same generated guards', () => {
+    const apps = readdirSync(new URL('../../iframe-app/', import.meta.url), { withFileTypes: true }).filter((d) => d.isDirectory() && existsSync(new URL(`../../iframe-app/${d.name}/main.ts`, import.meta.url)));
+    assert.ok(apps.length >= 5, 'found the frame apps');
+    for (const app of apps) {
+      const { seen, offenders } = zodImporters(`iframe-app/${app.name}/main.ts`);
+      assert.ok(seen > 3, `walked ${app.name}`);
+      assert.deepEqual(offenders, [], app.name);
+    }
   });
 });
