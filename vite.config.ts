@@ -1,8 +1,9 @@
 import { spawnSync } from 'node:child_process';
-import { existsSync, readdirSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build, defineConfig, type InlineConfig, type Plugin, type UserConfig } from 'vite';
+import { inlineFrameEntry } from './scripts/vite-inline-frame.ts';
 
 /**
  * `npm run build` (one `vite build`) makes two things:
@@ -11,11 +12,11 @@ import { build, defineConfig, type InlineConfig, type Plugin, type UserConfig } 
  *                       pages (`components/index.ts`). No Lit and no zod: it validates with the
  *                       guards generated from protocol/'s zod schemas (protocol/generated/guards.ts).
  *   dist/frames/<app>/  the hosted iframe apps, one per `iframe-app/<app>/index.html`, served by the
- *                       service under `/frames/<app>/` (shared chunks in dist/frames/assets/).
+ *                       service under `/frames/<app>/`: one page each with its code inline, and the
+ *                       language catalogues in dist/frames/assets/.
  *
- * The SDK build is this file's config; the frames build runs after it (plugin `framesBuild`) as a
- * multi-page build whose entries are discovered, so a new frame is just a new folder with an
- * index.html: no change here.
+ * The SDK build is this file's config; the frames build runs after it (plugin `framesBuild`), one
+ * build per discovered page, so a new frame is just a new folder with an index.html: no change here.
  */
 const root = dirname(fileURLToPath(import.meta.url));
 const framesRoot = join(root, 'iframe-app');
@@ -45,8 +46,12 @@ export function frameEntries(dir = framesRoot): Record<string, string> {
   return entries;
 }
 
-/** The frames: a multi-page app rooted at iframe-app/, with base `/frames/`. */
-export function framesConfig(input: Record<string, string>, dirs = { root: framesRoot, outDir: join(root, 'dist/frames') }): InlineConfig {
+/**
+ * One frame page, built on its own (no chunks shared with the other frames) so that its whole entry
+ * goes inline into its index.html (scripts/vite-inline-frame.ts); only the language catalogues are
+ * files, in dist/frames/assets/. `emptyOutDir`: the first frame's build clears dist/frames.
+ */
+export function framesConfig(name: string, page: string, options: { emptyOutDir: boolean }, dirs = { root: framesRoot, outDir: join(root, 'dist/frames') }): InlineConfig {
   return {
     configFile: false,
     root: dirs.root,
@@ -54,18 +59,22 @@ export function framesConfig(input: Record<string, string>, dirs = { root: frame
     publicDir: false,
     logLevel: 'warn',
     oxc,
+    plugins: [inlineFrameEntry('/frames/', { earlyHello: speaksBridge(page) })],
     build: {
       outDir: dirs.outDir,
-      emptyOutDir: true,
+      emptyOutDir: options.emptyOutDir,
       target,
       minify: true,
       // Keep every asset a file under 'self': the frames' CSP has no data: for scripts or styles.
       assetsInlineLimit: 0,
       modulePreload: { polyfill: false },
-      rolldownOptions: { input },
+      rolldownOptions: { input: { [name]: page } },
     },
   };
 }
+
+/** A frame that runs the bridge (its main.ts calls startFrame) gets the early hello. */
+const speaksBridge = (page: string) => /\bstartFrame\(/.test(readFileSync(join(dirname(page), 'main.ts'), 'utf8'));
 
 function framesBuild(): Plugin {
   let done = false;
@@ -75,9 +84,8 @@ function framesBuild(): Plugin {
     async closeBundle(error?: Error) {
       if (done || error) return;
       done = true;
-      const input = frameEntries();
-      if (Object.keys(input).length === 0) return;
-      await build(framesConfig(input));
+      const entries = Object.entries(frameEntries());
+      for (const [i, [name, page]] of entries.entries()) await build(framesConfig(name, page, { emptyOutDir: i === 0 }));
     },
   };
 }

@@ -11,6 +11,8 @@ export interface FrameSecurityOptions {
   nonce?: string;
   /** Also allow the service's own pages as ancestors (the challenge page inside a hosted frame). */
   selfAncestor?: boolean;
+  /** Hash sources ('sha256-…') of a static page's inline scripts and styles (its code is inline). */
+  hashes?: { script: readonly string[]; style: readonly string[] };
   /** `no-store` for pages carrying a secret; static frames revalidate by ETag (`no-cache`). */
   cache?: 'no-store' | 'no-cache';
 }
@@ -25,14 +27,15 @@ export function ancestorSource(value: string): string | undefined {
   }
 }
 
-export function frameSecurityHeaders({ ancestors, nonce, selfAncestor = false, cache = 'no-cache' }: FrameSecurityOptions): Record<string, string> {
+export function frameSecurityHeaders({ ancestors, nonce, hashes, selfAncestor = false, cache = 'no-cache' }: FrameSecurityOptions): Record<string, string> {
   const sources = [...new Set(ancestors.map(ancestorSource).filter((s): s is string => s !== undefined))];
   if (selfAncestor) sources.unshift("'self'");
   const own = nonce ? `'nonce-${nonce}'` : "'self'";
+  const allow = (kind: 'script' | 'style') => [own, ...(hashes?.[kind] ?? []).map((hash) => `'${hash}'`)].join(' ');
   const csp = [
     nonce ? "default-src 'none'" : "default-src 'self'",
-    `script-src ${own}`,
-    `style-src ${own}`,
+    `script-src ${allow('script')}`,
+    `style-src ${allow('style')}`,
     "img-src 'self' data:",
     "font-src 'self'",
     "connect-src 'self'",

@@ -52,13 +52,24 @@ const SDK_CACHE = 'public, max-age=300';
 const IMMUTABLE = 'public, max-age=31536000, immutable';
 
 /** The security headers of a hosted frame page, for the merchant origins that may embed it. */
-export const frameHeaders = (ancestors: readonly string[] = []) => frameSecurityHeaders({ ancestors });
+export const frameHeaders = (ancestors: readonly string[] = [], hashes?: InlineHashes) => frameSecurityHeaders({ ancestors, hashes });
+
+type InlineHashes = { script: string[]; style: string[] };
+
+/** CSP hash sources of a page's inline scripts and styles (the built frames carry their code inline). */
+export function inlineHashes(html: string): InlineHashes {
+  const hash = (text: string) => `sha256-${createHash('sha256').update(text).digest('base64')}`;
+  const bodies = (re: RegExp) => [...html.matchAll(re)].map((match) => hash(match[1]!));
+  return { script: bodies(/<script(?![^>]*\ssrc=)[^>]*>([\s\S]*?)<\/script>/gi), style: bodies(/<style[^>]*>([\s\S]*?)<\/style>/gi) };
+}
 
 interface CachedFile {
   mtimeMs: number;
   size: number;
   body: Buffer;
   etag: string;
+  /** Of an HTML page: its inline scripts' and styles' hashes, for its CSP. */
+  hashes?: InlineHashes;
 }
 
 /** `path` under `base`, or undefined if it would leave it, is hidden, or cannot be decoded. */
@@ -94,7 +105,8 @@ export function staticAssets(options: StaticAssetsOptions = {}): Middleware<AppS
     const hit = cache.get(file);
     if (hit && hit.mtimeMs === info.mtimeMs && hit.size === info.size) return hit;
     const body = await readFile(file);
-    const entry = { mtimeMs: info.mtimeMs, size: info.size, body, etag: `"${createHash('sha256').update(body).digest('base64url').slice(0, 27)}"` };
+    const etag = `"${createHash('sha256').update(body).digest('base64url').slice(0, 27)}"`;
+    const entry = { mtimeMs: info.mtimeMs, size: info.size, body, etag, hashes: file.endsWith('.html') ? inlineHashes(body.toString('utf8')) : undefined };
     cache.set(file, entry);
     return entry;
   }
@@ -147,7 +159,7 @@ export function staticAssets(options: StaticAssetsOptions = {}): Middleware<AppS
         const file = await load(path);
         if (!file) continue;
         if (path.endsWith('.html')) {
-          send(ctx, file, path, frameHeaders(await frameAncestors(ctx)));
+          send(ctx, file, path, frameHeaders(await frameAncestors(ctx), file.hashes));
         } else {
           send(ctx, file, path, {
             'X-Content-Type-Options': 'nosniff',

@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -82,6 +83,35 @@ describe('static assets: /sdk and /frames', () => {
     } finally {
       await close();
     }
+  });
+
+  it("allows a frame page's inline scripts and styles by their hashes, and no other inline code", async () => {
+    const dist = join(dir, 'dist-inline');
+    mkdirSync(join(dist, 'frames/flow'), { recursive: true });
+    const script = "parent.postMessage('hi', '*')";
+    const style = 'body{margin:0}';
+    writeFileSync(join(dist, 'frames/flow/index.html'), `<!doctype html><script>${script}</script><script type="module">${script};</script><script src="/x.js"></script><style>${style}</style>`);
+    const { url, close } = await serve(dist);
+    try {
+      const csp = parseCsp((await fetch(`${url}/frames/flow/`)).headers.get('content-security-policy'));
+      const hash = (text: string) => `'sha256-${createHash('sha256').update(text).digest('base64')}'`;
+      assert.deepEqual(csp.get('script-src'), ["'self'", hash(script), hash(`${script};`)]);
+      assert.deepEqual(csp.get('style-src'), ["'self'", hash(style)]);
+    } finally {
+      await close();
+    }
+  });
+
+  it('the built frame pages carry their code inline (one response each; only language catalogues are files)', () => {
+    const frames = join(import.meta.dirname, '../../dist/frames');
+    for (const app of ['card-form', 'field', 'flow', 'wallet-button', 'wallet-sheet']) {
+      const html = readFileSync(join(frames, app, 'index.html'), 'utf8');
+      assert.doesNotMatch(html, /<script[^>]+src=|<link[^>]+rel="(stylesheet|modulepreload)"/, app);
+      assert.match(html, /<script type="module">/, app);
+      // The bridge frames say hello before their code has compiled (scripts/vite-inline-frame.ts).
+      assert.equal(html.includes("type: 'hello'"), app !== 'wallet-sheet', app);
+    }
+    assert.deepEqual(readdirSync(join(frames, 'assets')).filter((f) => !/^(ar|cy|de|es|fr|it|nl)-[\w-]+\.js$/.test(f)), []);
   });
 
   it("frameHeaders defaults to frame-ancestors 'none'", () => {
