@@ -11,6 +11,8 @@
  * `cardElement({element: '#mount'})`, then times `await el.init(); await el.awaitReady()` with
  * `performance.now()`. Each run is a new browser context (empty cache, new page).
  */
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import type { BrowserContext, Page } from 'playwright-core';
 import type { Stack } from '../../test/e2e/helpers/stack.ts';
 
@@ -158,11 +160,59 @@ export async function measureReadyWarm(options: { runs: number; timeoutMs: numbe
   }
 }
 
+const FLOOR_PAGE = '/__bench/floor.html';
+
+/**
+ * The browser's own floor on this machine, for scale: the time from appending an iframe of another
+ * site (a bare server on the service's host, 127.0.0.1, another port) to the first message from a
+ * frame page that does nothing else (no code to load, no handshake, no render), on the same kind of
+ * merchant page, a fresh context per run. No frame, of any SDK, can be ready sooner here.
+ */
+export async function measureFloor(options: { runs: number; timeoutMs: number; stack: Stack }): Promise<Pick<ReadyResult, 'samples' | 'median' | 'min' | 'p90' | 'max'>> {
+  const frame = createServer((_request, response) => {
+    response.writeHead(200, { 'Content-Type': 'text/html; charset=utf-8', 'Cache-Control': 'no-store' });
+    response.end("<!doctype html><meta charset=utf-8><title>floor</title><script>parent.postMessage('floor', '*')</script>");
+  });
+  await new Promise<void>((resolve) => frame.listen(0, '127.0.0.1', resolve));
+  const src = `http://127.0.0.1:${(frame.address() as AddressInfo).port}/`;
+  const page = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>floor</title></head><body><script>
+window.__cpeBench = new Promise((resolve) => {
+  addEventListener('message', (event) => { if (event.data === 'floor') resolve({ ms: performance.now() - t0 }); });
+  const iframe = document.createElement('iframe');
+  iframe.src = ${forScript(src)};
+  const t0 = performance.now();
+  document.body.append(iframe);
+});
+</script></body></html>`;
+  try {
+    const samples: number[] = [];
+    for (let run = 0; run <= options.runs; run++) {
+      const { context, page: tab } = await options.stack.newPage();
+      try {
+        await context.grantPermissions(['local-network-access']);
+        await context.route(`${options.stack.demoUrl}${FLOOR_PAGE}`, (route) => route.fulfill({ status: 200, contentType: 'text/html; charset=utf-8', body: page }));
+        await tab.goto(`${options.stack.demoUrl}${FLOOR_PAGE}`, { waitUntil: 'domcontentloaded', timeout: options.timeoutMs });
+        const answer = (await tab.evaluate('window.__cpeBench')) as { ms: number };
+        if (run > 0) samples.push(answer.ms);
+      } finally {
+        await context.close().catch(() => {});
+      }
+    }
+    const sorted = [...samples].sort((a, b) => a - b);
+    return { samples, min: sorted[0], median: median(sorted), p90: quantile(sorted, 0.9), max: sorted[sorted.length - 1] };
+  } finally {
+    frame.close();
+    frame.closeAllConnections();
+  }
+}
+
 /**
  * Starts the stack (or uses `options.stack`, left running), does one warm-up run (not counted) and
- * `runs` measured runs.
+ * `runs` measured runs, then the returning-shopper runs and the browser's floor.
  */
-export async function measureReady(options: { runs: number; timeoutMs: number; log: (line: string) => void; stack?: Stack }): Promise<ReadyResult & { warm?: Awaited<ReturnType<typeof measureReadyWarm>> | { error: string } }> {
+type Figures = Awaited<ReturnType<typeof measureReadyWarm>> | { error: string };
+
+export async function measureReady(options: { runs: number; timeoutMs: number; log: (line: string) => void; stack?: Stack }): Promise<ReadyResult & { warm?: Figures; floor?: Figures }> {
   const problems: Record<string, number> = {};
   const result: ReadyResult = { status: 'not-measurable', runs: 0, samples: [], problems };
   let stack: Stack | undefined = options.stack;
@@ -205,8 +255,11 @@ export async function measureReady(options: { runs: number; timeoutMs: number; l
     const sorted = [...result.samples].sort((a, b) => a - b);
     options.log(`ready (returning shopper, warm cache): ${options.runs} runs…`);
     const warm = await measureReadyWarm({ runs: options.runs, timeoutMs: options.timeoutMs, stack }).catch((error: Error) => ({ error: error.message }));
+    options.log(`the browser's floor (a bare cross-site frame): ${options.runs} runs…`);
+    const floor = await measureFloor({ runs: options.runs, timeoutMs: options.timeoutMs, stack }).catch((error: Error) => ({ error: error.message }));
     Object.assign(result, {
       warm,
+      floor,
       status: 'measured',
       runs: sorted.length,
       min: sorted[0],

@@ -230,7 +230,11 @@ else {
   const warm = (ready as { warm?: { median?: number; min?: number; p90?: number; max?: number; samples?: number[]; error?: string } }).warm;
   if (warm?.error) out(`returning shopper (one context, warm HTTP cache): not measured (${warm.error})`);
   else if (warm) out(`returning shopper (one context, warm HTTP cache), runs ${warm.samples!.length}: min ${ms(warm.min)}, median ${ms(warm.median)}, p90 ${ms(warm.p90)}, max ${ms(warm.max)}`);
+  const floor = (ready as { floor?: { median?: number; min?: number; p90?: number; max?: number; samples?: number[]; error?: string } }).floor;
+  if (floor?.error) out(`the browser's floor: not measured (${floor.error})`);
+  else if (floor) out(`the browser's floor (a bare cross-site frame that only posts one message), runs ${floor.samples!.length}: min ${ms(floor.min)}, median ${ms(floor.median)}, p90 ${ms(floor.p90)}, max ${ms(floor.max)}`);
   out('Timed in the page from `el.init()` to `el.awaitReady()` resolving; includes the createServerIntent round trip when init makes it.');
+  out("The floor is timed from appending an iframe of the service's site to its first message: no frame, of any SDK, is ready sooner on this machine.");
 }
 let observed: { files: ReturnType<AssetWalker['measure']>['files']; raw: number; gzip: number; unmatched: string[] } | undefined;
 if (ready?.observed) {
