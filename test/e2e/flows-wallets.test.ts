@@ -155,7 +155,7 @@ describe('verify flow', () => {
 });
 
 describe('several flows on one page', () => {
-  it('two Flows with their own identifiers each pay their own intent; a duplicate identifier is an SdkError', async () => {
+  it('two Flows with their own identifiers mount side by side on one controller and the first pays; a duplicate identifier is an SdkError', async () => {
     const { page, close } = await open('/html');
     try {
       // A string: functions defined inside an evaluated function would need tsx's `__name` helper.
