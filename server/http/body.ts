@@ -16,7 +16,7 @@ export const MAX_BODY_DEPTH = 32;
  * cannot pollute anything), which would hide a client's mistake. They are refused instead, as an
  * unknown JSON field is.
  */
-const INHERITED = new Set(Object.getOwnPropertyNames(Object.prototype));
+export const INHERITED: ReadonlySet<string> = new Set(Object.getOwnPropertyNames(Object.prototype));
 
 /** The first bracketed form key (`a[b][c]`) with a segment named after Object.prototype, in form notation. */
 export function inheritedName(encoded: string): string | undefined {

@@ -1,4 +1,5 @@
-import { createCipheriv, createDecipheriv, createHash, createHmac, randomBytes } from 'node:crypto';
+import { createCipheriv, createDecipheriv, createHmac, hash } from 'node:crypto';
+import { randomBytes } from '../identity/secrets.ts';
 import type { Middleware } from 'koa';
 import { IDEMPOTENCY_HEADER } from '../../protocol/headers.ts';
 import { ApiError } from './api-error.ts';
@@ -36,7 +37,7 @@ export function canonicalJson(value: unknown): string {
 
 const handled = new WeakSet<object>();
 
-const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
+const sha256 = (text: string) => hash('sha256', text, 'hex');
 
 /**
  * Answers can hold secrets (create's session_token), which must not rest in the store readable. They
@@ -103,7 +104,7 @@ export class IdempotencyKeys {
         throw new ApiError(400, 'invalid_request_error', 'parameter_invalid', 'X-Idempotency-Key must be 1 to 255 printable ASCII characters.', 'X-Idempotency-Key');
       const scoped = canonicalJson([scopeOf(ctx) ?? `ip:${ctx.ip}`, ctx.method, ctx.path, key]);
       const id = sha256(scoped);
-      const secretKey = createHash('sha256').update(`seal:${scoped}`).digest();
+      const secretKey = hash('sha256', `seal:${scoped}`, 'buffer');
       // Keyed, so a stored fingerprint reveals nothing of the body (a tokenise body holds card data).
       const fingerprint = createHmac('sha256', secretKey).update(canonicalJson(ctx.request.body ?? {})).digest('hex');
 

@@ -24,10 +24,19 @@ type StoredMessage = Owned<Message>;
 
 const PAGE_SIZE = 10;
 
-/** Drops what only the store knows (owner, sequence) from a row. */
+/** Public views by stored row: rows are frozen and replaced on update, so a row's view never changes. */
+const views = new WeakMap<object, object>();
+
+/** Drops what only the store knows (owner, sequence) from a row (made once per stored row, then shared, frozen). */
 function publicFields<T extends object>(row: Owned<T>): T {
-  const { user_id: _owner, _seq: _sequence, ...rest } = row as Owned<T> & { _seq?: number };
-  return rest as T;
+  let view = views.get(row);
+  if (view === undefined) {
+    const { user_id: _owner, _seq: _sequence, ...rest } = row as Owned<T> & { _seq?: number };
+    view = Object.isFrozen(row) ? Object.freeze(rest) : rest;
+    // Only frozen rows (the store's) are cached: anything else could change under the cache.
+    if (Object.isFrozen(row)) views.set(row, view);
+  }
+  return view as T;
 }
 
 function page<T extends { id: string; user_id: string }>(
