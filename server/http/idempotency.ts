@@ -63,6 +63,15 @@ function unseal(secretKey: Buffer, sealed: string): unknown {
  * the refused card counted towards the intent's lock, so a repeat replays it rather than counting
  * twice.
  */
+/** Keeps an answer; the request's commit (durable-writes.ts) writes it with the handler's changes. */
+function keep(records: Collection<IdempotencyRecord>, record: IdempotencyRecord): void {
+  if (records.get(record.id)) records.update(record.id, record);
+  else records.insert(record);
+}
+
+const mismatch = () =>
+  new ApiError(409, 'idempotency_error', 'idempotency_key_reused', 'This X-Idempotency-Key was already used with another request body; use a new key.', 'X-Idempotency-Key');
+
 export const replayable = (status: number, type?: string) => status < 500 && status !== 429 && (status !== 400 || type === 'card_error');
 
 /**
@@ -108,9 +117,6 @@ export class IdempotencyKeys {
       // Keyed, so a stored fingerprint reveals nothing of the body (a tokenise body holds card data).
       const fingerprint = createHmac('sha256', secretKey).update(canonicalJson(ctx.request.body ?? {})).digest('hex');
 
-      const mismatch = () =>
-        new ApiError(409, 'idempotency_error', 'idempotency_key_reused', 'This X-Idempotency-Key was already used with another request body; use a new key.', 'X-Idempotency-Key');
-
       // A concurrent repeat waits for the first run, then answers from its record.
       for (let inFlight = running.get(id); inFlight; inFlight = running.get(id)) {
         if (inFlight.fingerprint !== fingerprint) throw mismatch();
@@ -138,21 +144,14 @@ export class IdempotencyKeys {
           if (error instanceof ApiError) {
             status = error.status;
             body = error.toBody();
-            if (replayable(status, error.type)) save(status, body);
+            if (replayable(status, error.type)) keep(records, { id, fingerprint, status, sealed: seal(secretKey, body), created_at: clock.now() });
           }
           throw error;
         }
-        if (replayable(status)) save(status, body);
+        if (replayable(status)) keep(records, { id, fingerprint, status, sealed: seal(secretKey, body), created_at: clock.now() });
       } finally {
         running.delete(id);
         finish();
-      }
-
-      /** Keeps the answer; the request's commit (durable-writes.ts) writes it with the handler's changes. */
-      function save(status: number, body: unknown) {
-        const record = { id, fingerprint, status, sealed: seal(secretKey, body), created_at: clock.now() };
-        if (records.get(id)) records.update(id, record);
-        else records.insert(record);
       }
     };
   }

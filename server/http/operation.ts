@@ -4,6 +4,7 @@ import qs from 'qs';
 import { z } from 'zod';
 import type { AppState } from './app-state.ts';
 import { INHERITED, inheritedName, inheritedParam } from './body.ts';
+import { listJson } from './json-text.ts';
 import { issueToError } from './zod-issues.ts';
 
 export type Method = 'get' | 'post' | 'put' | 'delete';
@@ -93,6 +94,12 @@ export function mount<B extends z.ZodType, Q extends z.ZodType, R extends z.core
     }
     const result = await operation.handler({ body: body as z.output<B>, query: query.data as z.output<Q>, params: ctx.params, ctx });
     ctx.status = 200;
-    ctx.body = result;
+    // A list page is written from the kept JSON of its unchanging rows: the same bytes and headers.
+    const text = operation.method === 'get' ? listJson(result) : undefined;
+    if (text === undefined) ctx.body = result;
+    else {
+      ctx.type = 'json';
+      ctx.body = text;
+    }
   });
 }

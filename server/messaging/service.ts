@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { conflict, invalidParam, noSuch } from '../http/api-error.ts';
 import type { Clock } from '../clock.ts';
 import { newId } from '../identity/secrets.ts';
+import { unchanging } from '../http/json-text.ts';
 import { CursorNotFound, type Collection, type Page, type Store } from '../store/store.ts';
 import type {
   Contact,
@@ -32,9 +33,9 @@ function publicFields<T extends object>(row: Owned<T>): T {
   let view = views.get(row);
   if (view === undefined) {
     const { user_id: _owner, _seq: _sequence, ...rest } = row as Owned<T> & { _seq?: number };
-    view = Object.isFrozen(row) ? Object.freeze(rest) : rest;
-    // Only frozen rows (the store's) are cached: anything else could change under the cache.
-    if (Object.isFrozen(row)) views.set(row, view);
+    view = rest;
+    // Only the store's rows (frozen, nested values too) are cached: anything else could change under the cache.
+    if (Object.isFrozen(row)) views.set(row, (view = unchanging(Object.freeze(rest))));
   }
   return view as T;
 }
