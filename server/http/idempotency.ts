@@ -104,10 +104,10 @@ export class IdempotencyKeys {
     const records = this.#records;
     const running = this.#running;
     const { clock, retentionSeconds } = this;
-    return async (ctx, next) => {
+    const keyed: Middleware<AppState> = async (ctx, next) => {
       const key = ctx.get(IDEMPOTENCY_HEADER);
       // Applied twice to one request (overlapping router paths), the inner one would wait for the outer.
-      if (ctx.method !== 'POST' || !key || handled.has(ctx.request)) return next();
+      if (!key || handled.has(ctx.request)) return next();
       handled.add(ctx.request);
       if (!KEY.test(key))
         throw new ApiError(400, 'invalid_request_error', 'parameter_invalid', 'X-Idempotency-Key must be 1 to 255 printable ASCII characters.', 'X-Idempotency-Key');
@@ -154,5 +154,7 @@ export class IdempotencyKeys {
         finish();
       }
     };
+    // Only a POST is ever replayed: anything else goes straight on.
+    return (ctx, next) => (ctx.method === 'POST' ? keyed(ctx, next) : next());
   }
 }
