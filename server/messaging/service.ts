@@ -3,6 +3,7 @@ import { conflict, invalidParam, noSuch } from '../http/api-error.ts';
 import type { Clock } from '../clock.ts';
 import { newId } from '../identity/secrets.ts';
 import { unchanging } from '../http/json-text.ts';
+import { Recent } from '../http/recent.ts';
 import { CursorNotFound, type Collection, type Page, type Store } from '../store/store.ts';
 import type {
   Contact,
@@ -25,10 +26,13 @@ type StoredMessage = Owned<Message>;
 
 const PAGE_SIZE = 10;
 
-/** Public views by stored row: rows are frozen and replaced on update, so a row's view never changes. */
-const views = new WeakMap<object, object>();
+/**
+ * Public views of recently read stored rows: rows are frozen and replaced on update, so a row's view
+ * never changes. Bounded, so reading every row of a large database does not keep a copy of each.
+ */
+const views = new Recent<object, object>(10_000);
 
-/** Drops what only the store knows (owner, sequence) from a row (made once per stored row, then shared, frozen). */
+/** Drops what only the store knows (owner, sequence) from a row (kept for rows read recently, frozen). */
 function publicFields<T extends object>(row: Owned<T>): T {
   let view = views.get(row);
   if (view === undefined) {

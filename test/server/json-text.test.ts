@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { listJson, unchanging } from '../../server/http/json-text.ts';
+import { Recent } from '../../server/http/recent.ts';
 
 describe('listJson', () => {
   test('writes exactly what JSON.stringify writes, from kept text or not', () => {
@@ -23,5 +24,17 @@ describe('listJson', () => {
 
   test('only frozen values can be declared unchanging', () => {
     assert.throws(() => unchanging({ id: 'x' }));
+  });
+
+  test('Recent keeps at most twice its size, and what is read stays', () => {
+    const recent = new Recent<number, string>(3);
+    for (let i = 0; i < 10; i++) {
+      recent.set(i, `v${i}`);
+      assert.equal(recent.get(0), 'v0', 'read on every round, 0 is never dropped');
+    }
+    const kept = Array.from({ length: 10 }, (_, i) => recent.get(i)).filter((v) => v !== undefined);
+    assert.ok(kept.length <= 6, `${kept.length} kept`);
+    assert.equal(recent.get(9), 'v9');
+    assert.equal(recent.get(1), undefined);
   });
 });
