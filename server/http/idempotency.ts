@@ -26,12 +26,17 @@ interface IdempotencyRecord {
 
 /** JSON with object keys sorted, so `{a,b}` and `{b,a}` are the same request. */
 export function canonicalJson(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
-  if (value && typeof value === 'object')
-    return `{${Object.keys(value)
-      .sort()
-      .map((k) => `${JSON.stringify(k)}:${canonicalJson((value as Record<string, unknown>)[k])}`)
-      .join(',')}}`;
+  if (Array.isArray(value)) {
+    let text = '[';
+    for (let i = 0; i < value.length; i++) text += (i ? ',' : '') + canonicalJson(value[i]);
+    return `${text}]`;
+  }
+  if (value && typeof value === 'object') {
+    const keys = Object.keys(value).sort();
+    let text = '{';
+    for (let i = 0; i < keys.length; i++) text += `${i ? ',' : ''}${JSON.stringify(keys[i])}:${canonicalJson((value as Record<string, unknown>)[keys[i]])}`;
+    return `${text}}`;
+  }
   return JSON.stringify(value) ?? 'null';
 }
 

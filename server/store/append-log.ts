@@ -355,6 +355,8 @@ async function readSnapshot(file: string): Promise<LogData> {
   return { version: 1, seq: header.seq, log: header.log, collections };
 }
 
+const sameKeys = (a: readonly string[], b: readonly string[]) => a.length === b.length && a.every((key, i) => key === b[i]);
+
 /**
  * Writes a snapshot durably (temporary file, fdatasync, rename, folder fsync), a batch of rows at a
  * time. Each row is `name<TAB>[shape, ...values]`, its keys written once per shape: half the bytes of
@@ -364,6 +366,8 @@ async function writeSnapshot(dir: string, header: object, rows: [string, object]
   const temp = join(dir, `.${SNAPSHOT}.tmp`);
   const file = await open(temp, 'w', 0o600);
   const shapes = new Map<string, number>();
+  /** The previous row's collection, keys and shape: consecutive rows of a collection mostly share them. */
+  let previous: { name: string; keys: string[]; shape: number } | undefined;
   let bytes = 0;
   try {
     const write = async (text: string) => {
@@ -383,11 +387,17 @@ async function writeSnapshot(dir: string, header: object, rows: [string, object]
           keys.push(key);
           values.push(value);
         }
-        const signature = `${name}\t${keys.join('\t')}`;
-        let shape = shapes.get(signature);
-        if (shape === undefined) {
-          shapes.set(signature, (shape = shapes.size));
-          text += `${JSON.stringify({ shape, collection: name, keys })}\n`;
+        let shape: number;
+        if (previous !== undefined && previous.name === name && sameKeys(previous.keys, keys)) shape = previous.shape;
+        else {
+          const signature = `${name}\t${keys.join('\t')}`;
+          let known = shapes.get(signature);
+          if (known === undefined) {
+            shapes.set(signature, (known = shapes.size));
+            text += `${JSON.stringify({ shape: known, collection: name, keys })}\n`;
+          }
+          shape = known;
+          previous = { name, keys, shape };
         }
         values[0] = shape;
         text += `${name}\t${JSON.stringify(values)}\n`;
