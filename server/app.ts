@@ -55,7 +55,7 @@ export function createApp(services: Services, options: { adminSecret?: string } 
 
   app.use(requestLog(services.logger));
   app.use(errorMapper());
-  app.use(async (ctx, next) => {
+  app.use((ctx, next) => {
     // An API answer is never for a shared cache, and never sniffed as another type.
     ctx.set('Cache-Control', 'no-store');
     ctx.set('X-Content-Type-Options', 'nosniff');

@@ -16,7 +16,7 @@ export const MAX_BODY_DEPTH = 32;
  * cannot pollute anything), which would hide a client's mistake. They are refused instead, as an
  * unknown JSON field is.
  */
-const INHERITED = new Set(Object.getOwnPropertyNames(Object.prototype));
+export const INHERITED: ReadonlySet<string> = new Set(Object.getOwnPropertyNames(Object.prototype));
 
 /** The first bracketed form key (`a[b][c]`) with a segment named after Object.prototype, in form notation. */
 export function inheritedName(encoded: string): string | undefined {
@@ -55,12 +55,15 @@ export function nestsDeeper(value: unknown, max: number): boolean {
  * its Content-Encoding is a 400, as is one nested deeper than MAX_BODY_DEPTH. Runs before
  * authentication, so these answers are the same with or without a credential.
  */
+/** The methods whose bodies are read (as the body parser's own default): for any other, this middleware has nothing to do. */
+const PARSED = new Set(['POST', 'PUT', 'PATCH']);
+
 export function body(): Middleware<AppState> {
-  const parse = bodyParser({ enableTypes: ['json', 'form'], jsonLimit: LIMIT, formLimit: LIMIT, jsonStrict: true });
+  const parse = bodyParser({ enableTypes: ['json', 'form'], jsonLimit: LIMIT, formLimit: LIMIT, jsonStrict: true, parsedMethods: [...PARSED] });
   const parsed = async () => {};
-  return async (ctx, next) => {
+  const read: Middleware<AppState> = async (ctx, next) => {
     const hasBody = Number(ctx.get('content-length') || 0) > 0 || ctx.get('transfer-encoding') !== '';
-    if (hasBody && ['POST', 'PUT', 'PATCH'].includes(ctx.method) && !ctx.is('json', 'urlencoded')) {
+    if (hasBody && !ctx.is('json', 'urlencoded')) {
       throw new ApiError(
         415,
         'invalid_request_error',
@@ -87,4 +90,6 @@ export function body(): Middleware<AppState> {
     }
     return next();
   };
+  // A GET (or DELETE, HEAD…) body is never parsed, so there is nothing to refuse or check in it.
+  return (ctx, next) => (PARSED.has(ctx.method) ? read(ctx, next) : next());
 }

@@ -1,4 +1,5 @@
-import { createCipheriv, createDecipheriv, createHash, createHmac, randomBytes } from 'node:crypto';
+import { createCipheriv, createDecipheriv, createHmac, hash } from 'node:crypto';
+import { randomBytes } from '../identity/secrets.ts';
 import type { Middleware } from 'koa';
 import { IDEMPOTENCY_HEADER } from '../../protocol/headers.ts';
 import { ApiError } from './api-error.ts';
@@ -25,18 +26,23 @@ interface IdempotencyRecord {
 
 /** JSON with object keys sorted, so `{a,b}` and `{b,a}` are the same request. */
 export function canonicalJson(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
-  if (value && typeof value === 'object')
-    return `{${Object.keys(value)
-      .sort()
-      .map((k) => `${JSON.stringify(k)}:${canonicalJson((value as Record<string, unknown>)[k])}`)
-      .join(',')}}`;
+  if (Array.isArray(value)) {
+    let text = '[';
+    for (let i = 0; i < value.length; i++) text += (i ? ',' : '') + canonicalJson(value[i]);
+    return `${text}]`;
+  }
+  if (value && typeof value === 'object') {
+    const keys = Object.keys(value).sort();
+    let text = '{';
+    for (let i = 0; i < keys.length; i++) text += `${i ? ',' : ''}${JSON.stringify(keys[i])}:${canonicalJson((value as Record<string, unknown>)[keys[i]])}`;
+    return `${text}}`;
+  }
   return JSON.stringify(value) ?? 'null';
 }
 
 const handled = new WeakSet<object>();
 
-const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
+const sha256 = (text: string) => hash('sha256', text, 'hex');
 
 /**
  * Answers can hold secrets (create's session_token), which must not rest in the store readable. They
@@ -62,6 +68,15 @@ function unseal(secretKey: Buffer, sealed: string): unknown {
  * the refused card counted towards the intent's lock, so a repeat replays it rather than counting
  * twice.
  */
+/** Keeps an answer; the request's commit (durable-writes.ts) writes it with the handler's changes. */
+function keep(records: Collection<IdempotencyRecord>, record: IdempotencyRecord): void {
+  if (records.get(record.id)) records.update(record.id, record);
+  else records.insert(record);
+}
+
+const mismatch = () =>
+  new ApiError(409, 'idempotency_error', 'idempotency_key_reused', 'This X-Idempotency-Key was already used with another request body; use a new key.', 'X-Idempotency-Key');
+
 export const replayable = (status: number, type?: string) => status < 500 && status !== 429 && (status !== 400 || type === 'card_error');
 
 /**
@@ -94,21 +109,18 @@ export class IdempotencyKeys {
     const records = this.#records;
     const running = this.#running;
     const { clock, retentionSeconds } = this;
-    return async (ctx, next) => {
+    const keyed: Middleware<AppState> = async (ctx, next) => {
       const key = ctx.get(IDEMPOTENCY_HEADER);
       // Applied twice to one request (overlapping router paths), the inner one would wait for the outer.
-      if (ctx.method !== 'POST' || !key || handled.has(ctx.request)) return next();
+      if (!key || handled.has(ctx.request)) return next();
       handled.add(ctx.request);
       if (!KEY.test(key))
         throw new ApiError(400, 'invalid_request_error', 'parameter_invalid', 'X-Idempotency-Key must be 1 to 255 printable ASCII characters.', 'X-Idempotency-Key');
       const scoped = canonicalJson([scopeOf(ctx) ?? `ip:${ctx.ip}`, ctx.method, ctx.path, key]);
       const id = sha256(scoped);
-      const secretKey = createHash('sha256').update(`seal:${scoped}`).digest();
+      const secretKey = hash('sha256', `seal:${scoped}`, 'buffer');
       // Keyed, so a stored fingerprint reveals nothing of the body (a tokenise body holds card data).
       const fingerprint = createHmac('sha256', secretKey).update(canonicalJson(ctx.request.body ?? {})).digest('hex');
-
-      const mismatch = () =>
-        new ApiError(409, 'idempotency_error', 'idempotency_key_reused', 'This X-Idempotency-Key was already used with another request body; use a new key.', 'X-Idempotency-Key');
 
       // A concurrent repeat waits for the first run, then answers from its record.
       for (let inFlight = running.get(id); inFlight; inFlight = running.get(id)) {
@@ -137,22 +149,17 @@ export class IdempotencyKeys {
           if (error instanceof ApiError) {
             status = error.status;
             body = error.toBody();
-            if (replayable(status, error.type)) save(status, body);
+            if (replayable(status, error.type)) keep(records, { id, fingerprint, status, sealed: seal(secretKey, body), created_at: clock.now() });
           }
           throw error;
         }
-        if (replayable(status)) save(status, body);
+        if (replayable(status)) keep(records, { id, fingerprint, status, sealed: seal(secretKey, body), created_at: clock.now() });
       } finally {
         running.delete(id);
         finish();
       }
-
-      /** Keeps the answer; the request's commit (durable-writes.ts) writes it with the handler's changes. */
-      function save(status: number, body: unknown) {
-        const record = { id, fingerprint, status, sealed: seal(secretKey, body), created_at: clock.now() };
-        if (records.get(id)) records.update(id, record);
-        else records.insert(record);
-      }
     };
+    // Only a POST is ever replayed: anything else goes straight on.
+    return (ctx, next) => (ctx.method === 'POST' ? keyed(ctx, next) : next());
   }
 }

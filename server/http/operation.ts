@@ -3,7 +3,8 @@ import type { ParameterizedContext } from 'koa';
 import qs from 'qs';
 import { z } from 'zod';
 import type { AppState } from './app-state.ts';
-import { inheritedName, inheritedParam } from './body.ts';
+import { INHERITED, inheritedName, inheritedParam } from './body.ts';
+import { listJson } from './json-text.ts';
 import { issueToError } from './zod-issues.ts';
 
 export type Method = 'get' | 'post' | 'put' | 'delete';
@@ -34,6 +35,39 @@ export const operationsOf = (routers: readonly object[]): Operation[] => routers
 
 const noInput = z.strictObject({});
 
+/** Limits of the query parser (qs): deeper brackets and further pairs are not read. */
+const QS_OPTIONS = { depth: 2, parameterLimit: 100 } as const;
+
+/** `limit=10&starting_after=ctc_1`: plain names, values with nothing to decode, no brackets. */
+const PLAIN_QUERY = /^[A-Za-z0-9_]+=[A-Za-z0-9_.~-]*(?:&[A-Za-z0-9_]+=[A-Za-z0-9_.~-]*)*$/;
+
+/**
+ * The query string as qs parses it, refusing names Object.prototype has (see inheritedName). The
+ * common plain query (a list page, a cursor) is split directly, which gives what qs gives for it;
+ * anything else (brackets, escapes, `+`, repeated names, more than parameterLimit pairs) goes to qs.
+ */
+export function parseQuery(querystring: string): Record<string, unknown> {
+  if (!querystring) return {};
+  if (PLAIN_QUERY.test(querystring)) {
+    const pairs = querystring.split('&');
+    if (pairs.length <= QS_OPTIONS.parameterLimit) {
+      const query: Record<string, string> = {};
+      let repeated = false;
+      for (const pair of pairs) {
+        const eq = pair.indexOf('=');
+        const name = pair.slice(0, eq);
+        if (INHERITED.has(name)) throw inheritedParam(name);
+        if (Object.hasOwn(query, name)) repeated = true;
+        query[name] = pair.slice(eq + 1);
+      }
+      if (!repeated) return query;
+    }
+  }
+  const inherited = inheritedName(querystring);
+  if (inherited !== undefined) throw inheritedParam(inherited);
+  return qs.parse(querystring, QS_OPTIONS);
+}
+
 /**
  * Mounts an operation on a router: the query and body are validated by their zod schemas (a 400
  * naming the field otherwise) and the handler's answer is the JSON response.
@@ -48,9 +82,7 @@ export function mount<B extends z.ZodType, Q extends z.ZodType, R extends z.core
   const bodySchema = operation.body ?? noInput;
   const querySchema = operation.query ?? noInput;
   router[operation.method](operation.path, async (ctx) => {
-    const inherited = ctx.querystring ? inheritedName(ctx.querystring) : undefined;
-    if (inherited !== undefined) throw inheritedParam(inherited);
-    const rawQuery = qs.parse(ctx.querystring, { depth: 2, parameterLimit: 100 });
+    const rawQuery = parseQuery(ctx.querystring);
     const query = querySchema.safeParse(rawQuery);
     if (!query.success) throw issueToError(query.error, rawQuery);
     let body: unknown = {};
@@ -62,6 +94,12 @@ export function mount<B extends z.ZodType, Q extends z.ZodType, R extends z.core
     }
     const result = await operation.handler({ body: body as z.output<B>, query: query.data as z.output<Q>, params: ctx.params, ctx });
     ctx.status = 200;
-    ctx.body = result;
+    // A list page is written from the kept JSON of its unchanging rows: the same bytes and headers.
+    const text = operation.method === 'get' ? listJson(result) : undefined;
+    if (text === undefined) ctx.body = result;
+    else {
+      ctx.type = 'json';
+      ctx.body = text;
+    }
   });
 }

@@ -12,15 +12,17 @@ export function requestLog(logger: Logger): Middleware<AppState> {
     try {
       await next();
     } finally {
-      logger.log(ctx.status >= 500 ? 'error' : 'info', 'request', {
-        request_id: ctx.state.requestId,
-        method: ctx.method,
-        path: ctx.path,
-        status: ctx.status,
-        ms: Math.round((performance.now() - started) * 10) / 10,
-        ...(ctx.state.userId ? { user: ctx.state.userId } : {}),
-        ...(ctx.state.merchantId ? { merchant: ctx.state.merchantId } : {}),
-      });
+      const level = ctx.status >= 500 ? 'error' : 'info';
+      if (logger.enabled?.(level) !== false)
+        logger.log(level, 'request', {
+          request_id: ctx.state.requestId,
+          method: ctx.method,
+          path: ctx.path,
+          status: ctx.status,
+          ms: Math.round((performance.now() - started) * 10) / 10,
+          ...(ctx.state.userId ? { user: ctx.state.userId } : {}),
+          ...(ctx.state.merchantId ? { merchant: ctx.state.merchantId } : {}),
+        });
     }
   };
 }

@@ -1,5 +1,5 @@
 import Router from '@koa/router';
-import { randomBytes } from 'node:crypto';
+import { randomBytes } from '../identity/secrets.ts';
 import { z } from 'zod';
 import type { Services } from '../services.ts';
 import { ApiError } from '../http/api-error.ts';

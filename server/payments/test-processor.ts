@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { randomBytes } from '../identity/secrets.ts';
 import type { AttemptError } from './schemas.ts';
 
 /**

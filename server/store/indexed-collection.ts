@@ -1,4 +1,4 @@
-import { OrderedIndex } from './ordered-index.ts';
+import { added, firstOf, lowerBound, removed, replaced, rowsOf, sizeOf, type Bucket } from './ordered-index.ts';
 import { CursorNotFound, type Collection, type IndexSpec, type Page, type PageQuery, type Row } from './store.ts';
 
 type Stored<T> = T & { _seq: number };
@@ -10,8 +10,11 @@ type Stored<T> = T & { _seq: number };
  */
 function deepFreeze<V>(value: V): V {
   if (value !== null && typeof value === 'object' && !Object.isFrozen(value)) {
-    for (const child of Object.values(value)) deepFreeze(child);
     Object.freeze(value);
+    for (const key in value) {
+      const child = value[key];
+      if (child !== null && typeof child === 'object') deepFreeze(child);
+    }
   }
   return value;
 }
@@ -19,39 +22,59 @@ function deepFreeze<V>(value: V): V {
 /** Deleted rows stay findable as cursors for a while, so a client paging past a delete goes on. */
 const TOMBSTONES = 10_000;
 
+type Buckets<T extends Row> = Map<string, Bucket<Stored<T>>>;
+
 /**
- * A collection held in memory with ordered secondary indexes. `rows` is the very object the engine
+ * A collection held in memory with ordered secondary indexes. `rows` is the very Map the engine
  * persists; `onChange` tells the engine something needs writing.
  */
 export class IndexedCollection<T extends Row> implements Collection<T> {
-  readonly #indexes = new Map<string, { keyOf: (row: T) => string | undefined; keys: Map<string, OrderedIndex<Stored<T>>> }>();
+  readonly #indexes = new Map<string, { keyOf: (row: T) => string | undefined; keys: Buckets<T> }>();
   readonly #tombstones = new Map<string, Stored<T>>();
 
   constructor(
-    private readonly rows: Record<string, Stored<T>>,
+    private readonly rows: Map<string, Stored<T>>,
     indexes: IndexSpec<T>,
     private readonly nextSeq: () => number,
     private readonly onChange: (kind: 'insert' | 'update' | 'delete', id: string) => void,
   ) {
     for (const [name, keyOf] of Object.entries(indexes)) this.#indexes.set(name, { keyOf, keys: new Map() });
-    const ordered = Object.values(rows).sort((a, b) => a._seq - b._seq);
-    for (const row of ordered) this.#index(deepFreeze(row));
+    // Rows come in sequence order (a Map keeps insertion order, and snapshots are written in it);
+    // sort only when they do not, then build each index in one pass of appends.
+    let ordered = [...rows.values()];
+    for (let i = 1; i < ordered.length; i++) {
+      if (ordered[i - 1]._seq > ordered[i]._seq) {
+        ordered = ordered.sort((a, b) => a._seq - b._seq);
+        break;
+      }
+    }
+    for (const row of ordered) deepFreeze(row);
+    for (const { keyOf, keys } of this.#indexes.values()) {
+      for (const row of ordered) {
+        const key = keyOf(row);
+        if (key === undefined) continue;
+        const bucket = keys.get(key);
+        if (bucket === undefined) keys.set(key, row);
+        else if (Array.isArray(bucket)) bucket.push(row);
+        else keys.set(key, [bucket, row]);
+      }
+    }
   }
 
   get(id: string): T | undefined {
-    return Object.hasOwn(this.rows, id) ? this.rows[id] : undefined;
+    return this.rows.get(id);
   }
 
   find(index: string, key: string): readonly T[] {
-    return this.#bucket(index, key)?.rows ?? [];
+    return rowsOf(this.#bucket(index, key));
   }
 
   first(index: string, key: string): T | undefined {
-    return this.#bucket(index, key)?.rows[0];
+    return firstOf(this.#bucket(index, key));
   }
 
   count(index: string, key: string): number {
-    return this.#bucket(index, key)?.rows.length ?? 0;
+    return sizeOf(this.#bucket(index, key));
   }
 
   keys(index: string): Iterable<string> {
@@ -61,41 +84,42 @@ export class IndexedCollection<T extends Row> implements Collection<T> {
   }
 
   *all(): Iterable<T> {
-    yield* Object.values(this.rows).sort((a, b) => a._seq - b._seq);
+    yield* [...this.rows.values()].sort((a, b) => a._seq - b._seq);
   }
 
   insert(row: T): T {
-    if (Object.hasOwn(this.rows, row.id)) throw new Error(`duplicate id ${row.id}`);
+    if (this.rows.has(row.id)) throw new Error(`duplicate id ${row.id}`);
     const stored = deepFreeze({ ...row, _seq: this.nextSeq() } as Stored<T>);
-    this.rows[row.id] = stored;
+    this.rows.set(row.id, stored);
     this.#index(stored);
     this.onChange('insert', row.id);
     return stored;
   }
 
   update(id: string, patch: Partial<T>): T {
-    const before = this.rows[id];
+    const before = this.rows.get(id);
     if (!before) throw new Error(`no row ${id}`);
     const after = deepFreeze({ ...before, ...patch, id, _seq: before._seq } as Stored<T>);
-    this.rows[id] = after;
+    this.rows.set(id, after);
     for (const index of this.#indexes.values()) {
       const was = index.keyOf(before);
       const now = index.keyOf(after);
       if (was === now) {
-        if (now !== undefined) index.keys.get(now)?.replace(after);
+        const bucket = now === undefined ? undefined : index.keys.get(now);
+        if (bucket !== undefined) index.keys.set(now!, replaced(bucket, after));
         continue;
       }
       if (was !== undefined) this.#removeFrom(index.keys, was, before);
-      if (now !== undefined) this.#bucketFor(index.keys, now).add(after);
+      if (now !== undefined) index.keys.set(now, added(index.keys.get(now), after));
     }
     this.onChange('update', id);
     return after;
   }
 
   delete(id: string): boolean {
-    const row = this.rows[id];
+    const row = this.rows.get(id);
     if (!row) return false;
-    delete this.rows[id];
+    this.rows.delete(id);
     for (const index of this.#indexes.values()) {
       const key = index.keyOf(row);
       if (key !== undefined) this.#removeFrom(index.keys, key, row);
@@ -107,49 +131,47 @@ export class IndexedCollection<T extends Row> implements Collection<T> {
   }
 
   page(index: string, key: string, query: PageQuery, sameList?: (cursor: T) => boolean): Page<T> {
-    const bucket = this.#bucket(index, key);
-    const rows = bucket?.rows ?? [];
-    const belongs = sameList ?? ((row: T) => this.#indexes.get(index)!.keyOf(row) === key);
-    const cursorSeq = (param: 'starting_after' | 'ending_before', id: string) => {
-      const row = this.rows[id] ?? this.#tombstones.get(id);
-      if (!row || !belongs(row)) throw new CursorNotFound(param, id);
-      return row._seq;
-    };
-    const bound = (seq: number) => bucket?.lowerBound(seq) ?? 0;
+    // No closures here: a list is the hottest read, and each closure made per call costs (more so under tsx).
+    const rows = rowsOf(this.#bucket(index, key));
     if (query.endingBefore !== undefined) {
       // Objects newer than the cursor, the `limit` closest to it, still listed newest first.
-      const start = bound(cursorSeq('ending_before', query.endingBefore) + 1);
+      const start = lowerBound(rows, this.#cursorSeq(index, key, sameList, 'ending_before', query.endingBefore) + 1);
       const end = Math.min(rows.length, start + query.limit);
       return { data: rows.slice(start, end).reverse(), hasMore: end < rows.length };
     }
-    const end = query.startingAfter === undefined ? rows.length : bound(cursorSeq('starting_after', query.startingAfter));
+    const end =
+      query.startingAfter === undefined ? rows.length : lowerBound(rows, this.#cursorSeq(index, key, sameList, 'starting_after', query.startingAfter));
     const start = Math.max(0, end - query.limit);
     return { data: rows.slice(start, end).reverse(), hasMore: start > 0 };
+  }
+
+  /** The sequence of a cursor row (or a recently deleted one) of this list; CursorNotFound otherwise. */
+  #cursorSeq(index: string, key: string, sameList: ((cursor: T) => boolean) | undefined, param: 'starting_after' | 'ending_before', id: string): number {
+    const row = this.rows.get(id) ?? this.#tombstones.get(id);
+    const belongs = row !== undefined && (sameList ? sameList(row) : this.#indexes.get(index)!.keyOf(row) === key);
+    if (!belongs) throw new CursorNotFound(param, id);
+    return row._seq;
   }
 
   #index(row: Stored<T>): void {
     for (const index of this.#indexes.values()) {
       const key = index.keyOf(row);
-      if (key !== undefined) this.#bucketFor(index.keys, key).add(row);
+      if (key !== undefined) index.keys.set(key, added(index.keys.get(key), row));
     }
   }
 
-  #bucket(index: string, key: string): OrderedIndex<Stored<T>> | undefined {
+  #bucket(index: string, key: string): Bucket<Stored<T>> | undefined {
     const spec = this.#indexes.get(index);
     if (!spec) throw new Error(`no index ${index}`);
     return spec.keys.get(key);
   }
 
   /** Removes a row from its bucket, and the bucket once empty, so keys() lists only live keys. */
-  #removeFrom(keys: Map<string, OrderedIndex<Stored<T>>>, key: string, row: Stored<T>): void {
+  #removeFrom(keys: Buckets<T>, key: string, row: Stored<T>): void {
     const bucket = keys.get(key);
-    bucket?.remove(row);
-    if (bucket && bucket.rows.length === 0) keys.delete(key);
-  }
-
-  #bucketFor(keys: Map<string, OrderedIndex<Stored<T>>>, key: string): OrderedIndex<Stored<T>> {
-    let bucket = keys.get(key);
-    if (!bucket) keys.set(key, (bucket = new OrderedIndex((row) => row._seq)));
-    return bucket;
+    if (bucket === undefined) return;
+    const rest = removed(bucket, row);
+    if (rest === undefined) keys.delete(key);
+    else if (rest !== bucket) keys.set(key, rest);
   }
 }

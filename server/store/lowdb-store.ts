@@ -61,7 +61,7 @@ export class LowdbStore implements Store {
   collection<T extends Row>(name: string, indexes: IndexSpec<T> = {}): Collection<T> {
     let collection = this.#collections.get(name);
     if (!collection) {
-      const rows = (this.db.data.collections[name] ??= {});
+      const rows = (this.db.data.collections[name] ??= new Map());
       collection = new IndexedCollection<T>(rows, indexes, () => ++this.db.data.seq, (kind, id) => {
         this.#dirty = true;
         this.log?.changed(name, kind, id);

@@ -2,13 +2,18 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { AppendLog, type LogData } from '../../server/store/append-log.ts';
 
+/** A loaded database with each collection's rows as a plain object by id (the store keeps Maps). */
+export interface FolderData extends Omit<LogData, 'collections'> {
+  collections: Record<string, Record<string, any>>;
+}
+
 /** What a data folder holds, as the service would load it on start (snapshot plus log replay). */
-export async function readDataFolder(dir: string): Promise<LogData> {
+export async function readDataFolder(dir: string): Promise<FolderData> {
   const log = new AppendLog(dir);
   const data = await log.read();
   await log.close();
   if (!data) throw new Error(`no database in ${dir}`);
-  return data;
+  return { ...data, collections: Object.fromEntries(Object.entries(data.collections).map(([name, rows]) => [name, Object.fromEntries(rows)])) };
 }
 
 /** The raw text of every database file of a folder (snapshot and logs), for leak checks. */

@@ -86,7 +86,7 @@ describe('the append log', () => {
     await store.compact();
     assert.ok(!files(dir).includes('cpe.000000.log'), `the included log is gone: ${files(dir)}`);
     const lines = readFileSync(join(dir, 'cpe.snapshot'), 'utf8').trim().split('\n');
-    assert.deepEqual(JSON.parse(lines[0]), { version: 2, log: 1, seq: 300 });
+    assert.deepEqual(JSON.parse(lines[0]), { version: 3, log: 1, seq: 300 });
     assert.equal(lines.filter((l) => l.startsWith('items\t')).length, 299);
     assert.deepEqual(JSON.parse(lines.at(-1)!), { rows: 299 });
     items.update('i4', { n: 40 });
@@ -116,6 +116,47 @@ describe('the append log', () => {
     assert.ok((store.log?.compactions ?? 0) >= 1, 'compacted');
     assert.ok(statSync(join(dir, 'cpe.snapshot')).size < 10_000);
     assert.equal((await readDataFolder(dir)).collections.items.hot.n, 1500);
+  });
+
+  test('a version 2 snapshot (one row object per line) and its log still open; the next compaction writes version 3', async () => {
+    const dir = tempDataDir();
+    const rows = [
+      { id: 'a', n: 1, _seq: 1 },
+      { id: 'b', n: 2, nested: { list: ['x'] }, _seq: 2 },
+      { id: 'c', n: 3, _seq: 3 },
+    ];
+    writeFileSync(join(dir, 'cpe.snapshot'), [JSON.stringify({ version: 2, log: 4, seq: 3 }), ...rows.map((r) => `items\t${JSON.stringify(r)}`), JSON.stringify({ rows: 3 }), ''].join('\n'));
+    const store = await LowdbStore.open(dir);
+    const items = store.collection<Item & { nested?: { list: string[] } }>('items', { all: () => 'all' });
+    assert.deepEqual(items.get('b'), rows[1]);
+    assert.ok(Object.isFrozen(items.get('b')!.nested), 'rows read from a version 2 snapshot are frozen too');
+    items.delete('a');
+    items.insert({ id: 'd', n: 4 });
+    await store.commit();
+    assert.deepEqual(files(dir), ['cpe.000004.log', 'cpe.snapshot'], 'the log goes on from the number the snapshot names');
+    assert.deepEqual(items.page('all', 'all', { limit: 10 }).data.map((r) => r.id), ['d', 'c', 'b']);
+    await store.compact();
+    assert.equal(JSON.parse(readFileSync(join(dir, 'cpe.snapshot'), 'utf8').split('\n')[0]).version, 3);
+    await store.close();
+    const data = await readDataFolder(dir);
+    assert.deepEqual(Object.keys(data.collections.items), ['b', 'c', 'd']);
+    assert.deepEqual(data.collections.items.b, rows[1]);
+    assert.equal(data.collections.items.d._seq, 4);
+  });
+
+  test('a version 3 snapshot keeps each row as it was: key order, nested values, fields set to undefined left out', async () => {
+    const dir = tempDataDir();
+    const store = await LowdbStore.open(dir);
+    const items = store.collection<Item & { nested?: unknown; gone?: string; text?: string }>('items');
+    items.insert({ id: 'x', n: 1, nested: { deep: [1, { two: null }] }, text: 'tab\tnewline\n"quote" é ✓' });
+    items.insert({ id: 'y', n: 2, gone: undefined });
+    items.insert({ id: 'z', pad: 'p', n: 3 });
+    await store.compact();
+    await store.close();
+    const data = await readDataFolder(dir);
+    assert.deepEqual(data.collections.items.x, { id: 'x', n: 1, nested: { deep: [1, { two: null }] }, text: 'tab\tnewline\n"quote" é ✓', _seq: 1 });
+    assert.deepEqual(Object.keys(data.collections.items.y), ['id', 'n', '_seq']);
+    assert.deepEqual(Object.keys(data.collections.items.z), ['id', 'pad', 'n', '_seq']);
   });
 
   test('a data folder from before the log (cpe.json alone) opens, is migrated to a snapshot, and keeps working', async () => {

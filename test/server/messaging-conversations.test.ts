@@ -51,6 +51,9 @@ describe('POST /v1/conversations', () => {
     assert.equal(fresh.status, 200);
     assert.equal(fresh.body.contact_id, contact.id);
     assert.equal((await svc.api('GET', `/v1/contacts/${contact.id}`, { token })).body.conversation_id, fresh.body.id);
+    const again = await svc.api('POST', '/v1/conversations', { token, form: { contact_id: contact.id } });
+    assert.equal(again.status, 409, 'the new conversation is the one a further create runs into');
+    assert.match(again.body.error.message, new RegExp(fresh.body.id));
   });
 
   for (const [name, form, param, expected, code] of [

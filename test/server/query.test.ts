@@ -1,0 +1,39 @@
+import assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
+import qs from 'qs';
+import { ApiError } from '../../server/http/api-error.ts';
+import { inheritedName } from '../../server/http/body.ts';
+import { parseQuery } from '../../server/http/operation.ts';
+
+/** What the query parser did before its plain-query path: the inherited-name check, then qs. */
+function reference(querystring: string): unknown {
+  const inherited = querystring ? inheritedName(querystring) : undefined;
+  if (inherited !== undefined) return { refused: `Received unknown parameter: ${inherited}.` };
+  return qs.parse(querystring, { depth: 2, parameterLimit: 100 });
+}
+
+function actual(querystring: string): unknown {
+  try {
+    return parseQuery(querystring);
+  } catch (error) {
+    if (error instanceof ApiError) return { refused: error.message };
+    throw error;
+  }
+}
+
+describe('parseQuery', () => {
+  test('gives what qs gives, plain queries and others alike', () => {
+    const fixed = [
+      '', 'limit=10', 'limit=10&starting_after=ctc_abc', 'limit=', 'limit', 'a=1&a=2', 'a=1&b=2&a=3', 'a+b=c', 'a=b+c', 'a=%41',
+      'a[b]=1', 'a%5Bb%5D=1', 'a.b=1', 'toString=1', 'limit=1&constructor=2', 'a[__proto__]=1', 'hasOwnProperty=x&hasOwnProperty=y',
+      '0=a', '1=a&0=b', 'a=1&&b=2', '&a=1', 'a=1&', '=1', 'a==1', 'a=~-._', 'a=é', 'x=1&'.repeat(120).slice(0, -1),
+      Array.from({ length: 101 }, (_, i) => `k${i}=${i}`).join('&'),
+      Array.from({ length: 100 }, (_, i) => `k${i}=${i}`).join('&'),
+    ];
+    const pieces = ['a', 'b', 'limit', '_', '0', '=', '&', '1', '+', '%20', '[', ']', '.', '__proto__', 'valueOf', '~', '-'];
+    let seed = 7;
+    const random = () => ((seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31) / 2 ** 31);
+    const generated = Array.from({ length: 3000 }, () => Array.from({ length: 1 + Math.floor(random() * 8) }, () => pieces[Math.floor(random() * pieces.length)]).join(''));
+    for (const query of [...fixed, ...generated]) assert.deepEqual(actual(query), reference(query), `query ${JSON.stringify(query)}`);
+  });
+});
