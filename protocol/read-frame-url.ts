@@ -3,11 +3,10 @@ import { FrameParams as FrameParamsGuard } from './generated/guards.ts';
 import { conforms } from './json-guard.ts';
 
 /**
- * The frames' reader of their address (frame-address.ts builds it), with the guard generated from
- * frame-url.ts's FrameParams: no zod in the frames. Apart from frame-address.ts because the schemas
- * the guards are generated from import that one.
+ * The frame's own view of its address (frame-address.ts builds it); undefined when it is not a valid
+ * frame address. Unknown parameters are dropped. Checked with the guard generated from frame-url.ts's
+ * FrameParams (no zod in the frames); apart from frame-address.ts because those schemas import that one.
  */
-/** The frame's own view of its address; undefined when it is not a valid frame address. Unknown parameters are dropped. */
 export function readFrameUrl(location: { search: string; hash: string }): { params: FrameParams; session: string } | undefined {
   const query = new URLSearchParams(location.search);
   const params = Object.fromEntries(Object.keys(FrameParamsGuard.properties!).flatMap((key) => (query.has(key) ? [[key, query.get(key)]] : [])));

@@ -5,7 +5,7 @@ import { fileURLToPath } from 'node:url';
 import type { Middleware, ParameterizedContext } from 'koa';
 import { ApiError } from './api-error.ts';
 import type { AppState } from './app-state.ts';
-import { frameSecurityHeaders } from './frame-security.ts';
+import { frameSecurityHeaders, type FrameSecurityOptions } from './frame-security.ts';
 
 type Context = ParameterizedContext<AppState>;
 
@@ -54,7 +54,7 @@ const IMMUTABLE = 'public, max-age=31536000, immutable';
 /** The security headers of a hosted frame page, for the merchant origins that may embed it. */
 export const frameHeaders = (ancestors: readonly string[] = [], hashes?: InlineHashes) => frameSecurityHeaders({ ancestors, hashes });
 
-type InlineHashes = { script: string[]; style: string[] };
+type InlineHashes = NonNullable<FrameSecurityOptions['hashes']>;
 
 /** CSP hash sources of a page's inline scripts and styles (the built frames carry their code inline). */
 export function inlineHashes(html: string): InlineHashes {
