@@ -20,8 +20,8 @@ export const sdkOrigin = (): string => new URL(import.meta.url).origin;
  * Validates `createElements` options (an SdkError naming the option otherwise) and makes the
  * controller. One source of intents, said once: createServerIntent, or Checkout Context (both
  * `middleware.exchange` and `context`); half of Checkout Context, or both sources, is an error
- * rather than one of them silently ignored. `where` names the caller (`<cpe-elements>`, whose
- * attributes are named in brackets).
+ * rather than one of them silently ignored. `where` names the caller (`<cpe-elements>`: its
+ * `intent-url` is createServerIntent, `exchange-url` middleware.exchange, `amount` and `currency` the context).
  */
 export function makeController(options: ElementsOptions, serviceOrigin = sdkOrigin(), where = 'createElements'): ElementsController {
   const { pubKey, createServerIntent, middleware, context } = parse<ElementsOptions>(where, guards.ElementsOptions, options);
@@ -29,13 +29,11 @@ export function makeController(options: ElementsOptions, serviceOrigin = sdkOrig
     throw new SdkError('invalid_options', `${where}: ${text}`, option);
   };
   if (middleware?.exchange && !context)
-    fail('context', 'option "middleware.exchange" (exchange-url) needs "context" { amount, currency, reference? } (amount, currency, reference): what the page shows until the shopper commits. Without Checkout Context, remove middleware.exchange and pass createServerIntent.');
-  if (context && !middleware?.exchange)
-    fail('middleware.exchange', 'option "context" (amount, currency, reference) needs "middleware.exchange" (exchange-url): the route of your backend that turns it into a Payment Intent when the shopper commits.');
-  if (context && createServerIntent)
-    fail('createServerIntent', 'options "createServerIntent" (intent-url) and Checkout Context (middleware.exchange and context) both make the Payment Intent: pass one of them.');
+    fail('context', 'option "middleware.exchange" needs option "context" { amount, currency, reference? }, what the page shows until the shopper commits; or remove it and pass createServerIntent.');
+  if (context && !middleware?.exchange) fail('middleware.exchange', 'option "context" needs option "middleware.exchange", the route that makes its Payment Intent.');
+  if (context && createServerIntent) fail('createServerIntent', 'option "createServerIntent" and Checkout Context both make the Payment Intent: pass one.');
   if (!createServerIntent && !context)
-    fail('createServerIntent', 'option "createServerIntent" (intent-url) is missing: pass it, or use Checkout Context (middleware.exchange and context).');
+    fail('createServerIntent', 'option "createServerIntent" is missing: pass it, or use Checkout Context (middleware.exchange and context).');
   return new ElementsController(serviceOrigin, pubKey, createServerIntent, Object.freeze({ ...middleware }), context);
 }
 

@@ -212,7 +212,6 @@ export abstract class FrameHost extends Base implements FrameOwner, ElementsApi 
     this.#controller = controller;
     const props = (this.constructor as typeof FrameHost).props;
     for (const [name, value] of Object.entries(options)) props.includes(name) ? this.#reflect(name, value) : (this.#extras[name] = value);
-    this.options = options;
     return this;
   }
 
