@@ -1,0 +1,88 @@
+import assert from 'node:assert/strict';
+import { execFile, spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { ensureBuilt } from '../../scripts/ensure-built.mjs';
+
+/**
+ * What a merchant does with the package: `npm pack` here, then `npm install <tarball>` into a new
+ * project in a temporary folder, from the registry through npm's cache (`--prefer-offline`: the
+ * versions this repo installed are in the cache, so it works offline once they were fetched).
+ */
+export const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
+const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
+
+/** The version of a package this repo installed (so a fresh project takes it from the cache). */
+export const versionOf = (name: string): string => JSON.parse(readFileSync(join(root, 'node_modules', name, 'package.json'), 'utf8')).version;
+
+/** Runs a command to its end; its output in the failure message. No TypeScript loader is passed on. */
+export function sh(command: string, args: string[], cwd: string, env: Record<string, string> = {}): string {
+  const run = spawnSync(command, args, { cwd, encoding: 'utf8', env: { ...process.env, NODE_OPTIONS: '', ...env }, timeout: 180_000 });
+  assert.equal(run.status, 0, `${command} ${args.join(' ')} failed (${run.status ?? run.signal}):\n${run.stdout}\n${run.stderr}`);
+  return run.stdout;
+}
+
+/** `sh` without blocking this process (whose in-process service the command may be talking to). */
+export function shAsync(command: string, args: string[], cwd: string, env: Record<string, string> = {}): Promise<string> {
+  return new Promise((resolve, reject) =>
+    execFile(command, args, { cwd, encoding: 'utf8', env: { ...process.env, NODE_OPTIONS: '', ...env }, timeout: 180_000, maxBuffer: 16 << 20 }, (error, stdout, stderr) =>
+      error ? reject(new Error(`${command} ${args.join(' ')} failed (${error.code ?? error.signal}):\n${stdout}\n${stderr}`)) : resolve(stdout),
+    ),
+  );
+}
+
+/** `npm pack` of this repo (built first when a source is newer), into a temporary folder; its path. */
+export function packTarball(into: string): string {
+  assert.ok(ensureBuilt({ quiet: true }), 'dist/ is missing after vite build');
+  // Built already: the prepack script (npm run build) would only build again.
+  const [packed] = JSON.parse(sh(npm, ['pack', '--ignore-scripts', '--json', '--pack-destination', into, '--loglevel=error'], root)) as { filename: string }[];
+  return join(into, packed!.filename);
+}
+
+/** A new project (`type: module`) with the tarball and `packages` installed; its folder. */
+export function freshProject(parent: string, name: string, tarball: string, packages: string[] = []): string {
+  const dir = join(parent, name);
+  mkdirSync(dir, { recursive: true });
+  writeFileSync(join(dir, 'package.json'), JSON.stringify({ name, private: true, type: 'module' }, null, 2));
+  sh(npm, ['install', tarball, ...packages, '--prefer-offline', '--no-audit', '--no-fund', '--loglevel=error'], dir);
+  return dir;
+}
+
+/** The top-level packages of a project's node_modules (scoped ones as `@scope/name`). */
+export function installed(dir: string): string[] {
+  const modules = join(dir, 'node_modules');
+  return readdirSync(modules)
+    .filter((entry) => !entry.startsWith('.'))
+    .flatMap((entry) => (entry.startsWith('@') ? readdirSync(join(modules, entry)).map((scoped) => `${entry}/${scoped}`) : [entry]))
+    .sort();
+}
+
+/** Writes files (path → text) under `dir`. */
+export function write(dir: string, files: Record<string, string>): void {
+  for (const [path, text] of Object.entries(files)) {
+    mkdirSync(dirname(join(dir, path)), { recursive: true });
+    writeFileSync(join(dir, path), text);
+  }
+}
+
+/** A temporary folder, removed by the returned function. */
+export function temporary(prefix: string): { dir: string; remove(): void } {
+  const dir = mkdtempSync(join(tmpdir(), prefix));
+  return { dir, remove: () => rmSync(dir, { recursive: true, force: true }) };
+}
+
+/** Starts a plain `node` process and resolves once its stdout has printed `ready` (a line matching it). */
+export function start(script: string, cwd: string, env: Record<string, string>, ready: RegExp): Promise<{ child: ChildProcess; output: () => string; stop(): void }> {
+  const child = spawn(process.execPath, [script], { cwd, env: { ...process.env, NODE_OPTIONS: '', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  let output = '';
+  child.stdout!.on('data', (chunk) => (output += chunk));
+  child.stderr!.on('data', (chunk) => (output += chunk));
+  const handle = { child, output: () => output, stop: () => void child.kill() };
+  return new Promise((resolve, reject) => {
+    const check = () => (ready.test(output) ? resolve(handle) : undefined);
+    child.stdout!.on('data', check);
+    child.on('exit', (code) => reject(new Error(`${script} exited (${code}) before it was ready:\n${output}`)));
+  });
+}
