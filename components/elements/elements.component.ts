@@ -99,10 +99,14 @@ export class CpeElements extends Base {
     } as ElementsOptions;
   }
 
+  /**
+   * The controller is made in a microtask: a framework that inserts the element before it sets its
+   * properties (Angular's bindings) has set them by then.
+   */
   connectedCallback(): void {
     adoptEarlyProperties(this, CpeElements.props);
     this.#started = true;
-    if (!this.controller) this.#create();
+    if (!this.controller) this.#schedule();
   }
 
   /**
@@ -110,7 +114,11 @@ export class CpeElements extends Base {
    * for all the changes of a task, as a framework sets several properties in a row.
    */
   attributeChangedCallback(_name: string, old: string | null, value: string | null): void {
-    if (old === value || !this.#started || this.#pending) return;
+    if (old !== value && this.#started) this.#schedule();
+  }
+
+  #schedule(): void {
+    if (this.#pending) return;
     this.#pending = true;
     queueMicrotask(() => this.#create());
   }

@@ -63,7 +63,7 @@ describe('Checkout Context with the real service', function () {
     // middleware.exchange without context: today's silent fallback to createServerIntent.
     const noContext = thrown({ createServerIntent, middleware: { exchange: '/x' } });
     expect(noContext).to.include({ code: 'invalid_options', option: 'context' });
-    expect(noContext.message).to.contain('"middleware.exchange" (exchange-url) needs "context" { amount, currency, reference? }');
+    expect(noContext.message).to.contain('option "middleware.exchange" needs option "context" { amount, currency, reference? }');
     expect(thrown({ createServerIntent, context: basket })).to.include({ option: 'middleware.exchange' });
     expect(thrown({ createServerIntent, middleware: { exchange: '/x' }, context: basket })).to.include({ option: 'createServerIntent' });
     // In HTML: exchange-url with intent-url and no amount is the same error, as cpe:error from the provider.
@@ -74,7 +74,7 @@ describe('Checkout Context with the real service', function () {
     const heard = new Promise<CustomEvent>((resolve) => el.addEventListener('cpe:error', (e) => resolve(e as CustomEvent), { once: true }));
     (await fixture<HTMLDivElement>(html`<div></div>`)).append(el);
     const { detail } = await heard;
-    expect(detail.message).to.match(/^<cpe-elements>: option "middleware.exchange" \(exchange-url\) needs "context"/);
+    expect(detail.message).to.match(/^<cpe-elements>: option "middleware.exchange" needs option "context"/);
     expect(el.controller).to.equal(undefined);
   });
 
