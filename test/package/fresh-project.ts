@@ -86,3 +86,43 @@ export function start(script: string, cwd: string, env: Record<string, string>, 
     child.on('exit', (code) => reject(new Error(`${script} exited (${code}) before it was ready:\n${output}`)));
   });
 }
+
+/**
+ * A shop's backend on plain Node with `cpe/server`, serving a built app from `dist/`: `POST
+ * /api/intent` (createServerIntent's route), the middleware routes under `/api/cpe` (cpeNodeHandler,
+ * for the intent it made only), `POST /api/verify` (the backend's check before it fulfils).
+ * Environment: PORT, SERVICE_URL, LICENCE_KEY, MERCHANT_ID. Prints `listening` when ready.
+ */
+export const SHOP_BACKEND = `
+import { createServer } from 'node:http';
+import { readFile } from 'node:fs/promises';
+import { extname, join } from 'node:path';
+import { CpeClient, cpeNodeHandler, toSession } from 'cpe/server';
+
+const { PORT, SERVICE_URL, LICENCE_KEY, MERCHANT_ID } = process.env;
+const cpe = new CpeClient({ licenceKey: LICENCE_KEY, baseUrl: SERVICE_URL });
+let intent; // one shopper in this test: the intent this backend made for it
+const routes = cpeNodeHandler({ client: cpe, prefix: '/api/cpe', allowIntent: (req, id) => id === intent });
+const types = { '.html': 'text/html', '.js': 'text/javascript', '.css': 'text/css' };
+
+createServer(async (req, res) => {
+  const json = (body) => (res.writeHead(200, { 'content-type': 'application/json' }), res.end(JSON.stringify(body)));
+  if (req.method === 'POST' && req.url === '/api/intent') {
+    const created = await cpe.createPaymentIntent({ merchantid: Number(MERCHANT_ID), amount: 1234, currency: 'GBP', identifier: 'react-order-1' });
+    intent = created.paymentIntentId;
+    return json(toSession(created));
+  }
+  if (req.method === 'POST' && req.url === '/api/verify') return json(await cpe.verify({ payment_intent_id: intent, unmask_fields: [] }));
+  return routes(req, res, async () => {
+    const path = join('dist', req.url === '/' ? 'index.html' : req.url.split('?')[0]);
+    try {
+      const body = await readFile(path);
+      res.writeHead(200, { 'content-type': types[extname(path)] ?? 'application/octet-stream' });
+      res.end(body);
+    } catch {
+      res.writeHead(404).end();
+    }
+  });
+}).listen(Number(PORT), 'localhost', () => console.log('listening'));
+`;
+

@@ -13,7 +13,7 @@ import { freePort } from '../../bench/shared/processes.ts';
 import { CHROMIUM_FLAGS, chromiumPath } from '../../scripts/chromium-path.mjs';
 import type { RunningService } from '../../server/start.ts';
 import { startService } from '../../server/start.ts';
-import { freshProject, packTarball, root, sh, shAsync, start, temporary, versionOf, write } from './fresh-project.ts';
+import { freshProject, packTarball, root, sh, shAsync, SHOP_BACKEND, start, temporary, versionOf, write } from './fresh-project.ts';
 
 const folder = temporary('cpe-package-react-');
 let project: string;
@@ -152,7 +152,7 @@ export const handler = cpeNodeHandler({ client: cpe, allowIntent: (_req, id) => 
   });
 });
 
-/** The shop: a React page (the SDK from the service, the components from cpe/react) and its Node backend (cpe/server). */
+/** The shop: a React page (the SDK from the service, the components from cpe/react) and its backend. */
 const APP: Record<string, string> = {
   'index.html': `<!doctype html>
 <html lang="en">
@@ -200,36 +200,5 @@ function Checkout() {
 
 createRoot(document.getElementById('root')!).render(<StrictMode><Checkout /></StrictMode>);
 `,
-  'backend.mjs': `
-import { createServer } from 'node:http';
-import { readFile } from 'node:fs/promises';
-import { extname, join } from 'node:path';
-import { CpeClient, cpeNodeHandler, toSession } from 'cpe/server';
-
-const { PORT, SERVICE_URL, LICENCE_KEY, MERCHANT_ID } = process.env;
-const cpe = new CpeClient({ licenceKey: LICENCE_KEY, baseUrl: SERVICE_URL });
-let intent; // one shopper in this test: the intent this backend made for it
-const routes = cpeNodeHandler({ client: cpe, prefix: '/api/cpe', allowIntent: (req, id) => id === intent });
-const types = { '.html': 'text/html', '.js': 'text/javascript', '.css': 'text/css' };
-
-createServer(async (req, res) => {
-  const json = (body) => (res.writeHead(200, { 'content-type': 'application/json' }), res.end(JSON.stringify(body)));
-  if (req.method === 'POST' && req.url === '/api/intent') {
-    const created = await cpe.createPaymentIntent({ merchantid: Number(MERCHANT_ID), amount: 1234, currency: 'GBP', identifier: 'react-order-1' });
-    intent = created.paymentIntentId;
-    return json(toSession(created));
-  }
-  if (req.method === 'POST' && req.url === '/api/verify') return json(await cpe.verify({ payment_intent_id: intent, unmask_fields: [] }));
-  return routes(req, res, async () => {
-    const path = join('dist', req.url === '/' ? 'index.html' : req.url.split('?')[0]);
-    try {
-      const body = await readFile(path);
-      res.writeHead(200, { 'content-type': types[extname(path)] ?? 'application/octet-stream' });
-      res.end(body);
-    } catch {
-      res.writeHead(404).end();
-    }
-  });
-}).listen(Number(PORT), 'localhost', () => console.log('listening'));
-`,
+  'backend.mjs': SHOP_BACKEND,
 };
