@@ -4,8 +4,8 @@
  * with the factory's SdkError (fake frames: test/components/fixtures/fake-frame.ts).
  */
 import { expect, fixture, html, oneEvent, waitUntil } from '@open-wc/testing';
-import { CpeCard, CpeCardFields, CpeElements, CpePaymentFlow, CpeVerifyFlow, CpeWalletA, CpeWalletB, SdkError } from '../../components/index.ts';
-import { container, fakeController, fakeSession, frameScript, iframesIn, stubFetch } from './helpers.ts';
+import { CpeCard, CpeCardFields, CpeElements, CpePaymentFlow, CpeVerifyFlow, CpeWalletA, CpeWalletB } from '../../components/index.ts';
+import { container, fakeController, fakeSession, frameScript, iframesIn, stubFetch, thrown } from './helpers.ts';
 
 /** The frame's address parameters (none while it mounts again). */
 const params = (el: HTMLElement): Record<string, string> => {
@@ -13,17 +13,6 @@ const params = (el: HTMLElement): Record<string, string> => {
   return iframe ? Object.fromEntries(new URL(iframe.src).searchParams) : {};
 };
 const attributes = (el: Element) => Object.fromEntries([...el.attributes].map((a) => [a.name, a.value]));
-
-/** The SdkError `f` throws. */
-function thrown(f: () => unknown): SdkError {
-  try {
-    f();
-  } catch (error) {
-    expect(error).to.be.instanceOf(SdkError);
-    return error as SdkError;
-  }
-  throw new Error('expected an SdkError');
-}
 
 describe('options as properties', () => {
   beforeEach(() => frameScript());

@@ -4,6 +4,7 @@ import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSyn
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import type { Browser, Page } from 'playwright-core';
 import { ensureBuilt } from '../../scripts/ensure-built.mjs';
 
 /**
@@ -125,4 +126,25 @@ createServer(async (req, res) => {
   });
 }).listen(Number(PORT), 'localhost', () => console.log('listening'));
 `;
+
+/** A new page of `browser` at `url`: `problems` collects page errors, console errors and every `cpe:error` event. */
+export async function openShop(browser: Browser, url: string): Promise<{ page: Page; problems: string[]; close(): Promise<void> }> {
+  const context = await browser.newContext();
+  await context.addInitScript('document.addEventListener("cpe:error", (e) => console.error("cpe:error " + e.detail.message))');
+  const page = await context.newPage();
+  const problems: string[] = [];
+  page.on('pageerror', (error) => problems.push(error.message));
+  page.on('console', (message) => message.type() === 'error' && problems.push(message.text()));
+  await page.goto(url);
+  return { page, problems, close: () => context.close() };
+}
+
+/** Types the test Visa into the page's `<cpe-card>` frame as a shopper does. */
+export async function typeCard(page: Page): Promise<void> {
+  const form = page.frameLocator('cpe-card iframe');
+  await form.getByLabel('Card number').pressSequentially('4242424242424242');
+  await form.getByLabel('Expiry date').pressSequentially('1230');
+  await form.getByLabel('Security code').pressSequentially('123');
+  await form.getByLabel('Name on card').fill('Ada Lovelace');
+}
 

@@ -13,7 +13,7 @@ import { freePort } from '../../bench/shared/processes.ts';
 import { CHROMIUM_FLAGS, chromiumPath } from '../../scripts/chromium-path.mjs';
 import type { RunningService } from '../../server/start.ts';
 import { startService } from '../../server/start.ts';
-import { freshProject, packTarball, root, sh, shAsync, SHOP_BACKEND, start, temporary, versionOf, write } from './fresh-project.ts';
+import { freshProject, openShop, packTarball, root, sh, shAsync, SHOP_BACKEND, start, temporary, typeCard, versionOf, write } from './fresh-project.ts';
 
 const folder = temporary('cpe-package-react-');
 let project: string;
@@ -129,17 +129,9 @@ export const handler = cpeNodeHandler({ client: cpe, allowIntent: (_req, id) => 
     const backend = await start('backend.mjs', project, { PORT: String(port), SERVICE_URL: service.url, LICENCE_KEY: merchant.licenceKey, MERCHANT_ID: String(merchant.merchantId) }, /listening/);
     const browser = await chromium.launch({ executablePath: chromiumPath(), headless: true, args: [...CHROMIUM_FLAGS] });
     try {
-      const page = await browser.newPage();
-      const problems: string[] = [];
-      page.on('pageerror', (error) => problems.push(error.message));
-      page.on('console', (message) => message.type() === 'error' && problems.push(message.text()));
-      await page.goto(shop);
+      const { page, problems } = await openShop(browser, shop);
       await page.getByText('ready', { exact: true }).waitFor({ timeout: 30_000 });
-      const form = page.frameLocator('cpe-card iframe');
-      await form.getByLabel('Card number').pressSequentially('4242424242424242');
-      await form.getByLabel('Expiry date').pressSequentially('1230');
-      await form.getByLabel('Security code').pressSequentially('123');
-      await form.getByLabel('Name on card').fill('Ada Lovelace');
+      await typeCard(page);
       await page.getByRole('button', { name: 'Pay' }).click({ timeout: 10_000 });
       await page.getByText(/^(paid|failed)/).waitFor({ timeout: 30_000 });
       assert.equal(await page.locator('output').textContent(), 'paid: success succeeded');

@@ -14,7 +14,7 @@ import { chromium, type Browser } from 'playwright-core';
 import { freePort } from '../../bench/shared/processes.ts';
 import { CHROMIUM_FLAGS, chromiumPath } from '../../scripts/chromium-path.mjs';
 import { startService, type RunningService } from '../../server/start.ts';
-import { freshProject, packTarball, shAsync, SHOP_BACKEND, start, temporary, versionOf, write } from '../package/fresh-project.ts';
+import { freshProject, openShop, packTarball, shAsync, SHOP_BACKEND, start, temporary, typeCard, versionOf, write } from '../package/fresh-project.ts';
 
 const folder = temporary('cpe-recipes-');
 let tarball: string;
@@ -52,27 +52,18 @@ async function tryRecipe(name: string, packages: string[], files: Record<string,
   const env = { VITE_CPE_SERVICE: service.url, VITE_CPE_PUBLIC_KEY: merchant.publicKey };
   for (const [command, ...args] of build) await shAsync(command!, args, project, env);
   const backend = await start('backend.mjs', project, { PORT: String(port), SERVICE_URL: service.url, LICENCE_KEY: merchant.licenceKey, MERCHANT_ID: String(merchant.merchantId) }, /listening/);
-  const context = await browser.newContext();
   // A cpe:error (a provider made before its framework set its properties, say) fails the recipe too.
-  await context.addInitScript('document.addEventListener("cpe:error", (e) => console.error("cpe:error " + e.detail.message))');
+  const { page: tab, problems, close } = await openShop(browser, origin);
   try {
-    const tab = await context.newPage();
-    const problems: string[] = [];
-    tab.on('pageerror', (error) => problems.push(error.message));
-    tab.on('console', (message) => message.type() === 'error' && problems.push(message.text()));
-    await tab.goto(origin);
     await tab.locator('output').getByText('ready', { exact: true }).waitFor({ timeout: 30_000 });
     // The card frame is the service's form, on the service's origin.
     assert.equal(new URL((await tab.locator('cpe-card iframe').getAttribute('src'))!).origin, service.url);
-    await tab.frameLocator('cpe-card iframe').getByLabel('Card number').pressSequentially('4242424242424242');
-    await tab.frameLocator('cpe-card iframe').getByLabel('Expiry date').pressSequentially('1230');
-    await tab.frameLocator('cpe-card iframe').getByLabel('Security code').pressSequentially('123');
-    await tab.frameLocator('cpe-card iframe').getByLabel('Name on card').fill('Ada Lovelace');
+    await typeCard(tab);
     // The framework heard cpe:change: the app enables its button.
     await tab.getByRole('button', { name: 'Pay', disabled: false }).waitFor({ timeout: 10_000 });
     assert.deepEqual(problems, []);
   } finally {
-    await context.close();
+    await close();
     backend.stop();
   }
 }
