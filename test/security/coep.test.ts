@@ -41,13 +41,24 @@ describe('a cross-origin-isolated merchant page', { timeout: 90_000 }, () => {
     }
   });
 
-  it("cannot read a frame page's bytes into its own process: a no-cors fetch of it is blocked", async () => {
+  /** A challenge page of this shop's merchant (an intent confirmed with the challenge card). */
+  async function challengeUrl(): Promise<string> {
+    const { client, credentials } = shop;
+    const intent = await client.createPaymentIntent({ merchantid: credentials.merchantId, amount: 1234, currency: 'GBP', identifier: 'coep-challenge' });
+    const { data } = await client.createToken({ card: { number: CARDS.challenge, exp_month: '12', exp_year: '2031', cvc: '123', name: 'Ada Lovelace' } });
+    await client.attach({ payment_intent_id: intent.paymentIntentId, token: data.cp_card_token });
+    return (await client.confirm({ payment_intent_id: intent.paymentIntentId })).challenge!.url;
+  }
+
+  it("cannot read a frame page's or the challenge page's bytes into its own process: a no-cors fetch of them is blocked", async () => {
     const { page, context } = await stack.newPage();
     try {
       await page.goto(`${shop.url}/checkout`);
       const frameUrl = `${stack.serviceUrl}/frames/card-form/?pk=${shop.credentials.publicKey}`;
-      const outcome = await page.evaluate((url) => fetch(url, { mode: 'no-cors' }).then(() => 'loaded', (error: Error) => `blocked: ${error.name}`), frameUrl);
-      assert.equal(outcome, 'blocked: TypeError');
+      for (const url of [frameUrl, await challengeUrl()]) {
+        const outcome = await page.evaluate((u) => fetch(u, { mode: 'no-cors' }).then(() => 'loaded', (error: Error) => `blocked: ${error.name}`), url);
+        assert.equal(outcome, 'blocked: TypeError', url);
+      }
       // The same page framed is what CORP cross-origin allows (the test above).
       const framed = await fetch(frameUrl, { headers: { 'Sec-Fetch-Dest': 'iframe' } });
       assert.equal(framed.headers.get('cross-origin-resource-policy'), 'cross-origin');
