@@ -40,12 +40,13 @@ function normalHost(host: string, protocol: string): string | undefined {
 export function publicHostRedirect(publicUrl: () => string, hops: number): Middleware<AppState> {
   return (ctx, next) => {
     if ((ctx.method !== 'GET' && ctx.method !== 'HEAD') || !BROWSER_CODE.test(ctx.path)) return next();
-    const target = new URL(publicUrl());
+    const base = publicUrl();
+    const target = new URL(base);
     const seen = hostSeen(ctx, hops);
     const host = seen && normalHost(seen, target.protocol);
     if (!host || host === target.host) return next();
     ctx.status = 308;
     ctx.set({ 'Cache-Control': 'no-store', 'Access-Control-Allow-Origin': '*', 'Cross-Origin-Resource-Policy': 'cross-origin' });
-    ctx.redirect(`${publicUrl().replace(/\/+$/, '')}${ctx.url}`); // keeps the 308 set above
+    ctx.redirect(`${base.replace(/\/+$/, '')}${ctx.url}`); // keeps the 308 set above
   };
 }
