@@ -99,6 +99,7 @@ element.layout = 'grid';
 const flow: string = document.createElement('cpe-verify-flow').identifier;
 document.querySelector('cpe-wallet-b')?.addEventListener('cpe:wallet:approved', (e) => e.detail.scheme);
 element.addEventListener('cpe:error', (e) => e.detail.code);
+document.createElement('cpe-elements').addEventListener('cpe-elements:ready', (e) => e.detail.controller.pubKey);
 export const error = (e: SdkError) => [e.code, e.option, flow];
 `,
     });
