@@ -4,6 +4,7 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build, defineConfig, type InlineConfig, type Plugin, type UserConfig } from 'vite';
 import { inlineFrameEntry } from './scripts/vite-inline-frame.ts';
+import { packageBuild } from './scripts/vite-package.ts';
 
 /**
  * `npm run build` (one `vite build`) makes two things:
@@ -117,7 +118,7 @@ export default defineConfig({
   root,
   publicDir: false,
   oxc,
-  plugins: [sdkDeclarations(), framesBuild()],
+  plugins: [sdkDeclarations(), framesBuild(), packageBuild(root)],
   build: {
     outDir: resolve(root, 'dist/sdk'),
     emptyOutDir: true,

@@ -16,11 +16,24 @@ import { postJson, sessionHeaders } from './transport/transport.ts';
 /** The service is whoever served this module: frames and session routes live on that origin. */
 export const sdkOrigin = (): string => new URL(import.meta.url).origin;
 
-/** Validates `createElements` options (an SdkError naming the option otherwise) and makes the controller. */
-export function makeController(options: ElementsOptions, serviceOrigin = sdkOrigin()): ElementsController {
-  const { pubKey, createServerIntent, middleware, context } = parse<ElementsOptions>('createElements', guards.ElementsOptions, options);
-  if (!createServerIntent && !(middleware?.exchange && context))
-    throw new SdkError('invalid_options', 'createElements: option "createServerIntent" is missing: pass it, or use Checkout Context (middleware.exchange and context).', 'createServerIntent');
+/**
+ * Validates `createElements` options (an SdkError naming the option otherwise) and makes the
+ * controller. One source of intents, said once: createServerIntent, or Checkout Context (both
+ * `middleware.exchange` and `context`); half of Checkout Context, or both sources, is an error
+ * rather than one of them silently ignored. `where` names the caller (`<cpe-elements>`: its
+ * `intent-url` is createServerIntent, `exchange-url` middleware.exchange, `amount` and `currency` the context).
+ */
+export function makeController(options: ElementsOptions, serviceOrigin = sdkOrigin(), where = 'createElements'): ElementsController {
+  const { pubKey, createServerIntent, middleware, context } = parse<ElementsOptions>(where, guards.ElementsOptions, options);
+  const fail = (option: string, text: string) => {
+    throw new SdkError('invalid_options', `${where}: ${text}`, option);
+  };
+  if (middleware?.exchange && !context)
+    fail('context', 'option "middleware.exchange" needs option "context" { amount, currency, reference? }, what the page shows until the shopper commits; or remove it and pass createServerIntent.');
+  if (context && !middleware?.exchange) fail('middleware.exchange', 'option "context" needs option "middleware.exchange", the route that makes its Payment Intent.');
+  if (context && createServerIntent) fail('createServerIntent', 'option "createServerIntent" and Checkout Context both make the Payment Intent: pass one.');
+  if (!createServerIntent && !context)
+    fail('createServerIntent', 'option "createServerIntent" is missing: pass it, or use Checkout Context (middleware.exchange and context).');
   return new ElementsController(serviceOrigin, pubKey, createServerIntent, Object.freeze({ ...middleware }), context);
 }
 
@@ -91,6 +104,8 @@ export class ElementsController {
     const other = this.#flows.get(identifier);
     if (other && other !== flow && !(other as { released?: boolean }).released)
       throw new SdkError('invalid_options', `${where}: identifier "${identifier}" is already used by another Flow of this controller: give each Flow its own identifier.`, 'identifier');
+    // A Flow renamed (its identifier property) frees its previous one.
+    for (const [id, f] of this.#flows) if (f === flow) this.#flows.delete(id);
     this.#flows.set(identifier, flow);
   }
 

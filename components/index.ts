@@ -50,6 +50,13 @@ export { SdkError, type SdkErrorCode } from './errors.ts';
 export { CPE_EVENTS, dispatchCpeEvent, type CpeEvent, type CpeEventDetails, type CpeEventName } from './events.ts';
 export type { ElementsOptions, MiddlewareRoutes, CreateServerIntent, CheckoutContext } from '../protocol/elements-options.ts';
 export type { PaymentIntentSession } from '../protocol/session.ts';
+export type { CpeCardProperties } from './card/card.component.ts';
+export type { CpeCardFieldsProperties } from './card-fields/card-fields.component.ts';
+export type { CpeElementsProperties } from './elements/elements.component.ts';
+export type { CpePaymentFlowProperties } from './payment-flow/payment-flow.component.ts';
+export type { CpeWalletAProperties } from './wallet-a/wallet-a.component.ts';
+export type { CpeWalletBProperties } from './wallet-b/wallet-b.component.ts';
+export type { BaseJsxProps, CpeJsxElements, JsxProps, OptionAttributes } from './jsx.ts';
 
 /**
  * Validates the options and returns the Elements controller. Invalid options reject with an

@@ -6,6 +6,7 @@ import { Frame } from '../internal/frame.ts';
 import { FrameHost, px } from '../internal/frame-host.ts';
 import { CardFieldsElementOptions as schema } from '../../protocol/generated/guards.ts';
 import { resolveTarget, type CardFieldsElementOptions } from '../internal/options.ts';
+import type { OptionProperties } from '../internal/properties.ts';
 import { sheet } from '../internal/styles.ts';
 import styles, { fieldBoxStyles } from './card-fields.styles.ts';
 
@@ -40,8 +41,20 @@ export const FIELD_MIN_HEIGHT = 44;
  *
  * `cpe:change` carries the combined state (`complete` when every field is) and `field`, the one that changed.
  *
+ * Every attribute is also a property of the same name in camelCase (`el.language = 'fr'`), which
+ * reads its default while unset and re-renders the frames when set.
+ *
+ * @tagname cpe-card-fields
  * @summary Hosted card fields (ElementsApi).
- * @attr language, theme, identifier, card-schemes-display, width, height - as the factory options (width and height per field)
+ * @attr {string} [language=en] - BCP 47 language of the frame; an unknown one falls back to English (property `language`).
+ * @attr {'auto' | 'light' | 'dark'} [theme=auto] - Colour scheme: `auto` follows the page and the system (property `theme`).
+ * @attr {string} identifier - Instance identifier (property `identifier`).
+ * @attr {'all' | 'detected' | 'none'} [card-schemes-display=detected] - Scheme badges: every accepted scheme, the one typed, or none (property `cardSchemesDisplay`).
+ * @attr {string | number} width - CSS width (a number is pixels), default the container's of each field (property `width`).
+ * @attr {number} height - Height in pixels to reserve for each field, at least 44 (property `height`).
+ * @fires {CustomEvent<ChangeState>} cpe:change - The form changed: `{complete, empty, scheme, invalid, field}`, combined, never digits.
+ * @fires {CustomEvent<{}>} cpe:processing:start - `tokenise()` started.
+ * @fires {CustomEvent<{}>} cpe:processing:end - `tokenise()` ended.
  */
 export class CpeCardFields extends FrameHost {
   static observedAttributes = ['language', 'theme', 'identifier', 'card-schemes-display', 'width', 'height'];
@@ -102,3 +115,7 @@ export class CpeCardFields extends FrameHost {
     });
   }
 }
+
+/** `<cpe-card-fields>`'s option properties. */
+export type CpeCardFieldsProperties = OptionProperties<CardFieldsElementOptions, 'language' | 'theme' | 'cardSchemesDisplay'>;
+export interface CpeCardFields extends CpeCardFieldsProperties {}

@@ -6,6 +6,7 @@ import { Frame } from '../internal/frame.ts';
 import { FrameHost } from '../internal/frame-host.ts';
 import { CardElementOptions as schema } from '../../protocol/generated/guards.ts';
 import { resolveTarget, type CardElementOptions } from '../internal/options.ts';
+import type { OptionProperties } from '../internal/properties.ts';
 import { sheet } from '../internal/styles.ts';
 import styles from './card.styles.ts';
 
@@ -27,15 +28,21 @@ export const LAYOUT_MIN_HEIGHT: Record<Layout, number> = { stack: 180, 'row-mini
  *     <cpe-card layout="row" language="fr" theme="dark" card-schemes-display="detected"></cpe-card>
  *   </cpe-elements>
  *
+ * Every attribute is also a property of the same name in camelCase (`el.layout = 'stack'`), which
+ * reads its default while unset and re-renders the frame when set.
+ *
+ * @tagname cpe-card
  * @summary Hosted card form (ElementsApi).
- * @attr layout - stack | row-minimal | row-compact | row (default) | column-compact | column
- * @attr language - e.g. en (default), fr, cy
- * @attr theme - auto (default) | light | dark
- * @attr identifier, card-schemes-display, width, height - as the factory options
- * @csspart skeleton - The placeholder shown until the frame is ready.
- * @csspart challenge - The 3-D Secure `<dialog>`.
- * @cssproperty --cpe-* - The nineteen theme tokens, passed into the frame and followed.
- * @event cpe:ready, cpe:change, cpe:processing:start, … - See components/events.ts.
+ * @attr {'stack' | 'row-minimal' | 'row-compact' | 'row' | 'column-compact' | 'column'} [layout=row] - The form's layout (property `layout`).
+ * @attr {string} [language=en] - BCP 47 language of the frame; an unknown one falls back to English (property `language`).
+ * @attr {'auto' | 'light' | 'dark'} [theme=auto] - Colour scheme: `auto` follows the page and the system (property `theme`).
+ * @attr {string} identifier - Instance identifier (property `identifier`).
+ * @attr {'all' | 'detected' | 'none'} [card-schemes-display=detected] - Scheme badges: every accepted scheme, the one typed, or none (property `cardSchemesDisplay`).
+ * @attr {string | number} width - CSS width (a number is pixels), default the container's (property `width`).
+ * @attr {number} height - Height in pixels to reserve, never below the layout's minimum (property `height`).
+ * @fires {CustomEvent<ChangeState>} cpe:change - The form changed: `{complete, empty, scheme, invalid}`, never digits.
+ * @fires {CustomEvent<{}>} cpe:processing:start - `tokenise()` started.
+ * @fires {CustomEvent<{}>} cpe:processing:end - `tokenise()` ended.
  */
 export class CpeCard extends FrameHost {
   static observedAttributes = ['layout', 'language', 'theme', 'identifier', 'card-schemes-display', 'width', 'height'];
@@ -65,3 +72,7 @@ export class CpeCard extends FrameHost {
     this.emit('cpe:change', state);
   }
 }
+
+/** `<cpe-card>`'s option properties. */
+export type CpeCardProperties = OptionProperties<CardElementOptions, 'layout' | 'language' | 'theme' | 'cardSchemesDisplay'>;
+export interface CpeCard extends CpeCardProperties {}

@@ -4,6 +4,7 @@ import * as guards from '../../protocol/generated/guards.ts';
 import type { JsonSchema } from '../../protocol/json-guard.ts';
 import type { PaymentIntentSession } from '../../protocol/session.ts';
 import type { ElementsController } from '../controller.ts';
+import { adoptEarlyProperties, camel, kebab } from '../define.ts';
 import { SdkError } from '../errors.ts';
 import { dispatchCpeEvent, type CpeEvent, type CpeEventDetails, type CpeEventName } from '../events.ts';
 import { postJson, intentStep, scrub, sessionHeaders } from '../transport/transport.ts';
@@ -74,7 +75,7 @@ export interface ElementsApi {
 }
 
 /** The nineteen theme tokens of the spec, read from the element's computed style. */
-const TOKENS = 'bg bg-alt fg fg-muted border border-subtle focus error success accent input-bg input-fg input-border input-placeholder font radius gap padding control-height'
+export const TOKENS = 'bg bg-alt fg fg-muted border border-subtle focus error success accent input-bg input-fg input-border input-placeholder font radius gap padding control-height'
   .split(' ')
   .map((name) => `--cpe-${name}`);
 
@@ -111,10 +112,55 @@ function deferred(): Deferred {
  * failed, then `…:end` (always). `confirm` with a challenge: `cpe:confirm:start`,
  * `cpe:challenge:start`, `cpe:challenge:end`, `cpe:confirm:end`, then `cpe:authorise:*` with
  * `autoAuthorise`.
+ *
+ * @fires {CustomEvent<{}>} cpe:ready - The frames finished their handshake (`awaitReady()` resolves).
+ * @fires {CustomEvent<{ message: string, code?: string, operation?: string }>} cpe:error - An operation failed: `operation` names it; never a token.
+ * @fires {CustomEvent<{}>} cpe:attach:start - `attach()` started.
+ * @fires {CustomEvent<{ status?: string }>} cpe:attach:end - `attach()` ended.
+ * @fires {CustomEvent<{}>} cpe:confirm:start - `confirm()` started.
+ * @fires {CustomEvent<{ status?: string }>} cpe:confirm:end - `confirm()` ended.
+ * @fires {CustomEvent<{}>} cpe:challenge:start - The 3-D Secure challenge opened.
+ * @fires {CustomEvent<{ status?: string }>} cpe:challenge:end - The challenge closed: `completed`, `failed` or `cancelled`.
+ * @fires {CustomEvent<{}>} cpe:authorise:start - Authorisation started.
+ * @fires {CustomEvent<{ authorised?: boolean, status?: string, success?: boolean }>} cpe:authorise:end - Authorisation ended.
+ * @cssprop --cpe-bg - Background, passed into the frames (and followed when it changes).
+ * @cssprop --cpe-bg-alt - Alternate background (skeleton, badges), passed into the frames (and followed when it changes).
+ * @cssprop --cpe-fg - Text colour, passed into the frames (and followed when it changes).
+ * @cssprop --cpe-fg-muted - Secondary text colour, passed into the frames (and followed when it changes).
+ * @cssprop --cpe-border - Border colour, passed into the frames (and followed when it changes).
+ * @cssprop --cpe-border-subtle - Subtle border colour, passed into the frames (and followed when it changes).
+ * @cssprop --cpe-focus - Focus ring colour, passed into the frames (and followed when it changes).
+ * @cssprop --cpe-error - Error colour, passed into the frames (and followed when it changes).
+ * @cssprop --cpe-success - Success colour, passed into the frames (and followed when it changes).
+ * @cssprop --cpe-accent - Accent colour (buttons), passed into the frames (and followed when it changes).
+ * @cssprop --cpe-input-bg - Input background, passed into the frames (and followed when it changes).
+ * @cssprop --cpe-input-fg - Input text colour, passed into the frames (and followed when it changes).
+ * @cssprop --cpe-input-border - Input border colour, passed into the frames (and followed when it changes).
+ * @cssprop --cpe-input-placeholder - Placeholder colour, passed into the frames (and followed when it changes).
+ * @cssprop --cpe-font - Font family, passed into the frames (and followed when it changes).
+ * @cssprop --cpe-radius - Corner radius, passed into the frames (and followed when it changes).
+ * @cssprop --cpe-gap - Gap between fields, passed into the frames (and followed when it changes).
+ * @cssprop --cpe-padding - Padding of the form, passed into the frames (and followed when it changes).
+ * @cssprop --cpe-control-height - Height of an input, passed into the frames (and followed when it changes).
+ * @csspart skeleton - The placeholder shown until a frame is ready.
+ * @csspart challenge - The 3-D Secure `<dialog>`.
+ * @csspart challenge-cancel - The challenge's Cancel button.
  */
 export abstract class FrameHost extends Base implements FrameOwner, ElementsApi {
   /** How long the frame may take to say `ready` before `cpe:error` (code `timeout`) and awaitReady rejects. */
   static handshakeTimeoutMs = 15_000;
+  /** The options written as attributes (kebab-case): `total` and `appearance` take two each (`total-amount`, `total-label`). */
+  static observedAttributes: string[];
+
+  /** The options that are properties: one per attribute, camelCased, but one `total` for `total-*` (likewise `appearance`). */
+  static get props(): string[] {
+    return [...new Set(this.observedAttributes.map((name) => camel(name.replace(/^(total|appearance)-.*/, '$1'))))];
+  }
+
+  /** What an option property reads while its attribute is absent. */
+  protected get defaults(): Record<string, unknown> {
+    return { layout: 'row', language: 'en', theme: 'auto', cardSchemesDisplay: 'detected' };
+  }
 
   /** Name used in messages: `cardElement`, `<cpe-card>`. */
   protected abstract readonly where: string;
@@ -131,6 +177,10 @@ export abstract class FrameHost extends Base implements FrameOwner, ElementsApi 
 
   #controller?: ElementsController;
   #factory = false;
+  /** A factory's options that are not attributes: `element`, `resolveOptions`, `fields`. */
+  #extras: Record<string, unknown> = {};
+  /** The enclosing `<cpe-elements>` while connected. */
+  #provider?: Element | null;
   #wanted = false;
   #init?: Promise<void>;
   #gen = 0;
@@ -156,12 +206,55 @@ export abstract class FrameHost extends Base implements FrameOwner, ElementsApi 
     this.#auto();
   }
 
-  /** @internal Used by the controller's factories: the element then waits for `init()`. */
+  /** @internal Used by the controller's factories: the element then waits for `init()`; its options become attributes. */
   setup(controller: ElementsController, options: SharedElementOptions): this {
     this.#factory = true;
     this.#controller = controller;
-    this.options = options;
+    const props = (this.constructor as typeof FrameHost).props;
+    for (const [name, value] of Object.entries(options)) props.includes(name) ? this.#reflect(name, value) : (this.#extras[name] = value);
     return this;
+  }
+
+  /** `cardElement` (a factory's element) or `<cpe-card>` (written in HTML): what messages call it. */
+  get #name(): string {
+    return this.#factory ? this.where : `<${this.localName}>`;
+  }
+
+  /** The options the attributes say (camelCased; `height` and a `width` in pixels as numbers), before validation. */
+  #attributeOptions(): Record<string, unknown> {
+    const options: Record<string, unknown> = {};
+    for (const name of (this.constructor as typeof FrameHost).observedAttributes) {
+      const value = this.getAttribute(name);
+      if (value !== null) options[camel(name)] = name === 'height' || (name === 'width' && /^\d+(\.\d+)?$/.test(value)) ? Number(value) : value;
+    }
+    return this.fromAttributes(options);
+  }
+
+  /** @internal An option property's value: its attribute's, else its default. */
+  readOption(name: string): unknown {
+    return this.#attributeOptions()[name] ?? this.defaults[name];
+  }
+
+  /** @internal Sets an option property: an SdkError for a value the factory would refuse, else reflected (and re-rendered). */
+  writeOption(name: string, value: unknown): void {
+    this.checkOption(name, value ?? undefined);
+    this.#reflect(name, value);
+  }
+
+  /** Throws the factory's SdkError when `value` is not a valid `name` (other options are checked at init). */
+  protected checkOption(name: string, value: unknown): void {
+    parse(this.#name, this.schema, { [name]: value }, name);
+  }
+
+  /** Writes an option to its attribute(s): an object option to one per key (`total-amount`); `null` or `undefined` removes them. */
+  #reflect(name: string, value: unknown): void {
+    const prefix = kebab(name);
+    for (const attr of (this.constructor as typeof FrameHost).observedAttributes)
+      if (attr === prefix || attr.startsWith(`${prefix}-`)) {
+        const v = attr === prefix ? value : (value as Record<string, unknown> | null)?.[camel(attr.slice(prefix.length + 1))];
+        if (v == null) this.removeAttribute(attr);
+        else this.setAttribute(attr, String(v));
+      }
   }
 
   /** The options schema; in HTML the observed attributes (kebab-case) are its options (camelCase). */
@@ -180,19 +273,27 @@ export abstract class FrameHost extends Base implements FrameOwner, ElementsApi 
   }
 
   connectedCallback(): void {
+    adoptEarlyProperties(this, (this.constructor as typeof FrameHost).props);
     this.#auto();
-    if (!this.#controller && !this.controller) this.closest('cpe-elements')?.addEventListener('cpe-elements:ready', () => this.#auto(), { once: true });
+    // Each controller the enclosing <cpe-elements> makes (its attributes changed) remounts the element.
+    (this.#provider = this.closest('cpe-elements'))?.addEventListener('cpe-elements:ready', this.#provided);
   }
 
   disconnectedCallback(): void {
+    this.#provider?.removeEventListener('cpe-elements:ready', this.#provided);
     this.#unmount();
   }
 
-  attributeChangedCallback(): void {
-    if (!this.#factory && this.#init) {
-      this.#unmount();
-      this.#auto();
-    }
+  #provided = () => !this.#controller && this.#remount();
+
+  /** An option changed (its attribute, or its property): a mounted element mounts again with it. */
+  attributeChangedCallback(_name: string, old: string | null, value: string | null): void {
+    if (old !== value && this.#init) this.#remount();
+  }
+
+  #remount(): void {
+    this.#unmount();
+    this.#auto();
   }
 
   #auto(): void {
@@ -237,14 +338,8 @@ export abstract class FrameHost extends Base implements FrameOwner, ElementsApi 
     try {
       const controller = this.controller;
       if (!controller) throw new SdkError('invalid_state', `${this.where}: no controller: set .controller or put it in <cpe-elements>`);
-      if (!this.#factory) {
-        const options: Record<string, unknown> = {};
-        for (const name of (this.constructor as unknown as { observedAttributes: string[] }).observedAttributes) {
-          const value = this.getAttribute(name);
-          if (value !== null) options[name.replace(/-(.)/g, (_, c: string) => c.toUpperCase())] = name === 'height' ? Number(value) : value;
-        }
-        this.options = parse(`<${this.localName}>`, this.schema, this.fromAttributes(options));
-      }
+      // The attributes are the options (a factory's were reflected to them, and may have been changed since).
+      this.options = parse(this.#name, this.schema, { ...this.#extras, ...this.#attributeOptions() });
       this.place();
       if (!(await this.precheck(controller))) return this.#ready!.reject(new SdkError('unavailable', `${this.where}: not available here (see its availability)`));
       // The frame loads while createServerIntent runs: ready is the later of the two, not their sum.

@@ -96,9 +96,14 @@ export interface CardFieldsElementOptions extends SharedElementOptions {
   fields?: CardFieldTargets;
 }
 
-/** Checks `value` against a generated guard (protocol/generated/guards.ts) or throws an SdkError (`invalid_options`) naming every option at fault. */
-export function parse<T>(where: string, schema: JsonSchema, value: unknown): T {
-  const issues = check(schema, value, CUSTOM_CHECKS);
+/**
+ * Checks `value` against a generated guard (protocol/generated/guards.ts) or throws an SdkError
+ * (`invalid_options`) naming every option at fault; with `only` (a path such as `total` or
+ * `context.amount`), the faults of that option alone (a property set while other required options
+ * are still to come).
+ */
+export function parse<T>(where: string, schema: JsonSchema, value: unknown, only?: string): T {
+  const issues = check(schema, value, CUSTOM_CHECKS).filter((issue) => !only || `${issue.path.join('.')}.`.startsWith(`${only}.`));
   if (!issues.length) return value as T;
   const { message, option } = describeIssues(where, 'option', issues);
   throw new SdkError('invalid_options', message, option);

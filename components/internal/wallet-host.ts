@@ -42,6 +42,16 @@ const BOOLEANS = ['allowCreditCards', 'allowPrepaidCards', 'assuranceDetailsRequ
  *
  * Events: `cpe:availability` `{available, reason?}`; `cpe:wallet:approved` (payment data received:
  * scheme, last4 and what the merchant asked for, never the token); `cpe:wallet:cancel` (not an error).
+ *
+ * @attr {string} identifier - Instance identifier (property `identifier`).
+ * @attr {number} total-amount - The amount shown on the wallet sheet before an intent exists, in minor units (property `total.amount`).
+ * @attr {string} total-label - The label of that amount (property `total.label`).
+ * @prop {{ amount: number, label?: string }} total - The factory's `total`: attributes `total-amount` and `total-label`.
+ * @prop {{ type?: string, style?: string }} appearance - The factory's `appearance` (default `{type: 'plain', style: 'dark'}`): attributes `appearance-type` and `appearance-style`.
+ * @fires {CustomEvent<{ available: boolean, reason?: string }>} cpe:availability - Whether the button renders here, and if not why.
+ * @fires {CustomEvent<{ scheme: string, last4: string }>} cpe:wallet:approved - The shopper approved the sheet (never the token).
+ * @fires {CustomEvent<{}>} cpe:wallet:cancel - The shopper cancelled the sheet; nothing was paid.
+ * @csspart sheet - The wallet sheet's `<dialog>`.
  */
 export abstract class WalletHost extends FrameHost {
   protected abstract readonly wallet: 'a' | 'b';
@@ -68,12 +78,19 @@ export abstract class WalletHost extends FrameHost {
     return !reason;
   }
 
-  /** In HTML: `total-amount`, `total-label`, `appearance-type`, `appearance-style`; flags present = true. */
+  protected override get defaults(): Record<string, unknown> {
+    return { ...super.defaults, appearance: { type: 'plain', style: 'dark' } };
+  }
+
+  /**
+   * In HTML: `total-amount`, `total-label`, `appearance-type`, `appearance-style`; flags present =
+   * true (`"false"` false). A label without an amount is the option `total` without its amount: an error, not ignored.
+   */
   protected override fromAttributes(o: Record<string, unknown>): Record<string, unknown> {
     const { totalAmount, totalLabel, appearanceType, appearanceStyle, ...rest } = o;
     for (const key of BOOLEANS) if (key in rest) rest[key] = rest[key] !== 'false';
-    if (totalAmount != null) rest.total = { amount: Number(totalAmount), label: totalLabel ?? undefined };
-    rest.appearance = { type: appearanceType ?? undefined, style: appearanceStyle ?? undefined };
+    if ((totalAmount ?? totalLabel) != null) rest.total = { amount: totalAmount == null ? undefined : Number(totalAmount), label: totalLabel };
+    if ((appearanceType ?? appearanceStyle) != null) rest.appearance = { type: appearanceType, style: appearanceStyle };
     return rest;
   }
 

@@ -7,6 +7,7 @@ import type { ElementsController } from '../controller.ts';
 import { Frame } from '../internal/frame.ts';
 import { FrameHost } from '../internal/frame-host.ts';
 import { resolveTarget, type FlowOptions } from '../internal/options.ts';
+import type { OptionProperties } from '../internal/properties.ts';
 import { sheet } from '../internal/styles.ts';
 import { scrub } from '../transport/transport.ts';
 import styles from './payment-flow.styles.ts';
@@ -23,9 +24,21 @@ import styles from './payment-flow.styles.ts';
  *
  *   <cpe-elements pub-key="pk_…" intent-url="/api/intent"><cpe-payment-flow layout="stack"></cpe-payment-flow></cpe-elements>
  *
+ * Every attribute is also a property of the same name in camelCase (`el.layout = 'row'`), which
+ * reads its default while unset (`identifier`: `default_payment_flow`) and re-renders the frame when set.
+ *
+ * @tagname cpe-payment-flow
  * @summary Prebuilt payment flow (ElementsApi).
- * @attr layout, language, theme, identifier, card-schemes-display, width, height - as the factory options
- * @event cpe:ready, cpe:change, cpe:processing:start, … cpe:authorise:end, cpe:error - See components/events.ts.
+ * @attr {'stack' | 'row-minimal' | 'row-compact' | 'row' | 'column-compact' | 'column'} [layout=stack] - The form's layout (property `layout`).
+ * @attr {string} [language=en] - BCP 47 language of the frame; an unknown one falls back to English (property `language`).
+ * @attr {'auto' | 'light' | 'dark'} [theme=auto] - Colour scheme: `auto` follows the page and the system (property `theme`).
+ * @attr {string} identifier - The Flow's identifier, one per Flow of a controller, default `default_payment_flow` (property `identifier`).
+ * @attr {'all' | 'detected' | 'none'} [card-schemes-display=detected] - Scheme badges: every accepted scheme, the one typed, or none (property `cardSchemesDisplay`).
+ * @attr {string | number} width - CSS width (a number is pixels), default the container's (property `width`).
+ * @attr {number} height - Height in pixels to reserve, never below the layout's minimum (property `height`).
+ * @fires {CustomEvent<ChangeState>} cpe:change - The form changed: `{complete, empty, scheme, invalid}`, never digits.
+ * @fires {CustomEvent<{}>} cpe:processing:start - `tokenise()` started.
+ * @fires {CustomEvent<{}>} cpe:processing:end - `tokenise()` ended.
  */
 export class CpePaymentFlow extends FrameHost {
   static observedAttributes = ['layout', 'language', 'theme', 'identifier', 'card-schemes-display', 'width', 'height'];
@@ -51,10 +64,21 @@ export class CpePaymentFlow extends FrameHost {
     super.disconnectedCallback();
   }
 
+  /** `identifier` reads `default_payment_flow` (`default_verify_flow`) until one is set. */
+  protected override get defaults(): Record<string, unknown> {
+    return { ...super.defaults, layout: 'stack', identifier: `default_${this.flow === 'pay' ? 'payment' : 'verify'}_flow` };
+  }
+
+  /** A second Flow with the same identifier on one controller is the factory's SdkError, also when set as a property. */
+  protected override checkOption(name: string, value: unknown): void {
+    super.checkOption(name, value);
+    if (name === 'identifier') this.controller?.claim(this, this.where, (value ?? this.defaults.identifier) as string);
+  }
+
   protected place(): void {
     const { element, resolveOptions } = this.options;
-    if (!this.factory) this.controller!.claim(this, this.where, (this.options.identifier ??= `default_${this.flow === 'pay' ? 'payment' : 'verify'}_flow`));
-    else if (!this.isConnected) resolveTarget(this.where, 'element', element, resolveOptions, `[data-cpe-flow]`).append(this);
+    this.controller!.claim(this, this.where, (this.options.identifier ??= this.defaults.identifier as string));
+    if (this.factory && !this.isConnected) resolveTarget(this.where, 'element', element, resolveOptions, `[data-cpe-flow]`).append(this);
   }
 
   protected mount(controller: ElementsController, session?: PaymentIntentSession): Frame[] {
@@ -92,3 +116,7 @@ export class CpePaymentFlow extends FrameHost {
     this.#state(frame, ok ? { state: 'success' } : { state: 'failure', message: message && scrub(message).slice(0, 300) });
   }
 }
+
+/** `<cpe-payment-flow>`'s and `<cpe-verify-flow>`'s option properties. */
+export type CpePaymentFlowProperties = OptionProperties<FlowOptions, 'layout' | 'language' | 'theme' | 'cardSchemesDisplay' | 'identifier'>;
+export interface CpePaymentFlow extends CpePaymentFlowProperties {}

@@ -1,5 +1,7 @@
 import { WalletAOptions as schema } from '../../protocol/generated/guards.ts';
 import type { CpeEvent } from '../events.ts';
+import type { WalletAOptions } from '../internal/options.ts';
+import type { OptionProperties } from '../internal/properties.ts';
 import { WalletHost, type WalletApproved } from '../internal/wallet-host.ts';
 
 /**
@@ -11,9 +13,13 @@ import { WalletHost, type WalletApproved } from '../internal/wallet-host.ts';
  *
  *   controller.walletA({ element: '#wallet', total: { amount: 1234, label: 'Order 42' }, appearance: { type: 'buy', style: 'dark' } })
  *
+ * Attributes and properties: see WalletHost (`total` and `appearance` are properties of the
+ * factory's shape, written as two attributes each).
+ *
+ * @tagname cpe-wallet-a
  * @summary Wallet A button (ElementsApi).
- * @attr identifier, total-amount, total-label, appearance-type, appearance-style
- * @event cpe:availability, cpe:wallet:approved, cpe:wallet:cancel, cpe:attach:*, cpe:confirm:*, cpe:authorise:* ({success}), cpe:error
+ * @attr {'add-money' | 'book' | 'buy' | 'check-out' | 'contribute' | 'donate' | 'order' | 'plain' | 'reload' | 'rent' | 'subscribe' | 'support' | 'tip' | 'top-up'} [appearance-type=plain] - The button's label (property `appearance.type`).
+ * @attr {'dark' | 'white' | 'white-outline'} [appearance-style=dark] - The button's style (property `appearance.style`).
  */
 export class CpeWalletA extends WalletHost {
   static observedAttributes = ['identifier', 'total-amount', 'total-label', 'appearance-type', 'appearance-style'];
@@ -36,3 +42,7 @@ export class CpeWalletA extends WalletHost {
     return this.on('cpe:authorise:end', listener);
   }
 }
+
+/** `<cpe-wallet-a>`'s option properties. */
+export type CpeWalletAProperties = OptionProperties<WalletAOptions, 'appearance'>;
+export interface CpeWalletA extends CpeWalletAProperties {}

@@ -2,6 +2,8 @@ import { WalletBOptions as schema } from '../../protocol/generated/guards.ts';
 import type { ElementsController } from '../controller.ts';
 import { SdkError } from '../errors.ts';
 import type { CpeEvent } from '../events.ts';
+import type { WalletBOptions } from '../internal/options.ts';
+import type { OptionProperties } from '../internal/properties.ts';
 import { WalletHost, type WalletApproved } from '../internal/wallet-host.ts';
 
 /**
@@ -10,9 +12,21 @@ import { WalletHost, type WalletApproved } from '../internal/wallet-host.ts';
  * received, not yet a payment): then call `attach({})` (before approval it rejects: no payment data
  * yet), `confirm({})` and your backend's authorise. Cancelling fires `onCancel`; a failure `onError`.
  *
+ * Attributes and properties: see WalletHost, and these (a flag is true when present, false when
+ * `"false"`).
+ *
+ * @tagname cpe-wallet-b
  * @summary Wallet B button (ElementsApi).
- * @attr identifier, environment, merchant-id, merchant-name, total-amount, total-label, appearance-type, appearance-style, allow-credit-cards, allow-prepaid-cards, assurance-details-required, billing-address-required, email-address-required
- * @event cpe:availability, cpe:wallet:approved (onTokeniseEnd), cpe:wallet:cancel (onCancel), cpe:error (onError), cpe:attach:*, cpe:confirm:*
+ * @attr {'book' | 'buy' | 'checkout' | 'donate' | 'order' | 'pay' | 'plain' | 'subscribe'} [appearance-type=plain] - The button's label (property `appearance.type`).
+ * @attr {'dark'} [appearance-style=dark] - The button's style (property `appearance.style`).
+ * @attr {'TEST' | 'PRODUCTION'} environment - Wallet B's environment (property `environment`).
+ * @attr {string} merchant-id - Required: your wallet B merchant id (property `merchantId`).
+ * @attr {string} merchant-name - Required: the name shown to the shopper (property `merchantName`).
+ * @attr {boolean} allow-credit-cards - Accept credit cards (property `allowCreditCards`).
+ * @attr {boolean} allow-prepaid-cards - Accept prepaid cards (property `allowPrepaidCards`).
+ * @attr {boolean} assurance-details-required - Ask for the wallet's assurance details (property `assuranceDetailsRequired`).
+ * @attr {boolean} billing-address-required - Ask for the billing address (property `billingAddressRequired`).
+ * @attr {boolean} email-address-required - Ask for the email address (property `emailAddressRequired`).
  */
 export class CpeWalletB extends WalletHost {
   static observedAttributes = [
@@ -68,3 +82,7 @@ export class CpeWalletB extends WalletHost {
     return this.#hook('onError', 'cpe:error', listener);
   }
 }
+
+/** `<cpe-wallet-b>`'s option properties. */
+export type CpeWalletBProperties = OptionProperties<WalletBOptions, 'appearance'>;
+export interface CpeWalletB extends CpeWalletBProperties {}

@@ -1,3 +1,8 @@
-/** `cpe/server`: what a merchant backend imports. */
+/**
+ * `cpe/server`: what a merchant backend imports. Compiled to plain JavaScript with its declarations
+ * (dist/server/), with no dependency at run time: Node's own modules only.
+ */
 export { CpeApiError, CpeClient, type CpeClientOptions, type RawAnswer, type RequestOptions } from './cpe-client.ts';
-export { cpeMiddleware, toSession, type MiddlewareOptions, type PaymentIntentSession } from './middleware.ts';
+export { cpeRoutes, toSession, type PaymentIntentSession, type RouteAnswer, type RouteName, type RouteOptions } from './cpe-routes.ts';
+export { cpeMiddleware, type CpeRouter, type MiddlewareOptions } from './middleware.ts';
+export { cpeNodeHandler, type NodeHandlerOptions } from './node-handler.ts';

@@ -1,20 +1,9 @@
 import { expect, fixture, html, oneEvent, waitUntil } from '@open-wc/testing';
 import { emulateMedia } from '@web/test-runner-commands';
-import { CpeCard, SdkError } from '../../components/index.ts';
+import { CpeCard } from '../../components/index.ts';
 import { FrameHost } from '../../components/internal/frame-host.ts';
 import { ElementsController } from '../../components/controller.ts';
-import { container, fakeController, fakeOf, fakeSession, frameScript, iframesIn, recordEvents, rejected } from './helpers.ts';
-
-/** Calls `fn`, expecting an SdkError; returns it. */
-function thrown(fn: () => unknown): SdkError {
-  try {
-    fn();
-  } catch (error) {
-    expect(error).to.be.instanceOf(SdkError);
-    return error as SdkError;
-  }
-  throw new Error('expected an SdkError');
-}
+import { container, fakeController, fakeOf, fakeSession, frameScript, iframesIn, recordEvents, rejected, thrown } from './helpers.ts';
 
 /** A mounted, ready card element over the fake frame. */
 async function readyCard(options: object = {}) {

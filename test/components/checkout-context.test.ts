@@ -50,6 +50,34 @@ describe('Checkout Context with the real service', function () {
     expect(() => makeController({ pubKey: 'pk_test_x', middleware: { exchange: '/x' }, context: { amount: 1, currency: 'pounds' } }, config.serviceUrl)).to.throw(/"context.currency"/);
   });
 
+  it('half of Checkout Context, or two sources of the intent, is an SdkError saying what to set (never one silently ignored)', async () => {
+    const thrown = (options: object) => {
+      try {
+        makeController({ pubKey: 'pk_test_x', ...options }, config.serviceUrl);
+      } catch (error) {
+        return error as { code: string; option: string; message: string };
+      }
+      throw new Error('no error');
+    };
+    const createServerIntent = async () => ({ paymentIntentId: 'pi', sessionToken: 'st', opaqueKey: 'ok' });
+    // middleware.exchange without context: today's silent fallback to createServerIntent.
+    const noContext = thrown({ createServerIntent, middleware: { exchange: '/x' } });
+    expect(noContext).to.include({ code: 'invalid_options', option: 'context' });
+    expect(noContext.message).to.contain('option "middleware.exchange" needs option "context" { amount, currency, reference? }');
+    expect(thrown({ createServerIntent, context: basket })).to.include({ option: 'middleware.exchange' });
+    expect(thrown({ createServerIntent, middleware: { exchange: '/x' }, context: basket })).to.include({ option: 'createServerIntent' });
+    // In HTML: exchange-url with intent-url and no amount is the same error, as cpe:error from the provider.
+    const el = document.createElement('cpe-elements');
+    el.setAttribute('pub-key', 'pk_test_x');
+    el.setAttribute('intent-url', '/__cpe/intent');
+    el.setAttribute('exchange-url', '/__cpe/mw/exchange');
+    const heard = new Promise<CustomEvent>((resolve) => el.addEventListener('cpe:error', (e) => resolve(e as CustomEvent), { once: true }));
+    (await fixture<HTMLDivElement>(html`<div></div>`)).append(el);
+    const { detail } = await heard;
+    expect(detail.message).to.match(/^<cpe-elements>: option "middleware.exchange" needs option "context"/);
+    expect(el.controller).to.equal(undefined);
+  });
+
   it('a Flow and a wallet mount and become ready with no intent; the Flow shows the context\'s amount', async () => {
     const { controller, flow, wallet } = await mount();
     expect(controller.current).to.equal(undefined);

@@ -54,6 +54,17 @@ export function stubFetch(answers: Record<string, unknown | ((body: any) => unkn
 
 export const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
+/** Calls `fn`, expecting it to throw an SdkError; returns the error. */
+export function thrown(fn: () => unknown): SdkError {
+  try {
+    fn();
+  } catch (error) {
+    expect(error).to.be.instanceOf(SdkError);
+    return error as SdkError;
+  }
+  throw new Error('expected an SdkError');
+}
+
 /** Awaits `promise`, expecting it to reject with an SdkError; returns the error. */
 export async function rejected(promise: Promise<unknown>): Promise<SdkError> {
   try {

@@ -3,7 +3,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { after, before, describe, test } from 'node:test';
 import Koa from 'koa';
-import { CpeApiError, CpeClient, cpeMiddleware, toSession } from '../../server/client/index.ts';
+import { CpeApiError, CpeClient, cpeMiddleware, cpeNodeHandler, toSession } from '../../server/client/index.ts';
 import { retryDelayMs } from '../../server/client/cpe-client.ts';
 import { startTestService, type TestService } from '../helpers/service.ts';
 import { CARDS, createBody, tokenOf, type Session } from './payments-fixtures.ts';
@@ -237,5 +237,73 @@ describe('cpeMiddleware: a merchant backend forwarding the SDK', () => {
 
   test('toSession maps the create result to the browser shape', () => {
     assert.deepEqual(toSession({ paymentIntentId: 'pi_1', session_token: 's', opaque_key: 'o' }), { paymentIntentId: 'pi_1', sessionToken: 's', opaqueKey: 'o' });
+  });
+});
+
+describe('cpeNodeHandler: the same routes as plain (req, res), for Express or any framework', () => {
+  let server: Server;
+  let base: string;
+  const denied = new Set<string>();
+  const seen: string[] = [];
+
+  before(async () => {
+    const handler = cpeNodeHandler({
+      client,
+      prefix: '/api/cpe',
+      allowIntent: (req, id) => (seen.push(`${req.method} ${req.url}`), !denied.has(id ?? '')),
+      exchange: () => ({ ...(createBody(svc) as any), amount: 990, identifier: 'node-basket' }),
+    });
+    server = createServer((req, res) => {
+      // An Express-style body parser before it: the handler takes req.body as it is.
+      if (req.url === '/parsed/api/cpe/confirm') {
+        (req as { body?: unknown }).body = { payment_intent_id: 'pi_parsed' };
+        req.url = '/api/cpe/confirm';
+      }
+      void handler(req, res, () => {
+        res.writeHead(200, { 'content-type': 'text/plain' });
+        res.end('the rest of the app');
+      });
+    }).listen(0, '127.0.0.1');
+    await new Promise((resolve) => server.once('listening', resolve));
+    base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  });
+  after(() => server.close());
+
+  const post = async (path: string, body: string, type = 'application/json', key = 'node-1') => {
+    const response = await fetch(`${base}${path}`, { method: 'POST', headers: { 'content-type': type, 'x-idempotency-key': key }, body });
+    return { status: response.status, type: response.headers.get('content-type'), body: await response.json() };
+  };
+
+  test('exchange, attach, confirm, authorise and verify-auth: the answers of the service as they are', async () => {
+    const session = (await post('/api/cpe/exchange', JSON.stringify({ context: { amount: 990, currency: 'GBP' } }), 'application/json', 'node-exchange')).body;
+    assert.deepEqual(Object.keys(session).sort(), ['opaqueKey', 'paymentIntentId', 'sessionToken']);
+    const id = session.paymentIntentId;
+    const token = await tokenOf(svc, sessionOf({ paymentIntentId: id, session_token: session.sessionToken, opaque_key: session.opaqueKey }), CARDS.visa);
+    const key = `node-${id}`;
+    const attach = await post('/api/cpe/attach', JSON.stringify({ payment_intent_id: id, token }), 'application/json', key);
+    assert.equal(attach.status, 200);
+    assert.match(attach.type!, /^application\/json/);
+    assert.equal(attach.body.status, 'requires_customer_confirmation');
+    assert.equal((await post('/api/cpe/confirm', JSON.stringify({ payment_intent_id: id }), 'application/json', key)).body.status, 'requires_authorisation');
+    assert.equal((await post('/api/cpe/authorise', JSON.stringify({ payment_intent_id: id }), 'application/json', key)).body.authorised, true);
+    assert.deepEqual((await post('/api/cpe/verify-auth', JSON.stringify({ payment_intent_id: id }), 'application/json', key)).body, { status: 'success', intent_status: 'succeeded', verified: true });
+    assert.ok(seen.includes('POST /api/cpe/attach'), 'allowIntent got the request');
+  });
+
+  test('refused intents are 404 and nothing is forwarded; a parsed body is used; other paths go on; bad bodies say why', async () => {
+    const created = await client.createPaymentIntent(createBody(svc) as any);
+    denied.add(created.paymentIntentId);
+    const refused = await post('/api/cpe/confirm', JSON.stringify({ payment_intent_id: created.paymentIntentId }));
+    assert.equal(refused.status, 404);
+    assert.equal(refused.body.error.code, 'resource_missing');
+    assert.equal((await client.retrievePaymentIntent(created.paymentIntentId)).status, 'open');
+    const parsed = await post('/parsed/api/cpe/confirm', 'not read');
+    assert.equal(parsed.status, 404);
+    assert.match(parsed.body.error.message, /pi_parsed/);
+    assert.equal(await (await fetch(`${base}/shop/basket`)).text(), 'the rest of the app');
+    assert.equal((await fetch(`${base}/api/cpe/attach`)).status, 405);
+    assert.equal((await post('/api/cpe/attach', 'payment_intent_id=pi', 'application/x-www-form-urlencoded')).status, 415);
+    assert.equal((await post('/api/cpe/attach', '{"payment_intent_id":')).body.error.code, 'body_invalid');
+    assert.equal((await post('/api/cpe/attach', JSON.stringify({ pad: 'x'.repeat(70_000) }))).status, 413);
   });
 });

@@ -1,0 +1,197 @@
+/**
+ * The packed package in a new React project: `cpe/react` renders on the server (react-dom/server,
+ * every wrapper, the options as attributes, nothing touching the DOM), its typings and the SDK's
+ * (JSX, HTMLElementTagNameMap, typed events) check with TypeScript, and a small Vite + React app
+ * built from it takes a payment in Chromium against the real service, from another origin, with its
+ * backend on plain Node (`cpe/server`'s cpeNodeHandler).
+ */
+import assert from 'node:assert/strict';
+import { join } from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { chromium } from 'playwright-core';
+import { freePort } from '../../bench/shared/processes.ts';
+import { CHROMIUM_FLAGS, chromiumPath } from '../../scripts/chromium-path.mjs';
+import type { RunningService } from '../../server/start.ts';
+import { startService } from '../../server/start.ts';
+import { freshProject, openShop, packTarball, root, sh, shAsync, SHOP_BACKEND, start, temporary, typeCard, versionOf, write } from './fresh-project.ts';
+
+const folder = temporary('cpe-package-react-');
+let project: string;
+const tsc = join(root, 'node_modules/.bin/tsc');
+
+before(() => {
+  const react = versionOf('react');
+  project = freshProject(folder.dir, 'shop', packTarball(folder.dir), [`react@${react}`, `react-dom@${versionOf('react-dom')}`, `@types/react@${versionOf('@types/react')}`]);
+});
+after(() => folder.remove());
+
+describe('cpe/react in a new React project', () => {
+  it('renders every component on the server: the tag with its options as attributes, children inside, no handler, no DOM touched', () => {
+    write(project, {
+      'ssr.mjs': `
+import { createElement as h } from 'react';
+import { renderToString } from 'react-dom/server';
+import * as cpe from 'cpe/react';
+
+const noop = () => {};
+const html = renderToString(
+  h(cpe.CpeElements, { pubKey: 'pk_test_x', intentUrl: '/api/intent', exchangeUrl: '/api/cpe/exchange', amount: 1234, currency: 'GBP', onCpeElementsReady: noop },
+    h(cpe.CpeCard, { layout: 'stack', language: 'fr', theme: 'dark', cardSchemesDisplay: 'all', width: 320, className: 'card', onCpeChange: noop, onCpeReady: noop }),
+    h(cpe.CpeCardFields, { identifier: 'fields' }, h('div', { 'data-cpe-field': 'number' })),
+    h(cpe.CpePaymentFlow, { identifier: 'pay', height: 300, onCpeAuthoriseEnd: noop }),
+    h(cpe.CpeVerifyFlow, { layout: 'row' }),
+    h(cpe.CpeWalletA, { total: { amount: 1234, label: 'Order 42' }, appearance: { type: 'buy', style: 'white' }, onCpeWalletApproved: noop }),
+    h(cpe.CpeWalletB, { merchantId: 'm-1', merchantName: 'Shop', environment: 'TEST', allowCreditCards: false, emailAddressRequired: true, 'aria-label': 'Wallet B' })));
+console.log(JSON.stringify({ html, names: Object.keys(cpe).sort(), window: typeof window, customElements: typeof customElements }));
+`,
+    });
+    const { html, names, window, customElements } = JSON.parse(sh(process.execPath, ['ssr.mjs'], project));
+    assert.deepEqual(names, ['CpeCard', 'CpeCardFields', 'CpeElements', 'CpePaymentFlow', 'CpeVerifyFlow', 'CpeWalletA', 'CpeWalletB']);
+    assert.deepEqual([window, customElements], ['undefined', 'undefined']);
+    assert.equal(
+      html,
+      '<cpe-elements pub-key="pk_test_x" intent-url="/api/intent" exchange-url="/api/cpe/exchange" amount="1234" currency="GBP">' +
+        '<cpe-card layout="stack" language="fr" theme="dark" card-schemes-display="all" width="320" class="card"></cpe-card>' +
+        '<cpe-card-fields identifier="fields"><div data-cpe-field="number"></div></cpe-card-fields>' +
+        '<cpe-payment-flow identifier="pay" height="300"></cpe-payment-flow>' +
+        '<cpe-verify-flow layout="row"></cpe-verify-flow>' +
+        '<cpe-wallet-a total-amount="1234" total-label="Order 42" appearance-type="buy" appearance-style="white"></cpe-wallet-a>' +
+        '<cpe-wallet-b merchant-id="m-1" merchant-name="Shop" environment="TEST" allow-credit-cards="false" email-address-required="true" aria-label="Wallet B"></cpe-wallet-b>' +
+        '</cpe-elements>',
+    );
+  });
+
+  it("type-checks: the components' props and events, the tags in JSX, HTMLElementTagNameMap, typed DOM events, cpe/server", async () => {
+    write(project, {
+      'tsconfig.json': JSON.stringify({
+        compilerOptions: { strict: true, noEmit: true, skipLibCheck: false, jsx: 'react-jsx', module: 'esnext', moduleResolution: 'bundler', target: 'es2022', lib: ['es2023', 'dom', 'dom.iterable'], types: [] },
+        files: ['typed.tsx'],
+      }),
+      'typed.tsx': `
+import { useRef } from 'react';
+import { CpeCard, CpeElements, CpeWalletA } from 'cpe/react';
+import type { CpeCard as CardElement, SdkError } from 'cpe/sdk';
+
+export function Checkout() {
+  const card = useRef<CardElement>(null);
+  const onChange = (complete: boolean) => complete;
+  return (
+    <CpeElements pubKey="pk_test_x" intentUrl="/api/intent" onCpeElementsReady={(e) => e.detail.controller.getPaymentIntentId()}>
+      <CpeCard ref={card} layout="stack" cardSchemesDisplay="all" onCpeChange={(e) => onChange(e.detail.complete)} onCpeError={(e) => e.detail.message.length} />
+      {/* @ts-expect-error not a layout */}
+      <CpeCard layout="grid" />
+      {/* @ts-expect-error the change event has no such field */}
+      <CpeCard onCpeChange={(e) => e.detail.number} />
+      <CpeWalletA total={{ amount: 1234, label: 'Order' }} onCpeWalletApproved={(e) => e.detail.last4} />
+      {/* @ts-expect-error a wallet has no layout */}
+      <CpeWalletA layout="row" />
+      <cpe-card layout="row" card-schemes-display="none" ref={card} />
+      {/* @ts-expect-error not a theme */}
+      <cpe-payment-flow theme="purple" />
+    </CpeElements>
+  );
+}
+
+const element = document.createElement('cpe-card');
+element.layout = 'column';
+// @ts-expect-error not a layout
+element.layout = 'grid';
+const flow: string = document.createElement('cpe-verify-flow').identifier;
+document.querySelector('cpe-wallet-b')?.addEventListener('cpe:wallet:approved', (e) => e.detail.scheme);
+element.addEventListener('cpe:error', (e) => e.detail.code);
+document.createElement('cpe-elements').addEventListener('cpe-elements:ready', (e) => e.detail.controller.pubKey);
+export const error = (e: SdkError) => [e.code, e.option, flow];
+`,
+    });
+    await shAsync(tsc, ['-p', 'tsconfig.json'], project);
+    // cpe/server's declarations, as a Node backend compiles them (their Koa and Node types are its own to bring).
+    write(project, {
+      'tsconfig.server.json': JSON.stringify({ compilerOptions: { strict: true, noEmit: true, skipLibCheck: true, module: 'nodenext', moduleResolution: 'nodenext', target: 'es2022', types: [] }, files: ['server.ts'] }),
+      'server.ts': `
+import { CpeClient, cpeNodeHandler, toSession } from 'cpe/server';
+const cpe = new CpeClient({ licenceKey: 'sk_test_x' });
+export const created = cpe.createPaymentIntent({ merchantid: 1, amount: 1234, currency: 'GBP', identifier: 'o-1' }).then(toSession);
+// @ts-expect-error the identifier is required
+export const bad = cpe.createPaymentIntent({ merchantid: 1, amount: 1234, currency: 'GBP' });
+export const handler = cpeNodeHandler({ client: cpe, allowIntent: (_req, id) => id === 'pi_1' });
+`,
+    });
+    await shAsync(tsc, ['-p', 'tsconfig.server.json'], project);
+  });
+
+  it('a Vite + React app built from the package takes a payment in Chromium against the real service, from another origin', { timeout: 120_000 }, async () => {
+    const service: RunningService = await startService({ port: 0, demoPort: 0, dataDir: join(folder.dir, 'data'), publicUrl: 'http://127.0.0.1:0', rateLimit: { perSecond: 0, burst: 0 }, log: { level: 'silent' } });
+    const port = await freePort();
+    // The shop on localhost, the service on 127.0.0.1: another site, as in production.
+    const shop = `http://localhost:${port}`;
+    const merchant = await service.services.merchants.create({ origins: [shop] });
+    write(project, APP);
+    await shAsync(process.execPath, [join(root, 'node_modules/vite/bin/vite.js'), 'build'], project, { VITE_CPE_SERVICE: service.url, VITE_CPE_PUBLIC_KEY: merchant.publicKey });
+    const backend = await start('backend.mjs', project, { PORT: String(port), SERVICE_URL: service.url, LICENCE_KEY: merchant.licenceKey, MERCHANT_ID: String(merchant.merchantId) }, /listening/);
+    const browser = await chromium.launch({ executablePath: chromiumPath(), headless: true, args: [...CHROMIUM_FLAGS] });
+    try {
+      const { page, problems } = await openShop(browser, shop);
+      await page.getByText('ready', { exact: true }).waitFor({ timeout: 30_000 });
+      await typeCard(page);
+      await page.getByRole('button', { name: 'Pay' }).click({ timeout: 10_000 });
+      await page.getByText(/^(paid|failed)/).waitFor({ timeout: 30_000 });
+      assert.equal(await page.locator('output').textContent(), 'paid: success succeeded');
+      assert.deepEqual(problems, []);
+    } finally {
+      await browser.close();
+      backend.stop();
+      await service.close();
+    }
+  });
+});
+
+/** The shop: a React page (the SDK from the service, the components from cpe/react) and its backend. */
+const APP: Record<string, string> = {
+  'index.html': `<!doctype html>
+<html lang="en">
+<head><meta charset="utf-8"><title>Shop</title><link rel="icon" href="data:,">
+<script type="module" src="%VITE_CPE_SERVICE%/sdk/cpe.js"></script></head>
+<body><div id="root"></div><script type="module" src="/src/main.tsx"></script></body>
+</html>
+`,
+  'vite.config.mjs': `export default { oxc: { jsx: { runtime: 'automatic' } }, logLevel: 'warn' };\n`,
+  'src/main.tsx': `
+import { StrictMode, useRef, useState } from 'react';
+import { createRoot } from 'react-dom/client';
+import { CpeCard, CpeElements } from 'cpe/react';
+import type { CpeCard as CardElement } from 'cpe/sdk';
+
+function Checkout() {
+  const card = useRef<CardElement>(null);
+  const [complete, setComplete] = useState(false);
+  const [status, setStatus] = useState('loading');
+  async function pay() {
+    const element = card.current!;
+    setStatus('paying');
+    try {
+      await element.tokenise();
+      const attached = await element.attach({});
+      if (attached.status === 'requires_payment_method') return setStatus('failed: attach');
+      const confirmed = await element.confirm({});
+      if (confirmed.status !== 'requires_authorisation') return setStatus('failed: confirm');
+      const authorised = await element.authoriseViaBackend({ endpoint: '/api/cpe/authorise' });
+      // Events are never proof of payment: the backend verifies.
+      const verified = await (await fetch('/api/verify', { method: 'POST' })).json();
+      setStatus(authorised.authorised ? \`paid: \${verified.status} \${verified.intent_status}\` : 'failed: authorise');
+    } catch (error) {
+      setStatus(\`failed: \${(error as Error).message}\`);
+    }
+  }
+  return (
+    <CpeElements pubKey={import.meta.env.VITE_CPE_PUBLIC_KEY} intentUrl="/api/intent" authoriseUrl="/api/cpe/authorise">
+      <CpeCard ref={card} layout="stack" onCpeReady={() => setStatus('ready')} onCpeChange={(e) => setComplete(e.detail.complete)} />
+      <button disabled={!complete} onClick={pay}>Pay</button>
+      <output>{status}</output>
+    </CpeElements>
+  );
+}
+
+createRoot(document.getElementById('root')!).render(<StrictMode><Checkout /></StrictMode>);
+`,
+  'backend.mjs': SHOP_BACKEND,
+};
