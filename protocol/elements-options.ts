@@ -121,7 +121,8 @@ export const FlowOptions = CardElementOptions;
 const total = optional(object({ amount: minor, label: optional(string()) }, 'must be an object { amount, label? } (amount in minor units)'));
 const appearance = (types: readonly string[], styles: readonly string[]) =>
   optional(object({ type: optional(oneOf(types)), style: optional(oneOf(styles)) }, 'must be an object { type?, style? }'));
-const wallet = { identifier: shared.identifier, element: shared.element, total };
+/** A wallet's button and sheet speak `language` and take the `theme` (as the card element's). */
+const wallet = { identifier: shared.identifier, element: shared.element, language: shared.language, theme: shared.theme, total };
 
 /** walletA: identifier, element, total, appearance (14 types, 3 styles). */
 export const WalletAOptions = object({ ...wallet, appearance: appearance(WALLET_A_TYPES, WALLET_A_STYLES) });

@@ -12,11 +12,11 @@ import { WalletHost, type WalletApproved } from '../internal/wallet-host.ts';
  *   controller.walletA({ element: '#wallet', total: { amount: 1234, label: 'Order 42' }, appearance: { type: 'buy', style: 'dark' } })
  *
  * @summary Wallet A button (ElementsApi).
- * @attr identifier, total-amount, total-label, appearance-type, appearance-style
+ * @attr identifier, language, theme, total-amount, total-label, appearance-type, appearance-style
  * @event cpe:availability, cpe:wallet:approved, cpe:wallet:cancel, cpe:attach:*, cpe:confirm:*, cpe:authorise:* ({success}), cpe:error
  */
 export class CpeWalletA extends WalletHost {
-  static observedAttributes = ['identifier', 'total-amount', 'total-label', 'appearance-type', 'appearance-style'];
+  static observedAttributes = ['identifier', 'language', 'theme', 'total-amount', 'total-label', 'appearance-type', 'appearance-style'];
   protected readonly where = 'walletA';
   protected readonly wallet = 'a';
   protected readonly schema = schema;

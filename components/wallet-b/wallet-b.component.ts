@@ -11,12 +11,14 @@ import { WalletHost, type WalletApproved } from '../internal/wallet-host.ts';
  * yet), `confirm({})` and your backend's authorise. Cancelling fires `onCancel`; a failure `onError`.
  *
  * @summary Wallet B button (ElementsApi).
- * @attr identifier, environment, merchant-id, merchant-name, total-amount, total-label, appearance-type, appearance-style, allow-credit-cards, allow-prepaid-cards, assurance-details-required, billing-address-required, email-address-required
+ * @attr identifier, language, theme, environment, merchant-id, merchant-name, total-amount, total-label, appearance-type, appearance-style, allow-credit-cards, allow-prepaid-cards, assurance-details-required, billing-address-required, email-address-required
  * @event cpe:availability, cpe:wallet:approved (onTokeniseEnd), cpe:wallet:cancel (onCancel), cpe:error (onError), cpe:attach:*, cpe:confirm:*
  */
 export class CpeWalletB extends WalletHost {
   static observedAttributes = [
     'identifier',
+    'language',
+    'theme',
     'environment',
     'merchant-id',
     'merchant-name',
