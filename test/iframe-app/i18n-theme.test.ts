@@ -88,12 +88,16 @@ describe('theme', () => {
     expect(getComputedStyle(auto).colorScheme).to.equal('dark');
   });
 
-  it('a focus ring is visible on the focused input', async () => {
+  it('a focus ring is visible on the focused input, drawn inside it: the inputs are flush with the frame\'s edges', async () => {
     // The rule itself: computed :focus styles need the window focused, which parallel test pages do not have.
     const el = await fixture<CardForm>(html`<cpe-card-form theme="light"></cpe-card-form>`);
     const rules = el.shadowRoot!.adoptedStyleSheets.flatMap((sheet) => [...sheet.cssRules]) as CSSStyleRule[];
     const focus = rules.find((r) => r.selectorText === '.in:focus')!;
     expect(focus.style.cssText).to.contain('outline: 2px solid var(--_focus)');
-    expect(getComputedStyle(el).paddingTop).to.equal('4px');
+    const base = rules.find((r) => r.selectorText === '.in')!;
+    expect(base.style.outlineOffset).to.equal('-2px');
+    expect(getComputedStyle(el).padding).to.equal('0px');
+    const box = input(el, 'number').getBoundingClientRect();
+    expect([box.left, box.right]).to.deep.equal([el.getBoundingClientRect().left, el.getBoundingClientRect().right]);
   });
 });
