@@ -25,7 +25,7 @@ const escape = (text: string) => text.replace(/[&<>"]/g, (c) => `&#${c.charCodeA
  * A service page in a native modal `<dialog>` inside `root` (top layer, `role=dialog` and
  * `aria-modal` from showModal): a title bar (`title`, and a close button named "Cancel" in the
  * frames' language) over the page's iframe, nothing below it, in the element's colour scheme. The
- * dialog itself takes the focus (no ring on the title; Tab reaches the close button, then the page),
+ * dialog itself takes the focus (no ring on the title; Tab reaches the page's controls, then the close button),
  * and focus goes back where it was on close. Escape (in the dialog), the close button, or `signal`
  * cancel (undefined). `onMessage` hears only the service origin's messages from this frame's window;
  * it calls `done` with the outcome.
@@ -47,7 +47,9 @@ export function modal<T>(
   dialog.tabIndex = -1;
   dialog.setAttribute('aria-labelledby', id);
   if (texts) (dialog.lang = texts.lang), (dialog.dir = texts.dir);
-  dialog.innerHTML = `<header><h2 id="${id}">${escape(view.title)}</h2><button type="button" class="close" part="${part}-cancel" aria-label="${escape(texts?.cancel ?? 'Cancel')}">×</button></header><iframe title="${escape(view.frame)}" allow="payment"></iframe>`;
+  // The close button comes after the page in the tab order (Tab from the dialog reaches the page's
+  // controls first) and shows in the title bar.
+  dialog.innerHTML = `<header><h2 id="${id}">${escape(view.title)}</h2></header><iframe title="${escape(view.frame)}" allow="payment"></iframe><button type="button" class="close" part="${part}-cancel" aria-label="${escape(texts?.cancel ?? 'Cancel')}">×</button>`;
   const iframe = dialog.querySelector('iframe')!;
   const previous = deepActive();
   return new Promise((resolve) => {

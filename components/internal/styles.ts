@@ -27,9 +27,9 @@ export const DIALOG_CSS = `dialog{--b:var(--cpe-bg,#fff);--l:var(--cpe-border-su
 dialog.dark{--b:var(--cpe-bg,#16181c);--l:var(--cpe-border-subtle,#3d434c);color:var(--cpe-fg,#eef0f3);color-scheme:dark}
 dialog:focus{outline:0}
 dialog::backdrop{background:#0008}
-header{display:flex;align-items:center;padding-block:6px;padding-inline:20px 6px;border-bottom:1px solid var(--l)}
-h2{flex:1;margin:0;font-size:1rem}
-.close{width:40px;height:40px;border:0;border-radius:8px;background:none;color:inherit;font-size:26px;line-height:1;cursor:pointer}
+header{display:flex;align-items:center;min-height:52px;box-sizing:border-box;padding-inline:20px 52px;border-bottom:1px solid var(--l)}
+h2{margin:0;font-size:1rem}
+.close{position:absolute;top:6px;inset-inline-end:6px;width:40px;height:40px;border:0;border-radius:8px;background:none;color:inherit;font-size:26px;line-height:1;cursor:pointer}
 .close:focus-visible{outline:2px solid var(--cpe-focus,#1a5fd6);outline-offset:-2px}
 dialog iframe{border:0;display:block;width:100%;height:340px;position:static;opacity:1;background:var(--b)}
 @media (max-width:480px){dialog{width:100vw;height:100dvh;max-height:none;border-radius:0}dialog iframe{height:calc(100dvh - 53px)}}`;
