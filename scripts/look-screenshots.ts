@@ -11,18 +11,16 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
-import { startLook, type LookSetup } from '../test/e2e/helpers/look.ts';
+import { DARK_PAGE, lookFrame as frame, openSheet, startLook, typeLookCard as typeCard, type LookSetup } from '../test/e2e/helpers/look.ts';
 import { startStack } from '../test/e2e/helpers/stack.ts';
 
 const out = process.argv[2] ?? '/tmp/cpe-look';
 const filter = process.argv[3] ?? '';
 mkdirSync(out, { recursive: true });
 const LAYOUTS = ['stack', 'row-minimal', 'row-compact', 'row', 'column-compact', 'column'];
-const DARK_PAGE = 'html{color-scheme:dark;background:#0f1115;color:#eef0f3}';
 
 const stack = await startStack();
 const look = await startLook(stack);
-const frame = (page: Page) => page.frameLocator('#box iframe').first();
 const field = (page: Page, name: string) => frame(page).locator(`#cpe-${name}`);
 
 async function shot(name: string, setup: LookSetup, act?: (page: Page) => Promise<void>, full = false): Promise<void> {
@@ -41,13 +39,6 @@ async function shot(name: string, setup: LookSetup, act?: (page: Page) => Promis
     await opened?.context.close();
   }
 }
-
-const typeCard = async (page: Page, number = '4242424242424242', expiry = '1230', cvc = '123', name = 'Ada Lovelace') => {
-  await field(page, 'number').pressSequentially(number);
-  await field(page, 'expiry').pressSequentially(expiry);
-  await field(page, 'cvc').pressSequentially(cvc);
-  await field(page, 'name').fill(name);
-};
 
 try {
   for (const layout of LAYOUTS) {
@@ -84,7 +75,7 @@ try {
     const setup: LookSetup = { factory: 'paymentFlow', options: { layout: 'stack', theme, language }, css };
     await shot(`flow-idle-${theme}-${language}`, setup);
     await shot(`flow-success-${theme}-${language}`, setup, async (page) => {
-      await typeCard(page);
+      await typeCard(page, '4242424242424242');
       await frame(page).locator('button.action').click();
       await frame(page).locator('.status.success').waitFor({ timeout: 15_000 });
     });
@@ -99,8 +90,7 @@ try {
       await page.frameLocator('dialog iframe').locator('button[value=complete]').waitFor({ timeout: 15_000 });
     }, true);
     await shot(`sheet-${theme}-${language}`, { factory: 'walletA', options: { theme, language, total: { amount: 1234, label: 'Order 42' }, appearance: { type: 'buy' } }, css }, async (page) => {
-      await page.frameLocator('#box iframe').locator('button').click();
-      await page.frameLocator('dialog iframe').locator('button.approve').waitFor({ timeout: 15_000 });
+      await openSheet(page);
     }, true);
   }
   await shot('flow-processing', { factory: 'paymentFlow', options: { layout: 'row' }, width: 700 }, async (page) => {

@@ -3,7 +3,7 @@ import { createRequire } from 'node:module';
 import { after, before, describe, it } from 'node:test';
 import type { Frame, Page } from 'playwright-core';
 import { CARDS, cscFor, digitsOf, typeCard, watchMerchantPage } from './helpers/checkout.ts';
-import { startLook } from './helpers/look.ts';
+import { DARK_PAGE, frameOf, openSheet, payInFlow, startLook } from './helpers/look.ts';
 import { startStack, type Stack } from './helpers/stack.ts';
 
 /**
@@ -91,21 +91,15 @@ describe('axe-core: no serious or critical violation', () => {
 });
 
 describe('axe-core in the 3-D Secure challenge and the wallet sheet: left to right and right to left, light and dark', () => {
-  const DARK_PAGE = 'html{color-scheme:dark;background:#0f1115;color:#eef0f3}';
   for (const language of ['en', 'ar']) {
     for (const theme of ['light', 'dark'] as const) {
       const css = theme === 'dark' ? DARK_PAGE : '';
       it(`the challenge, ${language}, ${theme}: the dialog and the page inside it`, async () => {
         const { page, context } = await look.open({ factory: 'paymentFlow', options: { layout: 'stack', language, theme }, css, context: { bypassCSP: true } });
         try {
-          const form = page.frameLocator('#box iframe');
-          await form.locator('#cpe-number').pressSequentially(digitsOf(CARDS.challenge));
-          await form.locator('#cpe-expiry').pressSequentially('1230');
-          await form.locator('#cpe-cvc').pressSequentially('123');
-          await form.locator('#cpe-name').fill('Ada Lovelace');
-          await form.locator('button.action').click();
+          await payInFlow(page, digitsOf(CARDS.challenge));
           await page.frameLocator('dialog iframe').locator('button[value=complete]').waitFor({ timeout: 15_000 });
-          const inner = page.frames().find((f) => f.url().includes('/frames/challenge'))!;
+          const inner = frameOf(page, 'challenge');
           assert.equal(await inner.evaluate(() => document.documentElement.dir), language === 'ar' ? 'rtl' : 'ltr');
           assert.deepEqual(await seriousViolations(page), []);
           assert.deepEqual(await seriousViolations(inner), []);
@@ -117,9 +111,8 @@ describe('axe-core in the 3-D Secure challenge and the wallet sheet: left to rig
         const options = { language, theme, total: { amount: 1234, label: 'Order 42' }, appearance: { type: 'buy' } };
         const { page, context } = await look.open({ factory: 'walletA', options, css, context: { bypassCSP: true } });
         try {
-          await page.frameLocator('#box iframe').locator('button').click();
-          await page.frameLocator('dialog iframe').locator('button.approve').waitFor({ timeout: 15_000 });
-          const inner = page.frames().find((f) => f.url().includes('/frames/wallet-sheet/'))!;
+          await openSheet(page);
+          const inner = frameOf(page, 'wallet-sheet');
           assert.equal(await inner.evaluate(() => document.documentElement.dir), language === 'ar' ? 'rtl' : 'ltr');
           assert.deepEqual(await seriousViolations(page), []);
           assert.deepEqual(await seriousViolations(inner), []);

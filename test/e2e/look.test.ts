@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { Page } from 'playwright-core';
-import { startLook, type LookSetup } from './helpers/look.ts';
+import { DARK_PAGE, frameOf, lookFrame as card, openSheet, payInFlow as pay, startLook, type LookSetup } from './helpers/look.ts';
 import { startStack, type Stack } from './helpers/stack.ts';
 
 /**
@@ -21,9 +21,6 @@ after(async () => {
   await stack?.close();
 });
 
-const DARK_PAGE = 'html{color-scheme:dark;background:#0f1115;color:#eef0f3}';
-const frameOf = (page: Page, app: string) => page.frames().find((f) => f.url().includes(`/frames/${app}/`))!;
-const card = (page: Page) => page.frameLocator('#box iframe').first();
 
 async function opened<T>(setup: LookSetup, run: (page: Page) => Promise<T>): Promise<T> {
   const { page, context } = await look.open(setup);
@@ -41,14 +38,6 @@ const frameLook = (page: Page, app = 'card-form') =>
     const input = el.shadowRoot!.querySelector('input.in');
     return { scheme: el.getAttribute('scheme'), page: getComputedStyle(document.documentElement).backgroundColor, input: input && getComputedStyle(input).backgroundColor };
   });
-
-async function pay(page: Page, number: string) {
-  await card(page).locator('#cpe-number').pressSequentially(number);
-  await card(page).locator('#cpe-expiry').pressSequentially('1230');
-  await card(page).locator('#cpe-cvc').pressSequentially('123');
-  await card(page).locator('#cpe-name').fill('Ada Lovelace');
-  await card(page).locator('button.action').click();
-}
 
 describe('theme auto follows the page the element sits in', () => {
   it('a light page under a dark OS: light frames, no dark blocks (a page of its own white, or transparent over the canvas)', async () => {
@@ -183,9 +172,7 @@ describe('the 3-D Secure challenge and the wallet sheet follow the element', () 
 
   it('Arabic on a light page: the wallet sheet right to left and light; the dialog fits the sheet', () =>
     opened({ factory: 'walletA', options: { language: 'ar', total: { amount: 1234, label: 'Order 42' }, appearance: { type: 'buy' } }, context: { colorScheme: 'dark' } }, async (page) => {
-      await page.frameLocator('#box iframe').locator('button').click();
-      const sheet = page.frameLocator('dialog iframe');
-      await sheet.locator('button.approve').waitFor({ timeout: 20_000 });
+      await openSheet(page);
       await page.waitForTimeout(300);
       const inner = page.frames().find((f) => f.url().includes('/frames/wallet-sheet/'))!;
       const shown = await inner.evaluate(() => {

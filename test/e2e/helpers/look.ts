@@ -1,6 +1,6 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { BrowserContextOptions, Page } from 'playwright-core';
+import type { BrowserContextOptions, FrameLocator, Page } from 'playwright-core';
 import { CpeClient, toSession } from '../../../server/client/index.ts';
 import type { Stack, TestPage } from './stack.ts';
 
@@ -85,5 +85,32 @@ await el.init();
 </script></body></html>`;
 }
 
-/** The hosted frame of an element by its app (`card-form`, `flow`, `field`, `wallet-button`). */
-export const frameOf = (page: Page, app: string) => page.frames().find((f) => f.url().includes(`/frames/${app}/`))!;
+/** A dark merchant page (its `color-scheme` and background). */
+export const DARK_PAGE = 'html{color-scheme:dark;background:#0f1115;color:#eef0f3}';
+
+/** The hosted frame of an element by its app (`card-form`, `flow`, `field`, `wallet-button`, `challenge`, `wallet-sheet`). */
+export const frameOf = (page: Page, app: string) => page.frames().find((f) => f.url().includes(`/frames/${app}`))!;
+
+/** The element's (first) frame, to type into. */
+export const lookFrame = (page: Page): FrameLocator => page.frameLocator('#box iframe').first();
+
+/** Types a card into the element's frame as a shopper would (key by key). */
+export async function typeLookCard(page: Page, number: string, { expiry = '1230', cvc = '123', name = 'Ada Lovelace' } = {}): Promise<void> {
+  const frame = lookFrame(page);
+  await frame.locator('#cpe-number').pressSequentially(number);
+  await frame.locator('#cpe-expiry').pressSequentially(expiry);
+  await frame.locator('#cpe-cvc').pressSequentially(cvc);
+  await frame.locator('#cpe-name').fill(name);
+}
+
+/** A Flow: types the card and presses its button. */
+export async function payInFlow(page: Page, number: string): Promise<void> {
+  await typeLookCard(page, number);
+  await lookFrame(page).locator('button.action').click();
+}
+
+/** Presses the wallet button and waits for the sheet in its dialog. */
+export async function openSheet(page: Page): Promise<void> {
+  await lookFrame(page).locator('button').click();
+  await page.frameLocator('dialog iframe').locator('button.approve').waitFor({ timeout: 20_000 });
+}
