@@ -3,6 +3,7 @@ import Koa from 'koa';
 import { adminRoutes } from './admin/admin-routes.ts';
 import type { AppState } from './http/app-state.ts';
 import { body } from './http/body.ts';
+import { byAddress, resolveClientAddress } from './http/client-address.ts';
 import { durableWrites } from './http/durable-writes.ts';
 import { errorMapper } from './http/error-mapper.ts';
 import { rateLimit } from './http/rate-limit.ts';
@@ -11,6 +12,8 @@ import { staticAssets } from './http/static-assets.ts';
 import { messagingRoutes } from './messaging/routes.ts';
 import { operationsOf } from './http/operation.ts';
 import { openApiDocument } from './openapi.ts';
+import { publicHostRedirect } from './http/public-host.ts';
+import { cardTestingLimits } from './payments/card-testing.ts';
 import { challengeRoutes } from './payments/challenge-page.ts';
 import { walletRoutes } from './payments/wallet-routes.ts';
 import { frameAncestorsOf } from './payments/frame-ancestors.ts';
@@ -31,11 +34,14 @@ export function createApp(services: Services, options: { adminSecret?: string } 
     services.logger.log('error', 'unhandled', { request_id: ctx?.state?.requestId, error: error.name, stack: error.stack });
   });
 
-  const limiter = rateLimit(services.config.rateLimit, (state, ip) => state.rateKey ?? `ip:${ip}`);
+  const { config } = services;
+  const address = byAddress('ip');
+  const limiter = rateLimit(config.rateLimit, (state, ip) => state.rateKey ?? address(state, ip));
+  const cardTesting = cardTestingLimits(config);
 
   const root = new Router<AppState>();
   root.get('/v1/openapi.json', (ctx) => {
-    ctx.body = openApiDocument(services.config.publicUrl, described);
+    ctx.body = openApiDocument(config.publicUrl, described);
   });
   root.get('/healthz', (ctx) => {
     ctx.body = { ok: true };
@@ -45,14 +51,15 @@ export function createApp(services: Services, options: { adminSecret?: string } 
   const routers = [
     root,
     messagingRoutes(services, limiter),
-    backendPaymentRoutes(services, limiter),
-    browserPaymentRoutes(services, limiter),
+    backendPaymentRoutes(services, limiter, cardTesting),
+    browserPaymentRoutes(services, limiter, cardTesting),
     challengeRoutes(services),
     walletRoutes(services),
     adminRoutes(services, options.adminSecret),
   ];
   const described = operationsOf(routers);
 
+  app.use(resolveClientAddress(config.trustProxy ?? 0));
   app.use(requestLog(services.logger));
   app.use(errorMapper());
   app.use((ctx, next) => {
@@ -61,7 +68,8 @@ export function createApp(services: Services, options: { adminSecret?: string } 
     ctx.set('X-Content-Type-Options', 'nosniff');
     return next();
   });
-  app.use(staticAssets({ frameAncestors: frameAncestorsOf(services.merchants, services.payments) }));
+  app.use(publicHostRedirect(() => config.publicUrl, config.trustProxy ?? 0));
+  app.use(staticAssets({ frameAncestors: frameAncestorsOf(services.merchants, services.payments), publicUrl: () => config.publicUrl }));
   app.use(durableWrites(services.store));
   app.use(body());
   for (const router of routers) {

@@ -1,5 +1,6 @@
 import { resolve } from 'node:path';
 import { DEFAULT_IDEMPOTENCY_RETENTION_SECONDS } from './http/idempotency.ts';
+import type { RateLimitOptions } from './http/rate-limit.ts';
 import { MIN_COMPACT_BYTES } from './store/append-log.ts';
 
 /** Everything the service reads from its environment, in one place. */
@@ -10,12 +11,20 @@ export interface Config {
   dataDir?: string;
   /** The service's public URL, as merchant pages reach it. */
   publicUrl: string;
-  rateLimit: { perSecond: number; burst: number };
+  rateLimit: RateLimitOptions;
   /**
-   * Card-testing limits of POST /frames/tokenise, beside the general limiter: per client address and
-   * per session (intent). `perSecond` 0 turns one off. Absent: the defaults below.
+   * Card-testing limits of tokenisation (POST /frames/tokenise; POST /v1/tokens counts per merchant
+   * too), beside the general limiter: per client address (an IPv6 address by its /64), per session
+   * (intent) and per merchant across all its sessions. `perSecond` 0 turns one off. Absent: the
+   * defaults below.
    */
-  tokeniseRateLimit?: { perIp: { perSecond: number; burst: number }; perSession: { perSecond: number; burst: number } };
+  tokeniseRateLimit?: { perIp: RateLimitOptions; perSession: RateLimitOptions; perMerchant?: RateLimitOptions };
+  /**
+   * How many proxies (load balancers) stand in front of the service (CPE_TRUST_PROXY, default 0):
+   * the client address is read that many hops from the right of X-Forwarded-For; with 0 the header
+   * is ignored, since any client can write it (server/http/client-address.ts).
+   */
+  trustProxy?: number;
   log: { level: string; file?: string };
   /** Seconds an idempotency key's first answer is kept (CPE_IDEMPOTENCY_RETENTION); default 24 h. */
   idempotencyRetentionSeconds?: number;
@@ -28,8 +37,25 @@ const int = (value: string | undefined, fallback: number) => {
   return value !== undefined && value !== '' && Number.isFinite(n) ? n : fallback;
 };
 
-/** Tokenise limits unless configured: 5/s (burst 200) per address, 1/s (burst 20) per session. */
-export const DEFAULT_TOKENISE_RATE_LIMIT = { perIp: { perSecond: 5, burst: 200 }, perSession: { perSecond: 1, burst: 20 } } as const;
+/**
+ * Tokenise limits unless configured: 5/s (burst 200) per address, 1/s (burst 20) per session, and
+ * 25/s (burst 250) per merchant: Stripe's test-mode request rate, far above what a test shop's
+ * shoppers type, far below what a card-testing script spread over many sessions and addresses needs.
+ */
+export const DEFAULT_TOKENISE_RATE_LIMIT = {
+  perIp: { perSecond: 5, burst: 200 },
+  perSession: { perSecond: 1, burst: 20 },
+  perMerchant: { perSecond: 25, burst: 250 },
+} as const;
+
+/** CPE_TRUST_PROXY: a count of proxies, refused loudly otherwise (`true` would silently mean 0). */
+function proxyHops(value: string | undefined): number {
+  if (value === undefined || value === '') return 0;
+  const hops = Number(value);
+  if (!Number.isInteger(hops) || hops < 0)
+    throw new Error(`CPE_TRUST_PROXY is the number of proxies in front of the service (0, 1, 2…), got '${value}'.`);
+  return hops;
+}
 
 export function configFromEnv(env = process.env): Config {
   const port = int(env.PORT, 4242);
@@ -40,14 +66,19 @@ export function configFromEnv(env = process.env): Config {
     dataDir: resolve(env.CPE_DATA_DIR ?? 'data'),
     publicUrl: env.CPE_PUBLIC_URL ?? `http://localhost:${port}`,
     rateLimit: { perSecond, burst: int(env.CPE_RATE_BURST, perSecond * 2) },
-    // CPE_TOKENISE_RATE_PER_IP / CPE_TOKENISE_RATE_PER_SESSION: requests per second, 0 = off.
+    // CPE_TOKENISE_RATE_PER_IP / _PER_SESSION / _PER_MERCHANT: requests per second, 0 = off.
     tokeniseRateLimit: {
       perIp: { ...DEFAULT_TOKENISE_RATE_LIMIT.perIp, perSecond: int(env.CPE_TOKENISE_RATE_PER_IP, DEFAULT_TOKENISE_RATE_LIMIT.perIp.perSecond) },
       perSession: {
         ...DEFAULT_TOKENISE_RATE_LIMIT.perSession,
         perSecond: int(env.CPE_TOKENISE_RATE_PER_SESSION, DEFAULT_TOKENISE_RATE_LIMIT.perSession.perSecond),
       },
+      perMerchant: {
+        ...DEFAULT_TOKENISE_RATE_LIMIT.perMerchant,
+        perSecond: int(env.CPE_TOKENISE_RATE_PER_MERCHANT, DEFAULT_TOKENISE_RATE_LIMIT.perMerchant.perSecond),
+      },
     },
+    trustProxy: proxyHops(env.CPE_TRUST_PROXY),
     log: { level: env.CPE_LOG_LEVEL ?? 'info', file: env.CPE_LOG_FILE },
     idempotencyRetentionSeconds: int(env.CPE_IDEMPOTENCY_RETENTION, DEFAULT_IDEMPOTENCY_RETENTION_SECONDS),
     compactMinBytes: int(env.CPE_COMPACT_MIN_BYTES, MIN_COMPACT_BYTES),

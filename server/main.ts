@@ -1,5 +1,6 @@
 import { startDemo } from '../demo/server.ts';
 import { configFromEnv } from './config.ts';
+import { readSdkRelease, sdkScriptTag } from './http/sdk-release.ts';
 import { startService } from './start.ts';
 
 /** `npm start`: the service and the demo merchant, on two origins. */
@@ -22,11 +23,15 @@ const demo = await orExplain('the demo merchant', 'DEMO_PORT', config.demoPort, 
 );
 
 const { merchantId, licenceKey, publicKey, accessToken } = service.credentials;
+const release = readSdkRelease();
 process.stdout.write(`
 CPE service        ${service.url}
 Demo merchant      ${demo.url}
 API description    ${service.url}/v1/openapi.json
 Data               ${config.dataDir}
+
+The SDK, pinned to this build with Subresource Integrity (also: ${service.url}/sdk/integrity.json)
+  ${release ? sdkScriptTag(service.url, release) : 'not built yet: npm run build'}
 
 Test credentials (also: npm run -s credentials)
   merchantId       ${merchantId}

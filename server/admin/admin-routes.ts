@@ -23,7 +23,8 @@ export function adminRoutes(services: Services, secret: string | undefined): Rou
   const expected = Buffer.from(secret);
   router.use(async (ctx, next) => {
     const given = Buffer.from(ctx.get('x-cpe-admin'));
-    const ok = isLoopback(ctx.ip) && given.length === expected.length && timingSafeEqual(given, expected);
+    // This machine both as the socket's peer and as the client (behind a proxy on this machine, ctx.ip is the proxy's client).
+    const ok = isLoopback(ctx.req.socket.remoteAddress ?? '') && isLoopback(ctx.ip) && given.length === expected.length && timingSafeEqual(given, expected);
     if (!ok) throw new ApiError(404, 'invalid_request_error', 'route_missing', `Unrecognized request URL (${ctx.method}: ${ctx.path}).`);
     return next();
   });

@@ -11,6 +11,8 @@ import type {
   PaymentIntent,
   PaymentIntentCreate,
   PaymentIntentCreated,
+  TokenCreateRequest,
+  TokeniseResponse,
   VerifyRequest,
   VerifyResponse,
 } from '../payments/schemas.ts';
@@ -119,6 +121,14 @@ export class CpeClient {
 
   retrievePaymentIntent(paymentIntentId: string): Promise<Out<typeof PaymentIntent>> {
     return this.#call('GET', `/v1/payment_intents/${encodeURIComponent(paymentIntentId)}`);
+  }
+
+  /**
+   * Test mode: a single-use card token made from your server (`POST /v1/tokens`), for server-side
+   * tests; it attaches once, to any of your intents. In a browser the hosted frames tokenise.
+   */
+  createToken(input: In<typeof TokenCreateRequest>, options?: RequestOptions): Promise<Out<typeof TokeniseResponse>> {
+    return this.#call('POST', '/v1/tokens', input, options);
   }
 
   attach(input: In<typeof AttachRequest>, options?: RequestOptions): Promise<Out<typeof AttachResponse>> {

@@ -15,7 +15,17 @@ export interface FrameSecurityOptions {
   hashes?: { script: readonly string[]; style: readonly string[] };
   /** `no-store` for pages carrying a secret; static frames revalidate by ETag (`no-cache`). */
   cache?: 'no-store' | 'no-cache';
+  /**
+   * The request's `Sec-Fetch-Dest`. The page may be loaded cross-origin only as a frame (or a
+   * document); fetched as anything else (`empty`, `script`, `image`…) it is same-origin only, so a
+   * cross-origin-isolated merchant page can frame it but never pull its bytes into its own process.
+   * Absent (a browser without fetch metadata): cross-origin, so that such a browser can still frame it.
+   */
+  fetchDest?: string;
 }
+
+/** Destinations for which another origin's page may load a frame page: framing it, or navigating to it. */
+const FRAMED_AS = new Set(['iframe', 'frame', 'document']);
 
 /** A CSP source list entry for frame-ancestors: only http(s) origins pass, never a path or a keyword. */
 export function ancestorSource(value: string): string | undefined {
@@ -27,7 +37,7 @@ export function ancestorSource(value: string): string | undefined {
   }
 }
 
-export function frameSecurityHeaders({ ancestors, nonce, hashes, selfAncestor = false, cache = 'no-cache' }: FrameSecurityOptions): Record<string, string> {
+export function frameSecurityHeaders({ ancestors, nonce, hashes, selfAncestor = false, cache = 'no-cache', fetchDest }: FrameSecurityOptions): Record<string, string> {
   const sources = [...new Set(ancestors.map(ancestorSource).filter((s): s is string => s !== undefined))];
   if (selfAncestor) sources.unshift("'self'");
   const own = nonce ? `'nonce-${nonce}'` : "'self'";
@@ -52,5 +62,10 @@ export function frameSecurityHeaders({ ancestors, nonce, hashes, selfAncestor = 
     'X-Content-Type-Options': 'nosniff',
     'Cache-Control': cache,
     'Permissions-Policy': 'camera=(), microphone=(), geolocation=()',
+    // A frame of a cross-origin-isolated page must opt in to embedding (COEP) and to being loaded
+    // cross-origin (CORP). require-corp costs the frames nothing: they load only their own files.
+    'Cross-Origin-Embedder-Policy': 'require-corp',
+    'Cross-Origin-Resource-Policy': !fetchDest || FRAMED_AS.has(fetchDest) ? 'cross-origin' : 'same-origin',
+    Vary: 'Sec-Fetch-Dest',
   };
 }

@@ -3,7 +3,7 @@ import type { Middleware } from 'koa';
 import type { Logger } from '../logger.ts';
 import type { AppState } from './app-state.ts';
 
-/** One line per request: method, path (never the query or body), status, time. */
+/** One line per request: method, path (never the query or body), status, time, the client address (client-address.ts). */
 export function requestLog(logger: Logger): Middleware<AppState> {
   return async (ctx, next) => {
     const started = performance.now();
@@ -20,6 +20,7 @@ export function requestLog(logger: Logger): Middleware<AppState> {
           path: ctx.path,
           status: ctx.status,
           ms: Math.round((performance.now() - started) * 10) / 10,
+          ip: ctx.ip,
           ...(ctx.state.userId ? { user: ctx.state.userId } : {}),
           ...(ctx.state.merchantId ? { merchant: ctx.state.merchantId } : {}),
         });

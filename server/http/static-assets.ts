@@ -6,6 +6,7 @@ import type { Middleware, ParameterizedContext } from 'koa';
 import { ApiError } from './api-error.ts';
 import type { AppState } from './app-state.ts';
 import { frameSecurityHeaders, type FrameSecurityOptions } from './frame-security.ts';
+import { RELEASE_PATH, sdkRelease, sdkScriptTag, type SdkRelease } from './sdk-release.ts';
 
 type Context = ParameterizedContext<AppState>;
 
@@ -13,11 +14,13 @@ type Context = ParameterizedContext<AppState>;
  * The built browser code, served by the service:
  *
  *   GET /sdk/cpe.js        dist/sdk: the SDK module that merchant pages import cross-origin.
+ *   GET /sdk/v<version>/cpe.<hash>.js   the same bytes at an immutable address, for Subresource
+ *                          Integrity; GET /sdk/integrity.json names it (sdk-release.ts).
  *   GET /frames/<app>/…    dist/frames: the hosted iframe apps and their assets, with a strict CSP.
  *
  * Only GET and HEAD of files that exist are answered; anything else falls through to the routers
  * (so `POST /frames/tokenise` and `GET /frames/challenge` belong to the payments router). The one
- * exception: /sdk/cpe.js before `npm run build` is a 503 that says so.
+ * exception: the SDK's addresses before `npm run build` are a 503 that says so.
  */
 export interface StaticAssetsOptions {
   /** The folder holding sdk/ and frames/; default: dist/ at the repository root. */
@@ -28,6 +31,8 @@ export interface StaticAssetsOptions {
    * Never taken from a query parameter that the embedding page controls.
    */
   frameAncestors?: (ctx: Context) => string[] | Promise<string[]>;
+  /** The service's public URL, for the absolute address in /sdk/integrity.json; default: the request's own origin. */
+  publicUrl?: () => string;
 }
 
 const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
@@ -52,7 +57,14 @@ const SDK_CACHE = 'public, max-age=300';
 const IMMUTABLE = 'public, max-age=31536000, immutable';
 
 /** The security headers of a hosted frame page, for the merchant origins that may embed it. */
-export const frameHeaders = (ancestors: readonly string[] = [], hashes?: InlineHashes) => frameSecurityHeaders({ ancestors, hashes });
+export const frameHeaders = (ancestors: readonly string[] = [], hashes?: InlineHashes, fetchDest?: string) => frameSecurityHeaders({ ancestors, hashes, fetchDest });
+
+/** Loaded by any merchant page, cross-origin, as a module script (which needs CORS), also from a cross-origin-isolated one. */
+const SDK_HEADERS = {
+  'Access-Control-Allow-Origin': '*',
+  'Cross-Origin-Resource-Policy': 'cross-origin',
+  'X-Content-Type-Options': 'nosniff',
+} as const;
 
 type InlineHashes = NonNullable<FrameSecurityOptions['hashes']>;
 
@@ -70,6 +82,8 @@ interface CachedFile {
   etag: string;
   /** Of an HTML page: its inline scripts' and styles' hashes, for its CSP. */
   hashes?: InlineHashes;
+  /** Of the SDK: its immutable address and integrity, made on first use. */
+  release?: SdkRelease;
 }
 
 /** `path` under `base`, or undefined if it would leave it, is hidden, or cannot be decoded. */
@@ -86,6 +100,12 @@ function safeJoin(base: string, path: string): string | undefined {
   const full = resolve(base, ...segments);
   return full.startsWith(base + sep) ? full : undefined;
 }
+
+const sdkNotBuilt = () =>
+  new ApiError(503, 'api_error', 'sdk_not_built', 'The browser SDK has not been built: run npm run build (npm start builds it when missing).', null, {
+    'Access-Control-Allow-Origin': '*',
+    'Retry-After': '10',
+  });
 
 export function staticAssets(options: StaticAssetsOptions = {}): Middleware<AppState> {
   const dist = resolve(options.distDir ?? join(repoRoot, 'dist'));
@@ -124,28 +144,35 @@ export function staticAssets(options: StaticAssetsOptions = {}): Middleware<AppS
     ctx.body = file.body;
   }
 
+  /** The SDK's immutable address (only the current build's: another hash is a 404 naming it), or its description. */
+  async function sendRelease(ctx: Context) {
+    const path = join(sdkDir, 'cpe.js');
+    const file = await load(path);
+    if (!file) throw sdkNotBuilt();
+    const release = (file.release ??= sdkRelease(file.body));
+    const serviceUrl = options.publicUrl?.() ?? ctx.origin;
+    if (ctx.path === '/sdk/integrity.json') {
+      ctx.set({ ...SDK_HEADERS, 'Cache-Control': 'no-cache' });
+      ctx.body = { version: release.version, url: `${serviceUrl}${release.path}`, integrity: release.integrity, script: sdkScriptTag(serviceUrl, release) };
+      return;
+    }
+    if (ctx.path !== release.path)
+      throw new ApiError(404, 'invalid_request_error', 'resource_missing', `This SDK build is not served here: the current one is ${serviceUrl}${release.path} with integrity ${release.integrity} (see ${serviceUrl}/sdk/integrity.json).`, null, SDK_HEADERS);
+    send(ctx, file, path, { ...SDK_HEADERS, 'Cache-Control': IMMUTABLE });
+  }
+
   return async (ctx, next) => {
     if (ctx.method !== 'GET' && ctx.method !== 'HEAD') return next();
 
+    if (ctx.path === '/sdk/integrity.json' || RELEASE_PATH.test(ctx.path)) return sendRelease(ctx);
     if (ctx.path.startsWith('/sdk/')) {
       const path = safeJoin(sdkDir, ctx.path.slice('/sdk/'.length));
       const file = path && (await load(path));
       if (!file || !path) {
-        if (ctx.path === '/sdk/cpe.js') {
-          throw new ApiError(503, 'api_error', 'sdk_not_built', 'The browser SDK has not been built: run npm run build (npm start builds it when missing).', null, {
-            'Access-Control-Allow-Origin': '*',
-            'Retry-After': '10',
-          });
-        }
+        if (ctx.path === '/sdk/cpe.js') throw sdkNotBuilt();
         return next();
       }
-      // Loaded by any merchant page, cross-origin, as a module script (which needs CORS).
-      send(ctx, file, path, {
-        'Access-Control-Allow-Origin': '*',
-        'Cross-Origin-Resource-Policy': 'cross-origin',
-        'X-Content-Type-Options': 'nosniff',
-        'Cache-Control': /-[\w-]{8,}\.\w+$/.test(path) ? IMMUTABLE : SDK_CACHE,
-      });
+      send(ctx, file, path, { ...SDK_HEADERS, 'Cache-Control': /-[\w-]{8,}\.\w+$/.test(path) ? IMMUTABLE : SDK_CACHE });
       return;
     }
 
@@ -159,7 +186,7 @@ export function staticAssets(options: StaticAssetsOptions = {}): Middleware<AppS
         const file = await load(path);
         if (!file) continue;
         if (path.endsWith('.html')) {
-          send(ctx, file, path, frameHeaders(await frameAncestors(ctx), file.hashes));
+          send(ctx, file, path, frameHeaders(await frameAncestors(ctx), file.hashes, ctx.get('sec-fetch-dest') || undefined));
         } else {
           send(ctx, file, path, {
             'X-Content-Type-Options': 'nosniff',

@@ -14,12 +14,17 @@ export const EXPIRED_KEPT_SECONDS = 60 * 60;
 /**
  * A single-use card token: a card summary (never the PAN or CSC) bound to one intent. It is spent
  * once an attempt of its intent references it (attach always records one), so no row changes when a
- * token is used: the table only grows, and a write appends the new token's text.
+ * token is used: the table only grows, and a write appends the new token's text. A token made by a
+ * server (POST /v1/tokens) starts with no intent; the first attach binds it to its intent (the one
+ * row change), which spends it for every other intent of the merchant.
  */
 interface TokenRow {
   id: string;
   merchant_id: number;
-  intent_id: string;
+  /** Null until a server-made token is attached. */
+  intent_id: string | null;
+  /** Made by POST /v1/tokens: any intent of the merchant may attach it, once. */
+  server_made?: true;
   card: CardSummary;
   created_at: number;
   expires_at: number;
@@ -47,10 +52,18 @@ export class CardVault {
     this.#cards = store.collection<StoredCardRow>('stored_cards', { account: (c) => `${c.merchant_id}:${c.account_id}` });
   }
 
-  /** A new single-use token for an intent. */
-  issue(merchantId: number, intentId: string, card: CardSummary) {
+  /** A new single-use token for an intent, or (null) for whichever of the merchant's intents attaches it first. */
+  issue(merchantId: number, intentId: string | null, card: CardSummary) {
     const now = this.clock.now();
-    const token = this.#tokens.insert({ id: newId('tok'), merchant_id: merchantId, intent_id: intentId, card, created_at: now, expires_at: now + TOKEN_TTL_SECONDS });
+    const token = this.#tokens.insert({
+      id: newId('tok'),
+      merchant_id: merchantId,
+      intent_id: intentId,
+      ...(intentId === null ? { server_made: true as const } : {}),
+      card,
+      created_at: now,
+      expires_at: now + TOKEN_TTL_SECONDS,
+    });
     return { data: { cp_card_token: token.id, ...paymentMethodOf(card), expires_at: token.expires_at } };
   }
 
@@ -64,11 +77,17 @@ export class CardVault {
       return stored.card;
     }
     const token = this.#tokens.get(reference);
-    if (!token || token.merchant_id !== intent.merchant_id || token.intent_id !== intent.id)
+    if (!token || token.merchant_id !== intent.merchant_id || (token.intent_id !== intent.id && !token.server_made))
       throw noSuch('token for this payment intent', reference, 'token');
-    if (intent.attempts.some((a) => a.token === reference)) throw invalidParam('token', 'This token was already used: tokens are single-use, tokenise the card again.', 'token_already_used');
+    if ((token.intent_id !== null && token.intent_id !== intent.id) || intent.attempts.some((a) => a.token === reference))
+      throw invalidParam('token', 'This token was already used: tokens are single-use, tokenise the card again.', 'token_already_used');
     if (token.expires_at <= this.clock.now()) throw invalidParam('token', 'This token has expired: tokenise the card again.', 'token_expired');
     return token.card;
+  }
+
+  /** Binds a server-made token to the intent whose attach just referenced it (see TokenRow). */
+  bind(reference: string, intentId: string): void {
+    if (this.#tokens.get(reference)?.intent_id === null) this.#tokens.update(reference, { intent_id: intentId });
   }
 
   /** Keeps one stored card per account and card (same BIN, last four and expiry). */

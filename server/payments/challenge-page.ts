@@ -23,7 +23,7 @@ const scriptJson = (value: unknown) => JSON.stringify(value).replace(/</g, '\\u0
 /** The challenge page's headers: its own nonce'd script and style only, framed only by the merchant's pages or the service's own frames. */
 function secure(ctx: Ctx, frameAncestors: string[]): string {
   const nonce = randomBytes(16).toString('base64');
-  ctx.set(frameSecurityHeaders({ ancestors: frameAncestors, nonce, selfAncestor: true, cache: 'no-store' }));
+  ctx.set(frameSecurityHeaders({ ancestors: frameAncestors, nonce, selfAncestor: true, cache: 'no-store', fetchDest: ctx.get('sec-fetch-dest') || undefined }));
   ctx.type = 'text/html; charset=utf-8';
   return nonce;
 }

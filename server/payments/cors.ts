@@ -11,6 +11,8 @@ export interface CorsPolicy {
   preflight(origin: string, ctx: Ctx): boolean;
   /** May this request, with its credentials, be answered to this origin? */
   request(origin: string, ctx: Ctx): boolean;
+  /** The refusal of a request `request` said no to, naming what was seen, what was expected and the fix (server/http/origin-refusals.ts). */
+  refusal?(origin: string, ctx: Ctx): ApiError;
 }
 
 /**
@@ -41,7 +43,7 @@ export function cors(policy: CorsPolicy): { preflight: Middleware<AppState>; req
       const origin = ctx.get('origin');
       if (origin) {
         if (!policy.request(origin, ctx))
-          throw new ApiError(403, 'invalid_request_error', 'origin_not_allowed', `Pages of origin ${origin} may not call this route for this merchant.`);
+          throw policy.refusal?.(origin, ctx) ?? new ApiError(403, 'invalid_request_error', 'origin_not_allowed', `Pages of origin ${origin} may not call ${ctx.method} ${ctx.path}.`);
         allow(ctx, origin);
       }
       return next();

@@ -1,10 +1,11 @@
 import Router from '@koa/router';
 import type { Middleware } from 'koa';
 import type { Services } from '../services.ts';
-import { DEFAULT_TOKENISE_RATE_LIMIT } from '../config.ts';
 import type { AppState } from '../http/app-state.ts';
 import { mount, type Ctx } from '../http/operation.ts';
-import { limitedAuth, rateLimit } from '../http/rate-limit.ts';
+import { ownOriginOnly, pageOriginRefused } from '../http/origin-refusals.ts';
+import { limitedAuth } from '../http/rate-limit.ts';
+import type { CardTestingLimits } from './card-testing.ts';
 import { cors } from './cors.ts';
 import { licenceKeyAuth, sessionAuth, sessionIntentId } from './payment-auth.ts';
 import {
@@ -20,6 +21,7 @@ import {
   SessionAttachRequest,
   SessionIntent,
   SessionIntentRequest,
+  TokenCreateRequest,
   TokeniseRequest,
   TokeniseResponse,
   VerifyRequest,
@@ -36,11 +38,24 @@ const merchantOf = (ctx: Ctx) => ctx.state.merchantId!;
 
 /**
  * Backend routes under /v1/payment_intents (licence key): create, retrieve, attach, confirm,
- * authorise, capture, cancel, verify. Handlers only call the service; it alone moves statuses.
+ * authorise, capture, cancel, verify; and POST /v1/tokens. Handlers only call the service; it alone
+ * moves statuses.
  */
-export function backendPaymentRoutes({ idempotencyKeys, merchants, payments }: Pick<Services, 'idempotencyKeys' | 'merchants' | 'payments'>, limiter: Middleware<AppState>): Router<AppState> {
+export function backendPaymentRoutes(
+  { idempotencyKeys, merchants, payments }: Pick<Services, 'idempotencyKeys' | 'merchants' | 'payments'>,
+  limiter: Middleware<AppState>,
+  cardTesting: CardTestingLimits,
+): Router<AppState> {
   const router = new Router<AppState>();
-  router.use('/v1/payment_intents', limitedAuth(licenceKeyAuth(merchants), limiter), idempotencyKeys.middleware());
+  const licenceKey = limitedAuth(licenceKeyAuth(merchants), limiter);
+  router.use('/v1/payment_intents', licenceKey, idempotencyKeys.middleware());
+  router.use('/v1/tokens', licenceKey, cardTesting.perMerchant, idempotencyKeys.middleware());
+
+  // Raw card data from a server, as Stripe allows it in test mode only: for server-side tests and the
+  // README's command-line payment. Browsers tokenise in the hosted frames (/frames/tokenise).
+  mount(router, { auth: 'licenceKey', tag: 'Tokens', method: 'post', path: '/v1/tokens', summary: 'Test mode: tokenise a card from your server; the token attaches once, to any of your intents', body: TokenCreateRequest, response: TokeniseResponse,
+    handler: ({ ctx, body }) => payments.createToken(merchantOf(ctx), body.card) });
+
   const op = { auth: 'licenceKey' as const, tag: 'Payment Intents' };
 
   mount(router, { ...op, method: 'post', path: '/v1/payment_intents', summary: 'Create a Payment Intent', body: PaymentIntentCreate, response: PaymentIntentCreated,
@@ -64,34 +79,38 @@ export function backendPaymentRoutes({ idempotencyKeys, merchants, payments }: P
 
 /**
  * Session-backed routes for the SDK in direct mode (public key + session token), with CORS for the
- * merchant's allowed origins; and the hosted frames' tokenise route, with CORS for the service's own
- * origin only. The session token is bound to its intent: a body may omit payment_intent_id.
+ * merchant's allowed origins; and the hosted frames' tokenise route, which answers the service's own
+ * pages only (no CORS at all: the frames call it same-origin). The session token is bound to its
+ * intent: a body may omit payment_intent_id.
  */
-export function browserPaymentRoutes(services: Services, limiter: Middleware<AppState>): Router<AppState> {
+export function browserPaymentRoutes(services: Services, limiter: Middleware<AppState>, cardTesting: CardTestingLimits): Router<AppState> {
   const { idempotencyKeys, merchants, payments, config } = services;
   const router = new Router<AppState>();
-  const ownOrigin = () => new URL(config.publicUrl).origin;
+  const keyOf = (ctx: Ctx) => merchants.byKey(ctx.get('x-cpe-public-key'), 'public');
 
   const merchantCors = cors({
     preflight: (origin) => merchants.anyAllows(origin),
     request: (origin, ctx) => {
-      const merchant = merchants.byKey(ctx.get('x-cpe-public-key'), 'public');
+      const merchant = keyOf(ctx);
       return merchant ? merchant.origins.includes(origin) : merchants.anyAllows(origin);
     },
+    refusal: (origin, ctx) => pageOriginRefused(origin, keyOf(ctx)?.origins),
   });
-  const framesCors = cors({ preflight: (origin) => origin === ownOrigin(), request: (origin) => origin === ownOrigin() });
-  // Card-testing defence beside the intent lock: tokenise is rate-limited per session and per address
-  // (CPE_TOKENISE_RATE_PER_SESSION, CPE_TOKENISE_RATE_PER_IP; 0 turns one off).
-  const limits = config.tokeniseRateLimit ?? DEFAULT_TOKENISE_RATE_LIMIT;
-  const perSession = rateLimit(limits.perSession, (state) => `tokenise:${state.rateKey}`);
-  const perAddress = rateLimit(limits.perIp, (_state, ip) => `tokenise-ip:${ip}`);
+  // Card data reaches the service only from its own frames (a page script, even the merchant's, never
+  // calls this); a server tokenises test cards with POST /v1/tokens.
+  const framesOnly = ownOriginOnly(() => config.publicUrl, {
+    code: 'frames_only',
+    refused: 'POST /frames/tokenise answers the service\'s hosted frames only',
+    instead: 'From your server, in test mode, create a card token with POST /v1/tokens and your licence key (as the README shows).',
+  });
 
   const intentPaths = ['/intent', '/intent/attach', '/intent/confirm', '/intent/authorise'];
   for (const path of intentPaths) router.options(path, merchantCors.preflight);
-  router.options('/frames/tokenise', framesCors.preflight);
   // One prefix: a list of overlapping paths would run the middleware twice for /intent/attach.
   router.use('/intent', ...[merchantCors.request, limitedAuth(sessionAuth(merchants, payments), limiter), idempotencyKeys.middleware()].map(exceptPreflight));
-  router.use('/frames/tokenise', ...[framesCors.request, perAddress, sessionAuth(merchants, payments), perSession, idempotencyKeys.middleware()].map(exceptPreflight));
+  // Every attempt counts against its address, refused or not; then the frames-only check, the
+  // session, and the session's and merchant's budgets (card-testing.ts).
+  router.use('/frames/tokenise', ...[cardTesting.perAddress, framesOnly, sessionAuth(merchants, payments), cardTesting.perSession, cardTesting.perMerchant, idempotencyKeys.middleware()].map(exceptPreflight));
 
   const op = { auth: 'session' as const, tag: 'Browser (session)' };
   const intentOf = (ctx: Ctx, named?: string) => sessionIntentId(ctx, named);

@@ -126,6 +126,15 @@ export class PaymentsService {
     return this.#vault.issue(merchantId, intent.id, card);
   }
 
+  /**
+   * A server-made token (POST /v1/tokens, test mode): validated as tokenise validates, for whichever
+   * of the merchant's intents attaches it first. No intent yet, so a refusal counts towards no lock;
+   * the per-merchant card-testing limit counts these too.
+   */
+  createToken(merchantId: number, raw: RawCard) {
+    return this.#vault.issue(merchantId, null, validateCard(raw));
+  }
+
   attach(merchantId: number, intentId: string, input: { token: string; storeCard?: boolean }): AttachResponse {
     const intent = this.#own(merchantId, intentId);
     this.#assert('attach', intent);
@@ -135,7 +144,8 @@ export class PaymentsService {
     if (input.storeCard && intent.account_id === null)
       throw invalidParam('storeCard', 'Invalid storeCard: the payment intent was created without account_id, so there is no account to store the card for.');
 
-    // The token is spent from here on: the attempt below references it (see TokenRow).
+    // The token is spent from here on: the attempt below references it, and a server-made one is bound to this intent (see TokenRow).
+    this.#vault.bind(input.token, intent.id);
     const attempts = intent.attempts.map((a) => (['attached', 'awaiting_authentication'].includes(a.outcome) ? { ...a, outcome: 'superseded' as const } : a));
     const attempt: AttemptRow = {
       id: newId('att'),

@@ -244,13 +244,16 @@ export const VerifyResponse = z
   .meta({ id: 'VerifyResponse' });
 export type VerifyResponse = z.infer<typeof VerifyResponse>;
 
-export const TokeniseRequest = z.strictObject({
-  ...sessionId,
-  card: z.strictObject({
-    number: z.string().max(32),
-    exp_month: z.union([z.string().max(4), z.int()]).transform(String),
-    exp_year: z.union([z.string().max(4), z.int()]).transform(String),
-    cvc: z.string().max(8),
-    name: z.string().max(120),
-  }),
+/** The card fields of tokenise (the frames) and of POST /v1/tokens (a server, test mode): one shape, one validation. */
+const CardInput = z.strictObject({
+  number: z.string().max(32),
+  exp_month: z.union([z.string().max(4), z.int()]).transform(String),
+  exp_year: z.union([z.string().max(4), z.int()]).transform(String),
+  cvc: z.string().max(8),
+  name: z.string().max(120),
 });
+
+export const TokeniseRequest = z.strictObject({ ...sessionId, card: CardInput });
+
+/** POST /v1/tokens: no intent yet; the token attaches to any one intent of the key's merchant. */
+export const TokenCreateRequest = z.strictObject({ card: CardInput });

@@ -147,6 +147,8 @@ describe('keyboard only', () => {
       await page.keyboard.press('Tab');
       await page.keyboard.type('Ada Lovelace');
       await page.keyboard.press('Tab');
+      // Focus leaves the cross-site frame through the browser process: wait for it to arrive.
+      await page.waitForFunction(() => document.activeElement?.id === 'pay', undefined, { timeout: 5_000 }).catch(() => {});
       assert.equal(await page.evaluate(() => document.activeElement?.id), 'pay');
       await page.keyboard.press('Enter');
       // The challenge modal takes focus; Tab reaches Complete inside it.

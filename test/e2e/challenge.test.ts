@@ -27,11 +27,12 @@ describe('3-D Secure challenge in Chromium', { timeout: 60_000 }, () => {
 
   /** An intent with the challenge card attached and confirmed: the challenge URL. */
   async function challengeIntent() {
-    const { merchantId, publicKey } = stack.service.credentials;
+    const { merchantId, licenceKey } = stack.service.credentials;
     const created = await backend('', { merchantid: merchantId, amount: 1234, currency: 'GBP', identifier: 'e2e-3ds' });
-    const tokenised = await fetch(`${stack.serviceUrl}/frames/tokenise`, {
+    // A server-side token (test mode): /frames/tokenise answers the hosted frames only.
+    const tokenised = await fetch(`${stack.serviceUrl}/v1/tokens`, {
       method: 'POST',
-      headers: { 'content-type': 'application/json', 'x-cpe-public-key': publicKey, 'x-cpe-session-token': created.session_token },
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${licenceKey}` },
       body: JSON.stringify({ card: { number: '4000 0000 0000 3220', exp_month: '12', exp_year: String(new Date().getFullYear() + 2), cvc: '123', name: 'Ada Lovelace' } }),
     }).then((r) => r.json());
     await backend('/attach', { payment_intent_id: created.paymentIntentId, token: tokenised.data.cp_card_token });

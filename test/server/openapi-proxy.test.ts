@@ -65,7 +65,8 @@ test('the README test payment passes the validating proxy, form bodies with nest
     ['merchantid', String(merchantId)], ['amount', '1234'], ['currency', 'GBP'], ['identifier', 'order-1'], ['billTo[email]', 'ada@example.com'],
   ]);
   const session = { 'X-CPE-Public-Key': publicKey, 'X-CPE-Session-Token': pi.session_token };
-  const tok = await through('POST', '/frames/tokenise', session, [
+  // A server tokenises a test card with its licence key; the hosted frames' route refuses it (no Origin).
+  const tok = await through('POST', '/v1/tokens', backend, [
     ['card[number]', '4242424242424242'], ['card[exp_month]', '12'], ['card[exp_year]', '2030'], ['card[cvc]', '123'], ['card[name]', 'Ada Lovelace'],
   ]);
   await through('POST', '/v1/payment_intents/attach', backend, [['payment_intent_id', pi.paymentIntentId], ['token', tok.data.cp_card_token]]);

@@ -12,7 +12,7 @@ const DOCUMENTED: [string, string, boolean][] = [
   ['get', '/v1/contacts', false], ['post', '/v1/contacts', true], ['get', '/v1/contacts/{id}', false], ['put', '/v1/contacts/{id}', true], ['delete', '/v1/contacts/{id}', false],
   ['get', '/v1/conversations', false], ['post', '/v1/conversations', true], ['get', '/v1/conversations/{id}', false], ['put', '/v1/conversations/{id}', true],
   ['delete', '/v1/conversations/{id}', false], ['get', '/v1/conversations/{id}/messages', false], ['post', '/v1/conversations/{id}/messages', true],
-  ['post', '/v1/payment_intents', true], ['get', '/v1/payment_intents/{id}', false],
+  ['post', '/v1/payment_intents', true], ['get', '/v1/payment_intents/{id}', false], ['post', '/v1/tokens', true],
   ...['attach', 'confirm', 'authorise', 'capture', 'cancel', 'verify'].map((op): [string, string, boolean] => ['post', `/v1/payment_intents/${op}`, true]),
   ['get', '/intent', false], ['post', '/intent/attach', true], ['post', '/intent/confirm', true], ['post', '/intent/authorise', true], ['post', '/frames/tokenise', true],
   ['post', '/frames/wallet/approve', true],

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { startTestService, type TestService } from '../helpers/service.ts';
-import { CARDS, answerChallenge, futureYear, assertError, backend, createIntent, getIntent, readyToAuthorise, tokenOf, tokenise } from './payments-fixtures.ts';
+import { CARDS, answerChallenge, fromFrame, futureYear, assertError, backend, createIntent, getIntent, readyToAuthorise, tokenOf, tokenise } from './payments-fixtures.ts';
 
 let svc: TestService;
 before(async () => (svc = await startTestService()));
@@ -33,10 +33,12 @@ describe('session-backed routes (direct mode)', () => {
   test('missing or wrong credentials are 401; a licence key is not a session', async () => {
     const s = await createIntent(svc);
     for (const path of ['/intent/attach', '/intent/confirm', '/intent/authorise', '/frames/tokenise']) {
-      assertError(await svc.api('POST', path, { json: {} }), 401, null, 'authentication_error');
-      assertError(await svc.api('POST', path, { json: {}, headers: { ...s.headers, 'X-CPE-Session-Token': 'cpe_st_wrong' } }), 401);
-      assertError(await svc.api('POST', path, { json: {}, headers: { ...s.headers, 'X-CPE-Public-Key': svc.credentials.licenceKey } }), 401);
-      assertError(await svc.api('POST', path, { json: {}, token: svc.credentials.licenceKey }), 401);
+      // Tokenise refuses anything but a hosted frame first (test/security/tokenise.test.ts): these come from one.
+      const frame = path === '/frames/tokenise' ? fromFrame(svc) : {};
+      assertError(await svc.api('POST', path, { json: {}, headers: frame }), 401, null, 'authentication_error');
+      assertError(await svc.api('POST', path, { json: {}, headers: { ...frame, ...s.headers, 'X-CPE-Session-Token': 'cpe_st_wrong' } }), 401);
+      assertError(await svc.api('POST', path, { json: {}, headers: { ...frame, ...s.headers, 'X-CPE-Public-Key': svc.credentials.licenceKey } }), 401);
+      assertError(await svc.api('POST', path, { json: {}, headers: frame, token: svc.credentials.licenceKey }), 401);
     }
     assertError(await svc.api('GET', '/intent', {}), 401);
   });
@@ -103,15 +105,11 @@ describe('CORS', () => {
     assertError(await svc.api('GET', '/intent', { headers: { ...s.headers, Origin: 'https://shop-b.example' } }), 403);
   });
 
-  test("tokenise answers only the service's own origin", async () => {
+  test("tokenise answers only the service's own origin, and no preflight (the frames call it same-origin)", async () => {
     const s = await createIntent(svc);
-    const own = await preflight('/frames/tokenise', svc.url);
-    assert.equal(own.headers.get('access-control-allow-origin'), svc.url);
-    const merchant = await preflight('/frames/tokenise', MERCHANT_ORIGIN);
-    assert.equal(merchant.headers.get('access-control-allow-origin'), null);
+    for (const origin of [svc.url, MERCHANT_ORIGIN]) assert.equal((await preflight('/frames/tokenise', origin)).headers.get('access-control-allow-origin'), null);
     assertError(await tokenise(svc, { ...s, headers: { ...s.headers, Origin: MERCHANT_ORIGIN } }), 403);
-    const fromFrame = await tokenise(svc, { ...s, headers: { ...s.headers, Origin: svc.url } });
-    assert.equal(fromFrame.status, 200);
+    assert.equal((await tokenise(svc, s)).status, 200);
   });
 });
 
@@ -193,7 +191,7 @@ describe('idempotency', () => {
 
   test('a refused card is replayed to a repeat, so it counts once towards the lock; a malformed request is not kept', async () => {
     const session = await createIntent(svc);
-    const headers = { ...session.headers, 'X-Idempotency-Key': 'tok-bad-card' };
+    const headers = { ...fromFrame(svc), ...session.headers, 'X-Idempotency-Key': 'tok-bad-card' };
     const card = { number: '4242424242424241', exp_month: '12', exp_year: futureYear, cvc: '123', name: 'Ada' };
     const first = await svc.api('POST', '/frames/tokenise', { headers, json: { card } });
     assertError(first, 400, 'card[number]', 'card_error');
@@ -203,9 +201,9 @@ describe('idempotency', () => {
     assert.equal((await getIntent(svc, session.paymentIntentId)).failed_attempts, 1);
 
     // A request refused before it ran (a missing field) can be fixed and sent again with its key.
-    const malformed = await svc.api('POST', '/frames/tokenise', { headers: { ...session.headers, 'X-Idempotency-Key': 'tok-fixed' }, json: { card: { ...card, name: undefined } } });
+    const malformed = await svc.api('POST', '/frames/tokenise', { headers: { ...fromFrame(svc), ...session.headers, 'X-Idempotency-Key': 'tok-fixed' }, json: { card: { ...card, name: undefined } } });
     assert.equal(malformed.status, 400);
-    const fixed = await svc.api('POST', '/frames/tokenise', { headers: { ...session.headers, 'X-Idempotency-Key': 'tok-fixed' }, json: { card: { ...card, number: '4242424242424242' } } });
+    const fixed = await svc.api('POST', '/frames/tokenise', { headers: { ...fromFrame(svc), ...session.headers, 'X-Idempotency-Key': 'tok-fixed' }, json: { card: { ...card, number: '4242424242424242' } } });
     assert.equal(fixed.status, 200, JSON.stringify(fixed.body));
   });
 

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { MAX_FAILED_ATTEMPTS } from '../../server/payments/payments-service.ts';
 import { startTestService, type TestService } from '../helpers/service.ts';
-import { CARDS, answerChallenge, assertError, backend, createIntent, futureYear, getIntent, readyToAuthorise, tokenOf, tokenise } from './payments-fixtures.ts';
+import { CARDS, answerChallenge, assertError, fromFrame, backend, createIntent, futureYear, getIntent, readyToAuthorise, tokenOf, tokenise } from './payments-fixtures.ts';
 
 let svc: TestService;
 before(async () => (svc = await startTestService()));
@@ -149,7 +149,7 @@ describe('tokenisation', () => {
 
   test('a missing card field is a 400 naming it', async () => {
     const s = await createIntent(svc);
-    const r = await svc.api('POST', '/frames/tokenise', { headers: s.headers, json: { card: { number: CARDS.visa, exp_month: '12', exp_year: futureYear, name: 'A' } } });
+    const r = await svc.api('POST', '/frames/tokenise', { headers: { ...fromFrame(svc), ...s.headers }, json: { card: { number: CARDS.visa, exp_month: '12', exp_year: futureYear, name: 'A' } } });
     assertError(r, 400, 'card[cvc]');
   });
 
@@ -171,7 +171,7 @@ describe('tokenisation', () => {
   test('form-encoded bracket bodies work for tokenise', async () => {
     const s = await createIntent(svc);
     const r = await svc.api('POST', '/frames/tokenise', {
-      headers: s.headers,
+      headers: { ...fromFrame(svc), ...s.headers },
       form: { 'card[number]': CARDS.visa, 'card[exp_month]': '1', 'card[exp_year]': futureYear.slice(2), 'card[cvc]': '123', 'card[name]': 'Ada' },
     });
     assert.equal(r.status, 200, JSON.stringify(r.body));

@@ -50,11 +50,15 @@ export async function createIntent(svc: TestService, extra: Record<string, unkno
   };
 }
 
+/** What a hosted frame's own request carries beside the session: the service's Origin and fetch metadata. */
+export const fromFrame = (service: { url: string }) => ({ Origin: service.url, 'Sec-Fetch-Site': 'same-origin' });
+
+/** Tokenises as the hosted frame does (its Origin and fetch metadata unless `session.headers` says otherwise). */
 export function tokenise(svc: TestService, session: Session, card: Partial<Record<'number' | 'exp_month' | 'exp_year' | 'cvc' | 'name', string>> = {}): Promise<ApiResponse> {
   const number = card.number ?? CARDS.visa;
   const cvc = card.cvc ?? (number.replace(/\D/g, '').length === 15 ? '1234' : '123');
   return svc.api('POST', '/frames/tokenise', {
-    headers: session.headers,
+    headers: { ...fromFrame(svc), ...session.headers },
     json: { card: { number, exp_month: '12', exp_year: futureYear, cvc, name: 'Ada Lovelace', ...card, ...(card.cvc ? {} : { cvc }) } },
   });
 }

@@ -6,7 +6,7 @@ import { luhnValid } from '../../server/payments/cards.ts';
 import { apiClient, type Api, type ApiResponse } from '../helpers/service.ts';
 import { readDataFolder, rawDatabaseText } from '../helpers/data-folder.ts';
 import { startServiceProcess, tempDataDir, type ServiceProcess } from '../helpers/service-process.ts';
-import { futureYear } from './payments-fixtures.ts';
+import { fromFrame, futureYear } from './payments-fixtures.ts';
 
 /**
  * No secret leaks from a real run: the service process (`npm start`'s main.ts, with a data folder,
@@ -110,7 +110,7 @@ async function createIntent(extra: Record<string, unknown> = {}) {
 
 function tokenise(session: Record<string, string>, card: { number: string; cvc: string; name: string; exp_year?: string }) {
   return call('POST', '/frames/tokenise', {
-    headers: { ...session, ...key() },
+    headers: { ...fromFrame(service), ...session, ...key() },
     json: { card: { number: card.number, exp_month: '09', exp_year: card.exp_year ?? futureYear, cvc: card.cvc, name: card.name } },
   });
 }

@@ -5,7 +5,7 @@ import { allows, TRANSITIONS, type IntentOperation, type IntentStatus } from '..
 import { MAX_FAILED_ATTEMPTS } from '../../server/payments/payments-service.ts';
 import { replayable } from '../../server/http/idempotency.ts';
 import { startTestService, type ApiResponse, type TestService } from '../helpers/service.ts';
-import { CARDS, createBody, futureYear } from './payments-fixtures.ts';
+import { CARDS, createBody, fromFrame, futureYear } from './payments-fixtures.ts';
 
 /**
  * Property: whatever sequence of operations a client sends to one Payment Intent (valid or not, in
@@ -241,7 +241,7 @@ async function runSequence(create: { amount: number; autoCapture?: boolean; moto
       path,
       json,
       ...(auth === 'backend' ? { token: licence } : {}),
-      headers: { ...(auth === 'session' ? session : {}), 'X-Idempotency-Key': newKey() },
+      headers: { ...(auth === 'session' ? session : {}), ...(op === 'tokenise' ? fromFrame(svc) : {}), 'X-Idempotency-Key': newKey() },
     };
     const response = await call(request);
     history.push({ label, op, request, response, ...extra });

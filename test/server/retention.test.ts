@@ -126,6 +126,8 @@ describe('configuration from the environment', () => {
       CPE_RATE_BURST: '9',
       CPE_TOKENISE_RATE_PER_IP: '3',
       CPE_TOKENISE_RATE_PER_SESSION: '0',
+      CPE_TOKENISE_RATE_PER_MERCHANT: '40',
+      CPE_TRUST_PROXY: '2',
       CPE_LOG_LEVEL: 'warn',
       CPE_LOG_FILE: '/tmp/cpe.log',
       CPE_IDEMPOTENCY_RETENTION: '3600',
@@ -137,24 +139,30 @@ describe('configuration from the environment', () => {
       dataDir: '/tmp/cpe-config-test',
       publicUrl: 'https://pay.example',
       rateLimit: { perSecond: 7, burst: 9 },
-      tokeniseRateLimit: { perIp: { perSecond: 3, burst: 200 }, perSession: { perSecond: 0, burst: 20 } },
+      tokeniseRateLimit: { perIp: { perSecond: 3, burst: 200 }, perSession: { perSecond: 0, burst: 20 }, perMerchant: { perSecond: 40, burst: 250 } },
+      trustProxy: 2,
       log: { level: 'warn', file: '/tmp/cpe.log' },
       idempotencyRetentionSeconds: 3600,
       compactMinBytes: 4096,
     });
   });
 
-  test('defaults: ports 4242 and 4243, ./data, rate 100 with burst 200, tokenise 5 and 1 per second, 24 h retention', () => {
+  test('defaults: ports 4242 and 4243, ./data, rate 100 with burst 200, tokenise 5, 1 and 25 per second, no trusted proxy, 24 h retention', () => {
     const config = configFromEnv({});
     assert.equal(config.port, 4242);
     assert.equal(config.demoPort, 4243);
     assert.equal(config.dataDir, `${process.cwd()}/data`);
     assert.equal(config.publicUrl, 'http://localhost:4242');
     assert.deepEqual(config.rateLimit, { perSecond: 100, burst: 200 });
-    assert.deepEqual(config.tokeniseRateLimit, { perIp: { perSecond: 5, burst: 200 }, perSession: { perSecond: 1, burst: 20 } });
+    assert.deepEqual(config.tokeniseRateLimit, { perIp: { perSecond: 5, burst: 200 }, perSession: { perSecond: 1, burst: 20 }, perMerchant: { perSecond: 25, burst: 250 } });
+    assert.equal(config.trustProxy, 0);
     assert.deepEqual(config.log, { level: 'info', file: undefined });
     assert.equal(config.idempotencyRetentionSeconds, 86_400);
     assert.equal(config.compactMinBytes, 1 << 20);
     assert.equal(configFromEnv({ PORT: '0' }).publicUrl, 'http://localhost:0');
+  });
+
+  test('CPE_TRUST_PROXY is a count of proxies: anything else stops the start with a message naming it', () => {
+    for (const value of ['true', '-1', '1.5', 'yes']) assert.throws(() => configFromEnv({ CPE_TRUST_PROXY: value }), /CPE_TRUST_PROXY is the number of proxies/);
   });
 });

@@ -44,7 +44,8 @@ const closeServer = (server: Server) =>
     server.closeAllConnections();
   });
 
-export async function startStack(options: { build?: boolean } = {}): Promise<Stack> {
+/** `service` overrides the service's configuration (e.g. `publicUrl: 'http://localhost:0'`, its limits). */
+export async function startStack(options: { build?: boolean; service?: Partial<Config> } = {}): Promise<Stack> {
   // Tests run against the code as it is now: rebuild dist/ if a source is newer.
   if (options.build !== false && !ensureBuilt({ quiet: true })) throw new Error('dist/sdk/cpe.js is missing after vite build.');
 
@@ -71,6 +72,7 @@ export async function startStack(options: { build?: boolean } = {}): Promise<Sta
       publicUrl: 'http://127.0.0.1:0',
       rateLimit: { perSecond: 0, burst: 0 },
       log: { level: 'silent' },
+      ...options.service,
     };
     const service = await startService(config);
     cleanups.push(() => service.close());
