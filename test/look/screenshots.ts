@@ -4,15 +4,15 @@
  * Flows' processing, success and failure, the 3-D Secure challenge and the wallet sheet (light, dark,
  * left to right and right to left), and `theme: auto` on a light page under a dark OS and the reverse.
  *
- *   node --import tsx scripts/look-screenshots.ts [out-folder] [filter]   (default /tmp/cpe-look)
+ *   node --import tsx test/look/screenshots.ts [out-folder] [filter]   (default /tmp/cpe-look)
  *
  * It runs the real stack (service, Chromium) as the end-to-end suite does (test/e2e/helpers).
  */
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
-import { DARK_PAGE, lookFrame as frame, openSheet, startLook, typeLookCard as typeCard, type LookSetup } from '../test/e2e/helpers/look.ts';
-import { startStack } from '../test/e2e/helpers/stack.ts';
+import { DARK_PAGE, lookFrame as frame, openSheet, startLook, typeLookCard as typeCard, type LookSetup } from '../e2e/helpers/look.ts';
+import { startStack } from '../e2e/helpers/stack.ts';
 
 const out = process.argv[2] ?? '/tmp/cpe-look';
 const filter = process.argv[3] ?? '';
