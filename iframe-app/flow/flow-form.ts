@@ -45,6 +45,7 @@ export class FlowForm extends CardInputs {
       color: var(--_bg);
       font: inherit;
       font-weight: 600;
+      line-height: 22px;
       cursor: pointer;
     }
     /* The ring sits inside the button (nothing is drawn past the frame's edges). */
@@ -71,6 +72,7 @@ export class FlowForm extends CardInputs {
       border-radius: var(--_radius);
       background: var(--_input-bg);
       color: var(--_fg);
+      line-height: 22px;
     }
     .status.failure {
       border-color: var(--_error);

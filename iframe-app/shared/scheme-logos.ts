@@ -5,7 +5,8 @@ import { SCHEME_NAMES, type Scheme } from '../../protocol/card-schemes.ts';
  * The card schemes' marks as small inline SVGs (a 32×20 card each, simple paths, no fetch): what
  * protocol/card-schemes.ts detects. Brand colours on a white card (or the brand's own card colour),
  * so they read the same on light and dark forms. The Visa and Diners Club paths are Simple Icons'
- * (CC0); the others are drawn here from circles, rounded bars and stroked letters.
+ * (CC0); the others are drawn here from circles, rounded bars and stroked letters (Discover's
+ * wordmark, too small for strokes, is text around its orange ball).
  */
 export type KnownScheme = Exclude<Scheme, 'unknown'>;
 
@@ -39,7 +40,7 @@ const MARKS: Record<KnownScheme, SVGTemplateResult> = {
   amex: card('#1f72cd', letters('M5 13.5l2-7 2 7M5.7 11.2h2.6M11 13.5v-7l2 4 2-4v7M20.3 6.5h-2.8v7h2.8M17.5 10h2.4M22.3 6.5l4.2 7M26.5 6.5l-4.2 7')),
   discover: card(
     '#fff',
-    svg`<path d="M14 20h14.5a3 3 0 0 0 3-3V11A24 24 0 0 1 14 20z" fill="#f48120"/><circle cx="18.3" cy="8.5" r="2.6" fill="#f48120"/><path d="M4 6v5h1.3a2.5 2.5 0 0 0 0-5zM8.6 6v5M13.4 6.6a1.6 1.6 0 0 0-2.6.6c0 1.7 2.8.9 2.8 2.5a1.5 1.5 0 0 1-2.9.5M24.5 6l1.6 5 1.6-5" fill="none" stroke="#231f20" stroke-width="1.1" stroke-linejoin="round"/>`,
+    svg`<path d="M14 20h14.5a3 3 0 0 0 3-3V12.5A26 26 0 0 1 14 20z" fill="#f48120"/><g font-family="Arial,Helvetica,sans-serif" font-size="4.7" font-weight="700" fill="#231f20"><text x="2.6" y="11.4">DISC</text><text x="19.4" y="11.4">VER</text></g><circle cx="17.1" cy="9.75" r="2" fill="#f48120"/>`,
   ),
   diners: card(
     '#fff',
