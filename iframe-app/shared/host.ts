@@ -54,7 +54,7 @@ export async function startFrame<T extends FrameElement = CardInputs>(create: (p
   const el = address && create(address.params);
   if (!address || !el || window.parent === window) {
     const tag = new URLSearchParams(location.search).get('lang') ?? 'en';
-    const { lang, cat } = await loadCatalogue(/^[a-zA-Z]{2,3}(-[a-zA-Z0-9]{2,8})*$/.test(tag) ? tag : 'en');
+    const { lang, cat } = await loadCatalogue(tag);
     applyLanguage(lang, cat);
     renderUnavailable(cat.unavailable);
     return undefined;

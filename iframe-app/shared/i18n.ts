@@ -1,12 +1,11 @@
 import type { DialogTexts } from '../../protocol/bridge.ts';
+import { LANGUAGE_TAG } from '../../protocol/language-tag.ts';
 import { CATALOGUES, LANGUAGES, resolveLanguage } from '../i18n/catalogues.ts';
 import en, { type Catalogue } from '../i18n/en.ts';
 
 export type { Catalogue };
-export { en, LANGUAGES, resolveLanguage };
+export { en, LANGUAGE_TAG, LANGUAGES, resolveLanguage };
 
-/** Tags a frame accepts from its address (anything else is English). */
-export const LANGUAGE_TAG = /^[a-zA-Z]{2,3}(-[a-zA-Z0-9]{2,8})*$/;
 
 /**
  * The catalogue for a language tag, fetched only now (one file per language). An unknown language

@@ -1,5 +1,6 @@
 import { CATALOGUES, resolveLanguage, type Catalogue } from '../../iframe-app/i18n/catalogues.ts';
 import en from '../../iframe-app/i18n/en.ts';
+import { LANGUAGE_TAG } from '../../protocol/language-tag.ts';
 
 /**
  * How the 3-D Secure test page looks and speaks: the language and colour scheme of the element that
@@ -15,11 +16,10 @@ export interface ChallengeLook {
   scheme?: 'light' | 'dark';
 }
 
-const TAG = /^[a-zA-Z]{2,3}(-[a-zA-Z0-9]{2,8}){0,4}$/;
 
 /** The look asked for by the page's query (`lang`, `theme`); English and the OS's scheme otherwise. */
 export async function challengeLook(query: Record<string, unknown>): Promise<ChallengeLook> {
-  const tag = typeof query.lang === 'string' && TAG.test(query.lang) ? query.lang : 'en';
+  const tag = typeof query.lang === 'string' && LANGUAGE_TAG.test(query.lang) && query.lang.length <= 35 ? query.lang : 'en';
   const theme = query.theme;
   const scheme = theme === 'light' || theme === 'dark' ? theme : undefined;
   const lang = resolveLanguage(tag) ?? 'en';
