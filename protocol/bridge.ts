@@ -37,12 +37,18 @@ export type ThemeTokens = z.infer<typeof ThemeTokens>;
 export const CardSchemesDisplay = z.enum(['all', 'detected', 'none']);
 export type CardSchemesDisplay = z.infer<typeof CardSchemesDisplay>;
 
+/** The colour scheme the element resolved: its `theme`, or with `auto` what the page around it shows. */
+export const ColorScheme = z.enum(['light', 'dark']);
+export type ColorScheme = z.infer<typeof ColorScheme>;
+
 /** What the element tells the frame right after the handshake (and again with `configure`). */
 export const FrameConfig = z.object({
   pubKey: z.string(),
   /** Absent until a Payment Intent exists (Checkout Context). */
   session: z.optional(FrameSession),
   tokens: ThemeTokens,
+  /** Absent from an older SDK: the frame then follows `prefers-color-scheme` for `theme=auto`. */
+  scheme: z.optional(ColorScheme),
   cardSchemesDisplay: z.optional(CardSchemesDisplay),
   /** Element-specific extras (a Flow's amount label, a wallet's options): each frame app parses its own. */
   extra: z.optional(z.record(z.string(), z.unknown())),
@@ -70,12 +76,14 @@ export const FocusParams = z.object({ position: z.enum(['first', 'last']) });
 
 /**
  * A Flow frame's visible state, set by the element as it runs the lifecycle (the frame only shows
- * it): `processing` disables the button and announces it; `success` and `failure` show the message,
- * and `failure` offers Try again (the frame emits `retry`); `idle` shows the form again.
+ * it): `processing` disables the button and announces it; `success` and `failure` show the message
+ * (a failure's known `code` in the frame's language instead), and `failure` offers Try again (the frame emits `retry`); `idle` shows the form again.
  */
 export const FlowState = z.object({
   state: z.enum(['idle', 'processing', 'success', 'failure']),
   message: z.optional(z.string().check(z.maxLength(300))),
+  /** Why it failed (`card_declined`, `insufficient_funds`, `attach_refused`, `authentication_failed`…): the frame says it in its language. */
+  code: z.optional(z.string().check(z.maxLength(60))),
 });
 export type FlowState = z.infer<typeof FlowState>;
 
@@ -126,9 +134,18 @@ export const ChangeState = z.object({
 });
 export type ChangeState = z.infer<typeof ChangeState>;
 
+const text = z.string().check(z.maxLength(200));
+/**
+ * The texts of the SDK's dialogs (the 3-D Secure challenge, the wallet sheet) in the frame's
+ * language, so the SDK carries no catalogue: `title` and `frame` name the challenge dialog and its
+ * frame, `cancel` the dialogs' close button; `lang` and `dir` are the catalogue's.
+ */
+export const DialogTexts = z.object({ lang: z.string().check(z.maxLength(35)), dir: z.enum(['ltr', 'rtl']), title: text, frame: text, cancel: text });
+export type DialogTexts = z.infer<typeof DialogTexts>;
+
 export const EVENTS = {
-  /** The frame rendered: its content height in CSS pixels. */
-  ready: z.object({ height: z.number() }),
+  /** The frame rendered: its content height in CSS pixels, and the dialogs' texts in its language. */
+  ready: z.object({ height: z.number(), texts: z.optional(DialogTexts) }),
   /** Content height changed (validation message shown, layout wrapped). */
   resize: z.object({ height: z.number() }),
   change: ChangeState,

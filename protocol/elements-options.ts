@@ -1,6 +1,7 @@
 import * as z from 'zod/mini';
 import { CardSchemesDisplay } from './bridge.ts';
 import { LAYOUTS, THEMES } from './frame-address.ts';
+import { LANGUAGE_TAG } from './language-tag.ts';
 import { CUSTOM_CHECKS, isRelativeUrl, RELATIVE_URL } from './option-checks.ts';
 import type { PaymentIntentSession } from './session.ts';
 import { WALLET_A_STYLES, WALLET_A_TYPES, WALLET_B_STYLES, WALLET_B_TYPES } from './wallet-sheet.ts';
@@ -96,7 +97,7 @@ const positive = (message: string) => z.number(message).check(z.positive(message
 const shared = {
   identifier: optional(string()),
   element: optional(target),
-  language: optional(string('must be a language tag such as "en" or "pt-BR"').check(z.regex(/^[a-zA-Z]{2,3}(-[a-zA-Z0-9]{2,8})*$/, 'must be a language tag such as "en" or "pt-BR"'))),
+  language: optional(string('must be a language tag such as "en" or "pt-BR"').check(z.regex(LANGUAGE_TAG, 'must be a language tag such as "en" or "pt-BR"'))),
   theme: optional(oneOf(THEMES)),
   width: optional(z.union([z.string(), z.number()], 'must be a CSS width such as "100%" or a number of pixels').check(say('must be a CSS width such as "100%" or a number of pixels'))),
   height: optional(positive('must be a number of pixels')),
@@ -121,7 +122,8 @@ export const FlowOptions = CardElementOptions;
 const total = optional(object({ amount: minor, label: optional(string()) }, 'must be an object { amount, label? } (amount in minor units)'));
 const appearance = (types: readonly string[], styles: readonly string[]) =>
   optional(object({ type: optional(oneOf(types)), style: optional(oneOf(styles)) }, 'must be an object { type?, style? }'));
-const wallet = { identifier: shared.identifier, element: shared.element, total };
+/** A wallet's button and sheet speak `language` and take the `theme` (as the card element's). */
+const wallet = { identifier: shared.identifier, element: shared.element, language: shared.language, theme: shared.theme, total };
 
 /** walletA: identifier, element, total, appearance (14 types, 3 styles). */
 export const WalletAOptions = object({ ...wallet, appearance: appearance(WALLET_A_TYPES, WALLET_A_STYLES) });

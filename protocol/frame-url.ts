@@ -10,13 +10,14 @@ import * as z from 'zod/mini';
  * sent to the server) holds the per-mount session uuid the handshake checks.
  */
 import { LAYOUTS, THEMES } from './frame-address.ts';
+import { LANGUAGE_TAG } from './language-tag.ts';
 
 export { FRAME_APPS, LAYOUTS, THEMES, frameUrl, type FrameApp, type Layout, type Theme } from './frame-address.ts';
 
 export const FrameParams = z.object({
   pk: z.string().check(z.startsWith('pk_')),
   ok: z.optional(z.string()),
-  lang: z.string().check(z.regex(/^[a-zA-Z]{2,3}(-[a-zA-Z0-9]{2,8})*$/)),
+  lang: z.string().check(z.regex(LANGUAGE_TAG)),
   layout: z.optional(z.enum(LAYOUTS)),
   theme: z.optional(z.enum(THEMES)),
   /** Field frames (cpe-card-fields): which field, and the group uuid that names their shared channel. */

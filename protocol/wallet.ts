@@ -79,8 +79,11 @@ export const WalletSession = z.object({
 });
 export type WalletSession = z.infer<typeof WalletSession>;
 
-/** Posted by the sheet to its parent (target '*': it carries only the uuid) once it listens for the session. */
-export const WalletSheetReady = z.object({ type: z.literal(WALLET_READY_TYPE), session: z.string() });
+/**
+ * Posted by the sheet to its parent (target '*': it carries only the uuid and its content's height,
+ * which the dialog takes, so it has no empty area) once it listens for the session.
+ */
+export const WalletSheetReady = z.object({ type: z.literal(WALLET_READY_TYPE), session: z.string(), height: z.optional(z.number().check(z.positive(), z.maximum(4000))) });
 export type WalletSheetReady = z.infer<typeof WalletSheetReady>;
 
 /** `r` of the sheet's address: base64url (no padding) of the UTF-8 JSON of a WalletRequest. */

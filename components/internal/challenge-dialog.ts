@@ -1,3 +1,4 @@
+import type { ColorScheme, DialogTexts } from '../../protocol/bridge.ts';
 import type { ChallengeCancel as CancelMessage, ChallengeMessage as ResultMessage } from '../../protocol/challenge.ts';
 import { ChallengeCancel, ChallengeMessage } from '../../protocol/generated/guards.ts';
 import type { ChallengePayload } from '../../protocol/intent.ts';
@@ -12,29 +13,44 @@ function deepActive(): HTMLElement | null {
 
 let count = 0;
 
+/** How a dialog looks and speaks: the element's colour scheme and its frames' language (English until a frame told). */
+export interface DialogLook {
+  scheme: ColorScheme;
+  texts?: DialogTexts;
+}
+
+const escape = (text: string) => text.replace(/[&<>"]/g, (c) => `&#${c.charCodeAt(0)};`);
+
 /**
  * A service page in a native modal `<dialog>` inside `root` (top layer, `role=dialog` and
- * `aria-modal` from showModal): `inner` holds its iframe (and a heading, a Cancel button). Focus
- * moves in (to the `tabindex` heading, else the frame) and back to where it was on close. Escape
- * (in the dialog), a button, or `signal` cancel (undefined). `onMessage` hears only the service
- * origin's messages from this frame's window; it calls `done` with the outcome.
+ * `aria-modal` from showModal): a title bar (`title`, and a close button named "Cancel" in the
+ * frames' language) over the page's iframe, nothing below it, in the element's colour scheme. The
+ * dialog itself takes the focus (no ring on the title; Tab reaches the page's controls, then the close button),
+ * and focus goes back where it was on close. Escape (in the dialog), the close button, or `signal`
+ * cancel (undefined). `onMessage` hears only the service origin's messages from this frame's window;
+ * it calls `done` with the outcome.
  */
 export function modal<T>(
   root: ParentNode,
   origin: string,
   src: string,
-  inner: string,
+  view: { title: string; frame: string; look: DialogLook },
   signal: AbortSignal,
   onMessage: (data: any, done: (outcome?: T) => void, iframe: HTMLIFrameElement) => void,
   part: string,
 ): Promise<T | undefined> {
+  const { scheme, texts } = view.look;
+  const id = `cpe-dialog-${++count}`;
   const dialog = document.createElement('dialog');
-  dialog.part = dialog.className = part;
-  dialog.innerHTML = inner;
+  dialog.part = part;
+  dialog.className = `${part} ${scheme}`;
+  dialog.tabIndex = -1;
+  dialog.setAttribute('aria-labelledby', id);
+  if (texts) (dialog.lang = texts.lang), (dialog.dir = texts.dir);
+  // The close button comes after the page in the tab order (Tab from the dialog reaches the page's
+  // controls first) and shows in the title bar.
+  dialog.innerHTML = `<header><h2 id="${id}">${escape(view.title)}</h2></header><iframe title="${escape(view.frame)}" allow="payment"></iframe><button type="button" class="close" part="${part}-cancel" aria-label="${escape(texts?.cancel ?? 'Cancel')}">×</button>`;
   const iframe = dialog.querySelector('iframe')!;
-  const heading = dialog.querySelector('h2');
-  if (heading) dialog.setAttribute('aria-labelledby', heading.id);
-  else dialog.setAttribute('aria-label', iframe.title);
   const previous = deepActive();
   return new Promise((resolve) => {
     const done = (outcome?: T) => {
@@ -55,33 +71,43 @@ export function modal<T>(
       event.preventDefault();
       cancel();
     });
-    dialog.querySelector('button')?.addEventListener('click', cancel);
+    dialog.querySelector('button')!.addEventListener('click', cancel);
     iframe.src = src;
     root.append(dialog);
     dialog.showModal();
     if (signal.aborted) return cancel();
-    (dialog.querySelector<HTMLElement>('[tabindex]') ?? iframe).focus();
+    dialog.focus();
   });
 }
 
 /**
- * Shows the service's 3-D Secure challenge page in a modal (named by its heading "Verify your
- * payment"). The frame is 390×400 (EMV window 02) and full screen on narrow viewports (05). Escape
- * (in the dialog), the Cancel button, or Escape inside the challenge page (another origin, whose
- * keys the dialog never sees: the page posts `{type: 'cpe:3ds:cancel'}`) cancel.
+ * Shows the service's 3-D Secure challenge page in a modal (titled "Verify your payment" in the
+ * element's language), the page itself in that language and colour scheme (`lang` and `theme` added
+ * to its address). The frame is 390 px wide (EMV window 02), 340 px tall (the test page) and full screen on narrow viewports (05).
+ * Escape (in the dialog), the close button, or Escape inside the challenge page (another origin,
+ * whose keys the dialog never sees: the page posts `{type: 'cpe:3ds:cancel'}`) cancel.
  *
  * Resolves `completed` or `failed` from the page's `{type: 'cpe:3ds:result'}` message; both
  * messages (protocol/challenge.ts) are accepted only from the service origin, from this frame's
  * window and for this transaction. `undefined` when the shopper cancels or `signal` aborts (the
  * element was removed).
  */
-export function showChallenge(root: ParentNode, origin: string, challenge: ChallengePayload, signal: AbortSignal): Promise<'completed' | 'failed' | undefined> {
-  const id = `cpe-challenge-${++count}`;
+export function showChallenge(
+  root: ParentNode,
+  origin: string,
+  challenge: ChallengePayload,
+  signal: AbortSignal,
+  look: DialogLook & { lang: string },
+): Promise<'completed' | 'failed' | undefined> {
+  const url = new URL(challenge.url);
+  url.searchParams.set('lang', look.lang);
+  url.searchParams.set('theme', look.scheme);
+  const texts = look.texts;
   return modal<'completed' | 'failed'>(
     root,
     origin,
-    challenge.url,
-    `<h2 id="${id}" tabindex="-1">Verify your payment</h2><iframe title="3-D Secure verification" allow="payment"></iframe><button type="button" part="challenge-cancel">Cancel</button>`,
+    url.href,
+    { title: texts?.title ?? 'Verify your payment', frame: texts?.frame ?? '3-D Secure verification', look },
     signal,
     (data, done) => {
       if (data?.transaction_id !== challenge.transaction_id) return;

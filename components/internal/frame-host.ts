@@ -1,4 +1,4 @@
-import type { ChangeState, FrameConfig, FrameEventDetail, FrameEventName, TokeniseResult } from '../../protocol/bridge.ts';
+import type { ChangeState, ColorScheme, DialogTexts, FrameConfig, FrameEventDetail, FrameEventName, TokeniseResult } from '../../protocol/bridge.ts';
 import type { AttachResponse, AuthoriseResponse, ChallengePayload, ConfirmResponse } from '../../protocol/intent.ts';
 import * as guards from '../../protocol/generated/guards.ts';
 import type { JsonSchema } from '../../protocol/json-guard.ts';
@@ -9,6 +9,7 @@ import { SdkError } from '../errors.ts';
 import { dispatchCpeEvent, type CpeEvent, type CpeEventDetails, type CpeEventName } from '../events.ts';
 import { postJson, intentStep, scrub, sessionHeaders } from '../transport/transport.ts';
 import { showChallenge } from './challenge-dialog.ts';
+import { resolveLook } from './color-scheme.ts';
 import type { Frame, FrameOwner } from './frame.ts';
 import { parse, type SharedElementOptions } from './options.ts';
 
@@ -190,7 +191,10 @@ export abstract class FrameHost extends Base implements FrameOwner, ElementsApi 
   /** createServerIntent has not answered yet: ready waits for it. */
   #sessionPending = false;
   #timer?: ReturnType<typeof setTimeout>;
-  #tokens = '';
+  /** The tokens and colour scheme last sent to the frames (JSON), to send them again only when they change. */
+  #look = '';
+  /** What the dialogs say, in the frames' language (their `ready` tells). */
+  protected texts?: DialogTexts;
   // The attempt: one idempotency key from tokenise to authorise.
   #key?: string;
   #token?: string;
@@ -412,6 +416,11 @@ export abstract class FrameHost extends Base implements FrameOwner, ElementsApi 
     return this.#ready.promise;
   }
 
+  /** The colour scheme of the frames and dialogs: the `theme` option, or with `auto` the page around the element. */
+  protected get scheme(): ColorScheme {
+    return resolveLook(this, this.options.theme).scheme;
+  }
+
   /** @internal FrameOwner: the config the frames get at the handshake and with `configure`. */
   frameConfig(): FrameConfig {
     const style = getComputedStyle(this);
@@ -420,12 +429,18 @@ export abstract class FrameHost extends Base implements FrameOwner, ElementsApi 
       const value = style.getPropertyValue(name).trim();
       if (value) tokens[name] = value;
     }
-    this.#tokens = JSON.stringify(tokens);
+    // The frames paint the page's own background (unless --cpe-bg says otherwise) in its colour scheme,
+    // and their iframes take that scheme too, so the browser keeps them transparent.
+    const { scheme, background } = resolveLook(this, this.options.theme);
+    if (background) tokens['--cpe-bg'] ??= background;
+    for (const frame of this.frames) frame.iframe.style.colorScheme = scheme;
+    this.#look = JSON.stringify([tokens, scheme]);
     const session = this.session;
     return {
       pubKey: this.controller!.pubKey,
       session: session && { paymentIntentId: session.paymentIntentId, sessionToken: session.sessionToken },
       tokens,
+      scheme,
       cardSchemesDisplay: this.options.cardSchemesDisplay,
       extra: this.extra(),
     };
@@ -438,7 +453,13 @@ export abstract class FrameHost extends Base implements FrameOwner, ElementsApi 
       const { message, code } = detail as FrameEventDetail<'error'>;
       this.emit('cpe:error', { message: scrub(message), code, operation: 'frame' });
     }
-    if (name === 'ready') this.#maybeReady();
+    if (name === 'ready') {
+      const { texts } = detail as FrameEventDetail<'ready'>;
+      if (texts) this.texts = texts;
+      // The reserved height was for the skeleton: from now on the element is as tall as its frame.
+      (frame.box instanceof HTMLElement ? frame.box : this).style.minHeight = '';
+      this.#maybeReady();
+    }
   }
 
   /** Ready: every frame finished its handshake and has the session (when there is one yet). */
@@ -450,17 +471,20 @@ export abstract class FrameHost extends Base implements FrameOwner, ElementsApi 
     this.emit('cpe:ready', {});
   }
 
-  /** Follows `--cpe-*` changes: the element's and the root's style and class, the theme attribute, the colour scheme. */
+  /**
+   * Follows `--cpe-*` and colour scheme changes: the style, class and theme attributes of the element
+   * and its ancestors (a page switching its own theme), and the operating system's preference.
+   */
   #watchTheme(signal: AbortSignal): void {
     const check = () => {
       if (!this.frames.length) return;
-      const before = this.#tokens;
+      const before = this.#look;
       const config = this.frameConfig();
-      if (this.#tokens !== before) for (const frame of this.frames) if (frame.end) frame.request('configure', config).catch(noop);
+      if (this.#look !== before) for (const frame of this.frames) if (frame.end) frame.request('configure', config).catch(noop);
     };
     const observer = new MutationObserver(check);
-    for (const node of [this, this.parentElement, document.documentElement, document.body])
-      if (node) observer.observe(node, { attributes: true, attributeFilter: ['style', 'class', 'theme', 'data-theme'] });
+    for (let node: Element | null = this; node; node = node.parentElement ?? ((node.getRootNode() as ShadowRoot).host || null))
+      observer.observe(node, { attributes: true, attributeFilter: ['style', 'class', 'theme', 'data-theme'] });
     signal.addEventListener('abort', () => observer.disconnect());
     matchMedia('(prefers-color-scheme: dark)').addEventListener('change', check, { signal });
   }
@@ -585,7 +609,8 @@ export abstract class FrameHost extends Base implements FrameOwner, ElementsApi 
     const url = new URL(challenge.url, origin);
     if (url.origin !== origin) throw new SdkError('invalid_options', `${this.where}: the challenge url must be a page of the service (${origin})`, 'url');
     this.emit('cpe:challenge:start', {});
-    const outcome = await showChallenge(this.shadowRoot!, origin, { ...challenge, url: url.href }, this.#abort?.signal ?? new AbortController().signal);
+    const look = { scheme: this.scheme, texts: this.texts, lang: this.options.language ?? 'en' };
+    const outcome = await showChallenge(this.shadowRoot!, origin, { ...challenge, url: url.href }, this.#abort?.signal ?? new AbortController().signal, look);
     if (outcome) this.#confirmed = { intentId: this.#confirmed?.intentId ?? this.session!.paymentIntentId, status: outcome === 'completed' ? 'requires_authorisation' : 'failed' };
     if (outcome !== 'completed')
       this.emit(
@@ -655,18 +680,25 @@ export abstract class FrameHost extends Base implements FrameOwner, ElementsApi 
   /**
    * The Flow lifecycle (spec): tokenise (unless a wallet's `token`), attach, confirm with 3-D Secure,
    * authorise through `middleware.authorise` or the session route `/intent/authorise`, and notify
-   * `middleware.verifyAuth`. Never throws: `[true]` when authorised, else `[false, the service's reason]`.
+   * `middleware.verifyAuth`. Never throws: `[true]` when authorised, else `[false, the service's
+   * reason, its code]` (`attach_refused` for a card attach refuses for good, `authentication_failed`,
+   * `challenge_cancelled`), which a Flow's frame says in the shopper's language.
    */
-  protected async lifecycle(token?: string): Promise<[boolean, string?]> {
+  protected async lifecycle(token?: string): Promise<[boolean, string?, string?]> {
     try {
       if (!token) await this.tokenise();
       const attached = await this.attach(token ? { token } : {});
-      if (attached.status === 'requires_payment_method') return [false, attached.error?.message];
-      if ((await this.confirm()).status !== 'requires_authorisation') return [false];
+      if (attached.status === 'requires_payment_method') {
+        const error = attached.error;
+        return [false, error?.message, error ? (error.retriable ? 'processing_error' : 'attach_refused') : undefined];
+      }
+      const confirmed = await this.confirm();
+      if (confirmed.status !== 'requires_authorisation')
+        return [false, undefined, confirmed.status === 'requires_customer_authentication' ? 'challenge_cancelled' : 'authentication_failed'];
       const { serviceOrigin, middleware } = this.controller!;
       const verify = !!middleware.verifyAuth;
       const answer = await this.#authorise({ endpoint: middleware.authorise ?? `${serviceOrigin}/intent/authorise`, verify }, !middleware.authorise);
-      return answer.authorised === false ? [false, answer.error?.message] : [true];
+      return answer.authorised === false ? [false, answer.error?.message, answer.error?.code ?? undefined] : [true];
     } catch {
       return [false];
     }

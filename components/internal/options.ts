@@ -29,7 +29,7 @@ export interface SharedElementOptions {
   element?: MountTarget;
   /** BCP 47 language of the frame, default `en`; an unknown one falls back to English. */
   language?: string;
-  /** `auto` (default, follows `prefers-color-scheme`), `light` or `dark`. */
+  /** `auto` (default: follows the page around the element, else `prefers-color-scheme`), `light` or `dark`. */
   theme?: Theme;
   /** CSS width of the element, default `100%` of its container (a number is pixels). */
   width?: string | number;
@@ -57,6 +57,10 @@ export interface WalletTotal {
 export interface WalletAOptions {
   identifier?: string;
   element?: MountTarget;
+  /** BCP 47 language of the button and the wallet sheet, default `en`. */
+  language?: string;
+  /** `auto` (default: the page around the element), `light` or `dark`: the wallet sheet and its dialog. */
+  theme?: Theme;
   total?: WalletTotal;
   appearance?: { type?: (typeof WALLET_A_TYPES)[number]; style?: (typeof WALLET_A_STYLES)[number] };
 }
@@ -64,6 +68,10 @@ export interface WalletAOptions {
 export interface WalletBOptions {
   identifier?: string;
   element?: MountTarget;
+  /** BCP 47 language of the button and the wallet sheet, default `en`. */
+  language?: string;
+  /** `auto` (default: the page around the element), `light` or `dark`: the wallet sheet and its dialog. */
+  theme?: Theme;
   environment?: 'TEST' | 'PRODUCTION';
   /** Required: your wallet B merchant id. */
   merchantId: string;

@@ -44,6 +44,8 @@ const BOOLEANS = ['allowCreditCards', 'allowPrepaidCards', 'assuranceDetailsRequ
  * scheme, last4 and what the merchant asked for, never the token); `cpe:wallet:cancel` (not an error).
  *
  * @attr {string} identifier - Instance identifier (property `identifier`).
+ * @attr {string} [language=en] - BCP 47 language of the button and the wallet sheet (property `language`).
+ * @attr {'auto' | 'light' | 'dark'} [theme=auto] - Colour scheme of the wallet sheet: `auto` follows the page and the system (property `theme`).
  * @attr {number} total-amount - The amount shown on the wallet sheet before an intent exists, in minor units (property `total.amount`).
  * @attr {string} total-label - The label of that amount (property `total.label`).
  * @prop {{ amount: number, label?: string }} total - The factory's `total`: attributes `total-amount` and `total-label`.
@@ -63,7 +65,7 @@ export abstract class WalletHost extends FrameHost {
 
   constructor() {
     super();
-    this.attachShadow({ mode: 'open' }).adoptedStyleSheets = [sheet(`${BOX_CSS}${DIALOG_CSS}.sheet iframe{height:min(680px,calc(100dvh - 40px))}`)];
+    this.attachShadow({ mode: 'open' }).adoptedStyleSheets = [sheet(`${BOX_CSS}${DIALOG_CSS}.sheet{width:420px}.sheet iframe{height:min(600px,calc(100dvh - 53px))}`)];
     this.availability = new Promise((resolve) => (this.#available = resolve));
   }
 
@@ -99,10 +101,10 @@ export abstract class WalletHost extends FrameHost {
   }
 
   protected mount(controller: ElementsController, session?: PaymentIntentSession): Frame[] {
-    this.style.minHeight = '56px';
+    this.style.minHeight = '48px';
     const { type = 'plain', style = 'dark' } = this.options.appearance ?? {};
     const origin = controller.serviceOrigin;
-    const src = (uuid: string) => frameUrl(origin, 'wallet-button', { pk: controller.pubKey, ok: session?.opaqueKey, lang: 'en', wallet: this.wallet, type, style }, uuid);
+    const src = (uuid: string) => frameUrl(origin, 'wallet-button', { pk: controller.pubKey, ok: session?.opaqueKey, lang: this.options.language ?? 'en', wallet: this.wallet, type, style }, uuid);
     return [new Frame(this, origin, src, `Wallet ${this.wallet.toUpperCase()}`).place(this.shadowRoot!)];
   }
 
@@ -144,15 +146,22 @@ export abstract class WalletHost extends FrameHost {
         (s) => ((session = s), send()),
         (error) => (abort.abort(), Promise.reject(error)),
       );
+      // The sheet speaks the element's language and takes its colour scheme, as the dialog around it does.
+      const query = new URLSearchParams({ pk: controller.pubKey, r, lang: o.language ?? 'en', theme: this.scheme });
       const result = await modal<WalletResult>(
         this.shadowRoot!,
         origin,
-        `${origin}/frames/wallet-sheet/?pk=${controller.pubKey}&r=${r}&lang=en#${uuid}`,
-        `<h2 id="${uuid}" tabindex="-1">${name}</h2><iframe title="${name}" allow="payment"></iframe>`,
+        `${origin}/frames/wallet-sheet/?${query}#${uuid}`,
+        { title: name, frame: name, look: { scheme: this.scheme, texts: this.texts } },
         abort.signal,
         (data, done, frame) => {
           iframe = frame;
-          if (conforms<{ session: string }>(WalletSheetReady, data) && data.session === uuid) (ready = true), send();
+          if (conforms<{ session: string; height?: number }>(WalletSheetReady, data) && data.session === uuid) {
+            ready = true;
+            send();
+            // The dialog fits the sheet's content (never taller than the screen allows).
+            if (data.height) frame.style.height = `min(${data.height}px, calc(100dvh - 53px))`;
+          }
           else if (conforms<WalletResult>(resultGuard, data) && data.session === uuid) done(data);
         },
         'sheet',

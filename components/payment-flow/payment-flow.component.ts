@@ -112,8 +112,8 @@ export class CpePaymentFlow extends FrameHost {
 
   async #run(frame: Frame): Promise<void> {
     this.#state(frame, { state: 'processing' });
-    const [ok, message] = await this.lifecycle();
-    this.#state(frame, ok ? { state: 'success' } : { state: 'failure', message: message && scrub(message).slice(0, 300) });
+    const [ok, message, code] = await this.lifecycle();
+    this.#state(frame, ok ? { state: 'success' } : { state: 'failure', message: message && scrub(message).slice(0, 300), code: code?.slice(0, 60) });
   }
 }
 

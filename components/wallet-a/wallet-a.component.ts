@@ -22,7 +22,7 @@ import { WalletHost, type WalletApproved } from '../internal/wallet-host.ts';
  * @attr {'dark' | 'white' | 'white-outline'} [appearance-style=dark] - The button's style (property `appearance.style`).
  */
 export class CpeWalletA extends WalletHost {
-  static observedAttributes = ['identifier', 'total-amount', 'total-label', 'appearance-type', 'appearance-style'];
+  static observedAttributes = ['identifier', 'language', 'theme', 'total-amount', 'total-label', 'appearance-type', 'appearance-style'];
   protected readonly where = 'walletA';
   protected readonly wallet = 'a';
   protected readonly schema = schema;

@@ -31,6 +31,8 @@ import { WalletHost, type WalletApproved } from '../internal/wallet-host.ts';
 export class CpeWalletB extends WalletHost {
   static observedAttributes = [
     'identifier',
+    'language',
+    'theme',
     'environment',
     'merchant-id',
     'merchant-name',

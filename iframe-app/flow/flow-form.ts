@@ -1,10 +1,23 @@
-import { css, html, nothing } from 'lit';
+import { css, html, nothing, svg } from 'lit';
 import type { FlowState } from '../../protocol/bridge.ts';
 import { PUBLIC_KEY_HEADER, SESSION_TOKEN_HEADER } from '../../protocol/headers.ts';
 import { CardInputs } from '../shared/card-inputs.ts';
 import { fill, formatMinor } from '../shared/format.ts';
 import type { FrameEventRequest } from '../shared/host.ts';
 import { styles } from '../shared/styles.ts';
+
+/** The service's error codes a Flow explains in the shopper's language (what happened, said once). */
+const REASONS: Record<string, 'cardDeclined' | 'insufficientFunds' | 'cardRefused' | 'notProcessed' | 'authFailed' | 'authCancelled'> = {
+  card_declined: 'cardDeclined',
+  insufficient_funds: 'insufficientFunds',
+  attach_refused: 'cardRefused',
+  processing_error: 'notProcessed',
+  authentication_failed: 'authFailed',
+  challenge_cancelled: 'authCancelled',
+};
+
+const icon = (d: string) => html`<svg viewBox="0 0 20 20" aria-hidden="true">${svg`<circle cx="10" cy="10" r="9" fill="currentColor"/><path d=${d} fill="none" stroke="#fff" stroke-width="2" stroke-linecap="round" stroke-linejoin="round"/>`}</svg>`;
+const STATUS_ICONS: Record<string, unknown> = { success: icon('M6 10.5l2.7 2.7L14 7.5'), failure: icon('M10 5.5v5.5M10 14.2v.1') };
 
 /**
  * `<cpe-flow-form flow="pay|verify">`: a Flow's frame. The card form (same fields, layouts, messages
@@ -17,54 +30,69 @@ import { styles } from '../shared/styles.ts';
  */
 export class FlowForm extends CardInputs {
   static override styles = css`
-      ${styles}
-      .action,
-      .retry {
-        display: block;
-        width: 100%;
-        min-height: var(--_h);
-        margin: var(--_gap) 0 0;
-        padding: 8px var(--_pad);
-        border: 0;
-        border-radius: var(--_radius);
-        background: var(--_accent);
-        color: var(--_bg);
-        font: inherit;
-        font-weight: 600;
-        cursor: pointer;
-      }
-      .retry {
-        margin-top: 8px;
-      }
-      .action:focus-visible,
-      .retry:focus-visible {
-        outline: 2px solid var(--_focus);
-        outline-offset: 2px;
-      }
-      .action[disabled] {
-        cursor: progress;
-        opacity: 0.8;
-      }
-      .status {
-        margin-top: 8px;
-      }
-      .status:empty {
-        margin: 0;
-      }
-      .status.success {
-        padding: var(--_pad);
-        border: 1px solid var(--_success);
-        border-radius: var(--_radius);
-        color: var(--_fg);
-        font-weight: 600;
-      }
-      .status.failure {
-        padding: var(--_pad);
-        border: 1px solid var(--_error);
-        border-radius: var(--_radius);
-        color: var(--_fg);
-      }
-    `;
+    ${styles}
+    /* The action button and the retry button take the form's whole width, flush with its inputs. */
+    .action,
+    .retry {
+      display: block;
+      width: 100%;
+      min-height: var(--_h);
+      margin: var(--_gap) 0 0;
+      padding: 8px var(--_pad);
+      border: 0;
+      border-radius: var(--_radius);
+      background: var(--_accent);
+      color: var(--_bg);
+      font: inherit;
+      font-weight: 600;
+      line-height: 22px;
+      cursor: pointer;
+    }
+    /* The ring sits inside the button (nothing is drawn past the frame's edges). */
+    .action:focus-visible,
+    .retry:focus-visible {
+      outline: 2px solid var(--_bg);
+      outline-offset: -4px;
+      box-shadow: inset 0 0 0 4px var(--_focus);
+    }
+    .action[disabled] {
+      cursor: progress;
+      opacity: 0.8;
+    }
+    [hidden] {
+      display: none !important;
+    }
+    .status.success,
+    .status.failure {
+      display: flex;
+      gap: 10px;
+      align-items: flex-start;
+      padding: var(--_pad);
+      border: 1px solid var(--_success);
+      border-radius: var(--_radius);
+      background: var(--_input-bg);
+      color: var(--_fg);
+      line-height: 22px;
+    }
+    .status.failure {
+      border-color: var(--_error);
+    }
+    .status svg {
+      flex: none;
+      width: 20px;
+      height: 20px;
+      margin-top: 1px;
+    }
+    .status.success svg {
+      color: var(--_success);
+    }
+    .status.failure svg {
+      color: var(--_error);
+    }
+    .status.success {
+      font-weight: 600;
+    }
+  `;
   static override properties = { ...CardInputs.properties, flowState: { state: true }, amountLabel: { state: true } };
 
   flowState: FlowState = { state: 'idle' };
@@ -82,7 +110,9 @@ export class FlowForm extends CardInputs {
 
   get label(): string {
     if (this.flow === 'verify') return this.cat.verifyCard;
-    return this.amountLabel ? fill(this.cat.pay, { amount: this.amountLabel }) : this.cat.payPlain;
+    if (!this.amountLabel) return this.cat.payPlain;
+    // In right-to-left text the amount keeps its own order (else "12.34 UK£" shows as "£UK 12.34").
+    return fill(this.cat.pay, { amount: this.cat.dir === 'rtl' ? `\u2066${this.amountLabel}\u2069` : this.amountLabel });
   }
 
   override applyExtra(extra: Record<string, unknown>): void {
@@ -146,11 +176,16 @@ export class FlowForm extends CardInputs {
       void this.updateComplete.then(() => this.renderRoot.querySelector<HTMLButtonElement>('.retry')?.focus());
   }
 
+  /** What the status says: the state in the frame's language; a failure's reason by its code, else the element's message. */
   #message(): string {
-    const { state, message } = this.flowState;
-    if (state === 'processing') return this.cat.processing;
-    if (state === 'success') return message || (this.flow === 'pay' ? this.cat.paid : this.cat.verified);
-    if (state === 'failure') return message || (this.flow === 'pay' ? this.cat.declined : this.cat.verifyFailed);
+    const { state, message, code } = this.flowState;
+    const cat = this.cat;
+    if (state === 'processing') return cat.processing;
+    if (state === 'success') return message || (this.flow === 'pay' ? cat.paid : cat.verified);
+    if (state === 'failure') {
+      const reason = code && REASONS[code];
+      return reason ? cat[reason] : message || (this.flow === 'pay' ? cat.declined : cat.verifyFailed);
+    }
     return '';
   }
 
@@ -172,7 +207,7 @@ export class FlowForm extends CardInputs {
       <button class="action" type="button" ?hidden=${done} ?disabled=${busy} aria-disabled=${busy ? 'true' : 'false'} @click=${() => this.press()}>
         ${busy ? this.cat.processing : this.label}
       </button>
-      <div class="status ${state} ${busy ? 'sr' : ''}" role="status" aria-live="polite">${this.#message()}</div>
+      <div class="status ${state} ${busy ? 'sr' : ''}" role="status" aria-live="polite">${done ? STATUS_ICONS[state] : nothing}<span>${this.#message()}</span></div>
       ${state === 'failure' ? html`<button class="retry" type="button" @click=${() => this.retry()}>${this.cat.tryAgain}</button>` : nothing}`;
   }
 }

@@ -1,26 +1,30 @@
-import { LitElement, html, nothing, type TemplateResult } from 'lit';
+import { LitElement, html, nothing, svg, type TemplateResult } from 'lit';
 import { live } from 'lit/directives/live.js';
-import type { CardSchemesDisplay, ChangeState, FrameSession, TokeniseResult } from '../../protocol/bridge.ts';
+import type { CardSchemesDisplay, ChangeState, ColorScheme, FrameSession, TokeniseResult } from '../../protocol/bridge.ts';
 import { TokeniseResult as TokeniseResultGuard } from '../../protocol/generated/guards.ts';
 import { conforms } from '../../protocol/json-guard.ts';
 import type { Layout, Theme } from '../../protocol/frame-url.ts';
 import { FIELDS, cvcLength, detect, displayOf, emptyValues, fieldOfParam, normalise, problemOf, serviceMessage, showsWhileTyping, type CardField, type Scheme, type Values } from './card.ts';
 import { en, type Catalogue } from './i18n.ts';
+import { cardOutline, KNOWN_SCHEMES, schemeLogo, type KnownScheme } from './scheme-logos.ts';
 import { styles } from './styles.ts';
 
 /** An error answered over the bridge (FrameEnd turns a thrown object into a BridgeError). */
 export type FrameError = { code: string; message: string; field?: CardField };
 
 const AUTOCOMPLETE: Record<CardField, string> = { number: 'cc-number', expiry: 'cc-exp', cvc: 'cc-csc', name: 'cc-name' };
-const BADGES: [Scheme, string, string][] = [
-  ['visa', 'VISA', 'Visa'],
-  ['mastercard', 'MC', 'Mastercard'],
-  ['amex', 'AMEX', 'American Express'],
-  ['discover', 'DISC', 'Discover'],
-  ['diners', 'DC', 'Diners Club'],
-  ['jcb', 'JCB', 'JCB'],
-  ['maestro', 'MAES', 'Maestro'],
-];
+
+/** How the fields are placed (shared/styles.ts); each layout's choices, widest first. */
+export type Arrangement = 'one' | 'two' | 'split' | 'column';
+const ROW: Arrangement[] = ['one', 'two', 'split', 'column'];
+export const ARRANGEMENTS: Record<Layout, Arrangement[]> = { row: ROW, 'row-compact': ROW, 'row-minimal': ROW, stack: ['split', 'column'], column: ['column'], 'column-compact': ['column'] };
+
+/** Values a field must show whole, besides its placeholder: a full number, an expiry, an Amex code, a name. */
+const SAMPLES: Record<CardField, string> = { number: '4242 4242 4242 4242', expiry: '12 / 30', cvc: '1234', name: 'Ada Lovelace' };
+/** Room at an input's end: the scheme's mark (number) or the check of a complete field. */
+const END_ROOM = { logo: 36, check: 22 };
+
+const check = svg`<path d="M3.5 8.5l3 3 6-7" fill="none" stroke="currentColor" stroke-width="2" stroke-linecap="round" stroke-linejoin="round"/>`;
 
 /**
  * The inputs of a card frame and everything they share: formatting as you type, scheme detection and
@@ -33,6 +37,7 @@ export class CardInputs extends LitElement {
   static override properties = {
     layout: { reflect: true },
     theme: { reflect: true },
+    colorScheme: { reflect: true, attribute: 'scheme' },
     display: { attribute: 'card-schemes-display' },
     cat: { attribute: false },
     values: { state: true },
@@ -42,6 +47,8 @@ export class CardInputs extends LitElement {
 
   layout: Layout = 'stack';
   theme: Theme = 'auto';
+  /** The colour scheme the element resolved (attribute `scheme`, shared/theme.ts); unset, `theme` decides. */
+  colorScheme?: ColorScheme;
   display: CardSchemesDisplay = 'detected';
   cat: Catalogue = en;
   /** The fields this element shows. */
@@ -155,6 +162,89 @@ export class CardInputs extends LitElement {
     this.emitState();
   }
 
+  #resized = new ResizeObserver(() => this.arrange());
+  #canvas?: CanvasRenderingContext2D;
+
+  override connectedCallback(): void {
+    super.connectedCallback();
+    this.#resized.observe(this);
+  }
+
+  override disconnectedCallback(): void {
+    super.disconnectedCallback();
+    this.#resized.disconnect();
+  }
+
+  protected override updated(): void {
+    this.arrange();
+  }
+
+  #textWidth(text: string, style: CSSStyleDeclaration): number {
+    const ctx = (this.#canvas ??= document.createElement('canvas').getContext('2d')!);
+    ctx.font = `${style.fontStyle} ${style.fontWeight} ${style.fontSize} ${style.fontFamily}`;
+    return ctx.measureText(text).width;
+  }
+
+  /**
+   * The width each field needs in an arrangement: its label on one line (or, where labels may wrap,
+   * its longest word) and its widest text (a typical value or the placeholder) inside the input's
+   * padding (three quarters of it in `one`), with room for the scheme's mark, or the check of a
+   * complete field (not shown in `one`).
+   */
+  #needs(arr: Arrangement): Partial<Record<CardField, number>> {
+    const needs: Partial<Record<CardField, number>> = {};
+    const wrap = arr === 'split' || arr === 'column';
+    for (const field of this.fields) {
+      const input = this.renderRoot.querySelector<HTMLInputElement>(`#cpe-${field}`);
+      const label = this.renderRoot.querySelector<HTMLLabelElement>(`label[for="cpe-${field}"]`);
+      if (!input || !label) continue;
+      const ls = getComputedStyle(label);
+      const words = wrap ? (label.textContent ?? '').split(/\s+/) : [label.textContent ?? ''];
+      const labelNeed = label.classList.contains('sr') ? 0 : Math.max(...words.map((w) => this.#textWidth(w, ls)));
+      const is = getComputedStyle(input);
+      // The padding on the input's start side, as the current arrangement has it; its base value.
+      const padNow = Math.min(parseFloat(is.paddingLeft), parseFloat(is.paddingRight));
+      const pad = (this.getAttribute('arr') === 'one' ? padNow / 0.75 : padNow) * (arr === 'one' ? 0.75 : 1);
+      const end = input.classList.contains('num') ? END_ROOM.logo : arr === 'one' ? 0 : END_ROOM.check;
+      const text = Math.max(this.#textWidth(SAMPLES[field], is), this.#textWidth(input.placeholder, is));
+      needs[field] = Math.ceil(Math.max(labelNeed, text + 2 * pad + end + 2 * parseFloat(is.borderLeftWidth)) + 1);
+    }
+    return needs;
+  }
+
+  /**
+   * Picks the widest arrangement of the layout (shared/styles.ts) in which no label and no typical
+   * value is cut or overlaps its neighbour, at the current width and in the current language; the
+   * grid's columns get those widths as minimums. Runs after each render and on every resize.
+   */
+  arrange(): void {
+    const grid = this.renderRoot.querySelector<HTMLElement>('.grid');
+    const width = grid?.clientWidth;
+    if (!grid || !width) return;
+    const gap = parseFloat(getComputedStyle(grid).columnGap) || 0;
+    const choices = this.fields.length === 1 ? (['column'] as const) : ARRANGEMENTS[this.layout];
+    const sum = (fields: CardField[], needs: Partial<Record<CardField, number>>) => fields.reduce((total, f) => total + (needs[f] ?? 0), (fields.length - 1) * gap);
+    const fits = (arr: Arrangement, needs: Partial<Record<CardField, number>>): boolean =>
+      arr === 'one'
+        ? sum(['number', 'expiry', 'cvc', 'name'], needs) <= width
+        : arr === 'two'
+          ? sum(['number', 'expiry', 'cvc'], needs) <= width && (needs.name ?? 0) <= width
+          : arr === 'split'
+            ? Math.max(needs.number ?? 0, needs.name ?? 0, sum(['expiry', 'cvc'], needs)) <= width
+            : true;
+    let arr: Arrangement = 'column';
+    let needs: Partial<Record<CardField, number>> = {};
+    for (const choice of choices) {
+      needs = this.#needs(choice);
+      if (fits(choice, needs)) {
+        arr = choice;
+        break;
+      }
+    }
+    if (this.getAttribute('arr') !== arr) this.setAttribute('arr', arr);
+    for (const field of FIELDS) this.style.setProperty(`--_m-${field}`, `${needs[field] ?? 0}px`);
+  }
+
   focusAt(position: 'first' | 'last'): void {
     const inputs = this.renderRoot.querySelectorAll<HTMLInputElement>('input.in');
     inputs[position === 'first' ? 0 : inputs.length - 1]?.focus();
@@ -204,14 +294,13 @@ export class CardInputs extends LitElement {
     throw { code, message, field } satisfies FrameError;
   }
 
-  protected badge([scheme, text, label]: (typeof BADGES)[number]): TemplateResult {
-    return html`<span class="badge ${this.scheme === scheme ? 'on' : ''}" role="img" aria-label=${label}>${text}</span>`;
-  }
-
-  /** `all`: every supported scheme above the fields, the detected one highlighted. */
+  /** `all`: every supported scheme's mark above the fields, the detected one standing out. */
   protected renderBadgeStrip() {
     if (this.display !== 'all' || !this.fields.includes('number')) return nothing;
-    return html`<div class="badges" role="group" aria-label=${this.cat.acceptedCards}>${BADGES.map((b) => this.badge(b))}</div>`;
+    const picked = this.scheme && this.scheme !== 'unknown';
+    return html`<div class="logos ${picked ? 'picked' : ''}" role="group" aria-label=${this.cat.acceptedCards}>
+      ${KNOWN_SCHEMES.map((s) => schemeLogo(s, this.scheme === s ? 'logo on' : 'logo'))}
+    </div>`;
   }
 
   protected renderField(field: CardField): TemplateResult {
@@ -220,7 +309,9 @@ export class CardInputs extends LitElement {
     const message = this.shown[field];
     const minimal = this.layout === 'row-minimal';
     const numeric = field !== 'name';
-    const detected = field === 'number' && this.display === 'detected' ? BADGES.find(([s]) => s === this.scheme) : undefined;
+    // `detected`: the number shows the scheme's mark at its end (a plain card until one is known).
+    const logo = field === 'number' && this.display === 'detected';
+    const scheme = this.scheme && this.scheme !== 'unknown' ? (this.scheme as KnownScheme) : undefined;
     const placeholder = minimal && (field === 'number' || field === 'name') ? cat[field] : cat[`${field}Placeholder`];
     const ok = this.touched.has(field) && !message && !this.problem(field);
     return html`<div class="field ${field}">
@@ -228,7 +319,7 @@ export class CardInputs extends LitElement {
       <div class="box">
         <input
           id=${id}
-          class="in ${detected ? 'num' : ''} ${ok ? 'ok' : ''}"
+          class="in ${logo ? 'num end' : ''} ${ok ? 'ok end' : ''}"
           data-field=${field}
           name=${AUTOCOMPLETE[field]}
           type="text"
@@ -246,7 +337,7 @@ export class CardInputs extends LitElement {
           @input=${this.#onInput}
           @blur=${this.#onBlur}
         />
-        ${detected ? this.badge(detected) : nothing}
+        ${logo ? (scheme ? schemeLogo(scheme) : cardOutline()) : ok ? html`<svg class="check" viewBox="0 0 16 16" aria-hidden="true">${check}</svg>` : nothing}
       </div>
       <div id="${id}-msg" class="msg" aria-live="polite">${message ?? ''}</div>
     </div>`;

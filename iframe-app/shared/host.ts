@@ -6,9 +6,9 @@ import { conforms } from '../../protocol/json-guard.ts';
 import { BRIDGE_VERSION } from '../../protocol/version.ts';
 import { FrameEnd, type Handlers, type PortLike } from '../../protocol/rpc.ts';
 import type { CardInputs } from './card-inputs.ts';
-import { applyLanguage, en, loadCatalogue } from './i18n.ts';
+import { applyLanguage, dialogTexts, en, loadCatalogue } from './i18n.ts';
 import { startSession } from './session-start.ts';
-import { applyTokens } from './theme.ts';
+import { applyTheme } from './theme.ts';
 
 /**
  * What a bridge frame's app element offers the host: the card elements (CardInputs) have all of it;
@@ -18,7 +18,7 @@ import { applyTokens } from './theme.ts';
  * `{name, detail}`, which the host emits on the port (the Flow's `submit`/`retry`, the wallet's `press`).
  */
 export type FrameElement = HTMLElement &
-  Pick<CardInputs, 'layout' | 'theme' | 'pubKey' | 'session' | 'display' | 'cat' | 'fields' | 'applyExtra' | 'tokenise' | 'reset' | 'focusAt' | 'updateComplete'> & {
+  Pick<CardInputs, 'layout' | 'theme' | 'colorScheme' | 'pubKey' | 'session' | 'display' | 'cat' | 'fields' | 'applyExtra' | 'tokenise' | 'reset' | 'focusAt' | 'updateComplete'> & {
     reportedHeight?(): number;
     frameTitle?(): string;
   };
@@ -54,7 +54,7 @@ export async function startFrame<T extends FrameElement = CardInputs>(create: (p
   const el = address && create(address.params);
   if (!address || !el || window.parent === window) {
     const tag = new URLSearchParams(location.search).get('lang') ?? 'en';
-    const { lang, cat } = await loadCatalogue(/^[a-zA-Z]{2,3}(-[a-zA-Z0-9]{2,8})*$/.test(tag) ? tag : 'en');
+    const { lang, cat } = await loadCatalogue(tag);
     applyLanguage(lang, cat);
     renderUnavailable(cat.unavailable);
     return undefined;
@@ -73,11 +73,11 @@ export async function startFrame<T extends FrameElement = CardInputs>(create: (p
     if (!end || !rendered || readySent) return;
     readySent = true;
     lastHeight = height();
-    end.emit('ready', { height: lastHeight });
+    end.emit('ready', { height: lastHeight, texts: dialogTexts(document.documentElement.lang, el.cat) });
     if (failed) end.emit('error', { code: 'catalogue_failed', message: `The "${params.lang}" texts could not be loaded; the form is shown in English.` });
   };
   const configure = (config: FrameConfig) => {
-    applyTokens(config.tokens);
+    applyTheme(el, config);
     el.pubKey = config.pubKey;
     el.session = config.session;
     // One frame per element starts the session: the card form, or the number field of a group.

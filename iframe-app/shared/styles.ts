@@ -20,7 +20,16 @@ const palette = (p: typeof LIGHT, scheme: string) =>
       `--_input-border:var(--cpe-input-border,var(--cpe-border,${p.border}));color-scheme:${scheme};`,
   );
 
-export const styles = css`
+/**
+ * The palettes, the spacing and type scale shared by every frame (the wallet sheet too). Sizes derive
+ * from three tokens: `--cpe-gap` (between fields; half of it between a label and its input),
+ * `--cpe-padding` (inside inputs) and `--cpe-control-height`. Type: 16 px inputs (no zoom on phones),
+ * 14 px labels (12 px compact), 13 px messages.
+ *
+ * The colour scheme: `scheme="dark|light"` (what the element resolved: its `theme`, or with `auto`
+ * the page around it), else `theme="dark"`, else `theme="auto"` following `prefers-color-scheme`.
+ */
+export const base = css`
   :host {
     ${palette(LIGHT, 'light')}
     --_font: var(--cpe-font, system-ui, -apple-system, 'Segoe UI', Roboto, sans-serif);
@@ -28,106 +37,19 @@ export const styles = css`
     --_gap: var(--cpe-gap, 12px);
     --_pad: var(--cpe-padding, 12px);
     --_h: var(--cpe-control-height, 44px);
-    display: block;
     box-sizing: border-box;
-    padding: 4px;
-    font-family: var(--_font);
-    font-size: 16px;
-    line-height: 1.3;
+    font: 400 16px/1.4 var(--_font);
     color: var(--_fg);
     background: var(--_bg);
   }
-  :host([theme='dark']) {
+  :host([theme='dark']:not([scheme])),
+  :host([scheme='dark']) {
     ${palette(DARK, 'dark')}
   }
   @media (prefers-color-scheme: dark) {
-    :host([theme='auto']) {
+    :host([theme='auto']:not([scheme])) {
       ${palette(DARK, 'dark')}
     }
-  }
-  .grid {
-    display: grid;
-    gap: var(--_gap);
-    grid-template-columns: minmax(0, 1fr);
-    align-items: start;
-  }
-  :host([layout='stack']) .grid {
-    grid-template-columns: minmax(0, 1fr) minmax(0, 1fr);
-  }
-  :host([layout='stack']) .number,
-  :host([layout='stack']) .name {
-    grid-column: 1 / -1;
-  }
-  /* One row: labels in the first grid row, inputs in the second (so they line up when a label
-     wraps), and each message below across the whole width, still tied to its input. */
-  :host([layout^='row']) .grid {
-    grid-template-columns: minmax(0, 2.8fr) minmax(0, 1.15fr) minmax(0, 0.95fr) minmax(0, 1.6fr);
-    column-gap: calc(var(--_gap) * 0.67);
-    row-gap: 0;
-  }
-  :host([layout^='row']) .field {
-    display: contents;
-  }
-  :host([layout^='row']) .number > * {
-    grid-column: 1;
-  }
-  :host([layout^='row']) .expiry > * {
-    grid-column: 2;
-  }
-  :host([layout^='row']) .cvc > * {
-    grid-column: 3;
-  }
-  :host([layout^='row']) .name > * {
-    grid-column: 4;
-  }
-  :host([layout^='row']) label {
-    grid-row: 1;
-    align-self: end;
-  }
-  :host([layout^='row']) .box {
-    grid-row: 2;
-  }
-  :host([layout^='row']) .field > .msg {
-    grid-column: 1 / -1;
-  }
-  :host([layout^='row']) .in {
-    padding: 0 calc(var(--_pad) * 0.75);
-  }
-  /* Below 420 px a row cannot show a card number: the row wraps as stack does. */
-  :host([layout^='row']) {
-    container-type: inline-size;
-  }
-  @container (max-width: 419px) {
-    :host([layout^='row']) .grid {
-      grid-template-columns: minmax(0, 1fr) minmax(0, 1fr);
-      grid-template-rows: none;
-      row-gap: calc(var(--_gap) * 0.67);
-    }
-    :host([layout^='row']) .field {
-      display: block;
-    }
-    :host([layout^='row']) .number,
-    :host([layout^='row']) .name {
-      grid-column: 1 / -1;
-    }
-  }
-  :host([layout='column-compact']) .grid {
-    gap: calc(var(--_gap) * 0.5);
-  }
-  :host([field]) .grid {
-    grid-template-columns: minmax(0, 1fr);
-  }
-  label {
-    display: block;
-    margin-bottom: 4px;
-    font-size: 0.875em;
-    font-weight: 600;
-  }
-  :host([layout$='-compact']) label {
-    margin-bottom: 2px;
-    font-size: 0.75em;
-    font-weight: 500;
-    color: var(--_fg-muted);
   }
   .sr {
     position: absolute;
@@ -140,6 +62,147 @@ export const styles = css`
     white-space: nowrap;
     border: 0;
   }
+`;
+
+/**
+ * The card frames: no padding at the frame's edges (the inputs line up with the merchant's own
+ * controls; focus rings are drawn inside the inputs). The fields sit in one grid whose arrangement
+ * (`arr`, chosen in card-inputs.ts by measuring the texts against the width) is:
+ *
+ *   one     number | expiry | cvc | name       (row layouts, when every label and value fits)
+ *   two     number | expiry | cvc, then name   (row layouts, when one row does not fit)
+ *   split   number, then expiry | cvc, then name  (stack; row layouts when narrower still)
+ *   column  one field per row                  (column layouts; anything narrower still)
+ *
+ * Labels share a grid row and are bottom-aligned, so the inputs of a row line up even when one label
+ * wraps. Messages sit under their input; in `one` and `two` across the whole width.
+ */
+export const styles = css`
+  ${base}
+  :host {
+    display: block;
+    --_cgap: var(--_gap);
+    --_lgap: calc(var(--_gap) / 2);
+    --_ip: var(--_pad);
+  }
+  /* One row is tighter inside the inputs; the check of a complete field gives way (its green border stays). */
+  :host([arr='one']) {
+    --_ip: calc(var(--_pad) * 0.75);
+  }
+  :host([arr='one']) .check {
+    display: none;
+  }
+  :host([layout^='row']) {
+    --_cgap: calc(var(--_gap) * 2 / 3);
+  }
+  :host([layout$='-compact']) {
+    --_lgap: calc(var(--_gap) / 3);
+    --_h: calc(var(--cpe-control-height, 44px) - 4px);
+  }
+  .grid {
+    display: grid;
+    column-gap: var(--_cgap);
+    row-gap: 0;
+    grid-template-columns: minmax(0, 1fr);
+  }
+  .field {
+    display: contents;
+  }
+  label,
+  .box,
+  .msg {
+    grid-column: 1 / -1;
+    min-width: 0;
+  }
+  label {
+    display: block;
+    align-self: end;
+    margin-bottom: var(--_lgap);
+    font-size: 0.875em;
+    font-weight: 500;
+    line-height: 18px;
+  }
+  :host([layout$='-compact']) label {
+    font-size: 0.75em;
+    line-height: 16px;
+    color: var(--_fg-muted);
+  }
+  /* One row, or three then one: labels never wrap there (the arrangement is chosen so they fit). */
+  :host([arr='one']) label,
+  :host([arr='two']) :is(.number, .expiry, .cvc) > label {
+    white-space: nowrap;
+  }
+  :host([arr='one']) .grid {
+    grid-template-columns:
+      minmax(var(--_m-number, 0px), 2.8fr) minmax(var(--_m-expiry, 0px), 1.15fr)
+      minmax(var(--_m-cvc, 0px), 0.95fr) minmax(var(--_m-name, 0px), 1.6fr);
+  }
+  :host([arr='two']) .grid {
+    grid-template-columns: minmax(var(--_m-number, 0px), 2fr) minmax(var(--_m-expiry, 0px), 1fr) minmax(var(--_m-cvc, 0px), 1fr);
+  }
+  :host([arr='split']) .grid {
+    grid-template-columns: minmax(0, 1fr) minmax(0, 1fr);
+  }
+  /* Every item has its row (a visually hidden label takes no cell: nothing may flow into its place).
+     Rows, by arrangement:      one      two            split
+       number  label/box/msg    1, 2, 3  1, 2, 3        1, 2, 3
+       expiry                   1, 2, 4  1, 2, 4        4, 5, 6 (column 1)
+       cvc                      1, 2, 5  1, 2, 5        4, 5, 6 (column 2)
+       name                     1, 2, 6  6, 7, 8        7, 8, 9                                     */
+  :host(:not([arr='column'])) .number > label,
+  :host(:is([arr='one'], [arr='two'])) .field > label {
+    grid-row: 1;
+  }
+  :host(:not([arr='column'])) .number > .box,
+  :host(:is([arr='one'], [arr='two'])) .field > .box {
+    grid-row: 2;
+  }
+  :host(:not([arr='column'])) .number > .msg {
+    grid-row: 3;
+  }
+  :host(:is([arr='one'], [arr='two'])) .expiry > .msg,
+  :host([arr='split']) :is(.expiry, .cvc) > label {
+    grid-row: 4;
+  }
+  :host(:is([arr='one'], [arr='two'])) .cvc > .msg,
+  :host([arr='split']) :is(.expiry, .cvc) > .box {
+    grid-row: 5;
+  }
+  :host([arr='one']) .name > .msg,
+  :host([arr='two']) .name > label,
+  :host([arr='split']) :is(.expiry, .cvc) > .msg {
+    grid-row: 6;
+  }
+  :host([arr='two']) .name > .box,
+  :host([arr='split']) .name > label {
+    grid-row: 7;
+  }
+  :host([arr='two']) .name > .msg,
+  :host([arr='split']) .name > .box {
+    grid-row: 8;
+  }
+  :host([arr='split']) .name > .msg {
+    grid-row: 9;
+  }
+  :host(:is([arr='one'], [arr='two'])) .number > :is(label, .box),
+  :host([arr='split']) .expiry > * {
+    grid-column: 1;
+  }
+  :host(:is([arr='one'], [arr='two'])) .expiry > :is(label, .box),
+  :host([arr='split']) .cvc > * {
+    grid-column: 2;
+  }
+  :host(:is([arr='one'], [arr='two'])) .cvc > :is(label, .box) {
+    grid-column: 3;
+  }
+  :host([arr='one']) .name > :is(label, .box) {
+    grid-column: 4;
+  }
+  /* The gap before each band of fields after the first, on its first visible item. */
+  :host([arr='two']) .name > :is(label:not(.sr), .sr + .box),
+  :host(:is([arr='split'], [arr='column'])) :is(.expiry, .cvc, .name) > :is(label:not(.sr), .sr + .box) {
+    margin-top: var(--_gap);
+  }
   .box {
     position: relative;
     display: flex;
@@ -151,70 +214,102 @@ export const styles = css`
     box-sizing: border-box;
     height: var(--_h);
     margin: 0;
-    padding: 0 var(--_pad);
+    padding: 0 var(--_ip);
     border: 1px solid var(--_input-border);
     border-radius: var(--_radius);
     background: var(--_input-bg);
     color: var(--_input-fg);
     font: inherit;
-  }
-  :host([layout$='-compact']) .in {
-    height: calc(var(--_h) - 6px);
+    outline: 0 solid transparent;
+    outline-offset: -2px;
+    transition: border-color 0.12s, outline-color 0.12s;
   }
   .in::placeholder {
     color: var(--_input-placeholder);
     opacity: 1;
   }
+  /* States, all inside the input (nothing drawn past the frame's edges): focus a 2 px ring; invalid a
+     red border (a red ring while focused); complete a green border and a check mark. */
   .in:focus {
     outline: 2px solid var(--_focus);
-    outline-offset: 1px;
     border-color: var(--_focus);
   }
-  .in.ok:not(:focus) {
+  .in.ok {
     border-color: var(--_success);
   }
   .in[aria-invalid='true'] {
     border-color: var(--_error);
-    box-shadow: inset 0 0 0 1px var(--_error);
   }
-  /* The number is left to right in every language: its badge sits on the right. */
-  .in.num {
-    padding-right: 50px;
+  .in[aria-invalid='true']:focus {
+    outline-color: var(--_error);
+  }
+  @media (prefers-reduced-motion: reduce) {
+    .in {
+      transition: none;
+    }
   }
   :host(:dir(rtl)) .in {
     text-align: right;
   }
+  /* Room at the input's end for the scheme's mark or the check (numbers stay left to right). */
+  .in.end {
+    padding-right: var(--_end);
+  }
+  :host(:dir(rtl)) .in.end {
+    padding-right: var(--_ip);
+    padding-left: var(--_end);
+  }
+  .in.num {
+    --_end: calc(var(--_ip) + 36px);
+  }
+  .in.ok:not(.num) {
+    --_end: calc(var(--_ip) + 22px);
+  }
+  :host([arr='one']) .in.ok:not(.num) {
+    --_end: var(--_ip);
+  }
+  .box > .logo,
+  .box > .check {
+    position: absolute;
+    inset-inline-end: var(--_ip);
+    pointer-events: none;
+  }
+  .logo {
+    display: block;
+    width: 30px;
+    height: 19px;
+  }
+  .logo.blank {
+    color: var(--_fg-muted);
+    opacity: 0.7;
+  }
+  .check {
+    width: 16px;
+    height: 16px;
+    color: var(--_success);
+  }
   .msg {
-    margin-top: 4px;
     color: var(--_error);
     font-size: 0.8125em;
+    line-height: 18px;
   }
-  .msg:empty {
-    margin: 0;
+  .msg:not(:empty) {
+    margin-top: 4px;
   }
-  .box .badge {
-    position: absolute;
-    right: 8px;
-  }
-  .badges {
+  .logos {
     display: flex;
     flex-wrap: wrap;
-    gap: 4px;
-    margin-bottom: 8px;
+    gap: 6px;
+    margin: 0 0 var(--_lgap);
+    padding: 0;
+    list-style: none;
   }
-  .badge {
-    display: inline-block;
-    padding: 3px 4px;
-    border: 1px solid var(--_border-subtle);
-    border-radius: 3px;
-    background: var(--_bg-alt);
-    color: var(--_fg-muted);
-    font: 700 10px/1 var(--_font);
-    letter-spacing: 0.03em;
+  .logos .logo {
+    width: 32px;
+    height: 20px;
   }
-  .badge.on {
-    border-color: var(--_accent);
-    color: var(--_fg);
+  .logos.picked .logo:not(.on) {
+    opacity: 0.35;
   }
   .autofill {
     position: absolute;

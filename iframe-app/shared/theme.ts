@@ -1,3 +1,5 @@
+import type { ColorScheme, FrameConfig } from '../../protocol/bridge.ts';
+
 /** The nineteen theme tokens of the spec, the only custom properties a frame accepts. */
 export const TOKEN_NAMES = [
   '--cpe-bg', '--cpe-bg-alt', '--cpe-fg', '--cpe-fg-muted', '--cpe-border', '--cpe-border-subtle', '--cpe-focus',
@@ -34,4 +36,22 @@ export function applyTokens(tokens: Record<string, unknown>, root: HTMLElement =
     else root.style.removeProperty(name);
   }
   return safe;
+}
+
+/** The frame element's colour scheme: `scheme` (light/dark) picks the palette in shared/styles.ts. */
+export interface Themed {
+  colorScheme?: ColorScheme;
+}
+
+/**
+ * A frame config's look: the tokens on :root, and the colour scheme the element resolved (a forced
+ * `theme`, or for `auto` the page around the element) on the app element. Without one (an older SDK)
+ * the element keeps following `prefers-color-scheme`.
+ */
+export function applyTheme(el: Themed, config: Pick<FrameConfig, 'tokens' | 'scheme'>, root: HTMLElement = document.documentElement): void {
+  applyTokens(config.tokens, root);
+  if (!config.scheme) return;
+  el.colorScheme = config.scheme;
+  // The document's scheme matches its iframe's (the SDK sets that): the browser keeps the frame transparent.
+  root.style.colorScheme = config.scheme;
 }

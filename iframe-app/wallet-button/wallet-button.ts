@@ -1,20 +1,19 @@
 import { LitElement, css, html } from 'lit';
-import type { CardSchemesDisplay, FrameSession, TokeniseResult } from '../../protocol/bridge.ts';
+import type { CardSchemesDisplay, ColorScheme, FrameSession, TokeniseResult } from '../../protocol/bridge.ts';
 import type { Layout, Theme } from '../../protocol/frame-url.ts';
 import { WALLET_A_STYLES, WALLET_A_TYPES, WALLET_B_STYLES, WALLET_B_TYPES } from '../../protocol/wallet-sheet.ts';
 import type { FrameEventRequest } from '../shared/host.ts';
 import { en, type Catalogue } from '../shared/i18n.ts';
-import { loadWalletCatalogue, walletEn, type WalletCatalogue } from '../shared/wallet-i18n.ts';
 
 export type WalletStyle = (typeof WALLET_A_STYLES)[number];
 const NAMES = { a: 'Wallet A', b: 'Wallet B' } as const;
-/** The frame height the button asks for (`ready.height`): a 48 px button and 4 px for the focus ring around it. */
-export const WALLET_BUTTON_HEIGHT = 56;
+/** The frame height the button asks for (`ready.height`): the button fills it, its focus ring drawn inside. */
+export const WALLET_BUTTON_HEIGHT = 48;
 
 /** The button's accessible name in a language: "Buy with Wallet A", "Wallet A" (plain A), "Pay with Wallet B" (plain B). */
-export function walletLabel(cat: WalletCatalogue, wallet: 'a' | 'b', type: string): string {
+export function walletLabel(cat: Catalogue, wallet: 'a' | 'b', type: string): string {
   const key = wallet === 'b' ? (type === 'plain' ? 'pay' : type === 'checkout' ? 'check-out' : type) : type;
-  const text = cat.walletTypes[key as keyof WalletCatalogue['walletTypes']] ?? cat.walletTypes.plain;
+  const text = cat.walletTypes[key as keyof Catalogue['walletTypes']] ?? cat.walletTypes.plain;
   return text.replace('{wallet}', NAMES[wallet]);
 }
 
@@ -38,8 +37,7 @@ export class WalletButton extends LitElement {
       display: block;
       box-sizing: border-box;
       height: 100vh;
-      min-height: 48px;
-      padding: 4px;
+      min-height: 40px;
       font-family: var(--cpe-font, system-ui, -apple-system, 'Segoe UI', Roboto, sans-serif);
     }
     button {
@@ -63,9 +61,11 @@ export class WalletButton extends LitElement {
       text-overflow: ellipsis;
       cursor: pointer;
     }
+    /* Inside the button (the frame's edges are the button's): a ring of the focus colour within a white one. */
     button:focus-visible {
-      outline: 3px solid var(--_focus);
-      outline-offset: 1px;
+      outline: 2px solid #fff;
+      outline-offset: -4px;
+      box-shadow: inset 0 0 0 4px var(--_focus);
     }
     .dark {
       background: #000;
@@ -87,15 +87,13 @@ export class WalletButton extends LitElement {
       font-size: 1.1em;
     }
   `;
-  static override properties = { layout: { reflect: true }, theme: { reflect: true }, cat: { attribute: false }, wcat: { attribute: false } };
+  static override properties = { layout: { reflect: true }, theme: { reflect: true }, colorScheme: { reflect: true, attribute: 'scheme' }, cat: { attribute: false } };
 
   layout: Layout = 'stack';
   theme: Theme = 'auto';
+  colorScheme?: ColorScheme;
   display: CardSchemesDisplay = 'detected';
   cat: Catalogue = en;
-  /** The wallet texts of the frame's language (loaded before the first `ready`). */
-  wcat: WalletCatalogue = walletEn;
-  #wcatLoaded: Promise<unknown>;
   readonly fields = [] as const;
   pubKey = '';
   session?: FrameSession;
@@ -104,20 +102,12 @@ export class WalletButton extends LitElement {
     readonly wallet: 'a' | 'b',
     readonly type: string,
     readonly buttonStyle: WalletStyle,
-    lang = 'en',
   ) {
     super();
-    this.#wcatLoaded = loadWalletCatalogue(lang).then((wcat) => (this.wcat = wcat));
-  }
-
-  /** The host waits for this before `ready`: the label is in the frame's language by then. */
-  protected override async getUpdateComplete(): Promise<boolean> {
-    await this.#wcatLoaded;
-    return super.getUpdateComplete();
   }
 
   get label(): string {
-    return walletLabel(this.wcat, this.wallet, this.type);
+    return walletLabel(this.cat, this.wallet, this.type);
   }
 
   applyExtra(_extra: Record<string, unknown>): void {}

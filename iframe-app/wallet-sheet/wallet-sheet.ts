@@ -4,9 +4,13 @@ import { WalletApproval as WalletApprovalGuard, WalletResult as WalletResultGuar
 import { conforms } from '../../protocol/json-guard.ts';
 import type { WalletApproval, WalletRequest, WalletResult, WalletSession, WalletSheetReady } from '../../protocol/wallet.ts';
 import { WALLET_MESSAGE_TYPE, WALLET_READY_TYPE, WALLET_TEST_CARD_CHOICES, type WalletTestCardChoice } from '../../protocol/wallet-sheet.ts';
+import type { ColorScheme } from '../../protocol/bridge.ts';
 import { fill, formatMinor } from '../shared/format.ts';
 import { en, type Catalogue } from '../shared/i18n.ts';
-import { walletEn, type WalletCatalogue } from '../shared/wallet-i18n.ts';
+import { base } from '../shared/styles.ts';
+
+/** The sheet's padding above and below its content (its styles'). */
+const SHEET_PADDING = 36;
 
 /** What the test wallet shares when the merchant asks (and only then). */
 export const TEST_WALLET_DETAILS = {
@@ -15,7 +19,8 @@ export const TEST_WALLET_DETAILS = {
   assuranceDetails: { accountVerified: true, cardHolderAuthenticated: false },
 } as const;
 
-const NAMES = { a: 'Wallet A', b: 'Wallet B' } as const;
+/** The last four digits of each test card (protocol/wallet-sheet.ts's choices; the service's test cards). */
+const TEST_CARD_LAST4: Record<WalletTestCardChoice, string> = { visa: '4242', challenge: '3220', declined: '0002', insufficient: '9995', attach_fail: '0127' };
 
 type Phase = 'idle' | 'approving' | 'failed' | 'done';
 
@@ -29,71 +34,75 @@ type Phase = 'idle' | 'approving' | 'failed' | 'done';
  */
 export class WalletSheet extends LitElement {
   static override styles = css`
+    ${base}
     :host {
-      --_fg: #1a1c1f;
-      --_muted: #50565f;
-      --_bg: #ffffff;
-      --_border: #c9ced6;
-      --_accent: #1a5fd6;
-      --_focus: #1a5fd6;
-      --_error: #b42318;
       display: block;
-      box-sizing: border-box;
       min-height: 100vh;
-      padding: 20px;
-      font: 16px/1.4 system-ui, -apple-system, 'Segoe UI', Roboto, sans-serif;
-      color: var(--_fg);
-      background: var(--_bg);
-    }
-    @media (prefers-color-scheme: dark) {
-      :host {
-        --_fg: #eef0f3;
-        --_muted: #b6bcc5;
-        --_bg: #16181c;
-        --_border: #3d434c;
-        --_accent: #7cb1ff;
-        --_focus: #7cb1ff;
-        --_error: #ff968e;
-      }
+      padding: 16px 20px 20px; /* SHEET_PADDING */
     }
     h1 {
-      margin: 0 0 4px;
-      font-size: 1.25em;
+      margin: 8px 0 0;
+      font-size: 1em;
+      font-weight: 600;
+    }
+    .amount {
+      margin: 2px 0 0;
+      font-size: 1.75em;
+      font-weight: 700;
+      line-height: 1.2;
+    }
+    .amount small {
+      font-size: 0.5em;
+      font-weight: 500;
+      color: var(--_fg-muted);
     }
     h2 {
       margin: 16px 0 4px;
-      font-size: 1em;
+      font-size: 0.875em;
+      font-weight: 600;
     }
     p,
     ul {
-      margin: 0 0 8px;
+      margin: 0;
     }
     ul {
       padding-inline-start: 20px;
     }
     .note {
-      color: var(--_muted);
-      font-size: 0.875em;
+      color: var(--_fg-muted);
+      font-size: 0.8125em;
     }
-    .amount {
-      font-size: 1.5em;
-      font-weight: 700;
+    .asks {
+      font-size: 0.9375em;
     }
     fieldset {
       margin: 16px 0 0;
-      padding: 8px 12px;
-      border: 1px solid var(--_border);
-      border-radius: 6px;
+      padding: 4px 0;
+      border: 1px solid var(--_border-subtle);
+      border-radius: var(--_radius);
     }
     legend {
+      padding: 0 6px;
+      margin-inline-start: 8px;
+      font-size: 0.875em;
       font-weight: 600;
-      padding: 0 4px;
     }
     label {
       display: flex;
-      gap: 8px;
+      gap: 10px;
       align-items: center;
-      padding: 4px 0;
+      padding: 6px 12px;
+      font-size: 0.9375em;
+      cursor: pointer;
+    }
+    label span {
+      color: var(--_fg-muted);
+    }
+    input {
+      width: 18px;
+      height: 18px;
+      margin: 0;
+      accent-color: var(--_accent);
     }
     input:focus-visible,
     button:focus-visible {
@@ -103,6 +112,7 @@ export class WalletSheet extends LitElement {
     .status {
       min-height: 1.4em;
       margin: 12px 0 0;
+      font-size: 0.9375em;
     }
     .status.failed {
       color: var(--_error);
@@ -110,12 +120,12 @@ export class WalletSheet extends LitElement {
     .actions {
       display: flex;
       gap: 12px;
-      margin-top: 12px;
+      margin-top: 8px;
     }
     button {
       flex: 1;
-      min-height: 44px;
-      border-radius: 6px;
+      min-height: var(--_h);
+      border-radius: var(--_radius);
       font: inherit;
       font-weight: 600;
       cursor: pointer;
@@ -126,7 +136,7 @@ export class WalletSheet extends LitElement {
       color: var(--_bg);
     }
     .cancel {
-      border: 1px solid var(--_fg);
+      border: 1px solid var(--_border);
       background: transparent;
       color: var(--_fg);
     }
@@ -135,10 +145,13 @@ export class WalletSheet extends LitElement {
       opacity: 0.8;
     }
   `;
-  static override properties = { cat: { attribute: false }, wcat: { attribute: false }, phase: { state: true }, card: { state: true }, session: { state: true } };
+  static override properties = { cat: { attribute: false }, theme: { reflect: true }, colorScheme: { reflect: true, attribute: 'scheme' }, phase: { state: true }, card: { state: true }, session: { state: true } };
 
   cat: Catalogue = en;
-  wcat: WalletCatalogue = walletEn;
+  /** Without a `scheme`, the sheet follows `prefers-color-scheme` (shared/styles.ts). */
+  theme = 'auto';
+  /** The colour scheme of the element that opened the sheet (its address's `theme`); unset, the OS decides. */
+  colorScheme?: ColorScheme;
   phase: Phase = 'idle';
   card: WalletTestCardChoice = 'visa';
   session?: WalletSession & { origin: string };
@@ -170,7 +183,9 @@ export class WalletSheet extends LitElement {
 
   /** Tells the parent the sheet listens for its session. */
   announceReady(): void {
-    this.win.parent.postMessage({ type: WALLET_READY_TYPE, session: this.uuid } satisfies WalletSheetReady, '*');
+    // The content's height (the host fills at least the frame): the dialog fits the sheet to it.
+    const height = Math.ceil(this.renderRoot.querySelector('main')!.getBoundingClientRect().height + SHEET_PADDING);
+    this.win.parent.postMessage({ type: WALLET_READY_TYPE, session: this.uuid, height } satisfies WalletSheetReady, '*');
   }
 
   #onMessage = (event: MessageEvent) => {
@@ -269,42 +284,40 @@ export class WalletSheet extends LitElement {
     const r = this.request;
     const d = TEST_WALLET_DETAILS;
     const items = [
-      r.billingAddressRequired ? html`<li>${this.wcat.sheetBilling}: ${Object.values(d.billingAddress).join(', ')}</li>` : nothing,
-      r.emailAddressRequired ? html`<li>${this.wcat.sheetEmail}: ${d.email}</li>` : nothing,
-      r.assuranceDetailsRequired ? html`<li>${this.wcat.sheetAssurance}</li>` : nothing,
+      r.billingAddressRequired ? html`<li>${this.cat.sheetBilling}: ${Object.values(d.billingAddress).join(', ')}</li>` : nothing,
+      r.emailAddressRequired ? html`<li>${this.cat.sheetEmail}: ${d.email}</li>` : nothing,
+      r.assuranceDetailsRequired ? html`<li>${this.cat.sheetAssurance}</li>` : nothing,
     ];
     const any = r.billingAddressRequired || r.emailAddressRequired || r.assuranceDetailsRequired;
-    return any ? html`<ul>${items}</ul>` : html`<p>${this.wcat.sheetAsksNothing}</p>`;
+    return any ? html`<ul class="asks">${items}</ul>` : html`<p class="asks">${this.cat.sheetAsksNothing}</p>`;
   }
 
   override render() {
     const r = this.request;
     const cat = this.cat;
-    const w = this.wcat;
-    const wallet = NAMES[r.wallet];
-    const merchant = r.merchantName || '—';
+    const merchant = r.merchantName;
     const busy = this.phase === 'approving';
     const done = this.phase === 'done';
-    const status = busy ? (this.session ? cat.processing : w.sheetWaiting) : this.phase === 'failed' ? w.sheetFailed : '';
+    const status = busy ? (this.session ? cat.processing : cat.sheetWaiting) : this.phase === 'failed' ? cat.sheetFailed : '';
     return html`<main aria-labelledby="title">
-      <h1 id="title">${fill(w.sheetTitle, { wallet })}</h1>
-      <p class="note">${w.sheetTestNote}</p>
-      <p>${fill(w.sheetPayTo, { merchant })}</p>
-      <p><span>${w.sheetAmount}:</span> <span class="amount">${formatMinor(r.amount, r.currency, this.lang)}</span>${r.label ? html` · ${r.label}` : nothing}</p>
-      <h2>${fill(w.sheetAsks, { merchant })}</h2>
+      <p class="note">${cat.sheetTestNote}</p>
+      <h1 id="title">${merchant ? fill(cat.sheetPayTo, { merchant }) : fill(cat.sheetTitle, { wallet: r.wallet === 'a' ? 'Wallet A' : 'Wallet B' })}</h1>
+      <p class="amount"><span class="sr">${cat.sheetAmount}: </span><bdi dir="ltr">${formatMinor(r.amount, r.currency, this.lang)}</bdi>${r.label ? html` <small>${r.label}</small>` : nothing}</p>
+      ${merchant ? html`<h2>${fill(cat.sheetAsks, { merchant })}</h2>` : nothing}
       ${this.#asked()}
-      ${r.allowCreditCards === false ? html`<p class="note">${w.sheetCreditNo}</p>` : nothing}
-      ${r.allowPrepaidCards === false ? html`<p class="note">${w.sheetPrepaidNo}</p>` : nothing}
+      ${r.allowCreditCards === false ? html`<p class="note">${cat.sheetCreditNo}</p>` : nothing}
+      ${r.allowPrepaidCards === false ? html`<p class="note">${cat.sheetPrepaidNo}</p>` : nothing}
       <fieldset ?disabled=${busy || done}>
-        <legend>${w.sheetCard}</legend>
+        <legend>${cat.sheetCard}</legend>
         ${WALLET_TEST_CARD_CHOICES.map(
-          (c) => html`<label><input type="radio" name="card" value=${c} .checked=${this.card === c} @change=${() => (this.card = c)} />${w.sheetCards[c]}</label>`,
+          (c) =>
+            html`<label><input type="radio" name="card" value=${c} .checked=${this.card === c} @change=${() => (this.card = c)} /><bdi dir="ltr">Visa •••• ${TEST_CARD_LAST4[c]}</bdi><span>${cat.sheetCards[c]}</span></label>`,
         )}
       </fieldset>
       <p class="status ${this.phase}" role="status" aria-live="polite">${status}</p>
       <div class="actions">
-        <button class="approve" type="button" ?disabled=${busy || done} @click=${() => void this.approve()}>${w.approve}</button>
-        <button class="cancel" type="button" ?disabled=${done} @click=${() => this.cancel()}>${w.cancel}</button>
+        <button class="approve" type="button" ?disabled=${busy || done} @click=${() => void this.approve()}>${cat.approve}</button>
+        <button class="cancel" type="button" ?disabled=${done} @click=${() => this.cancel()}>${cat.cancel}</button>
       </div>
     </main>`;
   }

@@ -7,6 +7,9 @@ import type { AppState } from '../http/app-state.ts';
 import { frameSecurityHeaders } from '../http/frame-security.ts';
 import type { Ctx } from '../http/operation.ts';
 import type { ChallengeView } from './payments-service.ts';
+import { CHALLENGE_STYLE, challengeLook, htmlAttributes, SHIELD, type ChallengeLook } from './challenge-look.ts';
+import { formatAmount } from './iso-codes.ts';
+import { fill } from '../../iframe-app/shared/format.ts';
 
 import { CHALLENGE_CANCEL_TYPE, CHALLENGE_MESSAGE_TYPE, type ChallengeCancel, type ChallengeMessage } from '../../protocol/challenge.ts';
 
@@ -25,15 +28,11 @@ function secure(ctx: Ctx, frameAncestors: string[]): string {
   return nonce;
 }
 
-const STYLE = `body{font:16px/1.5 system-ui,sans-serif;margin:0;padding:24px;color:#1a1a1a;background:#fff}
-main{max-width:420px;margin:0 auto;text-align:center}h1{font-size:1.2rem}.amount{font-size:1.6rem;font-weight:600;margin:12px 0}
-.buttons{display:flex;gap:12px;justify-content:center;margin-top:20px}button{font:inherit;padding:10px 20px;border-radius:6px;border:1px solid #888;cursor:pointer}
-button[value=complete]{background:#0a7c2f;color:#fff;border-color:#0a7c2f}button:focus-visible{outline:3px solid #1a5fd6;outline-offset:2px}.note{color:#555;font-size:.9rem}`;
-
-function page(nonce: string, title: string, content: string, script = ''): string {
+/** A page in the look of the element that opened it (its language and colour scheme). */
+function page(nonce: string, look: ChallengeLook, title: string, content: string, script = ''): string {
   return `<!doctype html>
-<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
-<meta name="referrer" content="same-origin"><title>${escapeHtml(title)}</title><style nonce="${nonce}">${STYLE}</style></head>
+<html ${htmlAttributes(look)}><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
+<meta name="referrer" content="same-origin"><title>${escapeHtml(title)}</title><style nonce="${nonce}">${CHALLENGE_STYLE}</style></head>
 <body><main>${content}</main>${script ? `<script nonce="${nonce}">${script}</script>` : ''}</body></html>`;
 }
 
@@ -51,16 +50,22 @@ function escapeScript(message: ChallengeCancel, origins: string[]): string {
   return `${POST_TO_OPENER}document.addEventListener('keydown',function(e){if(e.key==='Escape'){e.preventDefault();cpePost(${scriptJson(message)},${scriptJson(origins)});}});`;
 }
 
-function challengeForm(view: ChallengeView, secret: string): string {
-  return `<h1>3-D Secure test challenge</h1>
-<p>Confirm the payment to ${escapeHtml(view.merchantName)}</p>
-<p class="amount">${escapeHtml(view.amount)}</p>
-<p class="note">Test mode: choose the outcome of this authentication.</p>
-<form method="post" action="/frames/challenge">
+function challengeForm(view: ChallengeView, secret: string, { cat, tag, scheme }: ChallengeLook): string {
+  // The answer's page keeps the look: the form posts the same lang and theme.
+  const look = new URLSearchParams({ lang: tag, ...(scheme && { theme: scheme }) });
+  return `${SHIELD}<h1>${escapeHtml(cat.challengeTitle)}</h1>
+<p>${escapeHtml(fill(cat.challengeConfirm, { merchant: view.merchantName }))}</p>
+<p class="amount"><bdi dir="ltr">${escapeHtml(formatAmount(view.value.amount, view.value.currency, tag))}</bdi></p>
+<p class="note">${escapeHtml(cat.challengeNote)}</p>
+<form method="post" action="/frames/challenge?${look}">
 <input type="hidden" name="challenge" value="${escapeHtml(secret)}">
-<div class="buttons"><button type="submit" name="outcome" value="complete">Complete</button>
-<button type="submit" name="outcome" value="fail">Fail</button></div></form>`;
+<div class="buttons"><button type="submit" name="outcome" value="complete">${escapeHtml(cat.challengeComplete)}</button>
+<button type="submit" name="outcome" value="fail">${escapeHtml(cat.challengeFail)}</button></div></form>`;
 }
+
+/** The outcome's page: what happened, in the page's language. */
+const outcomePage = (status: string, { cat }: ChallengeLook) =>
+  `<h1>${escapeHtml(status === 'completed' ? cat.challengeDone : cat.challengeFailed)}</h1><p class="note">${escapeHtml(cat.challengeClose)}</p>`;
 
 /**
  * The 3-D Secure simulator: `GET /frames/challenge?challenge=<secret>` shows the amount and the
@@ -72,23 +77,24 @@ export function challengeRoutes({ payments, config }: Services): Router<AppState
   const router = new Router<AppState>();
   const ownOrigin = () => new URL(config.publicUrl).origin;
 
-  router.get('/frames/challenge', (ctx) => {
+  router.get('/frames/challenge', async (ctx) => {
     const secret = typeof ctx.query.challenge === 'string' ? ctx.query.challenge : '';
+    const look = await challengeLook(ctx.query);
     const view = payments.challengeView(secret);
     if (!view) {
       const nonce = secure(ctx, []);
       ctx.status = 404;
-      ctx.body = page(nonce, 'Challenge not found', '<h1>This authentication has expired or does not exist.</h1>');
+      ctx.body = page(nonce, look, look.cat.challengeMissing, `<h1>${escapeHtml(look.cat.challengeMissing)}</h1>`);
       return;
     }
     const nonce = secure(ctx, view.origins);
     if (view.status !== 'pending') {
       const message: ChallengeMessage = { type: CHALLENGE_MESSAGE_TYPE, transaction_id: view.transactionId, status: view.status };
-      ctx.body = page(nonce, 'Authentication', `<h1>This authentication was already ${view.status}.</h1>`, resultScript(message, [...view.origins, ownOrigin()]));
+      ctx.body = page(nonce, look, look.cat.challengeTitle, outcomePage(view.status, look), resultScript(message, [...view.origins, ownOrigin()]));
       return;
     }
     const cancel: ChallengeCancel = { type: CHALLENGE_CANCEL_TYPE, transaction_id: view.transactionId };
-    ctx.body = page(nonce, '3-D Secure', challengeForm(view, secret), escapeScript(cancel, view.origins));
+    ctx.body = page(nonce, look, look.cat.challengeTitle, challengeForm(view, secret, look), escapeScript(cancel, view.origins));
   });
 
   router.post('/frames/challenge', async (ctx) => {
@@ -110,8 +116,8 @@ export function challengeRoutes({ payments, config }: Services): Router<AppState
       return;
     }
     const nonce = secure(ctx, view.origins);
-    const text = message.status === 'completed' ? 'Authentication complete.' : 'Authentication failed.';
-    ctx.body = page(nonce, 'Authentication', `<h1>${text}</h1><p class="note">You can close this window.</p>`, resultScript(message, [...view.origins, ownOrigin()]));
+    const look = await challengeLook(ctx.query);
+    ctx.body = page(nonce, look, look.cat.challengeTitle, outcomePage(message.status, look), resultScript(message, [...view.origins, ownOrigin()]));
   });
   return router;
 }

@@ -24,6 +24,8 @@ export interface ChallengeView {
   transactionId: string;
   status: ChallengeRow['status'];
   amount: string;
+  /** The amount in minor units and its currency, formatted in the shopper's language on the page. */
+  value: { amount: number; currency: string };
   merchantName: string;
   /** Origins that may frame the page and receive the outcome message. */
   origins: string[];

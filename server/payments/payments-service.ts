@@ -223,6 +223,7 @@ export class PaymentsService {
       transactionId: challenge.transaction_id,
       status: challenge.status,
       amount: formatAmount(intent.amount, intent.currency),
+      value: { amount: intent.amount, currency: intent.currency },
       merchantName: merchant?.name ?? 'the merchant',
       origins: challenge.origin ? [challenge.origin] : (merchant?.origins ?? []),
     };

@@ -222,10 +222,17 @@ describe('3-D Secure dialog (manual path, a page that never answers)', () => {
     const label = el.shadowRoot!.getElementById(dialog.getAttribute('aria-labelledby')!);
     expect(label?.textContent).to.equal('Verify your payment');
     const iframe = dialog.querySelector('iframe')!;
-    expect(iframe.src).to.equal(challenge.url);
-    expect(el.shadowRoot!.activeElement).to.equal(label);
+    // The challenge page in the element's language and colour scheme.
+    expect(iframe.src).to.equal(`${challenge.url}&lang=en&theme=light`);
+    // The dialog holds the focus (no focus ring on its title); Tab goes into the page, then to the close button.
+    expect(el.shadowRoot!.activeElement).to.equal(dialog);
+    expect(getComputedStyle(dialog).outlineStyle).to.equal('none');
+    expect(label!.hasAttribute('tabindex')).to.equal(false);
+    expect([...dialog.children].map((c) => c.localName)).to.deep.equal(['header', 'iframe', 'button']);
+    expect(dialog.querySelector('button')!.getAttribute('aria-label')).to.equal('Cancel');
     expect(iframe.getBoundingClientRect().width).to.be.within(380, 400);
-    expect(iframe.getBoundingClientRect().height).to.equal(400);
+    // Nothing below the page: the dialog ends where its frame does.
+    expect(dialog.getBoundingClientRect().bottom - iframe.getBoundingClientRect().bottom).to.be.below(1);
     await expect(dialog).to.be.accessible({ ignoredRules: ['frame-tested'] } as never);
     // A forged result from this page (not the challenge frame) is ignored.
     window.postMessage({ type: 'cpe:3ds:result', transaction_id: 'tx_1', status: 'completed' }, '*');

@@ -3,6 +3,7 @@ import { createRequire } from 'node:module';
 import { after, before, describe, it } from 'node:test';
 import type { Frame, Page } from 'playwright-core';
 import { CARDS, cscFor, digitsOf, typeCard, watchMerchantPage } from './helpers/checkout.ts';
+import { DARK_PAGE, frameOf, openSheet, payInFlow, startLook } from './helpers/look.ts';
 import { startStack, type Stack } from './helpers/stack.ts';
 
 /**
@@ -14,10 +15,13 @@ const AXE = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
 const LAYOUTS = ['stack', 'row-minimal', 'row-compact', 'row', 'column-compact', 'column'];
 
 let stack: Stack;
+let look: Awaited<ReturnType<typeof startLook>>;
 before(async () => {
   stack = await startStack();
+  look = await startLook(stack);
 });
 after(async () => {
+  await look?.close();
   await stack?.close();
 });
 
@@ -84,6 +88,40 @@ describe('axe-core: no serious or critical violation', () => {
       await context.close();
     }
   });
+});
+
+describe('axe-core in the 3-D Secure challenge and the wallet sheet: left to right and right to left, light and dark', () => {
+  for (const language of ['en', 'ar']) {
+    for (const theme of ['light', 'dark'] as const) {
+      const css = theme === 'dark' ? DARK_PAGE : '';
+      it(`the challenge, ${language}, ${theme}: the dialog and the page inside it`, async () => {
+        const { page, context } = await look.open({ factory: 'paymentFlow', options: { layout: 'stack', language, theme }, css, context: { bypassCSP: true } });
+        try {
+          await payInFlow(page, digitsOf(CARDS.challenge));
+          await page.frameLocator('dialog iframe').locator('button[value=complete]').waitFor({ timeout: 15_000 });
+          const inner = frameOf(page, 'challenge');
+          assert.equal(await inner.evaluate(() => document.documentElement.dir), language === 'ar' ? 'rtl' : 'ltr');
+          assert.deepEqual(await seriousViolations(page), []);
+          assert.deepEqual(await seriousViolations(inner), []);
+        } finally {
+          await context.close();
+        }
+      });
+      it(`the wallet sheet, ${language}, ${theme}: the dialog and the sheet inside it`, async () => {
+        const options = { language, theme, total: { amount: 1234, label: 'Order 42' }, appearance: { type: 'buy' } };
+        const { page, context } = await look.open({ factory: 'walletA', options, css, context: { bypassCSP: true } });
+        try {
+          await openSheet(page);
+          const inner = frameOf(page, 'wallet-sheet');
+          assert.equal(await inner.evaluate(() => document.documentElement.dir), language === 'ar' ? 'rtl' : 'ltr');
+          assert.deepEqual(await seriousViolations(page), []);
+          assert.deepEqual(await seriousViolations(inner), []);
+        } finally {
+          await context.close();
+        }
+      });
+    }
+  }
 });
 
 describe('keyboard only', () => {

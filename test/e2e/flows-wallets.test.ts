@@ -122,7 +122,8 @@ describe('payment flow (plain HTML page: the SDK, <cpe-elements> and <cpe-paymen
       await frame.getByRole('button', { name: 'Pay £12.34' }).waitFor({ timeout: 15_000 });
       await typeInto(frame, CARDS.attachFail);
       await frame.getByRole('button', { name: 'Pay £12.34' }).click();
-      await frame.getByText(/refused when attached/i).waitFor({ timeout: 20_000 });
+      // The reason, in the Flow's language, said once (the button below says what to do).
+      await frame.getByText('This card cannot be used. Use another card.', { exact: true }).waitFor({ timeout: 20_000 });
       const events = await page.evaluate(() => (window as unknown as { __cpeEvents: string[] }).__cpeEvents);
       assert.ok(!events.includes('cpe:confirm:start'), `no confirm after a failed attach: ${events.join(', ')}`);
       const intent = await service(`/${await intentOfPage(page, 'cpe-payment-flow')}`);

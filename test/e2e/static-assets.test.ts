@@ -11,6 +11,9 @@ import type { AppState } from '../../server/http/app-state.ts';
 import { errorMapper } from '../../server/http/error-mapper.ts';
 import { frameHeaders, staticAssets } from '../../server/http/static-assets.ts';
 import { parseCsp } from './helpers/stack.ts';
+import { CATALOGUES } from '../../iframe-app/i18n/catalogues.ts';
+
+const CATALOGUE_TAGS = Object.keys(CATALOGUES);
 
 /** The static file middleware over a throwaway dist/, behind the service's error mapper. */
 async function serve(distDir: string, frameAncestors?: () => string[]) {
@@ -111,7 +114,11 @@ describe('static assets: /sdk and /frames', () => {
       // The bridge frames say hello before their code has compiled (scripts/vite-inline-frame.ts).
       assert.equal(html.includes("type: 'hello'"), app !== 'wallet-sheet', app);
     }
-    assert.deepEqual(readdirSync(join(frames, 'assets')).filter((f) => !/^(ar|cy|de|es|fr|it|nl)-[\w-]+\.js$/.test(f)), []);
+    // One file per language but English (built in), named by its tag and a content hash.
+    const catalogue = new RegExp(`^(${CATALOGUE_TAGS.join('|')})-[\\w-]{8}\\.js$`);
+    const assets = readdirSync(join(frames, 'assets'));
+    assert.deepEqual(assets.filter((f) => !catalogue.test(f)), []);
+    assert.equal(assets.length, CATALOGUE_TAGS.length);
   });
 
   it("frameHeaders defaults to frame-ancestors 'none'", () => {

@@ -42,23 +42,25 @@ describe('<cpe-card-form>', () => {
     expect(await size('column-compact')).to.be.below(await size('column'));
   });
 
-  it('formats the number by scheme and shows the detected badge', async () => {
+  it('formats the number by scheme and shows the detected scheme\'s mark (a plain card before)', async () => {
     const el = await form();
+    expect(el.shadowRoot!.querySelector('.box svg.logo')!.classList.contains('blank')).to.equal(true);
     expect((await type(el, 'number', '378282246310005')).value).to.equal('3782 822463 10005');
-    expect(el.shadowRoot!.querySelector('.box .badge')!.getAttribute('aria-label')).to.equal('American Express');
+    const mark = el.shadowRoot!.querySelector('.box svg.logo')!;
+    expect([mark.getAttribute('role'), mark.getAttribute('aria-label')]).to.deep.equal(['img', 'American Express']);
     expect((await type(el, 'cvc', '12345')).value).to.equal('1234');
   });
 
-  it('cardSchemesDisplay: all shows every badge, none shows none', async () => {
+  it('cardSchemesDisplay: all shows every scheme\'s mark, none shows none', async () => {
     const el = await form();
     el.display = 'all';
     await type(el, 'number', '4242');
-    const badges = [...el.shadowRoot!.querySelectorAll('.badges .badge')];
-    expect(badges).to.have.length(7);
-    expect(el.shadowRoot!.querySelector('.badge.on')!.getAttribute('aria-label')).to.equal('Visa');
+    const marks = [...el.shadowRoot!.querySelectorAll('.logos svg.logo')];
+    expect(marks.map((m) => m.getAttribute('aria-label'))).to.deep.equal(['Visa', 'Mastercard', 'American Express', 'Discover', 'Diners Club', 'JCB', 'Maestro']);
+    expect(el.shadowRoot!.querySelector('.logo.on')!.getAttribute('aria-label')).to.equal('Visa');
     el.display = 'none';
     await el.updateComplete;
-    expect(el.shadowRoot!.querySelectorAll('.badge')).to.have.length(0);
+    expect(el.shadowRoot!.querySelectorAll('svg.logo')).to.have.length(0);
   });
 
   it('no message while typing the first digits; on blur the message is tied to its input', async () => {

@@ -71,7 +71,16 @@ describe('card logic (iframe-app/shared/card.ts)', () => {
   });
 
   it('resolves language tags to a catalogue', () => {
-    expect(resolveLanguage('fr-CA')).to.equal('fr');
+    expect(resolveLanguage('fr-CA')).to.equal('fr-CA');
+    expect(resolveLanguage('fr-BE')).to.equal('fr');
+    expect(resolveLanguage('pt-PT')).to.equal('pt');
+    expect(resolveLanguage('pt-br')).to.equal('pt-BR');
+    expect(resolveLanguage('es-MX')).to.equal('es-419');
+    expect(resolveLanguage('zh-Hant')).to.equal('zh-TW');
+    expect(resolveLanguage('zh-Hant-HK')).to.equal('zh-HK');
+    expect(resolveLanguage('zh-Hans-HK')).to.equal('zh');
+    expect(resolveLanguage('no')).to.equal('nb');
+    expect(resolveLanguage('en-GB')).to.equal('en');
     expect(resolveLanguage('CY')).to.equal('cy');
     expect(resolveLanguage('xx')).to.equal(undefined);
   });

@@ -2,8 +2,8 @@ import { expect, waitUntil } from '@open-wc/testing';
 import { sendKeys } from '@web/test-runner-commands';
 import { walletLabel, validAppearance, type WalletButton } from '../../iframe-app/wallet-button/wallet-button.ts';
 import type { WalletSheet } from '../../iframe-app/wallet-sheet/wallet-sheet.ts';
-import walletEn from '../../iframe-app/i18n/wallet/en.ts';
-import walletFr from '../../iframe-app/i18n/wallet/fr.ts';
+import walletEn from '../../iframe-app/i18n/en.ts';
+import walletFr from '../../iframe-app/i18n/fr.ts';
 import { WALLET_A_STYLES, WALLET_A_TYPES, WALLET_B_TYPES, encodeWalletRequest, type WalletRequest } from '../../protocol/wallet.ts';
 import { axeIn, mountFrame } from './frame-mount.ts';
 
@@ -42,8 +42,10 @@ describe('wallet button frame', () => {
     const a = await button('wallet=a&type=donate&style=white-outline&lang=en');
     expect(a.button.textContent!.trim()).to.equal('Donate with Wallet A');
     expect(a.button.classList.contains('white-outline')).to.equal(true);
-    expect(a.events.find((e) => e.name === 'ready')!.detail).to.deep.equal({ height: 56 });
-    expect(Math.round(a.button.getBoundingClientRect().width)).to.equal(600 - 8);
+    const ready = a.events.find((e) => e.name === 'ready')!.detail as { height: number; texts: { lang: string; cancel: string } };
+    expect([ready.height, ready.texts.lang, ready.texts.cancel]).to.deep.equal([48, 'en', 'Cancel']);
+    // Flush with the frame's edges (the focus ring is drawn inside the button).
+    expect(Math.round(a.button.getBoundingClientRect().width)).to.equal(600);
     expect(a.doc.title).to.equal('Donate with Wallet A');
     const plain = await button('wallet=a&type=plain&style=dark&lang=en');
     expect(plain.button.textContent!.replace('◆', '').trim()).to.equal('Wallet A');
@@ -93,7 +95,8 @@ async function sheet(request: WalletRequest, approveAnswer?: (body: any) => { st
   window.addEventListener('message', onMessage);
   document.body.append(iframe);
   await waitUntil(() => messages.some((m) => m.type === 'cpe:wallet:ready'), 'no cpe:wallet:ready', { timeout: 4000 });
-  expect(messages[0]).to.deep.equal({ type: 'cpe:wallet:ready', session: uuid });
+  expect([messages[0].type, messages[0].session]).to.deep.equal(['cpe:wallet:ready', uuid]);
+  expect(messages[0].height, 'the content height, for the dialog').to.be.within(200, 640);
   const win = iframe.contentWindow as Window & typeof globalThis;
   win.fetch = async (url, init) => {
     const body = JSON.parse(String(init?.body));
@@ -119,7 +122,7 @@ describe('wallet test sheet', () => {
     const s = await sheet({ ...REQUEST, billingAddressRequired: true, emailAddressRequired: true, allowCreditCards: false, label: 'Order 42' });
     cleanup = s.cleanup;
     const text = s.el.shadowRoot!.textContent!.replace(/\s+/g, ' ');
-    for (const part of ['Wallet B (test)', 'Pay Demo Shop', '£12.34', 'Order 42', 'Demo Shop asks for', 'Billing address', 'E-mail address', 'Credit cards are not accepted.', 'Visa •••• 0002 (declined)'])
+    for (const part of ['Test mode', 'Pay Demo Shop', '£12.34', 'Order 42', 'Demo Shop asks for', 'Billing address', 'Email address', 'Credit cards are not accepted.', 'Visa •••• 0002declined'])
       expect(text).to.contain(part);
     expect(text).not.to.contain('Assurance details');
     expect(s.el.shadowRoot!.querySelectorAll('input[type=radio]')).to.have.length(5);
