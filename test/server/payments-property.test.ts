@@ -19,9 +19,11 @@ import { CARDS, createBody, fromFrame, futureYear } from './payments-fixtures.ts
  */
 
 let svc: TestService;
-// The tokenise limits (per address 5/s) would throttle a long property from one address: off here,
-// the limiter itself is covered elsewhere. Everything else is the service as configured for tests.
-before(async () => (svc = await startTestService({ tokeniseRateLimit: { perIp: { perSecond: 0, burst: 0 }, perSession: { perSecond: 0, burst: 0 } } })));
+// The tokenise limits (per address, per session and per merchant) would throttle a long property
+// from one address and one merchant: all off here, the limiter itself is covered in
+// test/security/limits.test.ts. Everything else is the service as configured for tests.
+const OFF = { perSecond: 0, burst: 0 };
+before(async () => (svc = await startTestService({ tokeniseRateLimit: { perIp: OFF, perSession: OFF, perMerchant: OFF } })));
 after(() => svc.close());
 
 const NUM_RUNS = Number(process.env.FC_RUNS ?? 200);
