@@ -16,7 +16,7 @@ interface Item {
 describe('IndexedCollection', () => {
   test('pages newest first by index key, and moves rows between keys on update', async () => {
     const store = await LowdbStore.open();
-    const items = store.collection<Item>('items', { owner: (r) => r.owner, tag: (r) => `${r.owner}:${r.tag}` });
+    const items = store.memory<Item>('items', { owner: (r) => r.owner, tag: (r) => `${r.owner}:${r.tag}` });
     for (let i = 0; i < 10; i++) items.insert({ id: `i${i}`, owner: i % 2 ? 'odd' : 'even', tag: 'a' });
     assert.deepEqual(items.page('owner', 'odd', { limit: 2 }).data.map((r) => r.id), ['i9', 'i7']);
     assert.deepEqual(items.page('owner', 'odd', { limit: 2, startingAfter: 'i7' }).data.map((r) => r.id), ['i5', 'i3']);
@@ -33,7 +33,7 @@ describe('IndexedCollection', () => {
 
   test('rows handed out cannot be changed in place, nested values included; update() still works', async () => {
     const store = await LowdbStore.open();
-    const items = store.collection<Item & { nested: { list: string[] } }>('items', { owner: (r) => r.owner });
+    const items = store.memory<Item & { nested: { list: string[] } }>('items', { owner: (r) => r.owner });
     const inserted = items.insert({ id: 'x', owner: 'o', tag: 't', nested: { list: ['a'] } });
     for (const row of [inserted, items.get('x')!, items.find('owner', 'o')[0], items.page('owner', 'o', { limit: 1 }).data[0]]) {
       assert.throws(() => ((row as Item).tag = 'changed'), TypeError);
@@ -49,7 +49,7 @@ describe('LowdbStore', () => {
   test('concurrent commits share file writes, and the file holds them all', async () => {
     const dir = tempDataDir();
     const store = await LowdbStore.open(dir);
-    const items = store.collection<Item>('items', { owner: (r) => r.owner });
+    const items = store.memory<Item>('items', { owner: (r) => r.owner });
     const commits = [];
     for (let i = 0; i < 200; i++) {
       items.insert({ id: `i${i}`, owner: 'o', tag: 't' });
@@ -63,13 +63,13 @@ describe('LowdbStore', () => {
     const log = join(dir, 'cpe.000000.log');
     assert.equal(statSync(log).mode & 0o777, 0o600, 'the log is private to its owner');
     const reopened = await LowdbStore.open(dir);
-    const again = reopened.collection<Item>('items', { owner: (r) => r.owner });
+    const again = reopened.memory<Item>('items', { owner: (r) => r.owner });
     assert.deepEqual(again.page('owner', 'o', { limit: 3 }).data.map((r) => r.id), ['i199', 'i198', 'i197']);
   });
 
   test('commits arriving during a write are grouped into the next one', async () => {
     const store = await LowdbStore.open(tempDataDir());
-    const items = store.collection<Item>('items');
+    const items = store.memory<Item>('items');
     items.insert({ id: 'first', owner: 'o', tag: 't' });
     const first = store.commit();
     const later = [];

@@ -1,0 +1,156 @@
+/**
+ * `npm run -s bench:scale [-- --seconds 5 --contacts 100000]`: the service past one process, side by
+ * side in one run on one machine: the embedded store in one process; PostgreSQL with one process;
+ * PostgreSQL with two (CPE_PROCESSES=2, one port). For each: list reads per second (and their p99
+ * at 100,000 contacts), durable creates per second, complete payments per second (create, token,
+ * attach, confirm, authorise). PostgreSQL is a throwaway server started here with fsync on, as the
+ * embedded store's fdatasync is. All traffic stays on 127.0.0.1. Prints a PASS/FAIL line per target.
+ */
+import { cpSync } from 'node:fs';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import pg from 'pg';
+import { copyStore } from '../../server/store/copy-store.ts';
+import { createDatabase, startPostgres } from '../../test/helpers/postgres.ts';
+import { tempDataDir } from '../../test/helpers/service-process.ts';
+import { jsonClient } from '../payments/service.ts';
+import { guardChildren, startServiceChild, stop, type ServiceChild } from '../shared/processes.ts';
+
+const { values } = parseArgs({ options: { seconds: { type: 'string', default: '5' }, contacts: { type: 'string', default: '100000' } } });
+const SECONDS = Number(values.seconds);
+const CONTACTS = Number(values.contacts);
+const CONNECTIONS = 32;
+const root = join(import.meta.dirname, '../..');
+const QUIET = { CPE_RATE_LIMIT: '0', CPE_LOG_LEVEL: 'warn', CPE_TOKENISE_RATE_PER_MERCHANT: '0', CPE_TOKENISE_RATE_PER_IP: '0', CPE_TOKENISE_RATE_PER_SESSION: '0' };
+const watchdog = guardChildren(900);
+
+interface Phase {
+  perSecond: number;
+  p50: number;
+  p99: number;
+  failures: number;
+}
+
+const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))];
+
+/** `connections` loops each doing `one()` back to back for `seconds`; counts what succeeded per second. */
+async function closedLoop(seconds: number, connections: number, one: () => Promise<boolean>): Promise<Phase> {
+  const latencies: number[] = [];
+  let failures = 0;
+  const end = performance.now() + seconds * 1000;
+  const started = performance.now();
+  await Promise.all(
+    Array.from({ length: connections }, async () => {
+      while (performance.now() < end) {
+        const at = performance.now();
+        if (await one().catch(() => false)) latencies.push(performance.now() - at);
+        else failures++;
+      }
+    }),
+  );
+  const wall = (performance.now() - started) / 1000;
+  latencies.sort((a, b) => a - b);
+  return { perSecond: latencies.length / wall, p50: percentile(latencies, 50), p99: percentile(latencies, 99), failures };
+}
+
+interface Setup {
+  name: string;
+  start(): Promise<{ port: number; credentials: ServiceChild['credentials']; stop(): Promise<void> }>;
+}
+
+const card = { number: '4242424242424242', exp_month: '12', exp_year: String(new Date().getUTCFullYear() + 2), cvc: '123', name: 'Ada Lovelace' };
+
+async function measure(setup: Setup) {
+  const service = await setup.start();
+  const client = jsonClient(service.port, CONNECTIONS * 2);
+  const { accessToken, licenceKey, merchantId } = service.credentials;
+  const user = { authorization: `Bearer ${accessToken}` };
+  const merchant = { authorization: `Bearer ${licenceKey}` };
+  try {
+    // Warm up (JIT, connection pools), then measure each kind on its own.
+    await closedLoop(1, CONNECTIONS, async () => (await client.send('GET', '/v1/contacts?limit=10', user)).status === 200);
+    const list = await closedLoop(SECONDS, CONNECTIONS, async () => (await client.send('GET', '/v1/contacts?limit=10', user)).status === 200);
+    let n = 0;
+    const create = await closedLoop(SECONDS, CONNECTIONS, async () => (await client.send('POST', '/v1/contacts', user, { username: `bench_${setup.name.length}_${n++}`, phone_number: '+441234567' })).status === 200);
+    const payment = await closedLoop(SECONDS, CONNECTIONS / 2, async () => {
+      const intent = await client.send('POST', '/v1/payment_intents', merchant, { merchantid: merchantId, amount: 1999, currency: 'EUR', identifier: `scale-${n++}` });
+      if (intent.status !== 200) return false;
+      const id = intent.body.paymentIntentId;
+      const token = await client.send('POST', '/v1/tokens', merchant, { card });
+      if (token.status !== 200) return false;
+      if ((await client.send('POST', '/v1/payment_intents/attach', merchant, { payment_intent_id: id, token: token.body.data.cp_card_token })).status !== 200) return false;
+      if ((await client.send('POST', '/v1/payment_intents/confirm', merchant, { payment_intent_id: id })).status !== 200) return false;
+      const authorised = await client.send('POST', '/v1/payment_intents/authorise', merchant, { payment_intent_id: id });
+      return authorised.status === 200 && authorised.body.status === 'succeeded';
+    });
+    return { list, create, payment };
+  } finally {
+    client.close();
+    await service.stop();
+  }
+}
+
+const fmt = (n: number, digits = 0) => n.toLocaleString('en', { minimumFractionDigits: digits, maximumFractionDigits: digits });
+
+try {
+  console.log(`bench:scale: ${CONTACTS.toLocaleString('en')} contacts of one user, ${SECONDS} s per measure, ${CONNECTIONS} connections (payments: ${CONNECTIONS / 2})`);
+  const server = await startPostgres({ durable: true });
+  const databaseUrl = await createDatabase(server.url, 'cpe_scale');
+  const pgDir = tempDataDir();
+  // Seed through the service (merchant, demo user, credentials), then the contacts in one statement.
+  const seeding = await startServiceChild(root, pgDir, { ...QUIET, CPE_DATABASE_URL: databaseUrl });
+  await stop(seeding);
+  const pool = new pg.Pool({ connectionString: databaseUrl, max: 1 });
+  const started = performance.now();
+  await pool.query(`
+    WITH u AS (SELECT id FROM users WHERE username = 'demo'),
+    c AS (
+      INSERT INTO contacts (id, user_id, username, phone_number, avatar_url, conversation_id, created_at)
+      SELECT 'ctc_seed' || i, u.id, 'seed_' || i, '+44 20 7946 ' || lpad((i % 10000)::text, 4, '0'), 'https://example.com/a/' || i || '.png', 'cnv_seed' || i, 1700000000 + i
+      FROM u, generate_series(1, $1::int) i RETURNING id, user_id, conversation_id, created_at)
+    INSERT INTO conversations (id, user_id, contact_id, is_pinned, is_muted, created_at)
+    SELECT conversation_id, user_id, id, false, false, created_at FROM c`, [CONTACTS]);
+  await pool.query('ANALYZE');
+  await pool.end();
+  console.log(`seeded ${fmt(CONTACTS)} contacts in PostgreSQL in ${fmt((performance.now() - started) / 1000, 1)} s`);
+  // The same data for the embedded store: copied by copy-store.
+  const embeddedDir = tempDataDir();
+  await copyStore({ databaseUrl }, { dataDir: embeddedDir });
+  cpSync(join(pgDir, 'credentials.json'), join(embeddedDir, 'credentials.json'));
+
+  const child = (dir: string, env: Record<string, string>) => async () => {
+    const service = await startServiceChild(root, dir, { ...QUIET, ...env }, { startTimeoutMs: 120_000 });
+    return { port: service.port, credentials: service.credentials, stop: () => stop(service, 15_000) };
+  };
+  const setups: Setup[] = [
+    { name: 'embedded, 1 process', start: child(embeddedDir, {}) },
+    { name: 'PostgreSQL, 1 process', start: child(pgDir, { CPE_DATABASE_URL: databaseUrl }) },
+    { name: 'PostgreSQL, 2 processes', start: child(pgDir, { CPE_DATABASE_URL: databaseUrl, CPE_PROCESSES: '2' }) },
+  ];
+  const results: Record<string, Awaited<ReturnType<typeof measure>>> = {};
+  for (const setup of setups) {
+    results[setup.name] = await measure(setup);
+    const r = results[setup.name];
+    console.log(
+      `${setup.name.padEnd(26)} list ${fmt(r.list.perSecond)}/s (p50 ${fmt(r.list.p50, 1)} ms, p99 ${fmt(r.list.p99, 1)} ms) · creates ${fmt(r.create.perSecond)}/s (p99 ${fmt(r.create.p99, 1)} ms) · complete payments ${fmt(r.payment.perSecond)}/s` +
+        (r.list.failures + r.create.failures + r.payment.failures ? ` · failures ${r.list.failures}/${r.create.failures}/${r.payment.failures}` : ''),
+    );
+  }
+  server.stop();
+
+  const embedded = results[setups[0].name];
+  const pg1 = results[setups[1].name];
+  const pg2 = results[setups[2].name];
+  const line = (ok: boolean, text: string) => console.log(`${ok ? 'PASS' : 'FAIL'} ${text}`);
+  const payments = pg1.payment.perSecond / embedded.payment.perSecond;
+  line(payments >= 0.5, `PostgreSQL 1 process keeps ≥ 0.5× the embedded store's complete payments: ${fmt(pg1.payment.perSecond)}/s vs ${fmt(embedded.payment.perSecond)}/s = ${fmt(payments, 2)}×`);
+  const p99 = Math.max(pg1.list.p99, pg2.list.p99);
+  line(p99 <= 10, `list p99 at ${fmt(CONTACTS)} contacts ≤ 10 ms on PostgreSQL: ${fmt(pg1.list.p99, 1)} ms (1 process), ${fmt(pg2.list.p99, 1)} ms (2 processes)`);
+  const lists = pg2.list.perSecond / pg1.list.perSecond;
+  line(lists >= 1.2, `2 processes serve ≥ 1.2× one process's list reads: ${fmt(pg2.list.perSecond)}/s vs ${fmt(pg1.list.perSecond)}/s = ${fmt(lists, 2)}×`);
+  console.log(
+    `ratios: creates PG-1/embedded ${fmt(pg1.create.perSecond / embedded.create.perSecond, 2)}×, PG-2/PG-1 ${fmt(pg2.create.perSecond / pg1.create.perSecond, 2)}×; payments PG-2/PG-1 ${fmt(pg2.payment.perSecond / pg1.payment.perSecond, 2)}×; lists PG-1/embedded ${fmt(pg1.list.perSecond / embedded.list.perSecond, 2)}×`,
+  );
+} finally {
+  clearTimeout(watchdog);
+}

@@ -1,0 +1,376 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
+import pg from 'pg';
+import { ApiError } from '../http/api-error.ts';
+import { migrate } from './pg-migrate.ts';
+import { ATTEMPT_COLUMNS, TABLES, type Column, type TableDef } from './pg-schema.ts';
+import { CursorNotFound, type Collection, type IndexSpec, type Page, type PageQuery, type RateBuckets, type Row, type Store, type TransactionOptions } from './store.ts';
+
+const HOUR = 3600;
+/** Tombstones (deleted list cursors) are kept this long. */
+const TOMBSTONE_SECONDS = 7 * 24 * HOUR;
+
+/** bigint and numeric as JavaScript numbers: CPE's amounts and Unix seconds fit well within 2^53. */
+const types = {
+  getTypeParser(oid: number, format?: string) {
+    if (oid === 20 || oid === 1700) return (value: string) => Number(value);
+    return (pg.types.getTypeParser as (oid: number, format?: string) => (value: string) => unknown)(oid, format);
+  },
+};
+
+const quote = (name: string) => `"${name}"`;
+
+/** An intent's attempts in order, as one JSON array (a subquery of the intent's row). */
+const ATTEMPTS_OF = (alias: string) =>
+  `(SELECT coalesce(json_agg(a ORDER BY a.position), '[]') FROM payment_attempts a WHERE a.intent_id = ${alias}.id) AS attempts`;
+
+interface Tx {
+  client: pg.PoolClient;
+}
+
+/** Errors of the database that a client can act on: retry, or it exists already. */
+function asApiError(error: unknown): unknown {
+  const code = (error as { code?: string }).code;
+  if (code === '23505')
+    return new ApiError(409, 'invalid_request_error', 'resource_already_exists', 'Another request made the same object at the same time: it exists now.');
+  if (code === '40P01' || code === '40001' || code === '55P03')
+    return new ApiError(429, 'rate_limit_error', 'lock_timeout', 'Another request was changing the same object: retry.', null, { 'Retry-After': '1' });
+  return error;
+}
+
+/**
+ * The PostgreSQL engine: every collection is a table of its own (pg-schema.ts), every request a
+ * transaction (READ COMMITTED; a check-then-change of one row locks it with `get(id, {forUpdate})`).
+ * A write is visible to other requests and processes once its transaction has committed, that is once
+ * it is durable. Any number of processes share one database; rate budgets, idempotency records,
+ * tokens, challenges and intents live in it, so they hold across processes.
+ */
+export class PgStore implements Store {
+  readonly engine = 'postgres' as const;
+  readonly #tx = new AsyncLocalStorage<Tx>();
+  readonly #collections = new Map<string, PgCollection<any>>();
+  readonly rateBuckets: RateBuckets;
+
+  private constructor(readonly pool: pg.Pool) {
+    this.rateBuckets = new PgRateBuckets(pool);
+  }
+
+  /** Connects, and brings the schema up to date (migrations run once, whoever starts first). */
+  static async open(url: string, { poolSize = Number(process.env.CPE_DATABASE_POOL) || 10 }: { poolSize?: number } = {}): Promise<PgStore> {
+    const pool = new pg.Pool({ connectionString: url, max: poolSize, types });
+    // An idle client that errors (the server restarted) is dropped from the pool, not a crash.
+    pool.on('error', () => {});
+    try {
+      await migrate(pool);
+    } catch (error) {
+      await pool.end();
+      throw error;
+    }
+    return new PgStore(pool);
+  }
+
+  /** Runs a statement in the current transaction, or on its own. */
+  async query<R extends pg.QueryResultRow = any>(text: string, values: unknown[] = []): Promise<pg.QueryResult<R>> {
+    const client = this.#tx.getStore()?.client ?? this.pool;
+    try {
+      return await client.query<R>(text, values);
+    } catch (error) {
+      throw asApiError(error);
+    }
+  }
+
+  get inWriteTransaction(): boolean {
+    return this.#tx.getStore() !== undefined;
+  }
+
+  collection<T extends Row>(name: string, indexes: IndexSpec<T> = {}): Collection<T> {
+    let collection = this.#collections.get(name);
+    if (!collection) {
+      const def = TABLES[name];
+      if (!def) throw new Error(`No table for collection ${name} (server/store/pg-schema.ts)`);
+      collection = new PgCollection<T>(this, name, def, indexes);
+      this.#collections.set(name, collection);
+    } else if (Object.keys(indexes).length) collection.indexes = indexes;
+    return collection;
+  }
+
+  async transaction<R>(body: () => Promise<R>, { readOnly = false, commitOn }: TransactionOptions = {}): Promise<R> {
+    if (this.#tx.getStore()) return body();
+    // A read runs its statements on their own: each sees only committed (durable) writes.
+    if (readOnly) return body();
+    const client = await this.pool.connect();
+    let broken = false;
+    try {
+      await client.query('BEGIN');
+      let result: R;
+      try {
+        result = await this.#tx.run({ client }, body);
+      } catch (error) {
+        await client.query(commitOn?.(error) ? 'COMMIT' : 'ROLLBACK').catch((e) => {
+          broken = true;
+          throw asApiError(e);
+        });
+        throw error;
+      }
+      try {
+        await client.query('COMMIT');
+      } catch (error) {
+        throw asApiError(error);
+      }
+      return result;
+    } catch (error) {
+      if (!broken) await client.query('ROLLBACK').catch(() => (broken = true));
+      throw error;
+    } finally {
+      client.release(broken);
+    }
+  }
+
+  async lock(name: string): Promise<void> {
+    if (!this.#tx.getStore()) throw new Error('store.lock() holds until the transaction ends: call it inside store.transaction()');
+    await this.query('SELECT pg_advisory_xact_lock(hashtext($1))', [name]);
+  }
+
+  /** Drops old tombstones and rate buckets idle long enough to be full again (pruning, beside expired rows). */
+  async pruneEngine(): Promise<number> {
+    const tombs = await this.query(`DELETE FROM tombstones WHERE deleted_at < now() - make_interval(secs => $1)`, [TOMBSTONE_SECONDS]);
+    const buckets = await this.query(`DELETE FROM rate_buckets WHERE at < extract(epoch FROM clock_timestamp()) - $1`, [HOUR]);
+    return (tombs.rowCount ?? 0) + (buckets.rowCount ?? 0);
+  }
+
+  async close(): Promise<void> {
+    await this.pool.end();
+  }
+}
+
+/**
+ * One token bucket per key in rate_buckets, taken in one atomic statement on the database's clock:
+ * exact across any number of processes (no approximation), one round trip per limited request.
+ */
+class PgRateBuckets implements RateBuckets {
+  constructor(private readonly pool: pg.Pool) {}
+
+  async take(key: string, perSecond: number, burst: number) {
+    const refill = `LEAST($3::float8, b.tokens + (extract(epoch FROM clock_timestamp()) - b.at) * $2::float8)`;
+    const taken = await this.pool.query(
+      `INSERT INTO rate_buckets AS b (key, tokens, at) VALUES ($1, $3::float8 - 1, extract(epoch FROM clock_timestamp()))
+       ON CONFLICT (key) DO UPDATE SET tokens = ${refill} - 1, at = extract(epoch FROM clock_timestamp())
+       WHERE ${refill} >= 1 RETURNING tokens`,
+      [key, perSecond, burst],
+    );
+    if (taken.rowCount) return { allowed: true as const };
+    const { rows } = await this.pool.query(`SELECT ${refill} AS tokens FROM rate_buckets b WHERE key = $1`, [key, perSecond, burst]);
+    const tokens = rows[0]?.tokens ?? 0;
+    return { allowed: false as const, retryAfter: Math.max(1, Math.ceil((1 - tokens) / perSecond)) };
+  }
+}
+
+/** An attempt as the service writes it, from its payment_attempts row (json_agg: numbers as JSON numbers). */
+function attemptOf(record: Record<string, unknown>): Record<string, unknown> {
+  const attempt: Record<string, unknown> = {};
+  for (const name of Object.keys(ATTEMPT_COLUMNS)) attempt[name] = record[name];
+  return attempt;
+}
+
+/** A collection as a table: rows are built from columns in the order the service writes them. */
+class PgCollection<T extends Row> implements Collection<T> {
+  readonly #select: string;
+  readonly #returning: string;
+  readonly #columns: [string, Column][];
+
+  constructor(
+    private readonly store: PgStore,
+    private readonly name: string,
+    private readonly def: TableDef,
+    public indexes: IndexSpec<T>,
+  ) {
+    this.#columns = Object.entries(def.columns);
+    const attempts = def.attempts ? `, ${ATTEMPTS_OF('t')}` : '';
+    this.#returning = `RETURNING t.*${attempts}`;
+    this.#select = `SELECT t.*${attempts} FROM ${def.table} t`;
+  }
+
+  #row(record: Record<string, any>): T {
+    const row: Record<string, unknown> = {};
+    for (const [name, column] of this.#columns) {
+      // An intent's attempts sit where the service writes them, before created_at.
+      if (name === 'created_at' && this.def.attempts) row.attempts = (record.attempts as Record<string, unknown>[]).map(attemptOf);
+      const value = record[name];
+      if (value === null && column.optional) continue;
+      row[name] = value;
+    }
+    row._seq = record.seq;
+    return row as unknown as T;
+  }
+
+  #value(column: Column, value: unknown): unknown {
+    if (value === undefined) return null;
+    if (column.type === 'jsonb') return value === null ? null : JSON.stringify(value);
+    return value;
+  }
+
+  #index(index: string): string {
+    const column = this.def.indexes[index];
+    if (!column) throw new Error(`no index ${index} on ${this.name}`);
+    return quote(column);
+  }
+
+  #derived(row: T): [string, unknown][] {
+    return Object.keys(this.def.derived ?? {}).map((index) => {
+      const key = this.indexes[index]?.(row);
+      return [this.def.indexes[index], key === undefined ? null : this.def.derived![index] === 'bigint' ? Number(key) : key];
+    });
+  }
+
+  async get(id: string, { forUpdate = false }: { forUpdate?: boolean } = {}): Promise<T | undefined> {
+    const lock = forUpdate && this.store.inWriteTransaction ? ' FOR UPDATE OF t' : '';
+    const { rows } = await this.store.query(`${this.#select} WHERE t.id = $1${lock}`, [id]);
+    return rows[0] ? this.#row(rows[0]) : undefined;
+  }
+
+  async find(index: string, key: string): Promise<readonly T[]> {
+    const { rows } = await this.store.query(`${this.#select} WHERE ${this.#index(index)} = $1 ORDER BY t.seq`, [key]);
+    return rows.map((r) => this.#row(r));
+  }
+
+  async first(index: string, key: string): Promise<T | undefined> {
+    const { rows } = await this.store.query(`${this.#select} WHERE ${this.#index(index)} = $1 ORDER BY t.seq LIMIT 1`, [key]);
+    return rows[0] ? this.#row(rows[0]) : undefined;
+  }
+
+  async count(index: string, key: string): Promise<number> {
+    const { rows } = await this.store.query(`SELECT count(*)::int AS n FROM ${this.def.table} WHERE ${this.#index(index)} = $1`, [key]);
+    return rows[0].n;
+  }
+
+  async insert(row: T): Promise<T> {
+    const inserted = await this.#insert(row, false);
+    return inserted!;
+  }
+
+  async insertOrGet(row: T): Promise<{ inserted: boolean; row: T }> {
+    const inserted = await this.#insert(row, true);
+    if (inserted) return { inserted: true, row: inserted };
+    return { inserted: false, row: (await this.get(row.id, { forUpdate: true }))! };
+  }
+
+  async #insert(row: T, orNothing: boolean): Promise<T | undefined> {
+    const names: string[] = [];
+    const values: unknown[] = [];
+    for (const [name, column] of this.#columns) {
+      names.push(quote(name));
+      values.push(this.#value(column, (row as Record<string, unknown>)[name]));
+    }
+    for (const [name, value] of this.#derived(row)) {
+      names.push(quote(name));
+      values.push(value);
+    }
+    const seq = (row as { _seq?: number })._seq;
+    if (seq !== undefined) {
+      names.push('seq');
+      values.push(seq);
+    }
+    const placeholders = values.map((_, i) => `$${i + 1}`).join(', ');
+    const conflict = orNothing ? ' ON CONFLICT (id) DO NOTHING' : '';
+    const { rows } = await this.store.query(`INSERT INTO ${this.def.table} AS t (${names.join(', ')}) VALUES (${placeholders})${conflict} RETURNING seq`, values);
+    if (!rows[0]) return undefined;
+    const attempts = (row as { attempts?: Record<string, unknown>[] }).attempts;
+    if (this.def.attempts && attempts?.length) await this.#saveAttempts(row.id, attempts);
+    return { ...row, _seq: rows[0].seq } as T;
+  }
+
+  async #saveAttempts(intentId: string, attempts: Record<string, unknown>[]): Promise<void> {
+    const names = Object.keys(ATTEMPT_COLUMNS);
+    const records = attempts.map((a, position) => ({ ...a, intent_id: intentId, position }));
+    const columns = [...names, 'intent_id', 'position'];
+    const typed = columns.map((n) => `${quote(n)} ${n === 'position' ? 'int' : (ATTEMPT_COLUMNS[n]?.type ?? 'text')}`).join(', ');
+    const updates = names.filter((n) => n !== 'id').map((n) => `${quote(n)} = excluded.${quote(n)}`).join(', ');
+    await this.store.query(
+      `INSERT INTO payment_attempts (${columns.map(quote).join(', ')})
+       SELECT ${columns.map(quote).join(', ')} FROM jsonb_to_recordset($1::jsonb) AS x(${typed})
+       ON CONFLICT (id) DO UPDATE SET ${updates}`,
+      [JSON.stringify(records)],
+    );
+  }
+
+  async update(id: string, patch: Partial<T>): Promise<T> {
+    const sets: string[] = [];
+    const values: unknown[] = [id];
+    for (const [name, column] of this.#columns) {
+      if (name === 'id' || !(name in patch)) continue;
+      values.push(this.#value(column, (patch as Record<string, unknown>)[name]));
+      sets.push(`${quote(name)} = $${values.length}`);
+    }
+    const attempts = (patch as { attempts?: Record<string, unknown>[] }).attempts;
+    if (this.def.attempts && attempts) await this.#saveAttempts(id, attempts);
+    // The attempts subquery of RETURNING sees the statements before this one: the attempts just saved.
+    const { rows } = sets.length
+      ? await this.store.query(`UPDATE ${this.def.table} t SET ${sets.join(', ')} WHERE id = $1 ${this.#returning}`, values)
+      : await this.store.query(`${this.#select} WHERE t.id = $1`, [id]);
+    if (!rows[0]) throw new Error(`no row ${id}`);
+    const after = this.#row(rows[0]);
+    const derived = this.#derived(after);
+    if (derived.some(([name, value]) => rows[0][name] !== value)) {
+      await this.store.query(`UPDATE ${this.def.table} SET ${derived.map(([name], i) => `${quote(name)} = $${i + 2}`).join(', ')} WHERE id = $1`, [
+        id,
+        ...derived.map(([, value]) => value),
+      ]);
+    }
+    return after;
+  }
+
+  async delete(id: string): Promise<boolean> {
+    const { rows } = await this.store.query(`DELETE FROM ${this.def.table} t WHERE id = $1 RETURNING *`, [id]);
+    if (!rows[0]) return false;
+    if (this.def.paged) {
+      const row = this.#row(rows[0]);
+      await this.store.query(
+        `INSERT INTO tombstones (id, collection, seq, row) VALUES ($1, $2, $3, $4) ON CONFLICT (id) DO UPDATE SET seq = excluded.seq, row = excluded.row, deleted_at = now()`,
+        [id, this.name, rows[0].seq, JSON.stringify(row)],
+      );
+    }
+    return true;
+  }
+
+  async page(index: string, key: string, query: PageQuery, sameList?: (cursor: T) => boolean): Promise<Page<T>> {
+    const column = this.#index(index);
+    const limit = query.limit;
+    if (query.endingBefore !== undefined) {
+      const cursor = await this.#cursorSeq(index, key, sameList, 'ending_before', query.endingBefore);
+      const { rows } = await this.store.query(`${this.#select} WHERE ${column} = $1 AND t.seq > $2 ORDER BY t.seq ASC LIMIT $3`, [key, cursor, limit + 1]);
+      return { data: rows.slice(0, limit).map((r) => this.#row(r)).reverse(), hasMore: rows.length > limit };
+    }
+    const { rows } =
+      query.startingAfter === undefined
+        ? await this.store.query(`${this.#select} WHERE ${column} = $1 ORDER BY t.seq DESC LIMIT $2`, [key, limit + 1])
+        : await this.store.query(`${this.#select} WHERE ${column} = $1 AND t.seq < $2 ORDER BY t.seq DESC LIMIT $3`, [
+            key,
+            await this.#cursorSeq(index, key, sameList, 'starting_after', query.startingAfter),
+            limit + 1,
+          ]);
+    return { data: rows.slice(0, limit).map((r) => this.#row(r)), hasMore: rows.length > limit };
+  }
+
+  /** The sequence of a cursor row (or a deleted one) of this list; CursorNotFound otherwise. */
+  async #cursorSeq(index: string, key: string, sameList: ((cursor: T) => boolean) | undefined, param: 'starting_after' | 'ending_before', id: string): Promise<number> {
+    let row = await this.get(id);
+    if (!row && this.def.paged) {
+      const { rows } = await this.store.query(`SELECT seq, row FROM tombstones WHERE id = $1 AND collection = $2`, [id, this.name]);
+      if (rows[0]) row = { ...rows[0].row, _seq: rows[0].seq };
+    }
+    const keyOf = this.indexes[index];
+    const belongs = row !== undefined && (sameList ? sameList(row) : keyOf !== undefined && keyOf(row) === key);
+    if (!belongs) throw new CursorNotFound(param, id);
+    return (row as unknown as { _seq: number })._seq;
+  }
+
+  async all(): Promise<T[]> {
+    const { rows } = await this.store.query(`${this.#select} ORDER BY t.seq`);
+    return rows.map((r) => this.#row(r));
+  }
+
+  async deleteExpired(now: number): Promise<number> {
+    const column = this.#index('expiry');
+    const result = await this.store.query(`DELETE FROM ${this.def.table} WHERE ${column} < $1`, [Math.floor(now / HOUR)]);
+    return result.rowCount ?? 0;
+  }
+}
