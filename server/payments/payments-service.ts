@@ -163,15 +163,15 @@ export class PaymentsService {
       created_at: now,
     };
     let storedCard: AttachResponse['stored_card'] = null;
+    let after: IntentRow;
     if (card.outcome === 'attach_fail' || card.outcome === 'attach_fail_retriable') {
       attempt.outcome = 'attach_failed';
       attempt.error = ATTACH_FAILURES[card.outcome];
-      await this.#recordFailure(intent, (locked) => nextStatus('attach', intent.status, locked ? 'cancelled' : 'requires_payment_method'), [...attempts, attempt]);
+      after = await this.#recordFailure(intent, (locked) => nextStatus('attach', intent.status, locked ? 'cancelled' : 'requires_payment_method'), [...attempts, attempt]);
     } else {
-      await this.#move(intent, nextStatus('attach', intent.status, 'requires_customer_confirmation'), { attempts: [...attempts, attempt] });
+      after = await this.#move(intent, nextStatus('attach', intent.status, 'requires_customer_confirmation'), { attempts: [...attempts, attempt] });
       if (vault && intent.account_id !== null) storedCard = await this.#vault.vault(merchantId, intent.account_id, input.token, card);
     }
-    const after = (await this.#intents.get(intent.id))!;
     return {
       paymentIntentId: intent.id,
       status: after.status,
@@ -189,8 +189,9 @@ export class PaymentsService {
     this.#assert('confirm', intent);
     const attempt = this.#current(intent);
     let challenge: ConfirmResponse['challenge'] = null;
+    let after: IntentRow;
     if (intent.moto) {
-      await this.#updateAttempt(intent, nextStatus('confirm', intent.status, 'requires_authorisation'), { three_ds: 'skipped_moto', outcome: 'authenticated' });
+      after = await this.#updateAttempt(intent, nextStatus('confirm', intent.status, 'requires_authorisation'), { three_ds: 'skipped_moto', outcome: 'authenticated' });
     } else if (attempt.card.outcome === 'challenge') {
       const secret = await this.#challenges.open({
         transaction_id: attempt.three_ds_transaction_id,
@@ -199,15 +200,14 @@ export class PaymentsService {
         merchant_id: merchantId,
         origin: pageOrigin,
       });
-      await this.#updateAttempt(intent, nextStatus('confirm', intent.status, 'requires_customer_authentication'), {
+      after = await this.#updateAttempt(intent, nextStatus('confirm', intent.status, 'requires_customer_authentication'), {
         three_ds: 'challenge_pending',
         outcome: 'awaiting_authentication',
       });
       challenge = { url: `${this.publicUrl()}/frames/challenge?challenge=${encodeURIComponent(secret)}`, transaction_id: attempt.three_ds_transaction_id };
     } else {
-      await this.#updateAttempt(intent, nextStatus('confirm', intent.status, 'requires_authorisation'), { three_ds: 'frictionless', outcome: 'authenticated' });
+      after = await this.#updateAttempt(intent, nextStatus('confirm', intent.status, 'requires_authorisation'), { three_ds: 'frictionless', outcome: 'authenticated' });
     }
-    const after = (await this.#intents.get(intent.id))!;
     return {
       paymentIntentId: intent.id,
       status: after.status,
@@ -270,21 +270,21 @@ export class PaymentsService {
     const outcome = attempt.card.outcome;
     let error: AttemptError | null = null;
     let code: string | null = null;
+    let after: IntentRow;
     if (outcome === 'decline' || outcome === 'insufficient_funds') {
       error = DECLINES[outcome];
       const attempts = intent.attempts.map((a) => (a.id === attempt.id ? { ...a, outcome: 'declined' as const, error } : a));
-      await this.#recordFailure(intent, (locked) => nextStatus('authorise', intent.status, locked ? 'cancelled' : 'failed'), attempts);
+      after = await this.#recordFailure(intent, (locked) => nextStatus('authorise', intent.status, locked ? 'cancelled' : 'failed'), attempts);
     } else {
       code = authorisationCode();
       // A card verification (purpose verify, amount 0) is authorised without moving money: succeeded, nothing to capture.
       const verifying = intent.purpose === 'verify';
       const status = nextStatus('authorise', intent.status, intent.auto_capture || verifying ? 'succeeded' : 'requires_capture');
-      await this.#updateAttempt(intent, status, { outcome: 'authorised', authorisation_code: code }, {
+      after = await this.#updateAttempt(intent, status, { outcome: 'authorised', authorisation_code: code }, {
         amount_authorised: intent.amount,
         amount_captured: intent.auto_capture ? intent.amount : 0,
       });
     }
-    const after = (await this.#intents.get(intent.id))!;
     return {
       paymentIntentId: intent.id,
       status: after.status,
@@ -354,17 +354,17 @@ export class PaymentsService {
     return this.#intents.update(intent.id, { ...patch, status, updated_at: this.clock.now() });
   }
 
-  async #updateAttempt(intent: IntentRow, status: IntentStatus, attemptPatch: Partial<AttemptRow>, patch: Partial<IntentRow> = {}): Promise<void> {
+  #updateAttempt(intent: IntentRow, status: IntentStatus, attemptPatch: Partial<AttemptRow>, patch: Partial<IntentRow> = {}): Promise<IntentRow> {
     const last = intent.attempts.length - 1;
     const attempts = intent.attempts.map((a, i) => (i === last ? { ...a, ...attemptPatch } : a));
-    await this.#move(intent, status, { ...patch, attempts });
+    return this.#move(intent, status, { ...patch, attempts });
   }
 
   /** Counts a failure; the one that reaches the limit locks the intent (cancelled). */
-  async #recordFailure(intent: IntentRow, statusAfter: (locked: boolean) => IntentStatus, attempts = intent.attempts): Promise<void> {
+  #recordFailure(intent: IntentRow, statusAfter: (locked: boolean) => IntentStatus, attempts = intent.attempts): Promise<IntentRow> {
     const failed = intent.failed_attempts + 1;
     const locked = failed >= MAX_FAILED_ATTEMPTS;
-    await this.#move(intent, statusAfter(locked), {
+    return this.#move(intent, statusAfter(locked), {
       attempts,
       failed_attempts: failed,
       ...(locked ? { cancellation_reason: 'too_many_failed_attempts' as const } : {}),

@@ -26,19 +26,25 @@ export interface TableDef {
   paged?: boolean;
   /** payment_intents: `attempts` is rows of payment_attempts. */
   attempts?: boolean;
+  /**
+   * Rows are never changed nor deleted once written (merchants, keys, users, access tokens): each
+   * process keeps those it has read, so authenticating a request costs no query once warm.
+   */
+  immutable?: boolean;
 }
 
 const t = (type: ColumnType, optional = false): Column => ({ type, ...(optional ? { optional } : {}) });
 
 export const TABLES: Record<string, TableDef> = {
-  users: { table: 'users', columns: { id: t('text'), username: t('text'), created_at: t('bigint') }, indexes: { username: 'username' } },
-  access_tokens: { table: 'access_tokens', columns: { id: t('text'), user_id: t('text'), created_at: t('bigint') }, indexes: { user: 'user_id' } },
+  users: { table: 'users', columns: { id: t('text'), username: t('text'), created_at: t('bigint') }, indexes: { username: 'username' }, immutable: true },
+  access_tokens: { table: 'access_tokens', columns: { id: t('text'), user_id: t('text'), created_at: t('bigint') }, indexes: { user: 'user_id' }, immutable: true },
   merchants: {
     table: 'merchants',
     columns: { id: t('text'), merchant_id: t('int'), name: t('text'), origins: t('text[]'), created_at: t('bigint') },
     indexes: {},
+    immutable: true,
   },
-  merchant_keys: { table: 'merchant_keys', columns: { id: t('text'), merchant_id: t('int'), kind: t('text') }, indexes: {} },
+  merchant_keys: { table: 'merchant_keys', columns: { id: t('text'), merchant_id: t('int'), kind: t('text') }, indexes: {}, immutable: true },
   contacts: {
     table: 'contacts',
     columns: {

@@ -25,7 +25,17 @@ const ATTEMPTS_OF = (alias: string) =>
 
 interface Tx {
   client: pg.PoolClient;
+  /** Rows this transaction put in a process cache: forgotten again if it rolls back. */
+  cached: { cache: Map<string, unknown>; id: string }[];
+  /**
+   * Rows this transaction holds locked (read for update, inserted or updated), as it last saw them:
+   * nobody else can change them before it ends, so reading one again costs no query.
+   */
+  rows: Map<string, unknown>;
 }
+
+/** Rows of immutable tables a process keeps, per table (a bound on memory, not on correctness). */
+const CACHED_ROWS = 50_000;
 
 /** Errors of the database that a client can act on: retry, or it exists already. */
 function asApiError(error: unknown): unknown {
@@ -55,7 +65,7 @@ export class PgStore implements Store {
   }
 
   /** Connects, and brings the schema up to date (migrations run once, whoever starts first). */
-  static async open(url: string, { poolSize = Number(process.env.CPE_DATABASE_POOL) || 10 }: { poolSize?: number } = {}): Promise<PgStore> {
+  static async open(url: string, { poolSize = Number(process.env.CPE_DATABASE_POOL) || 20 }: { poolSize?: number } = {}): Promise<PgStore> {
     const pool = new pg.Pool({ connectionString: url, max: poolSize, types });
     // An idle client that errors (the server restarted) is dropped from the pool, not a crash.
     pool.on('error', () => {});
@@ -68,18 +78,35 @@ export class PgStore implements Store {
     return new PgStore(pool);
   }
 
-  /** Runs a statement in the current transaction, or on its own. */
+  readonly #statements = new Map<string, string>();
+
+  /**
+   * Runs a statement in the current transaction, or on its own. Each distinct text is a named
+   * (prepared) statement: parsed and planned once per connection, not per call.
+   */
   async query<R extends pg.QueryResultRow = any>(text: string, values: unknown[] = []): Promise<pg.QueryResult<R>> {
     const client = this.#tx.getStore()?.client ?? this.pool;
+    let name = this.#statements.get(text);
+    if (name === undefined) this.#statements.set(text, (name = `cpe_${this.#statements.size}`));
     try {
-      return await client.query<R>(text, values);
+      return await client.query<R>({ name, text, values });
     } catch (error) {
       throw asApiError(error);
     }
   }
 
+  /** Notes a row put in a process cache, so that a rollback takes it out again. */
+  cached(cache: Map<string, unknown>, id: string): void {
+    this.#tx.getStore()?.cached.push({ cache, id });
+  }
+
   get inWriteTransaction(): boolean {
     return this.#tx.getStore() !== undefined;
+  }
+
+  /** The rows the current write transaction holds locked (see Tx.rows). */
+  get lockedRows(): Map<string, unknown> | undefined {
+    return this.#tx.getStore()?.rows;
   }
 
   collection<T extends Row>(name: string, indexes: IndexSpec<T> = {}): Collection<T> {
@@ -102,11 +129,16 @@ export class PgStore implements Store {
     try {
       await client.query('BEGIN');
       let result: R;
+      const tx: Tx = { client, cached: [], rows: new Map() };
+      const forget = () => tx.cached.forEach(({ cache, id }) => cache.delete(id));
       try {
-        result = await this.#tx.run({ client }, body);
+        result = await this.#tx.run(tx, body);
       } catch (error) {
-        await client.query(commitOn?.(error) ? 'COMMIT' : 'ROLLBACK').catch((e) => {
+        const commit = commitOn?.(error) ?? false;
+        if (!commit) forget();
+        await client.query(commit ? 'COMMIT' : 'ROLLBACK').catch((e) => {
           broken = true;
+          forget();
           throw asApiError(e);
         });
         throw error;
@@ -114,6 +146,7 @@ export class PgStore implements Store {
       try {
         await client.query('COMMIT');
       } catch (error) {
+        forget();
         throw asApiError(error);
       }
       return result;
@@ -171,11 +204,26 @@ function attemptOf(record: Record<string, unknown>): Record<string, unknown> {
   return attempt;
 }
 
+/** An intent's attempts as the JSON the upsert reads (only their columns, with intent and position). */
+function attemptsJson(intentId: string, attempts: Record<string, unknown>[]): string {
+  return JSON.stringify(attempts.map((a, position) => ({ ...attemptOf(a), intent_id: intentId, position })));
+}
+
+/** Upserts an intent's attempts from the JSON array in parameter $n. */
+const SAVE_ATTEMPTS = (n: number) => {
+  const names = Object.keys(ATTEMPT_COLUMNS);
+  const columns = [...names, 'intent_id', 'position'].map(quote).join(', ');
+  const typed = [...names.map((c) => `${quote(c)} ${ATTEMPT_COLUMNS[c].type}`), '"intent_id" text', '"position" int'].join(', ');
+  const updates = names.filter((c) => c !== 'id').map((c) => `${quote(c)} = excluded.${quote(c)}`).join(', ');
+  return `INSERT INTO payment_attempts (${columns}) SELECT ${columns} FROM jsonb_to_recordset($${n}::jsonb) AS x(${typed}) ON CONFLICT (id) DO UPDATE SET ${updates}`;
+};
+
 /** A collection as a table: rows are built from columns in the order the service writes them. */
 class PgCollection<T extends Row> implements Collection<T> {
   readonly #select: string;
   readonly #returning: string;
   readonly #columns: [string, Column][];
+  readonly #cache?: Map<string, T>;
 
   constructor(
     private readonly store: PgStore,
@@ -184,6 +232,7 @@ class PgCollection<T extends Row> implements Collection<T> {
     public indexes: IndexSpec<T>,
   ) {
     this.#columns = Object.entries(def.columns);
+    if (def.immutable) this.#cache = new Map();
     const attempts = def.attempts ? `, ${ATTEMPTS_OF('t')}` : '';
     this.#returning = `RETURNING t.*${attempts}`;
     this.#select = `SELECT t.*${attempts} FROM ${def.table} t`;
@@ -221,10 +270,26 @@ class PgCollection<T extends Row> implements Collection<T> {
     });
   }
 
+  /** Remembers a row the current transaction holds locked. */
+  #locked(row: T): T {
+    this.store.lockedRows?.set(`${this.def.table}:${row.id}`, row);
+    return row;
+  }
+
   async get(id: string, { forUpdate = false }: { forUpdate?: boolean } = {}): Promise<T | undefined> {
+    const cached = this.#cache?.get(id) ?? (this.store.lockedRows?.get(`${this.def.table}:${id}`) as T | undefined);
+    if (cached) return cached;
     const lock = forUpdate && this.store.inWriteTransaction ? ' FOR UPDATE OF t' : '';
     const { rows } = await this.store.query(`${this.#select} WHERE t.id = $1${lock}`, [id]);
-    return rows[0] ? this.#row(rows[0]) : undefined;
+    if (!rows[0]) return undefined;
+    const row = this.#row(rows[0]);
+    if (lock) this.#locked(row);
+    if (this.#cache) {
+      if (this.#cache.size >= CACHED_ROWS) this.#cache.delete(this.#cache.keys().next().value!);
+      this.#cache.set(id, Object.freeze(row));
+      this.store.cached(this.#cache, id);
+    }
+    return row;
   }
 
   async find(index: string, key: string): Promise<readonly T[]> {
@@ -274,22 +339,8 @@ class PgCollection<T extends Row> implements Collection<T> {
     const { rows } = await this.store.query(`INSERT INTO ${this.def.table} AS t (${names.join(', ')}) VALUES (${placeholders})${conflict} RETURNING seq`, values);
     if (!rows[0]) return undefined;
     const attempts = (row as { attempts?: Record<string, unknown>[] }).attempts;
-    if (this.def.attempts && attempts?.length) await this.#saveAttempts(row.id, attempts);
-    return { ...row, _seq: rows[0].seq } as T;
-  }
-
-  async #saveAttempts(intentId: string, attempts: Record<string, unknown>[]): Promise<void> {
-    const names = Object.keys(ATTEMPT_COLUMNS);
-    const records = attempts.map((a, position) => ({ ...a, intent_id: intentId, position }));
-    const columns = [...names, 'intent_id', 'position'];
-    const typed = columns.map((n) => `${quote(n)} ${n === 'position' ? 'int' : (ATTEMPT_COLUMNS[n]?.type ?? 'text')}`).join(', ');
-    const updates = names.filter((n) => n !== 'id').map((n) => `${quote(n)} = excluded.${quote(n)}`).join(', ');
-    await this.store.query(
-      `INSERT INTO payment_attempts (${columns.map(quote).join(', ')})
-       SELECT ${columns.map(quote).join(', ')} FROM jsonb_to_recordset($1::jsonb) AS x(${typed})
-       ON CONFLICT (id) DO UPDATE SET ${updates}`,
-      [JSON.stringify(records)],
-    );
+    if (this.def.attempts && attempts?.length) await this.store.query(SAVE_ATTEMPTS(1), [attemptsJson(row.id, attempts)]);
+    return this.#locked({ ...row, _seq: rows[0].seq } as T);
   }
 
   async update(id: string, patch: Partial<T>): Promise<T> {
@@ -300,14 +351,21 @@ class PgCollection<T extends Row> implements Collection<T> {
       values.push(this.#value(column, (patch as Record<string, unknown>)[name]));
       sets.push(`${quote(name)} = $${values.length}`);
     }
-    const attempts = (patch as { attempts?: Record<string, unknown>[] }).attempts;
-    if (this.def.attempts && attempts) await this.#saveAttempts(id, attempts);
-    // The attempts subquery of RETURNING sees the statements before this one: the attempts just saved.
-    const { rows } = sets.length
-      ? await this.store.query(`UPDATE ${this.def.table} t SET ${sets.join(', ')} WHERE id = $1 ${this.#returning}`, values)
-      : await this.store.query(`${this.#select} WHERE t.id = $1`, [id]);
+    const attempts = this.def.attempts ? (patch as { attempts?: Record<string, unknown>[] }).attempts : undefined;
+    let rows: Record<string, any>[];
+    if (attempts && sets.length) {
+      // One statement: the attempts upserted, the intent updated; the attempts are the ones just written.
+      values.push(attemptsJson(id, attempts));
+      ({ rows } = await this.store.query(`WITH saved AS (${SAVE_ATTEMPTS(values.length)}) UPDATE ${this.def.table} t SET ${sets.join(', ')} WHERE id = $1 RETURNING t.*`, values));
+      if (rows[0]) rows[0].attempts = JSON.parse(values.at(-1) as string);
+    } else {
+      if (attempts) await this.store.query(SAVE_ATTEMPTS(1), [attemptsJson(id, attempts)]);
+      ({ rows } = sets.length
+        ? await this.store.query(`UPDATE ${this.def.table} t SET ${sets.join(', ')} WHERE id = $1 ${this.#returning}`, values)
+        : await this.store.query(`${this.#select} WHERE t.id = $1`, [id]));
+    }
     if (!rows[0]) throw new Error(`no row ${id}`);
-    const after = this.#row(rows[0]);
+    const after = this.#locked(this.#row(rows[0]));
     const derived = this.#derived(after);
     if (derived.some(([name, value]) => rows[0][name] !== value)) {
       await this.store.query(`UPDATE ${this.def.table} SET ${derived.map(([name], i) => `${quote(name)} = $${i + 2}`).join(', ')} WHERE id = $1`, [
@@ -319,6 +377,7 @@ class PgCollection<T extends Row> implements Collection<T> {
   }
 
   async delete(id: string): Promise<boolean> {
+    this.store.lockedRows?.delete(`${this.def.table}:${id}`);
     const { rows } = await this.store.query(`DELETE FROM ${this.def.table} t WHERE id = $1 RETURNING *`, [id]);
     if (!rows[0]) return false;
     if (this.def.paged) {

@@ -49,7 +49,7 @@ let counter = 0;
  * removed by stop() (and at exit). `durable: false` turns fsync off (tests: nothing kills the
  * database itself); the benchmarks keep it on, as the embedded store's fdatasync is.
  */
-export async function startPostgres({ durable = false }: { durable?: boolean } = {}): Promise<TempPostgres> {
+export async function startPostgres({ durable = false, settings = {} }: { durable?: boolean; settings?: Record<string, string> } = {}): Promise<TempPostgres> {
   if (!existsSync(join(PG_BIN, 'initdb'))) throw new Error(`No PostgreSQL in ${PG_BIN}: apt-get install -y postgresql (or set PG_BIN).`);
   const dir = mkdtempSync(join(tmpdir(), 'cpe-pg-'));
   chmodSync(dir, 0o700);
@@ -63,6 +63,7 @@ export async function startPostgres({ durable = false }: { durable?: boolean } =
   const port = await freePort();
   const options = [`-p ${port}`, `-k ${dir}`, "-c listen_addresses=127.0.0.1", '-c max_connections=200', '-c shared_buffers=128MB'];
   if (!durable) options.push('-c fsync=off', '-c synchronous_commit=off', '-c full_page_writes=off');
+  for (const [name, value] of Object.entries(settings)) options.push(`-c ${name}=${value}`);
   pg('pg_ctl', ['-D', data, '-l', join(dir, 'log'), '-o', options.join(' '), '-w', '-t', '60', 'start']);
   let stopped = false;
   const stop = () => {
