@@ -4,7 +4,8 @@
  * PostgreSQL with two (CPE_PROCESSES=2, one port). For each: list reads per second (and their p99
  * at 100,000 contacts), durable creates per second, complete payments per second (create, token,
  * attach, confirm, authorise). PostgreSQL is a throwaway server started here with fsync on, as the
- * embedded store's fdatasync is. All traffic stays on 127.0.0.1. Prints a PASS/FAIL line per target.
+ * embedded store's fdatasync is, reached through its Unix socket (`--tcp`: over 127.0.0.1). All
+ * traffic stays on this machine. Prints a PASS/FAIL line per target.
  */
 import { cpSync } from 'node:fs';
 import { join } from 'node:path';
@@ -16,7 +17,9 @@ import { tempDataDir } from '../../test/helpers/service-process.ts';
 import { jsonClient } from '../payments/service.ts';
 import { guardChildren, startServiceChild, stop, type ServiceChild } from '../shared/processes.ts';
 
-const { values } = parseArgs({ options: { seconds: { type: 'string', default: '3' }, rounds: { type: 'string', default: '3' }, contacts: { type: 'string', default: '100000' } } });
+const { values } = parseArgs({
+  options: { seconds: { type: 'string', default: '3' }, rounds: { type: 'string', default: '3' }, contacts: { type: 'string', default: '100000' }, tcp: { type: 'boolean', default: false } },
+});
 const SECONDS = Number(values.seconds);
 const ROUNDS = Number(values.rounds);
 const CONTACTS = Number(values.contacts);
@@ -128,7 +131,8 @@ try {
     `bench:scale: ${CONTACTS.toLocaleString('en')} contacts of one user; each measure ${SECONDS} s, ${ROUNDS} rounds taken in turns, best round kept; ${CONNECTIONS} connections (payments: ${CONNECTIONS / 2} flows)`,
   );
   const server = await startPostgres({ durable: true });
-  const databaseUrl = await createDatabase(server.url, 'cpe_scale');
+  // The services reach PostgreSQL as a service on the same machine would: its Unix socket (--tcp: 127.0.0.1).
+  const databaseUrl = await createDatabase(values.tcp ? server.url : server.socketUrl, 'cpe_scale');
   const pgDir = tempDataDir();
   // Seed through the service (merchant, demo user, credentials), then the contacts in one statement.
   const seeding = await startServiceChild(root, pgDir, { ...QUIET, CPE_DATABASE_URL: databaseUrl });

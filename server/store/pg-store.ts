@@ -313,9 +313,13 @@ class PgCollection<T extends Row> implements Collection<T> {
   }
 
   async insertOrGet(row: T): Promise<{ inserted: boolean; row: T }> {
-    const inserted = await this.#insert(row, true);
-    if (inserted) return { inserted: true, row: inserted };
-    return { inserted: false, row: (await this.get(row.id, { forUpdate: true }))! };
+    // A conflicting row deleted before it could be read (pruned, or a claim let go): try again.
+    for (;;) {
+      const inserted = await this.#insert(row, true);
+      if (inserted) return { inserted: true, row: inserted };
+      const existing = await this.get(row.id, { forUpdate: true });
+      if (existing) return { inserted: false, row: existing };
+    }
   }
 
   async #insert(row: T, orNothing: boolean): Promise<T | undefined> {

@@ -17,6 +17,8 @@ export const PG_BIN =
 export interface TempPostgres {
   /** postgres://postgres@127.0.0.1:<port>/postgres */
   url: string;
+  /** The same server through its Unix socket (no TCP): postgres://postgres@/postgres?host=<folder>. */
+  socketUrl: string;
   port: number;
   /** A fresh empty database on this server; its URL. */
   createDatabase(name?: string): Promise<string>;
@@ -80,6 +82,7 @@ export async function startPostgres({ durable = false, settings = {} }: { durabl
   const url = `postgres://postgres@127.0.0.1:${port}/postgres`;
   return {
     url,
+    socketUrl: `postgres://postgres@/postgres?host=${encodeURIComponent(dir)}&port=${port}`,
     port,
     stop,
     createDatabase: (name) => createDatabase(url, name),
@@ -96,9 +99,8 @@ export async function createDatabase(url: string, name = `cpe_${process.pid}_${+
   } finally {
     await client.end();
   }
-  const target = new URL(url);
-  target.pathname = `/${name}`;
-  return target.toString();
+  // Only the database changes: a socket URL keeps its ?host=… (a URL object would not keep an empty host).
+  return url.replace(/^(postgres(?:ql)?:\/\/[^/]*)\/[^?]*/, `$1/${name}`);
 }
 
 /**
