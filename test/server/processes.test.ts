@@ -78,6 +78,21 @@ describe('several processes on one PostgreSQL database', onPostgres, () => {
     assert.deepEqual(rows[0], { merchants: 1, users: 1 });
   });
 
+  test('three processes starting at once on a new database migrate and seed exactly once', async () => {
+    const databaseUrl = await freshTestDatabase();
+    const dir = tempDataDir();
+    const three = await Promise.all([0, 1, 2].map(() => startServiceChild(root, dir, { ...QUIET, CPE_DATABASE_URL: databaseUrl })));
+    running.push(...three);
+    for (const service of three) assert.deepEqual(service.credentials, three[0].credentials);
+    const pool = new pg.Pool({ connectionString: databaseUrl, max: 1 });
+    pools.push(pool);
+    const { rows } = await pool.query(
+      'SELECT (SELECT count(*) FROM merchants)::int AS merchants, (SELECT count(*) FROM users)::int AS users, (SELECT count(*) FROM access_tokens)::int AS tokens, (SELECT count(*) FROM schema_migrations)::int AS migrations',
+    );
+    assert.deepEqual(rows[0], { merchants: 1, users: 1, tokens: 1, migrations: 1 });
+    for (const service of three) assert.equal((await call(service.url, 'GET', '/v1/contacts', service.credentials.accessToken)).status, 200);
+  });
+
   test('one idempotency key raced through two processes makes one intent; every answer is the same', async () => {
     const { a, b, pool } = await twoServices();
     const { licenceKey, merchantId } = a.credentials;
