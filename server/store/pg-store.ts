@@ -32,6 +32,8 @@ interface Tx {
    * nobody else can change them before it ends, so reading one again costs no query.
    */
   rows: Map<string, unknown>;
+  /** The error that aborted this transaction: every later statement of it fails the same way. */
+  failure?: unknown;
 }
 
 /** Rows of immutable tables a process keeps, per table (a bound on memory, not on correctness). */
@@ -60,22 +62,28 @@ export class PgStore implements Store {
   readonly #collections = new Map<string, PgCollection<any>>();
   readonly rateBuckets: RateBuckets;
 
-  private constructor(readonly pool: pg.Pool) {
-    this.rateBuckets = new PgRateBuckets(pool);
+  private constructor(
+    readonly pool: pg.Pool,
+    /** The rate buckets' own connections: a request holding one of `pool` for its transaction never waits on `pool` again. */
+    private readonly ratePool: pg.Pool,
+  ) {
+    this.rateBuckets = new PgRateBuckets(ratePool);
   }
 
   /** Connects, and brings the schema up to date (migrations run once, whoever starts first). */
   static async open(url: string, { poolSize = Number(process.env.CPE_DATABASE_POOL) || 20 }: { poolSize?: number } = {}): Promise<PgStore> {
     const pool = new pg.Pool({ connectionString: url, max: poolSize, types });
+    const ratePool = new pg.Pool({ connectionString: url, max: Math.max(2, Math.ceil(poolSize / 4)), types });
     // An idle client that errors (the server restarted) is dropped from the pool, not a crash.
     pool.on('error', () => {});
+    ratePool.on('error', () => {});
     try {
       await migrate(pool);
     } catch (error) {
-      await pool.end();
+      await Promise.all([pool.end(), ratePool.end()]);
       throw error;
     }
-    return new PgStore(pool);
+    return new PgStore(pool, ratePool);
   }
 
   readonly #statements = new Map<string, string>();
@@ -85,13 +93,16 @@ export class PgStore implements Store {
    * (prepared) statement: parsed and planned once per connection, not per call.
    */
   async query<R extends pg.QueryResultRow = any>(text: string, values: unknown[] = []): Promise<pg.QueryResult<R>> {
-    const client = this.#tx.getStore()?.client ?? this.pool;
+    const tx = this.#tx.getStore();
+    if (tx?.failure) throw tx.failure;
     let name = this.#statements.get(text);
     if (name === undefined) this.#statements.set(text, (name = `cpe_${this.#statements.size}`));
     try {
-      return await client.query<R>({ name, text, values });
+      return await (tx?.client ?? this.pool).query<R>({ name, text, values });
     } catch (error) {
-      throw asApiError(error);
+      const mapped = asApiError(error);
+      if (tx) tx.failure = mapped;
+      throw mapped;
     }
   }
 
@@ -171,7 +182,7 @@ export class PgStore implements Store {
   }
 
   async close(): Promise<void> {
-    await this.pool.end();
+    await Promise.all([this.pool.end(), this.ratePool.end()]);
   }
 }
 

@@ -109,6 +109,21 @@ describe('several processes on one PostgreSQL database', onPostgres, () => {
     }
   });
 
+  test('one group conversation raced through two processes: one is made, the other is told it exists (never a 500)', async () => {
+    const { a, b, pool } = await twoServices();
+    const token = a.credentials.accessToken;
+    for (let round = 0; round < 10; round++) {
+      const answers = await Promise.all(
+        [a.url, b.url, a.url, b.url].map((base, i) => call(base, 'POST', '/v1/conversations', token, { group_id: `grp_race_${round}` }, { 'X-Idempotency-Key': `g${round}-${i}` })),
+      );
+      const statuses = answers.map((r) => r.status);
+      assert.equal(statuses.filter((s) => s === 200).length, 1, `one made: ${statuses}`);
+      for (const r of answers.filter((r) => r.status !== 200)) assert.equal(r.body.error?.code, 'resource_already_exists', JSON.stringify(r.body));
+      const { rows } = await pool.query('SELECT count(*)::int AS n FROM conversations WHERE group_id = $1', [`grp_race_${round}`]);
+      assert.equal(rows[0].n, 1);
+    }
+  });
+
   test('authorise raced through two processes authorises once', async () => {
     const { a, b, pool } = await twoServices();
     const { licenceKey, merchantId } = a.credentials;
@@ -135,6 +150,22 @@ describe('several processes on one PostgreSQL database', onPostgres, () => {
     // One budget: the burst of 10 plus what refills meanwhile; two budgets would have let 20 through.
     assert.ok(allowed <= 10 + Math.ceil(seconds * 2) + 1, `${allowed} allowed in ${seconds.toFixed(2)} s`);
     assert.ok(allowed >= 10, `${allowed} allowed: the burst is available`);
+  });
+
+  test('rate limiting while every connection of the pool holds a request transaction: no request waits for ever', async () => {
+    const { a } = await twoServices({ CPE_RATE_LIMIT: '100000', CPE_DATABASE_POOL: '2' });
+    const token = a.credentials.accessToken;
+    const answers = await Promise.all(
+      Array.from({ length: 40 }, (_, i) =>
+        fetch(`${a.url}/v1/contacts`, {
+          method: 'POST',
+          headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+          body: JSON.stringify({ username: `p${i}`, phone_number: '+441234567' }),
+          signal: AbortSignal.timeout(15_000),
+        }).then((r) => r.status),
+      ),
+    );
+    assert.deepEqual(new Set(answers), new Set([200]));
   });
 
   test('kill -9 of one process during writes through both loses no acknowledged write', async () => {
