@@ -35,6 +35,8 @@ export interface Config {
    * one database); unset, the embedded store in `dataDir` (one process).
    */
   databaseUrl?: string;
+  /** CPE_DATABASE_POOL: connections per process to PostgreSQL (default 20). */
+  databasePool?: number;
   /** CPE_PROCESSES: how many worker processes `npm start` runs on one port (node:cluster; default 1). */
   processes?: number;
 }
@@ -98,6 +100,7 @@ export function configFromEnv(env = process.env): Config {
     idempotencyRetentionSeconds: int(env.CPE_IDEMPOTENCY_RETENTION, DEFAULT_IDEMPOTENCY_RETENTION_SECONDS),
     compactMinBytes: int(env.CPE_COMPACT_MIN_BYTES, MIN_COMPACT_BYTES),
     databaseUrl: env.CPE_DATABASE_URL || undefined,
+    databasePool: int(env.CPE_DATABASE_POOL, 20),
     processes: processCount(env.CPE_PROCESSES),
   };
 }

@@ -9,12 +9,12 @@ export const isPostgresUrl = (url: string | undefined): boolean => !!url && /^po
  * The engine the configuration asks for: PostgreSQL when `databaseUrl` is a postgres:// URL (the
  * driver is loaded only then), otherwise the embedded store in `dataDir` (in memory without one).
  */
-export async function openStore(config: Pick<Config, 'databaseUrl' | 'dataDir' | 'compactMinBytes'>): Promise<Store> {
+export async function openStore(config: Pick<Config, 'databaseUrl' | 'databasePool' | 'dataDir' | 'compactMinBytes'>): Promise<Store> {
   if (config.databaseUrl !== undefined && config.databaseUrl !== '') {
     const url: string = config.databaseUrl;
     if (!isPostgresUrl(url)) throw new Error(`CPE_DATABASE_URL must be a postgres:// URL, got '${url.replace(/\/\/[^@/]*@/, '//…@')}'.`);
     const { PgStore } = await import('./pg-store.ts');
-    return PgStore.open(url);
+    return PgStore.open(url, { poolSize: config.databasePool });
   }
   return LowdbStore.open(config.dataDir, { minCompactBytes: config.compactMinBytes });
 }

@@ -71,7 +71,7 @@ export class PgStore implements Store {
   }
 
   /** Connects, and brings the schema up to date (migrations run once, whoever starts first). */
-  static async open(url: string, { poolSize = Number(process.env.CPE_DATABASE_POOL) || 20 }: { poolSize?: number } = {}): Promise<PgStore> {
+  static async open(url: string, { poolSize = 20 }: { poolSize?: number } = {}): Promise<PgStore> {
     const pool = new pg.Pool({ connectionString: url, max: poolSize, types });
     const ratePool = new pg.Pool({ connectionString: url, max: Math.max(2, Math.ceil(poolSize / 4)), types });
     // An idle client that errors (the server restarted) is dropped from the pool, not a crash.

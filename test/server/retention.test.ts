@@ -134,6 +134,7 @@ describe('configuration from the environment', () => {
       CPE_COMPACT_MIN_BYTES: '4096',
       CPE_DATABASE_URL: 'postgres://cpe@db.example/cpe',
       CPE_PROCESSES: '3',
+      CPE_DATABASE_POOL: '7',
     });
     assert.deepEqual(config, {
       port: 5000,
@@ -148,6 +149,7 @@ describe('configuration from the environment', () => {
       compactMinBytes: 4096,
       databaseUrl: 'postgres://cpe@db.example/cpe',
       processes: 3,
+      databasePool: 7,
     });
   });
 
