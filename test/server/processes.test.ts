@@ -203,6 +203,10 @@ describe('several processes on one PostgreSQL database', onPostgres, () => {
     const dir = tempDataDir();
     const env = { ...process.env, CPE_DATA_DIR: dir, CPE_DATABASE_URL: databaseUrl };
     const cli = (args: string[]) => spawnSync('npm', ['run', '-s', ...args], { cwd: root, env, encoding: 'utf8' });
+    const migrated = cli(['migrate']);
+    assert.equal(migrated.status, 0, migrated.stderr);
+    assert.deepEqual(JSON.parse(migrated.stdout), { applied: [1], version: 1 }, 'npm run migrate makes the schema of a new database');
+    assert.deepEqual(JSON.parse(cli(['migrate']).stdout), { applied: [], version: 1 }, 'and then has nothing left to do');
     const before = cli(['token', '--', 'alice']);
     assert.equal(before.status, 0, before.stderr);
     const service = await startServiceChild(root, dir, { ...QUIET, CPE_DATABASE_URL: databaseUrl });
