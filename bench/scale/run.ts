@@ -8,6 +8,7 @@
  * traffic stays on this machine. Prints a PASS/FAIL line per target.
  */
 import { cpSync } from 'node:fs';
+import { cpus, loadavg } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import pg from 'pg';
@@ -127,6 +128,7 @@ async function measureAll(setups: Setup[]): Promise<Record<string, Record<Measur
 const fmt = (n: number, digits = 0) => n.toLocaleString('en', { minimumFractionDigits: digits, maximumFractionDigits: digits });
 
 try {
+  console.log(`machine: ${cpus().length} × ${cpus()[0]?.model.trim()}, Node ${process.version}; load average before: ${loadavg().map((l) => l.toFixed(2)).join(' ')}`);
   console.log(
     `bench:scale: ${CONTACTS.toLocaleString('en')} contacts of one user; each measure ${SECONDS} s, ${ROUNDS} rounds taken in turns, best round kept; ${CONNECTIONS} connections (payments: ${CONNECTIONS / 2} flows)`,
   );
@@ -187,6 +189,7 @@ try {
   );
   const lists = pg2.list.perSecond / pg1.list.perSecond;
   line(lists >= 1.2, `2 processes serve ≥ 1.2× one process's list reads: ${fmt(pg2.list.perSecond)}/s vs ${fmt(pg1.list.perSecond)}/s = ${fmt(lists, 2)}×`);
+  console.log(`load average after: ${loadavg().map((l) => l.toFixed(2)).join(' ')}`);
   console.log(
     `ratios: creates PG-1/embedded ${fmt(pg1.create.perSecond / embedded.create.perSecond, 2)}×, PG-2/PG-1 ${fmt(pg2.create.perSecond / pg1.create.perSecond, 2)}×; payments PG-2/PG-1 ${fmt(pg2.payment.perSecond / pg1.payment.perSecond, 2)}×; lists PG-1/embedded ${fmt(pg1.list.perSecond / embedded.list.perSecond, 2)}×`,
   );

@@ -24,7 +24,8 @@ const ATTEMPTS_OF = (alias: string) =>
   `(SELECT coalesce(json_agg(a ORDER BY a.position), '[]') FROM payment_attempts a WHERE a.intent_id = ${alias}.id) AS attempts`;
 
 interface Tx {
-  client: pg.PoolClient;
+  /** The transaction's connection, BEGIN sent: taken at its first statement. */
+  connection?: Promise<pg.PoolClient>;
   /** Rows this transaction put in a process cache: forgotten again if it rolls back. */
   cached: { cache: Map<string, unknown>; id: string }[];
   /**
@@ -98,11 +99,24 @@ export class PgStore implements Store {
     let name = this.#statements.get(text);
     if (name === undefined) this.#statements.set(text, (name = `cpe_${this.#statements.size}`));
     try {
-      return await (tx?.client ?? this.pool).query<R>({ name, text, values });
+      if (!tx) return await this.pool.query<R>({ name, text, values });
+      tx.connection ??= this.#begin();
+      return await (await tx.connection).query<R>({ name, text, values });
     } catch (error) {
       const mapped = asApiError(error);
       if (tx) tx.failure = mapped;
       throw mapped;
+    }
+  }
+
+  async #begin(): Promise<pg.PoolClient> {
+    const client = await this.pool.connect();
+    try {
+      await client.query('BEGIN');
+      return client;
+    } catch (error) {
+      client.release(true);
+      throw error;
     }
   }
 
@@ -135,38 +149,43 @@ export class PgStore implements Store {
     if (this.#tx.getStore()) return body();
     // A read runs its statements on their own: each sees only committed (durable) writes.
     if (readOnly) return body();
-    const client = await this.pool.connect();
+    // The connection is taken and BEGIN sent at the first statement: a request refused before it
+    // touches the database (a bad body, a cached credential's 404) costs PostgreSQL nothing.
+    const tx: Tx = { cached: [], rows: new Map() };
+    const forget = () => tx.cached.forEach(({ cache, id }) => cache.delete(id));
+    let outcome: { ok: true; value: R } | { ok: false; error: unknown };
+    try {
+      outcome = { ok: true, value: await this.#tx.run(tx, body) };
+    } catch (error) {
+      outcome = { ok: false, error };
+    }
+    // A body that went on after a failed statement wrote nothing that lasts: it fails as that statement did.
+    if (outcome.ok && tx.failure) outcome = { ok: false, error: tx.failure };
+    if (!tx.connection) {
+      if (!outcome.ok) throw outcome.error;
+      return outcome.value;
+    }
+    let client: pg.PoolClient;
+    try {
+      client = await tx.connection;
+    } catch (error) {
+      forget();
+      throw outcome.ok ? asApiError(error) : outcome.error; // never connected: nothing was written
+    }
+    const commit = !tx.failure && (outcome.ok || (commitOn?.(outcome.error) ?? false));
     let broken = false;
     try {
-      await client.query('BEGIN');
-      let result: R;
-      const tx: Tx = { client, cached: [], rows: new Map() };
-      const forget = () => tx.cached.forEach(({ cache, id }) => cache.delete(id));
-      try {
-        result = await this.#tx.run(tx, body);
-      } catch (error) {
-        const commit = commitOn?.(error) ?? false;
-        if (!commit) forget();
-        await client.query(commit ? 'COMMIT' : 'ROLLBACK').catch((e) => {
-          broken = true;
-          forget();
-          throw asApiError(e);
-        });
-        throw error;
-      }
-      try {
-        await client.query('COMMIT');
-      } catch (error) {
-        forget();
-        throw asApiError(error);
-      }
-      return result;
+      await client.query(commit ? 'COMMIT' : 'ROLLBACK');
     } catch (error) {
-      if (!broken) await client.query('ROLLBACK').catch(() => (broken = true));
-      throw error;
+      broken = true;
+      forget();
+      if (outcome.ok) throw asApiError(error);
     } finally {
       client.release(broken);
     }
+    if (!commit) forget();
+    if (!outcome.ok) throw outcome.error;
+    return outcome.value;
   }
 
   async lock(name: string): Promise<void> {
