@@ -7,7 +7,7 @@
  * embedded store's fdatasync is, reached through its Unix socket (`--tcp`: over 127.0.0.1). All
  * traffic stays on this machine. Prints a PASS/FAIL line per target.
  */
-import { cpSync } from 'node:fs';
+import { cpSync, readdirSync, readFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -36,6 +36,29 @@ interface Phase {
   p50: number;
   p99: number;
   failures: number;
+}
+
+/**
+ * CPU time (clock ticks) of the whole machine and of this benchmark's own processes (itself, the
+ * services, PostgreSQL), from /proc: on a shared machine, how much of the CPU the run really had.
+ */
+function cpuTicks(): { machine: number; busy: number; ours: number } {
+  const fields = readFileSync('/proc/stat', 'utf8').split('\n')[0].trim().split(/\s+/).slice(1).map(Number);
+  const machine = fields.reduce((a, b) => a + b, 0);
+  const busy = machine - fields[3] - fields[4];
+  let ours = 0;
+  for (const pid of readdirSync('/proc')) {
+    if (!/^\d+$/.test(pid)) continue;
+    try {
+      const cmdline = readFileSync(`/proc/${pid}/cmdline`, 'utf8');
+      if (Number(pid) !== process.pid && !cmdline.includes('server/main.ts') && !cmdline.startsWith('postgres')) continue;
+      const stat = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+      ours += Number(stat[11]) + Number(stat[12]);
+    } catch {
+      // gone meanwhile
+    }
+  }
+  return { machine, busy, ours };
 }
 
 const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))];
@@ -106,6 +129,7 @@ async function measureAll(setups: Setup[]): Promise<Record<string, Record<Measur
     }
     for (const s of running) await closedLoop(1, CONNECTIONS, async () => (await s.client.send('GET', '/v1/contacts?limit=10', { authorization: `Bearer ${s.credentials.accessToken}` })).status === 200);
     const best: Record<string, Record<Measure, Phase>> = Object.fromEntries(setups.map((s) => [s.name, {} as Record<Measure, Phase>]));
+    const before = cpuTicks();
     for (const measure of Object.keys(MEASURES) as Measure[]) {
       for (let round = 0; round < ROUNDS; round++) {
         for (const [i, s] of running.entries()) {
@@ -116,6 +140,12 @@ async function measureAll(setups: Setup[]): Promise<Record<string, Record<Measur
         }
       }
     }
+    const after = cpuTicks();
+    const cores = cpus().length;
+    const share = (ticks: number) => ((ticks / (after.machine - before.machine)) * cores).toFixed(2);
+    console.log(
+      `CPU during the measures: the machine busy ${share(after.busy - before.busy)} of its ${cores} cores on average, this benchmark's processes (load generator, services, PostgreSQL) ${share(after.ours - before.ours)}`,
+    );
     return best;
   } finally {
     for (const s of running) {
