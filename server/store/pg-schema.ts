@@ -230,7 +230,8 @@ CREATE TABLE contacts (
   phone_number text NOT NULL,
   avatar_url text NOT NULL,
   display_name text,
-  conversation_id text NOT NULL,
+  -- NULL allowed: a contact whose conversation was deleted may name none until another is made.
+  conversation_id text,
   last_active_at bigint,
   created_at bigint NOT NULL,
   seq bigint NOT NULL DEFAULT nextval('cpe_seq'),
