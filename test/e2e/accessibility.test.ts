@@ -49,7 +49,7 @@ describe('axe-core: no serious or critical violation', () => {
   for (const theme of ['light', 'dark']) {
     for (const layout of LAYOUTS) {
       it(`the card frame, ${layout}, ${theme}`, async () => {
-        const { page, context } = await open('/', { layout, theme });
+        const { page, context } = await open('/components/card', { layout, theme });
         try {
           const frame = cardFrame(page);
           assert.deepEqual(await seriousViolations(frame), []);
@@ -65,7 +65,7 @@ describe('axe-core: no serious or critical violation', () => {
   }
 
   it('the field frames of <cpe-card-fields> and the demo page itself', async () => {
-    const { page, context } = await open('/fields', { theme: 'dark' });
+    const { page, context } = await open('/components/fields', { theme: 'dark' });
     try {
       for (const frame of page.frames().filter((f) => f.url().includes('/frames/field/'))) assert.deepEqual(await seriousViolations(frame), [], frame.url());
       assert.deepEqual(await seriousViolations(page), []);
@@ -75,7 +75,7 @@ describe('axe-core: no serious or critical violation', () => {
   });
 
   it('the 3-D Secure modal: the dialog on the page and the challenge inside it', async () => {
-    const { page, context } = await open('/', {});
+    const { page, context } = await open('/components/card', {});
     try {
       await typeCard(page, CARDS.challenge);
       await page.click('#pay');
@@ -126,7 +126,7 @@ describe('axe-core in the 3-D Secure challenge and the wallet sheet: left to rig
 
 describe('keyboard only', () => {
   it('a whole card payment, 3-D Secure included, with the keyboard alone', async () => {
-    const { page, context } = await open('/', { layout: 'row' });
+    const { page, context } = await open('/components/card', { layout: 'row' });
     try {
       const card = cardFrame(page);
       const focusedField = () =>
@@ -170,7 +170,7 @@ describe('keyboard only', () => {
   });
 
   it('Escape cancels the 3-D Secure modal, with a cpe:error, and the shopper can pay again', async () => {
-    const { page, context } = await open('/', {});
+    const { page, context } = await open('/components/card', {});
     try {
       await typeCard(page, CARDS.challenge);
       await page.click('#pay');
