@@ -339,7 +339,7 @@ const CATALOGUES: Record<Language, Record<Text, string>> = { en, de, ar };
 /** A translator for `language`: `t('pay', { amount })` fills `{amount}`. */
 export function translator(language: Language) {
   const catalogue = CATALOGUES[language];
-  return (key: Text, values: Record<string, string> = {}) => catalogue[key].replace(/\{(\w+)\}/g, (_, name: string) => values[name] ?? '');
+  return (key: Text, values: Record<string, string> = {}) => catalogue[key].replace(/\{(\w+)\}/g, (whole: string, name: string) => values[name] ?? whole);
 }
 export type T = ReturnType<typeof translator>;
 

@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
-import { createRequire } from 'node:module';
 import { after, before, describe, it } from 'node:test';
 import type { Frame, Page } from 'playwright-core';
 import { CARDS, cscFor, digitsOf, typeCard, watchMerchantPage } from './helpers/checkout.ts';
 import { DARK_PAGE, frameOf, openSheet, payInFlow, startLook } from './helpers/look.ts';
+import { seriousViolations } from './helpers/axe.ts';
 import { startStack, type Stack } from './helpers/stack.ts';
 
 /**
@@ -11,7 +11,6 @@ import { startStack, type Stack } from './helpers/stack.ts';
  * any of the six layouts, light and dark, nor in the 3-D Secure modal; and a whole payment with the
  * keyboard alone. The axe contexts bypass CSP only so that axe itself can be injected.
  */
-const AXE = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
 const LAYOUTS = ['stack', 'row-minimal', 'row-compact', 'row', 'column-compact', 'column'];
 
 let stack: Stack;
@@ -24,16 +23,6 @@ after(async () => {
   await look?.close();
   await stack?.close();
 });
-
-async function seriousViolations(target: Page | Frame, context?: string): Promise<string[]> {
-  await target.addScriptTag({ path: AXE });
-  const violations = await target.evaluate(async (selector) => {
-    const axe = (window as unknown as { axe: { run(context: unknown, options: unknown): Promise<{ violations: { id: string; impact: string; nodes: { target: string[] }[] }[] }> } }).axe;
-    const { violations } = await axe.run(selector ?? document, { resultTypes: ['violations'] });
-    return violations.map((v) => ({ id: v.id, impact: v.impact, targets: v.nodes.map((n) => n.target.join(' ')) }));
-  }, context);
-  return violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id} (${v.impact}): ${v.targets.join(', ')}`);
-}
 
 const cardFrame = (page: Page) => page.frames().find((f) => f.url().includes('/frames/card-form/'))!;
 
