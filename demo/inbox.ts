@@ -33,6 +33,11 @@ interface Message {
 
 export class MessagingError extends Error {}
 
+const DONE: Text[] = ['pin', 'unpin', 'mute', 'unmute', 'archive', 'unarchive'];
+/** The word for what a toggle did: `is_pinned` set to true was "Pin". */
+export const doneWord = (field: string, on: boolean): Text =>
+  field === 'is_pinned' ? (on ? 'pin' : 'unpin') : field === 'is_muted' ? (on ? 'mute' : 'unmute') : on ? 'archive' : 'unarchive';
+
 export function createInbox(options: { serviceUrl: string; accessToken: string }) {
   async function api<T>(method: string, path: string, body?: Record<string, unknown>): Promise<T> {
     const response = await fetch(`${options.serviceUrl}/v1${path}`, {
@@ -95,7 +100,9 @@ export function createInbox(options: { serviceUrl: string; accessToken: string }
 <label for="message-sender">${t('from')}</label><select id="message-sender" name="sender"><option value="user">${t('me')}</option><option value="contact">${t('them')}</option></select>
 <button type="submit" class="primary">${t('send')}</button></form>`;
       }
-      const notice = view.error ? `<p role="alert" class="notice bad">${escape(t('error', { reason: view.error }))}</p>` : `<p role="status" class="notice"${view.done ? '' : ' hidden'}>${view.done ? escape(t('done', { what: view.done })) : ''}</p>`;
+      // `done` names what was done: a button's word (translated), else a new contact's username.
+      const doneText = view.done && (DONE.includes(view.done as Text) ? t(view.done as Text) : view.done);
+      const notice = view.error ? `<p role="alert" class="notice bad">${escape(t('error', { reason: view.error }))}</p>` : `<p role="status" class="notice"${doneText ? '' : ' hidden'}>${doneText ? escape(t('done', { what: doneText })) : ''}</p>`;
       return shell({
         path: view.open ? `/inbox/${view.open}` : '/inbox',
         title,

@@ -9,7 +9,7 @@ import Koa from 'koa';
 import { CpeClient, cpeMiddleware, toSession } from '../server/client/index.ts';
 import type { Credentials } from '../server/seed.ts';
 import type { PageConfig } from './chrome.ts';
-import { createInbox, MessagingError } from './inbox.ts';
+import { createInbox, doneWord, MessagingError } from './inbox.ts';
 import { isLanguage } from './i18n.ts';
 import { cardPage, checkoutContextPage, fieldsPage, flowPage, htmlPage, verifyPage, walletsPage } from './pages.ts';
 import { createShop, languageOf, METHODS, type Method, type Order } from './shop.ts';
@@ -189,7 +189,7 @@ export function startDemo(options: { port: number; credentials: Credentials }): 
         const field = body.field;
         if (field !== 'is_pinned' && field !== 'is_muted' && field !== 'archived') return back(ctx, `/inbox/${id}`);
         await inbox.update(id, field, body.value === 'true');
-        return back(ctx, `/inbox/${id}${field === 'archived' && body.value === 'true' ? '?archived=true&' : '?'}done=${field}`);
+        return back(ctx, `/inbox/${id}${field === 'archived' && body.value === 'true' ? '?archived=true&' : '?'}done=${doneWord(field, body.value === 'true')}`);
       }
       await inbox.send(id, String(body.text ?? ''), body.sender === 'contact' ? 'contact' : 'user');
       return back(ctx, `/inbox/${id}#message-text`);

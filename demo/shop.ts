@@ -355,7 +355,7 @@ ${testCards(t)}
         languageForm: false,
         body: `<h1>${t('orderTitle', { reference: `<bdi>${escape(order.reference)}</bdi>` })}</h1>
 <p id="order-status" role="status" class="notice ${order.status === 'awaiting' ? 'bad' : 'good'}" data-status="${order.status}">${escape(outcome)}</p>
-<div class="checkout">
+<div class="checkout order">
 <section class="panel" aria-labelledby="summary-title"><h2 id="summary-title">${t('summary')}</h2><ul class="summary">${lines}</ul>
 <p class="summary-total"><span>${t('total')}</span> <strong>${escape(amount)}</strong></p>
 ${auth?.last4 ? `<p>${t('card')}: ${escape(auth.scheme ?? '')} •••• <bdi>${escape(auth.last4)}</bdi></p>` : ''}

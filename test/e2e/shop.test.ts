@@ -244,6 +244,7 @@ describe('the inbox over the messaging API', () => {
       assert.deepEqual(await page.locator('.messages li').evaluateAll((lis) => lis.map((li) => li.className)), ['user', 'contact']);
       await page.getByRole('button', { name: 'Pin' }).click();
       await page.getByRole('button', { name: 'Unpin' }).waitFor();
+      assert.equal(await page.locator('[role=status]').textContent(), 'Done: Pin.');
       await page.getByRole('button', { name: 'Mute' }).click();
       await page.getByRole('button', { name: 'Unmute' }).waitFor();
       assert.equal(await page.locator('.conversations li', { hasText: 'grace' }).locator('.badge').allTextContents().then((b) => b.join(' ')), 'pinned muted');
