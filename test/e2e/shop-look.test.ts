@@ -156,6 +156,7 @@ describe('the README\'s pictures', { skip: !SHOTS && 'set CPE_SCREENSHOTS=1 to t
       await typeShopCard(page, CARDS.challenge);
       await page.locator('#pay:not([disabled])').waitFor();
       await page.locator('body').click({ position: { x: 5, y: 300 } });
+      await page.waitForTimeout(800);
       await shot(page, 'checkout-card-complete', panel);
       await page.locator('#pay').click();
       const challenge = page.frameLocator('dialog iframe').getByRole('button', { name: 'Complete' });
@@ -215,6 +216,8 @@ describe('the README\'s pictures', { skip: !SHOTS && 'set CPE_SCREENSHOTS=1 to t
         }
         await cardFrame(page).locator('body').click({ position: { x: 2, y: 2 } }).catch(() => {});
         await page.locator('h1').click();
+        // The fields' transitions (valid, focus) end before the picture.
+        await page.waitForTimeout(800);
         await shot(page, `checkout-${name}`);
       } finally {
         await context.close();
