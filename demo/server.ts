@@ -149,6 +149,14 @@ export function startDemo(options: { port: number; credentials: Credentials }): 
   const back = (ctx: Koa.Context, path: unknown) => ctx.redirect(typeof path === 'string' && /^\/(?!\/)/.test(path) ? path : '/');
   app.use(async (ctx, next) => {
     if (ctx.method !== 'POST') return next();
+    // The forms act with this visitor's cookie and the demo user's messaging token: a page of another
+    // origin must not post them (a browser always sends Origin with a cross-origin POST).
+    const from = ctx.get('origin');
+    if (from && from !== `${ctx.protocol}://${ctx.host}`) {
+      ctx.status = 403;
+      ctx.body = { error: { message: `A page of ${from} may not post to the demo shop.` } };
+      return;
+    }
     const visitor = visitorOf(ctx);
     if (ctx.path === '/shop/intent') {
       const method = ctx.query.method as Method;

@@ -35,7 +35,8 @@ async function done(elements, verify = false) {
   const id = await elements.getPaymentIntentId();
   location.assign(`/order?payment_intent=${encodeURIComponent(id)}`);
 }
-const failure = (reason) => say('failure', fill(texts.declined, { reason: reason ? `${reason.replace(/\.?$/, '.')}` : '' }));
+/** Not paid: the service's reason when there is one (a Flow says its own in its frame). */
+const failure = (reason) => say('failure', fill(texts.declined, { reason: reason ? reason.replace(/\.?$/, '.') : '' }).replace(/\s{2,}/g, ' '));
 /** Every element's error: an already paid order says so (no sheet opens for it); the rest as they are. */
 const onError = (event) => {
   const { code, message } = event.detail ?? {};
@@ -80,7 +81,7 @@ async function card(elements, element) {
 
 /** A Flow (payment or verify): it shows its own outcome; the page adds where to go next. */
 function flowOutcome(elements, flow, verify = false) {
-  flow.addEventListener('cpe:authorise:end', (event) => (event.detail?.success ? done(elements, verify) : failure(event.detail?.status ?? '')));
+  flow.addEventListener('cpe:authorise:end', (event) => (event.detail?.success ? done(elements, verify) : failure()));
   flow.addEventListener('cpe:error', onError);
 }
 
@@ -88,7 +89,7 @@ function flowOutcome(elements, flow, verify = false) {
 function walletA(elements, element) {
   const wallet = elements.walletA({ element, total, appearance: { type: 'buy', style: 'dark' }, ...common });
   wallet.onAuthoriseStart(() => say('busy', texts.paying));
-  wallet.onAuthoriseEnd((event) => (event.detail.success ? done(elements) : failure(event.detail.status)));
+  wallet.onAuthoriseEnd((event) => (event.detail.success ? done(elements) : failure()));
   wallet.addEventListener('cpe:wallet:cancel', () => say('cancelled', texts.cancelled));
   wallet.addEventListener('cpe:error', onError);
   wallet.availability.then(({ available, reason }) => !available && say('failure', fill(texts.unavailable, { reason })));

@@ -280,6 +280,21 @@ describe('the inbox over the messaging API', () => {
   });
 });
 
+describe('the forms take posts from the shop\'s own pages only', () => {
+  it('a page of another origin cannot add a contact with the demo user\'s token, nor fill a basket', async () => {
+    const before = (await fetch(`${stack.serviceUrl}/v1/contacts?limit=100`, { headers: { authorization: `Bearer ${stack.service.credentials.accessToken}` } }).then((r) => r.json())).data.length;
+    for (const [path, body] of [['/inbox/contacts', 'username=mallory&phone_number=%2B44+20+7946+0000'], ['/basket/add', 'product=pen']]) {
+      const response = await fetch(`${stack.demoUrl}${path}`, { method: 'POST', redirect: 'manual', headers: { origin: 'http://evil.example', 'content-type': 'application/x-www-form-urlencoded' }, body });
+      assert.equal(response.status, 403, path);
+    }
+    const after = (await fetch(`${stack.serviceUrl}/v1/contacts?limit=100`, { headers: { authorization: `Bearer ${stack.service.credentials.accessToken}` } }).then((r) => r.json())).data.length;
+    assert.equal(after, before);
+    // From the shop's own origin the same post works.
+    const own = await fetch(`${stack.demoUrl}/basket/add`, { method: 'POST', redirect: 'manual', headers: { origin: stack.demoUrl, 'content-type': 'application/x-www-form-urlencoded' }, body: 'product=pen' });
+    assert.equal(own.status, 303);
+  });
+});
+
 describe('the component pages moved under /components', () => {
   it('the old paths redirect (308, the query kept); the root with card settings opens the card page', async () => {
     for (const [from, to] of [
