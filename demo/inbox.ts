@@ -116,7 +116,7 @@ export function createInbox(options: { serviceUrl: string; accessToken: string }
 ${items ? `<ul class="conversations">${items}</ul>` : `<p>${t('noConversations')}</p>`}
 <form class="add-contact" method="post" action="/inbox/contacts"><h3>${t('addContact')}</h3>
 <label for="contact-username">${t('username')}</label><input id="contact-username" name="username" required autocomplete="off">
-<label for="contact-phone">${t('phone')}</label><input id="contact-phone" name="phone_number" required inputmode="tel" autocomplete="off">
+<label for="contact-phone">${t('phone')}</label><input id="contact-phone" name="phone_number" required inputmode="tel" autocomplete="off" dir="ltr">
 <button type="submit">${t('add')}</button></form></section>
 <section class="panel" aria-label="${escape(title)}">${detail}</section>
 </div>`,

@@ -53,7 +53,7 @@ ${TEST_CARDS}
   });
 }
 
-const PAY = `<button type="button" class="pay" id="pay" disabled>Pay £12.34</button><p id="status" role="status" data-state="loading">Loading…</p>`;
+const PAY = `<button type="button" class="primary pay" id="pay" disabled>Pay £12.34</button><p id="status" role="status" data-state="loading">Loading…</p>`;
 
 export const cardPage = (config: PageConfig) => layout('/components/card', 'Card element', config, `${CONTROLS(true)}<div id="card"></div>${PAY}`, '/card.js');
 

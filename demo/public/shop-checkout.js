@@ -44,6 +44,21 @@ const onError = (event) => {
   else say('failure', fill(texts.failed, { reason: message ?? '' }));
 };
 
+/** Attach, confirm (3-D Secure when asked), authorise through the shop's backend; says every end. */
+async function payWith(elements, element) {
+  try {
+    const attach = await element.attach({});
+    if (attach.status === 'requires_payment_method') return failure(attach.error?.message);
+    const confirm = await element.confirm({});
+    if (confirm.status !== 'requires_authorisation') return failure(`3-D Secure: ${confirm.status}`);
+    const result = await element.authoriseViaBackend({ endpoint: middleware.authorise });
+    if (result.authorised) return await done(elements);
+    failure(result.error?.message);
+  } catch (error) {
+    say('failure', fill(texts.failed, { reason: error.message }));
+  }
+}
+
 // The card element and the card fields: the page's own Pay button, enabled only when the form is complete.
 async function card(elements, element) {
   element.onChange((event) => {
@@ -62,13 +77,7 @@ async function card(elements, element) {
     try {
       say('busy', texts.paying);
       await element.tokenise();
-      const attach = await element.attach({});
-      if (attach.status === 'requires_payment_method') return failure(attach.error?.message);
-      const confirm = await element.confirm({});
-      if (confirm.status !== 'requires_authorisation') return failure(`3-D Secure: ${confirm.status}`);
-      const result = await element.authoriseViaBackend({ endpoint: middleware.authorise });
-      if (result.authorised) return await done(elements);
-      failure(result.error?.message);
+      await payWith(elements, element);
     } catch (error) {
       say('failure', fill(texts.failed, { reason: error.message }));
     } finally {
@@ -137,17 +146,7 @@ const mounts = {
     wallet
       .onTokeniseEnd(async () => {
         say('busy', texts.paying);
-        try {
-          const attach = await wallet.attach({});
-          if (attach.status === 'requires_payment_method') return failure(attach.error?.message);
-          const confirm = await wallet.confirm({});
-          if (confirm.status !== 'requires_authorisation') return failure(`3-D Secure: ${confirm.status}`);
-          const result = await wallet.authoriseViaBackend({ endpoint: middleware.authorise });
-          if (result.authorised) return await done(elements);
-          failure(result.error?.message);
-        } catch (error) {
-          say('failure', fill(texts.failed, { reason: error.message }));
-        }
+        await payWith(elements, wallet);
       })
       .onCancel(() => say('cancelled', texts.cancelled))
       .onError(onError);
