@@ -131,7 +131,7 @@ export abstract class WalletHost extends FrameHost {
       // An intent already paid (another element of this controller took the payment): no sheet to
       // approve in vain (the service would refuse it with a 409); the page hears why.
       if (known.status === 'succeeded' || known.status === 'requires_capture') {
-        return void this.emit('cpe:error', { message: 'This payment is already complete: there is nothing more to pay.', code: 'payment_intent_paid', operation: 'wallet' });
+        return void this.emit('cpe:error', { message: 'This payment is already complete.', code: 'payment_intent_paid', operation: 'wallet' });
       }
       const uuid = crypto.randomUUID();
       const name = `Wallet ${this.wallet.toUpperCase()}`;
