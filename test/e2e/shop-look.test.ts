@@ -53,7 +53,8 @@ async function steady(page: Page): Promise<void> {
 }
 
 /**
- * How many pixels differ between two PNGs (decoded by the browser), or -1 when their sizes differ. A
+ * How many pixels differ between two PNGs (decoded by the browser) by more than a shade (24 of 255 in
+ * a channel: a transition's last frame, antialiasing), or -1 when their sizes differ. A
  * string, not a function: functions inside an evaluated function would need tsx's `__name` helper.
  */
 async function pixelsChanged(page: Page, before: Buffer, after: Buffer): Promise<number> {
@@ -71,7 +72,8 @@ async function pixelsChanged(page: Page, before: Buffer, after: Buffer): Promise
       const [a, b] = [await load(${JSON.stringify(before.toString('base64'))}), await load(${JSON.stringify(after.toString('base64'))})];
       if (a.width !== b.width || a.height !== b.height) return -1;
       let changed = 0;
-      for (let i = 0; i < a.data.length; i += 4) if (a.data[i] !== b.data[i] || a.data[i + 1] !== b.data[i + 1] || a.data[i + 2] !== b.data[i + 2]) changed++;
+      for (let i = 0; i < a.data.length; i += 4)
+        if (Math.max(Math.abs(a.data[i] - b.data[i]), Math.abs(a.data[i + 1] - b.data[i + 1]), Math.abs(a.data[i + 2] - b.data[i + 2])) > 24) changed++;
       return changed;
     })()`)) as number;
   } finally {
@@ -81,7 +83,7 @@ async function pixelsChanged(page: Page, before: Buffer, after: Buffer): Promise
 
 /**
  * Takes a picture into docs/screenshots; an existing one is kept when fewer than 100 pixels changed
- * (the antialiasing of a frame's edge varies from run to run), so git sees only real changes.
+ * more than a shade (antialiasing and transitions vary from run to run), so git sees only real changes.
  */
 async function shot(page: Page, name: string, target?: Locator): Promise<void> {
   if (!SHOTS) return;
