@@ -146,7 +146,7 @@ export function startDemo(options: { port: number; credentials: Credentials }): 
   app.use(middleware.router('/api/cpe').routes());
 
   // The shop: forms post and redirect (so every page works without a script, by keyboard alone).
-  const back = (ctx: Koa.Context, path: unknown) => ctx.redirect(typeof path === 'string' && /^\/(?!\/)/.test(path) ? path : '/');
+  const back = (ctx: Koa.Context, path: unknown) => ctx.redirect(typeof path === 'string' && /^\/(?![/\\])/.test(path) ? path : '/');
   app.use(async (ctx, next) => {
     if (ctx.method !== 'POST') return next();
     // The forms act with this visitor's cookie and the demo user's messaging token: a page of another

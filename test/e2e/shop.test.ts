@@ -293,6 +293,17 @@ describe('the forms take posts from the shop\'s own pages only', () => {
     const own = await fetch(`${stack.demoUrl}/basket/add`, { method: 'POST', redirect: 'manual', headers: { origin: stack.demoUrl, 'content-type': 'application/x-www-form-urlencoded' }, body: 'product=pen' });
     assert.equal(own.status, 303);
   });
+
+  it('the language form goes back to a page of the shop only (no open redirect)', async () => {
+    for (const [back, location] of [['/basket', '/basket'], ['//evil.example/', '/'], ['/\\evil.example/', '/'], ['https://evil.example/', '/']]) {
+      const response = await fetch(`${stack.demoUrl}/language`, {
+        method: 'POST', redirect: 'manual', headers: { origin: stack.demoUrl, 'content-type': 'application/x-www-form-urlencoded' },
+        body: new URLSearchParams({ language: 'de', back }).toString(),
+      });
+      assert.equal(response.headers.get('location'), location, back);
+      assert.match(response.headers.get('set-cookie') ?? '', /demo_lang=de/);
+    }
+  });
 });
 
 describe('the component pages moved under /components', () => {
