@@ -4,7 +4,7 @@ import type { Clock } from '../clock.ts';
 import { newId } from '../identity/secrets.ts';
 import { unchanging } from '../http/json-text.ts';
 import { Recent } from '../http/recent.ts';
-import { CursorNotFound, type Collection, type Page, type Store } from '../store/store.ts';
+import { CursorNotFound, type Collection, type CursorList, type Page, type Store } from '../store/store.ts';
 import type {
   Contact,
   ContactCreate,
@@ -44,19 +44,27 @@ function publicFields<T extends object>(row: Owned<T>): T {
   return view as T;
 }
 
+/**
+ * A page of a list whose ids start `<prefix>_`. A cursor is a place in the list: a cursor of this
+ * type pages from where it stands whether its object is live, deleted or another user's (its id says
+ * only when it was made), so a deleted cursor keeps a walk going; one of another type is a 404.
+ */
 function page<T extends { id: string; user_id: string }>(
   collection: Collection<T>,
+  prefix: string,
   index: string,
   key: string,
   query: ListQuery,
-  sameList?: (cursor: T) => boolean,
+  cursorList?: CursorList,
 ): Page<T> {
+  for (const [param, cursor] of [['starting_after', query.starting_after], ['ending_before', query.ending_before]] as const)
+    if (cursor !== undefined && !cursor.startsWith(`${prefix}_`)) throw noSuch('object', cursor, param);
   try {
     return collection.page(
       index,
       key,
       { limit: query.limit ?? PAGE_SIZE, startingAfter: query.starting_after, endingBefore: query.ending_before },
-      sameList,
+      cursorList,
     );
   } catch (error) {
     if (error instanceof CursorNotFound) throw noSuch('object', error.cursor, error.param);
@@ -116,8 +124,8 @@ export class MessagingService {
     checkCursors(query);
     const result =
       query.active === undefined
-        ? page(this.#contacts, 'owner', userId, query)
-        : page(this.#contacts, 'active', `${userId}:${query.active}`, query, (c) => c.user_id === userId);
+        ? page(this.#contacts, 'ctc', 'owner', userId, query)
+        : page(this.#contacts, 'ctc', 'active', `${userId}:${query.active}`, query, { index: 'owner', key: userId });
     return { object: 'list' as const, url: '/v1/contacts', has_more: result.hasMore, data: result.data.map(publicFields<Contact>) };
   }
 
@@ -164,8 +172,8 @@ export class MessagingService {
     checkCursors(query);
     const result =
       query.archived === undefined
-        ? page(this.#conversations, 'owner', userId, query)
-        : page(this.#conversations, 'archived', `${userId}:${query.archived}`, query, (c) => c.user_id === userId);
+        ? page(this.#conversations, 'cnv', 'owner', userId, query)
+        : page(this.#conversations, 'cnv', 'archived', `${userId}:${query.archived}`, query, { index: 'owner', key: userId });
     return {
       object: 'list' as const,
       url: '/v1/conversations',
@@ -233,7 +241,7 @@ export class MessagingService {
   listMessages(userId: string, conversationId: string, query: ListQuery) {
     checkCursors(query);
     this.#ownConversation(userId, conversationId);
-    const result = page(this.#messages, 'conversation', conversationId, query);
+    const result = page(this.#messages, 'msg', 'conversation', conversationId, query);
     return {
       object: 'list' as const,
       url: `/v1/conversations/${conversationId}/messages`,
