@@ -18,6 +18,7 @@ import type {
   Message,
   MessageCreate,
 } from './schemas.ts';
+import { OPENED_AT_LEEWAY_SECONDS } from './schemas.ts';
 
 type Owned<T> = T & { user_id: string };
 type StoredContact = Owned<Contact>;
@@ -160,7 +161,7 @@ export class MessagingService {
 
   deleteContact(userId: string, id: string) {
     const contact = this.#ownContact(userId, id);
-    const conversation = this.#conversations.get(contact.conversation_id);
+    const conversation = contact.conversation_id === null ? undefined : this.#conversations.get(contact.conversation_id);
     if (conversation?.user_id === userId) this.#deleteConversationRows(conversation.id);
     this.#contacts.delete(id);
     return { id, object: 'contact' as const, deleted: true as const };
@@ -189,7 +190,7 @@ export class MessagingService {
       if (contact?.user_id !== userId) throw noSuch('contact', input.contact_id, 'contact_id');
       // A contact's conversation is the one its conversation_id names: both ways of making one (a new
       // contact, or this) set it, so no index of conversations by contact is needed (a million fewer keys on start).
-      if (this.#conversations.get(contact.conversation_id)?.contact_id === contact.id)
+      if (contact.conversation_id !== null && this.#conversations.get(contact.conversation_id)?.contact_id === contact.id)
         throw conflict('resource_already_exists', `Contact '${contact.id}' already has conversation '${contact.conversation_id}'.`, 'contact_id');
       // The contact's conversation was deleted earlier: this one takes its place.
       conversation = this.#insertConversation(userId, { contact_id: contact.id, group_id: null }, this.clock.now());
@@ -213,7 +214,8 @@ export class MessagingService {
     if (input.is_pinned !== undefined) patch.is_pinned = input.is_pinned;
     if (input.is_muted !== undefined) patch.is_muted = input.is_muted;
     if (input.last_opened_at !== undefined) {
-      if (input.last_opened_at > this.clock.now() + 300) throw invalidParam('last_opened_at', 'Invalid last_opened_at: must not be in the future.');
+      if (input.last_opened_at > this.clock.now() + OPENED_AT_LEEWAY_SECONDS)
+        throw invalidParam('last_opened_at', `Invalid last_opened_at: must not be more than ${OPENED_AT_LEEWAY_SECONDS} seconds in the future.`);
       patch.last_opened_at = input.last_opened_at;
     }
     if (input.archived !== undefined) {
@@ -231,8 +233,11 @@ export class MessagingService {
   }
 
   deleteConversation(userId: string, id: string) {
-    this.#ownConversation(userId, id);
+    const conversation = this.#ownConversation(userId, id);
     this.#deleteConversationRows(id);
+    // As the Stripe API clears a reference to a deleted object: the contact names no conversation until a new one is made.
+    const contact = conversation.contact_id === null ? undefined : this.#contacts.get(conversation.contact_id);
+    if (contact?.conversation_id === id) this.#contacts.update(contact.id, { conversation_id: null });
     return { id, object: 'conversation' as const, deleted: true as const };
   }
 

@@ -71,12 +71,25 @@ describe('contact lists', () => {
     ['limit=101', 'limit'],
     ['limit=ten', 'limit'],
     ['starting_after=a&ending_before=b', 'ending_before'],
-    ['starting_after=%27%3B--', 'starting_after'],
     ['sort=asc', 'sort'],
   ]) {
     test(`${query}: 400 naming ${param}`, async () => {
       const { status, body } = await svc.api('GET', `/v1/contacts?${query}`, { token });
       assert.equal(status, 400);
+      assert.equal(body.error.param, param);
+    });
+  }
+
+  // Ids are opaque: a cursor of an unexpected shape names nothing, a 404 as the Stripe API answers.
+  for (const [query, param] of [
+    ['starting_after=%27%3B--', 'starting_after'],
+    ['ending_before=ctc-not-an-id!', 'ending_before'],
+    ['starting_after=cnv_8Q7ROvZgncfvLe3PCBdK34Rog', 'starting_after'],
+  ]) {
+    test(`${query}: 404 naming ${param}`, async () => {
+      const { status, body } = await svc.api('GET', `/v1/contacts?${query}`, { token });
+      assert.equal(status, 404);
+      assert.equal(body.error.code, 'resource_missing');
       assert.equal(body.error.param, param);
     });
   }
