@@ -77,7 +77,7 @@ export const expectStatus = (r: ApiResponse, status: number, what: string) =>
   assert.equal(r.status, status, `${what}: expected ${status}, got ${r.status} ${JSON.stringify(r.body)}`);
 
 /** fc.commands' options: the longest sequence, and the replay path of a failure to replay (MODEL_REPLAY_PATH). */
-export const commandOptions = (maxCommands: number) => ({ maxCommands, ...(process.env.MODEL_REPLAY_PATH ? { replayPath: process.env.MODEL_REPLAY_PATH } : {}) });
+export const commandOptions = (maxCommands: number) => ({ maxCommands, size: 'max' as const, ...(process.env.MODEL_REPLAY_PATH ? { replayPath: process.env.MODEL_REPLAY_PATH } : {}) });
 
 export const settings = {
   runs: (name: string, fallback: number) => Number(process.env[`MODEL_${name}_RUNS`] ?? process.env.MODEL_RUNS ?? fallback),

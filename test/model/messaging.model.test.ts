@@ -486,7 +486,7 @@ async function emptyAddressBook(r: Real): Promise<void> {
 }
 
 test('messaging: random operation sequences agree with the model, through concurrency and kill -9', { timeout: 30 * 60_000 }, async () => {
-  const runs = settings.runs('MESSAGING', 12);
+  const runs = settings.runs('MESSAGING', 15);
   const steps = settings.steps('MESSAGING', 40);
   const property = fc.asyncProperty(fc.commands(commands, commandOptions(steps)), async (cmds) => {
     const real: Real = { svc, token: svc.credentials.accessToken };
