@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
-import { relative } from 'node:path';
+import { readFileSync } from 'node:fs';
+import { join, relative } from 'node:path';
 import fc from 'fast-check';
 import { apiClient, type Api, type ApiResponse } from '../helpers/service.ts';
 import { startServiceProcess, tempDataDir, type ServiceProcess } from '../helpers/service-process.ts';
@@ -37,12 +38,11 @@ export class Service {
   async start(): Promise<void> {
     this.#proc = await startServiceProcess(this.dataDir, ENV);
     this.#api = apiClient(this.#proc.url);
-    const { readFileSync } = await import('node:fs');
-    this.credentials = JSON.parse(readFileSync(`${this.dataDir}/credentials.json`, 'utf8'));
+    this.credentials = JSON.parse(readFileSync(join(this.dataDir, 'credentials.json'), 'utf8'));
   }
 
   /** A request; a network failure (the process killed under it) rejects. */
-  api: Api = (method, path, options) => this.#api(method, path, { ...options, headers: { ...options?.headers } });
+  api: Api = (method, path, options) => this.#api(method, path, options);
 
   /** Stops the process (`SIGKILL`: kill -9, nothing flushed) and starts a new one on the same data. */
   async restart(signal: 'SIGKILL' | 'SIGTERM'): Promise<void> {
