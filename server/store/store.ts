@@ -37,6 +37,8 @@ export interface Collection<T extends Row> {
    * its place. An id without one (made before ids carried it) must be a row, live or deleted, of the
    * same list: of the same index key, or of `cursorList` (an index and key) when given. Throws
    * CursorNotFound otherwise. Rows whose id carries no position come first, in insertion order.
+   * (An engine shared by several processes, whose ids may share a position, orders by position and
+   * then id, and compares a cursor as that pair.)
    */
   page(index: string, key: string, query: PageQuery, cursorList?: CursorList): Page<T>;
   /** The keys an index holds rows under (for maintenance: see store/expiry.ts). */
