@@ -362,29 +362,42 @@ class PageBack implements Cmd {
   toString = () => `PageBack(limit ${this.limit}, cursor ${this.cursor})`;
 }
 
-/** Creates and messages sent at once: every one answered, and all of them in the lists afterwards. */
+/**
+ * Creates, messages and contact deletes sent at once: every one answered as the model allows in some
+ * order (a message racing the delete of its conversation may land first, then go with it, or be a
+ * 404), and the lists hold exactly the outcome afterwards.
+ */
 class ConcurrentBatch implements Cmd {
-  constructor(readonly contacts: number, readonly messages: number[]) {}
-  check = (m: Readonly<Model>) => this.messages.length === 0 || m.seen.conversations.length > 0;
+  constructor(readonly contacts: number, readonly messages: number[], readonly deletes: number[]) {}
+  check = (m: Readonly<Model>) => (this.messages.length === 0 || m.seen.conversations.length > 0) && (this.deletes.length === 0 || m.seen.contacts.length > 0);
   async run(m: Model, r: Real) {
     const creates = Array.from({ length: this.contacts }, () =>
       r.svc.api('POST', '/v1/contacts', { token: r.token, form: { username: `b${names++}`, phone_number: '+441234567' } }),
     );
     const targets = this.messages.map((i) => pick(m.seen.conversations, i));
+    const gone = [...new Set(this.deletes.map((i) => pick(m.seen.contacts, i)))];
+    const goneConversations = new Set(gone.map((id) => m.contacts.get(id)?.conversation_id).filter((id) => id != null));
     const posts = targets.map((id, n) => r.svc.api('POST', `/v1/conversations/${id}/messages`, { token: r.token, form: { text: `batch ${n}` } }));
-    const [made, posted] = await Promise.all([Promise.all(creates), Promise.all(posts)]);
+    const deletes = gone.map((id) => r.svc.api('DELETE', `/v1/contacts/${id}`, { token: r.token }));
+    const [made, posted, deleted] = await Promise.all([Promise.all(creates), Promise.all(posts), Promise.all(deletes)]);
     for (const res of made) {
       expectStatus(res, 200, 'concurrent create');
       m.addContact(res.body);
     }
     posted.forEach((res: ApiResponse, n) => {
-      expectStatus(res, m.conversations.has(targets[n]) ? 200 : 404, `concurrent message to ${targets[n]}`);
-      if (res.status === 200) m.addMessage({ id: res.body.id, conversation_id: targets[n], text: `batch ${n}`, sender: 'user' });
+      const target = targets[n];
+      if (goneConversations.has(target)) return assert.ok([200, 404].includes(res.status), `message racing its conversation's delete: ${res.status}`);
+      expectStatus(res, m.conversations.has(target) ? 200 : 404, `concurrent message to ${target}`);
+      if (res.status === 200) m.addMessage({ id: res.body.id, conversation_id: target, text: `batch ${n}`, sender: 'user' });
+    });
+    deleted.forEach((res: ApiResponse, n) => {
+      expectStatus(res, m.contacts.has(gone[n]) ? 200 : 404, `concurrent delete of ${gone[n]}`);
+      if (res.status === 200) m.deleteContact(gone[n]);
     });
     const ids = [...made, ...posted].filter((x) => x.status === 200).map((x) => x.body.id as string);
     m.lastPosition = Math.max(m.lastPosition, ...ids.map(position));
   }
-  toString = () => `ConcurrentBatch(${this.contacts} contacts, messages to ${JSON.stringify(this.messages)})`;
+  toString = () => `ConcurrentBatch(${this.contacts} contacts, messages to ${JSON.stringify(this.messages)}, deletes ${JSON.stringify(this.deletes)})`;
 }
 
 /** One idempotency key raced: every answer the same contact, made once. */
@@ -464,7 +477,7 @@ const commands = [
     .tuple(fc.constantFrom('contacts' as const, 'conversations' as const, 'messages' as const), fc.integer({ min: 1, max: 4 }), fc.option(fc.boolean(), { nil: undefined }), fc.option(index, { nil: null }), index)
     .map(([l, n, f, c, o]) => new WalkList(l, n, l === 'messages' ? undefined : f, c, o)),
   fc.tuple(fc.integer({ min: 1, max: 3 }), index).map(([n, c]) => new PageBack(n, c)),
-  fc.tuple(fc.integer({ min: 1, max: 4 }), fc.array(index, { maxLength: 4 })).map(([n, ms]) => new ConcurrentBatch(n, ms)),
+  fc.tuple(fc.integer({ min: 0, max: 4 }), fc.array(index, { maxLength: 4 }), fc.array(index, { maxLength: 3 })).map(([n, ms, ds]) => new ConcurrentBatch(n, ms, ds)),
   fc.integer({ min: 2, max: 4 }).map((n) => new RaceOneKey(n)),
   fc.constantFrom('SIGKILL' as const, 'SIGTERM' as const).map((s) => new Restart(s)),
   fc.integer({ min: 2, max: 6 }).map((n) => new KillDuringCreates(n)),
