@@ -1,10 +1,14 @@
 import { mkdirSync } from 'node:fs';
 import { Low, Memory, type Adapter } from 'lowdb';
 import { AppendLog, type LogData } from './append-log.ts';
-import { IndexedCollection } from './indexed-collection.ts';
+import { advancePositions, idPosition } from '../identity/ids.ts';
+import { IndexedCollection, type DeletedCursor } from './indexed-collection.ts';
 import type { Collection, IndexSpec, Row, Store } from './store.ts';
 
 type Data = LogData;
+
+/** The suffix of the collection that keeps a collection's deleted cursors. */
+const DELETED_CURSORS = '.deleted_cursors';
 
 const empty = (): Data => ({ version: 1, seq: 0, collections: {} });
 
@@ -46,6 +50,8 @@ export class LowdbStore implements Store {
     const db = new Low<Data>(adapter, empty());
     await db.read();
     db.data ??= empty();
+    // Ids made from now on sort after every row held, even if the clock went back since.
+    advancePositions(db.data.seq);
     const store = new LowdbStore(db, log);
     // A folder from before the log: write it as a snapshot now, so the old file is read only once.
     if (log?.migrating) await log.compact(db.data);
@@ -59,16 +65,41 @@ export class LowdbStore implements Store {
   }
 
   collection<T extends Row>(name: string, indexes: IndexSpec<T> = {}): Collection<T> {
+    return this.#collection<T>(name, indexes, true);
+  }
+
+  #collection<T extends Row>(name: string, indexes: IndexSpec<T>, withCursors: boolean): IndexedCollection<T> {
     let collection = this.#collections.get(name);
     if (!collection) {
       const rows = (this.db.data.collections[name] ??= new Map());
-      collection = new IndexedCollection<T>(rows, indexes, () => ++this.db.data.seq, (kind, id) => {
-        this.#dirty = true;
-        this.log?.changed(name, kind, id);
-      });
+      // Deleted rows whose ids carry no position, kept as cursors (see DeletedCursor); made on first need.
+      let deleted: IndexedCollection<DeletedCursor> | undefined;
+      const cursors = () => (deleted ??= this.#collection<DeletedCursor>(`${name}${DELETED_CURSORS}`, {}, false));
+      collection = new IndexedCollection<T>(
+        rows,
+        indexes,
+        (id) => this.#sequence(id),
+        (kind, id) => {
+          this.#dirty = true;
+          this.log?.changed(name, kind, id);
+        },
+        withCursors ? { get: (id) => (this.db.data.collections[`${name}${DELETED_CURSORS}`] ? cursors().get(id) : undefined), insert: (record) => cursors().insert(record) } : undefined,
+      );
       this.#collections.set(name, collection);
     }
     return collection;
+  }
+
+  /** A new row's sequence: its id's position (ids.ts), else one past the highest; `seq` is the highest given. */
+  #sequence(id: string): number {
+    const data = this.db.data;
+    const position = idPosition(id);
+    if (position !== undefined) {
+      if (position > data.seq) data.seq = position;
+      return position;
+    }
+    advancePositions(++data.seq);
+    return data.seq;
   }
 
   commit(): Promise<void> {
