@@ -83,19 +83,24 @@ export async function startServiceChild(
   const credentialsFile = join(dataDir, 'credentials.json');
   const limit = options.startTimeoutMs ?? 30_000;
   const deadline = Date.now() + limit;
+  let credentials: ServiceChild['credentials'];
   for (;;) {
     if (!alive(proc)) throw new Error(`the service exited (code ${proc.exitCode}) before answering:\n${child.output()}`);
     try {
       const health = await fetch(`${url}/healthz`, { signal: AbortSignal.timeout(2_000) });
       await health.arrayBuffer();
-      if (health.ok && existsSync(credentialsFile)) break;
+      // The file may be seen half written: it counts once it parses.
+      if (health.ok && existsSync(credentialsFile)) {
+        credentials = JSON.parse(readFileSync(credentialsFile, 'utf8'));
+        break;
+      }
     } catch {
       // not yet
     }
     if (Date.now() > deadline) throw new Error(`the service did not answer within ${limit / 1000} s:\n${child.output()}`);
     await sleep(100);
   }
-  return { ...child, url, port, credentials: JSON.parse(readFileSync(credentialsFile, 'utf8')) };
+  return { ...child, url, port, credentials };
 }
 
 /** SIGTERM, then SIGKILL if it has not exited after `graceMs`. */

@@ -126,8 +126,13 @@ export abstract class WalletHost extends FrameHost {
     const abort = new AbortController();
     try {
       const o = this.options;
-      const known: { amount: number; currency: string } =
+      const known: { amount: number; currency: string; status?: string } =
         controller.context && !this.session ? controller.context : await (await fetch(`${origin}/intent`, { headers: await sessionHeaders(controller) })).json();
+      // An intent already paid (another element of this controller took the payment): no sheet to
+      // approve in vain (the service would refuse it with a 409); the page hears why.
+      if (known.status === 'succeeded' || known.status === 'requires_capture') {
+        return void this.emit('cpe:error', { message: 'This payment is already complete.', code: 'payment_intent_paid', operation: 'wallet' });
+      }
       const uuid = crypto.randomUUID();
       const name = `Wallet ${this.wallet.toUpperCase()}`;
       const r = encodeWalletRequest({

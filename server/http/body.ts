@@ -34,6 +34,26 @@ export function inheritedName(encoded: string): string | undefined {
   return undefined;
 }
 
+/**
+ * The first key of a parsed JSON value named after Object.prototype, in form notation
+ * (`billTo[__proto__]`). JSON.parse makes such a key an own property (no pollution); the body parser
+ * refuses `__proto__` outright, and this names it, so JSON and form bodies get the same answer.
+ */
+export function inheritedJsonName(value: unknown): string | undefined {
+  const stack: [unknown, string][] = [[value, '']];
+  while (stack.length) {
+    const [item, path] = stack.pop()!;
+    if (item === null || typeof item !== 'object') continue;
+    const keys = Object.keys(item);
+    for (const key of keys) {
+      const name = path ? `${path}[${key}]` : key;
+      if (INHERITED.has(key)) return name;
+    }
+    for (const key of keys.reverse()) stack.push([(item as Record<string, unknown>)[key], path ? `${path}[${key}]` : key]);
+  }
+  return undefined;
+}
+
 export const inheritedParam = (name: string) =>
   new ApiError(400, 'invalid_request_error', 'parameter_unknown', `Received unknown parameter: ${name}.`, name);
 
@@ -78,6 +98,17 @@ export function body(): Middleware<AppState> {
       const { status, code } = error as { status?: unknown; code?: unknown };
       if (status === undefined && typeof code === 'string' && /^(Z_|ERR_)/.test(code)) {
         throw new ApiError(400, 'invalid_request_error', 'body_invalid', `The request body does not decode as its Content-Encoding (${ctx.get('content-encoding')}).`);
+      }
+      // JSON the parser refused for a `__proto__` key: the same parameter_unknown as a form field of that name.
+      const text = (error as { body?: unknown }).body;
+      if (status === 400 && typeof text === 'string' && ctx.is('json')) {
+        let name: string | undefined;
+        try {
+          name = inheritedJsonName(JSON.parse(text));
+        } catch {
+          // Not JSON at all: body_invalid, below.
+        }
+        if (name !== undefined) throw inheritedParam(name);
       }
       throw error;
     }

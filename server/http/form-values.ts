@@ -13,7 +13,7 @@ export const formInt = (min: number, max: number) =>
     .union([z.int(), z.string().regex(/^-?\d{1,15}$/, 'expected an integer').transform(Number)])
     .pipe(z.int().min(min).max(max));
 
-/** Text a person typed: no control characters, bounded. */
+/** Text a person typed on one line (a name, an address line): no control characters, bounded. */
 export const text = (max: number) =>
   z
     .string()
@@ -21,8 +21,23 @@ export const text = (max: number) =>
     .max(max, `must be at most ${max} characters`)
     .regex(/^[^\u0000-\u001f\u007f]*$/u, 'must not contain control characters');
 
-/** An id of this service: letters, digits and underscores, bounded. */
-export const idString = z.string().regex(/^[A-Za-z0-9_]{1,64}$/, 'expected an id');
+/**
+ * Text a person typed over several lines (a message): line breaks and tabs, but no other control
+ * characters, bounded.
+ */
+export const multilineText = (max: number) =>
+  z
+    .string()
+    .min(1, 'must not be empty')
+    .max(max, `must be at most ${max} characters`)
+    .regex(/^[^\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]*$/u, 'must not contain control characters other than line breaks and tabs');
+
+/**
+ * An id a client sends (in a field or a cursor). Ids are opaque, so one of an unexpected shape is
+ * looked up as any other and is a 404 when it names nothing, as the Stripe API answers "No such …";
+ * only its length is bounded.
+ */
+export const idString = z.string().min(1, 'must not be empty').max(255, 'must be at most 255 characters');
 
 export const listQuery = {
   limit: formInt(1, 100).optional(),

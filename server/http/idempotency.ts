@@ -3,6 +3,7 @@ import { randomBytes } from '../identity/secrets.ts';
 import type { Middleware } from 'koa';
 import { IDEMPOTENCY_HEADER } from '../../protocol/headers.ts';
 import { ApiError } from './api-error.ts';
+import { asFormValues } from './parameters.ts';
 import type { AppState } from './app-state.ts';
 import type { Ctx } from './operation.ts';
 import type { Collection, Store } from '../store/store.ts';
@@ -16,7 +17,7 @@ const KEY = /^[\x21-\x7e]{1,255}$/;
 /** A stored first answer, under a hash of (credential scope, method, path, key). */
 interface IdempotencyRecord {
   id: string;
-  /** Keyed hash of the canonical JSON of the parsed body: another body under the same key is a 409. */
+  /** Keyed hash of the canonical JSON of the body's parameters (JSON or form alike): another body under the same key is a 409. */
   fingerprint: string;
   /** The answer's HTTP status; 0 while the first run is under way (within its own transaction only). */
   status: number;
@@ -118,7 +119,7 @@ export class IdempotencyKeys {
       const id = sha256(scoped);
       const secretKey = hash('sha256', `seal:${scoped}`, 'buffer');
       // Keyed, so a stored fingerprint reveals nothing of the body (a tokenise body holds card data).
-      const fingerprint = createHmac('sha256', secretKey).update(canonicalJson(ctx.request.body ?? {})).digest('hex');
+      const fingerprint = createHmac('sha256', secretKey).update(canonicalJson(asFormValues(ctx.request.body ?? {}))).digest('hex');
 
       const claim = { id, fingerprint, status: 0, sealed: '', created_at: clock.now() };
       const { inserted, row: stored } = await records.insertOrGet(claim);

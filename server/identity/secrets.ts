@@ -1,4 +1,5 @@
 import { hash, randomFillSync } from 'node:crypto';
+import { positionedId } from './ids.ts';
 
 const POOL_BYTES = 4096;
 let pool = Buffer.alloc(0);
@@ -25,8 +26,11 @@ export const newSecret = (prefix: string) => `${prefix}${randomBytes(24).toStrin
 /** Credentials are long random strings, so a plain SHA-256 is enough to store them safely. */
 export const hashSecret = (secret: string) => hash('sha256', secret, 'hex');
 
-/** A server-assigned id: a type prefix and 96 random bits. */
-export const newId = (prefix: string) => `${prefix}_${randomBytes(12).toString('base64url').replaceAll('-', 'A').replaceAll('_', 'B')}`;
+/**
+ * A server-assigned id: a type prefix, its sort position (see ids.ts: lists are ordered by it, so a
+ * cursor needs no row) and 96 random bits.
+ */
+export const newId = (prefix: string) => positionedId(prefix, randomBytes(12).toString('base64url').replaceAll('-', 'A').replaceAll('_', 'B'));
 
 /** Reads `Authorization: Bearer <secret>`; undefined when absent or of another scheme. */
 export function bearer(header: string | undefined): string | undefined {

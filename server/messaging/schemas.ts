@@ -1,8 +1,11 @@
 import { z } from 'zod';
-import { formBoolean, formInt, idString, listEnvelope, listQuery, text } from '../http/form-values.ts';
+import { formBoolean, formInt, idString, listEnvelope, listQuery, multilineText, text } from '../http/form-values.ts';
 import { USERNAME } from '../identity/users.ts';
 
 const timestamp = z.int().describe('Unix time in seconds');
+
+/** How far ahead of the service's clock `last_opened_at` may be: a client's clock running a little fast is not refused. */
+export const OPENED_AT_LEEWAY_SECONDS = 300;
 
 export const Contact = z
   .object({
@@ -12,7 +15,7 @@ export const Contact = z
     phone_number: z.string(),
     avatar_url: z.string().describe('Empty when none was given'),
     display_name: z.string().nullable(),
-    conversation_id: z.string(),
+    conversation_id: z.string().nullable().describe('Null after its conversation is deleted, until a new one is created'),
     last_active_at: timestamp.nullable(),
     created_at: timestamp,
   })
@@ -97,13 +100,15 @@ export const ConversationUpdate = z.strictObject({
   is_muted: formBoolean.optional(),
   pinned_message_id: clearable(idString).optional(),
   archived: formBoolean.optional(),
-  last_opened_at: formInt(0, 99_999_999_999).optional(),
+  last_opened_at: formInt(0, 99_999_999_999)
+    .describe(`Unix seconds, at most ${OPENED_AT_LEEWAY_SECONDS} s ahead of the service's clock`)
+    .optional(),
 });
 
 export const ConversationListQuery = z.strictObject({ ...listQuery, archived: formBoolean.optional() });
 
 export const MessageCreate = z.strictObject({
-  text: text(4000),
+  text: multilineText(4000),
   sender: z.enum(['user', 'contact']).optional(),
 });
 

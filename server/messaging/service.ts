@@ -4,7 +4,7 @@ import type { Clock } from '../clock.ts';
 import { newId } from '../identity/secrets.ts';
 import { unchanging } from '../http/json-text.ts';
 import { Recent } from '../http/recent.ts';
-import { CursorNotFound, type Collection, type Page, type Store } from '../store/store.ts';
+import { CursorNotFound, type Collection, type CursorList, type Page, type Store } from '../store/store.ts';
 import type {
   Contact,
   ContactCreate,
@@ -18,6 +18,7 @@ import type {
   Message,
   MessageCreate,
 } from './schemas.ts';
+import { OPENED_AT_LEEWAY_SECONDS } from './schemas.ts';
 
 type Owned<T> = T & { user_id: string };
 type StoredContact = Owned<Contact>;
@@ -44,19 +45,27 @@ function publicFields<T extends object>(row: Owned<T>): T {
   return view as T;
 }
 
+/**
+ * A page of a list whose ids start `<prefix>_`. A cursor is a place in the list: a cursor of this
+ * type pages from where it stands whether its object is live, deleted or another user's (its id says
+ * only when it was made), so a deleted cursor keeps a walk going; one of another type is a 404.
+ */
 async function page<T extends { id: string; user_id: string }>(
   collection: Collection<T>,
+  prefix: string,
   index: string,
   key: string,
   query: ListQuery,
-  sameList?: (cursor: T) => boolean,
+  cursorList?: CursorList,
 ): Promise<Page<T>> {
+  for (const [param, cursor] of [['starting_after', query.starting_after], ['ending_before', query.ending_before]] as const)
+    if (cursor !== undefined && !cursor.startsWith(`${prefix}_`)) throw noSuch('object', cursor, param);
   try {
     return await collection.page(
       index,
       key,
       { limit: query.limit ?? PAGE_SIZE, startingAfter: query.starting_after, endingBefore: query.ending_before },
-      sameList,
+      cursorList,
     );
   } catch (error) {
     if (error instanceof CursorNotFound) throw noSuch('object', error.cursor, error.param);
@@ -116,8 +125,8 @@ export class MessagingService {
     checkCursors(query);
     const result =
       query.active === undefined
-        ? await page(this.#contacts, 'owner', userId, query)
-        : await page(this.#contacts, 'active', `${userId}:${query.active}`, query, (c) => c.user_id === userId);
+        ? await page(this.#contacts, 'ctc', 'owner', userId, query)
+        : await page(this.#contacts, 'ctc', 'active', `${userId}:${query.active}`, query, { index: 'owner', key: userId });
     return { object: 'list' as const, url: '/v1/contacts', has_more: result.hasMore, data: result.data.map(publicFields<Contact>) };
   }
 
@@ -152,7 +161,7 @@ export class MessagingService {
 
   async deleteContact(userId: string, id: string) {
     const contact = await this.#ownContact(userId, id, true);
-    const conversation = await this.#conversations.get(contact.conversation_id, { forUpdate: true });
+    const conversation = contact.conversation_id === null ? undefined : await this.#conversations.get(contact.conversation_id, { forUpdate: true });
     if (conversation?.user_id === userId) await this.#deleteConversationRows(conversation.id);
     await this.#contacts.delete(id);
     return { id, object: 'contact' as const, deleted: true as const };
@@ -164,8 +173,8 @@ export class MessagingService {
     checkCursors(query);
     const result =
       query.archived === undefined
-        ? await page(this.#conversations, 'owner', userId, query)
-        : await page(this.#conversations, 'archived', `${userId}:${query.archived}`, query, (c) => c.user_id === userId);
+        ? await page(this.#conversations, 'cnv', 'owner', userId, query)
+        : await page(this.#conversations, 'cnv', 'archived', `${userId}:${query.archived}`, query, { index: 'owner', key: userId });
     return {
       object: 'list' as const,
       url: '/v1/conversations',
@@ -181,7 +190,7 @@ export class MessagingService {
       if (contact?.user_id !== userId) throw noSuch('contact', input.contact_id, 'contact_id');
       // A contact's conversation is the one its conversation_id names: both ways of making one (a new
       // contact, or this) set it, so no index of conversations by contact is needed (a million fewer keys on start).
-      if ((await this.#conversations.get(contact.conversation_id))?.contact_id === contact.id)
+      if (contact.conversation_id !== null && (await this.#conversations.get(contact.conversation_id))?.contact_id === contact.id)
         throw conflict('resource_already_exists', `Contact '${contact.id}' already has conversation '${contact.conversation_id}'.`, 'contact_id');
       // The contact's conversation was deleted earlier: this one takes its place.
       conversation = await this.#insertConversation(userId, { contact_id: contact.id, group_id: null }, this.clock.now());
@@ -205,7 +214,8 @@ export class MessagingService {
     if (input.is_pinned !== undefined) patch.is_pinned = input.is_pinned;
     if (input.is_muted !== undefined) patch.is_muted = input.is_muted;
     if (input.last_opened_at !== undefined) {
-      if (input.last_opened_at > this.clock.now() + 300) throw invalidParam('last_opened_at', 'Invalid last_opened_at: must not be in the future.');
+      if (input.last_opened_at > this.clock.now() + OPENED_AT_LEEWAY_SECONDS)
+        throw invalidParam('last_opened_at', `Invalid last_opened_at: must not be more than ${OPENED_AT_LEEWAY_SECONDS} seconds in the future.`);
       patch.last_opened_at = input.last_opened_at;
     }
     if (input.archived !== undefined) {
@@ -223,8 +233,11 @@ export class MessagingService {
   }
 
   async deleteConversation(userId: string, id: string) {
-    await this.#ownConversation(userId, id, true);
+    const conversation = await this.#ownConversation(userId, id, true);
     await this.#deleteConversationRows(id);
+    // As the Stripe API clears a reference to a deleted object: the contact names no conversation until a new one is made.
+    const contact = conversation.contact_id === null ? undefined : await this.#contacts.get(conversation.contact_id, { forUpdate: true });
+    if (contact?.conversation_id === id) await this.#contacts.update(contact.id, { conversation_id: null });
     return { id, object: 'conversation' as const, deleted: true as const };
   }
 
@@ -233,7 +246,7 @@ export class MessagingService {
   async listMessages(userId: string, conversationId: string, query: ListQuery) {
     checkCursors(query);
     await this.#ownConversation(userId, conversationId);
-    const result = await page(this.#messages, 'conversation', conversationId, query);
+    const result = await page(this.#messages, 'msg', 'conversation', conversationId, query);
     return {
       object: 'list' as const,
       url: `/v1/conversations/${conversationId}/messages`,

@@ -6,9 +6,32 @@ import { openStore } from './open-store.ts';
 import { TABLES } from './pg-schema.ts';
 import type { PgStore } from './pg-store.ts';
 import type { IndexSpec, Row, Store } from './store.ts';
+import { idPosition } from '../identity/ids.ts';
 
 /** Every collection CPE keeps, in an order where each row's references come before it. */
 export const COLLECTIONS = Object.keys(TABLES);
+
+/** Listed collections, whose deleted rows without a position are kept as cursors (embedded: `<name>.deleted_cursors`; PostgreSQL: tombstones). */
+const LISTED = COLLECTIONS.filter((name) => TABLES[name].paged);
+
+interface DeletedCursorRow {
+  id: string;
+  position: number;
+  lists: Record<string, string>;
+  _seq?: number;
+}
+
+async function readDeletedCursors(store: Store): Promise<Map<string, DeletedCursorRow[]>> {
+  const found = new Map<string, DeletedCursorRow[]>();
+  if (store instanceof LowdbStore) {
+    for (const name of LISTED) found.set(name, [...store.memory<DeletedCursorRow & Row>(`${name}.deleted_cursors`).all()]);
+  } else {
+    const { rows } = await (store as PgStore).query('SELECT id, collection, seq, lists, record_seq FROM tombstones ORDER BY seq, id');
+    for (const name of LISTED) found.set(name, []);
+    for (const r of rows) found.get(r.collection)?.push({ id: r.id, position: r.seq, lists: r.lists, ...(r.record_seq === null ? {} : { _seq: r.record_seq }) });
+  }
+  return found;
+}
 
 type Where = Pick<Config, 'databaseUrl' | 'dataDir'>;
 
@@ -43,25 +66,33 @@ export async function copyStore(from: Where, to: Where): Promise<Record<string, 
     const copied: Record<string, number> = {};
     const rows = new Map<string, (Row & { _seq: number })[]>();
     for (const name of COLLECTIONS) rows.set(name, (await source.store.collection(name, source.indexes(name)).all()) as (Row & { _seq: number })[]);
+    const deleted = await readDeletedCursors(source.store);
     for (const name of COLLECTIONS) {
       if ((await target.store.collection(name, target.indexes(name)).all()).length)
         throw new Error(`The target already holds ${name}: copy into an empty database (a new CPE_DATA_DIR, or a new PostgreSQL database).`);
     }
     if (target.store instanceof LowdbStore) {
       for (const name of COLLECTIONS) target.store.restore(name, target.indexes(name), rows.get(name)!);
+      for (const name of LISTED) {
+        const records = deleted.get(name)!;
+        const kept = records.filter((r) => r._seq !== undefined) as (DeletedCursorRow & Row & { _seq: number })[];
+        target.store.restore(`${name}.deleted_cursors`, {}, kept);
+        for (const { _seq: _, ...record } of records.filter((r) => r._seq === undefined)) target.store.memory<DeletedCursorRow & Row>(`${name}.deleted_cursors`).insert(record);
+      }
       await target.store.commit();
     } else {
       const pg = target.store as PgStore;
       await pg.transaction(async () => {
-        let top = 0;
         for (const name of COLLECTIONS) {
           const collection = pg.collection(name, target.indexes(name));
-          for (const row of rows.get(name)!) {
-            await collection.insert(row);
-            top = Math.max(top, row._seq);
-          }
+          for (const row of rows.get(name)!) await collection.insert(row);
         }
-        if (top > 0) await pg.query(`SELECT setval('cpe_seq', GREATEST($1, (SELECT last_value FROM cpe_seq)))`, [top]);
+        for (const name of LISTED)
+          for (const r of deleted.get(name)!)
+            await pg.query('INSERT INTO tombstones (id, collection, seq, lists, record_seq) VALUES ($1, $2, $3, $4, $5)', [r.id, name, r.position, JSON.stringify(r.lists), r._seq ?? null]);
+        // The shared sequence goes on above every row copied that has no position of its own.
+        const counters = [...rows.values()].flat().filter((row) => idPosition(row.id) === undefined).map((row) => row._seq);
+        if (counters.length) await pg.query(`SELECT setval('cpe_seq', GREATEST($1, (SELECT last_value FROM cpe_seq)))`, [Math.max(...counters)]);
       });
     }
     for (const name of COLLECTIONS) copied[name] = rows.get(name)!.length;

@@ -1,5 +1,6 @@
 import { added, firstOf, lowerBound, removed, replaced, rowsOf, sizeOf, type Bucket } from './ordered-index.ts';
-import { CursorNotFound, type IndexSpec, type Page, type PageQuery, type Row } from './store.ts';
+import { idPosition, isUnpositionedId } from '../identity/ids.ts';
+import { CursorNotFound, type CursorList, type IndexSpec, type Page, type PageQuery, type Row } from './store.ts';
 
 type Stored<T> = T & { _seq: number };
 
@@ -19,8 +20,23 @@ function deepFreeze<V>(value: V): V {
   return value;
 }
 
-/** Deleted rows stay findable as cursors for a while, so a client paging past a delete goes on. */
-const TOMBSTONES = 10_000;
+/**
+ * Where a deleted row whose id carries no position (made before ids did: isUnpositionedId) stood, and
+ * in which lists: kept (durably, by the engine) so it stays a cursor. No id made since has that shape,
+ * so the record never grows past the rows made before positions; other ids (hashes, a test's names)
+ * need none, as they are never cursors.
+ */
+export interface DeletedCursor {
+  id: string;
+  position: number;
+  /** Index name → the key the row was under. */
+  lists: Record<string, string>;
+}
+
+export interface DeletedCursors {
+  get(id: string): DeletedCursor | undefined;
+  insert(record: DeletedCursor): unknown;
+}
 
 type Buckets<T extends Row> = Map<string, Bucket<Stored<T>>>;
 
@@ -30,13 +46,14 @@ type Buckets<T extends Row> = Map<string, Bucket<Stored<T>>>;
  */
 export class IndexedCollection<T extends Row> {
   readonly #indexes = new Map<string, { keyOf: (row: T) => string | undefined; keys: Buckets<T> }>();
-  readonly #tombstones = new Map<string, Stored<T>>();
 
   constructor(
     private readonly rows: Map<string, Stored<T>>,
     indexes: IndexSpec<T>,
-    private readonly nextSeq: () => number,
+    /** The sequence of a new row: the position its id carries, else the next of the engine's own. */
+    private readonly nextSeq: (id: string) => number,
     private readonly onChange: (kind: 'insert' | 'update' | 'delete', id: string) => void,
+    private readonly deletedCursors?: DeletedCursors,
   ) {
     for (const [name, keyOf] of Object.entries(indexes)) this.#indexes.set(name, { keyOf, keys: new Map() });
     // Rows come in sequence order (a Map keeps insertion order, and snapshots are written in it);
@@ -89,7 +106,7 @@ export class IndexedCollection<T extends Row> {
 
   insert(row: T): T {
     if (this.rows.has(row.id)) throw new Error(`duplicate id ${row.id}`);
-    const stored = deepFreeze({ ...row, _seq: this.nextSeq() } as Stored<T>);
+    const stored = deepFreeze({ ...row, _seq: this.nextSeq(row.id) } as Stored<T>);
     this.rows.set(row.id, stored);
     this.#index(stored);
     this.onChange('insert', row.id);
@@ -124,33 +141,49 @@ export class IndexedCollection<T extends Row> {
       const key = index.keyOf(row);
       if (key !== undefined) this.#removeFrom(index.keys, key, row);
     }
-    this.#tombstones.set(id, row);
-    if (this.#tombstones.size > TOMBSTONES) this.#tombstones.delete(this.#tombstones.keys().next().value!);
+    if (this.deletedCursors && isUnpositionedId(id) && !this.deletedCursors.get(id)) {
+      const lists: Record<string, string> = {};
+      for (const [name, index] of this.#indexes) {
+        const key = index.keyOf(row);
+        if (key !== undefined) lists[name] = key;
+      }
+      this.deletedCursors.insert({ id, position: row._seq, lists });
+    }
     this.onChange('delete', id);
     return true;
   }
 
-  page(index: string, key: string, query: PageQuery, sameList?: (cursor: T) => boolean): Page<T> {
+  page(index: string, key: string, query: PageQuery, cursorList?: CursorList): Page<T> {
     // No closures here: a list is the hottest read, and each closure made per call costs (more so under tsx).
     const rows = rowsOf(this.#bucket(index, key));
     if (query.endingBefore !== undefined) {
       // Objects newer than the cursor, the `limit` closest to it, still listed newest first.
-      const start = lowerBound(rows, this.#cursorSeq(index, key, sameList, 'ending_before', query.endingBefore) + 1);
+      const start = lowerBound(rows, this.#cursorSeq(cursorList ?? { index, key }, 'ending_before', query.endingBefore) + 1);
       const end = Math.min(rows.length, start + query.limit);
       return { data: rows.slice(start, end).reverse(), hasMore: end < rows.length };
     }
     const end =
-      query.startingAfter === undefined ? rows.length : lowerBound(rows, this.#cursorSeq(index, key, sameList, 'starting_after', query.startingAfter));
+      query.startingAfter === undefined ? rows.length : lowerBound(rows, this.#cursorSeq(cursorList ?? { index, key }, 'starting_after', query.startingAfter));
     const start = Math.max(0, end - query.limit);
     return { data: rows.slice(start, end).reverse(), hasMore: start > 0 };
   }
 
-  /** The sequence of a cursor row (or a recently deleted one) of this list; CursorNotFound otherwise. */
-  #cursorSeq(index: string, key: string, sameList: ((cursor: T) => boolean) | undefined, param: 'starting_after' | 'ending_before', id: string): number {
-    const row = this.rows.get(id) ?? this.#tombstones.get(id);
-    const belongs = row !== undefined && (sameList ? sameList(row) : this.#indexes.get(index)!.keyOf(row) === key);
-    if (!belongs) throw new CursorNotFound(param, id);
-    return row._seq;
+  /**
+   * A cursor's place: the position its id carries (a row's sequence is that position, so no row is
+   * needed); for an id without one, the sequence of its row, live or deleted, of the list; else
+   * CursorNotFound.
+   */
+  #cursorSeq(list: CursorList, param: 'starting_after' | 'ending_before', id: string): number {
+    const position = idPosition(id);
+    if (position !== undefined) return position;
+    const row = this.rows.get(id);
+    if (row !== undefined) {
+      if (this.#indexes.get(list.index)!.keyOf(row) === list.key) return row._seq;
+    } else {
+      const deleted = this.deletedCursors?.get(id);
+      if (deleted !== undefined && deleted.lists[list.index] === list.key) return deleted.position;
+    }
+    throw new CursorNotFound(param, id);
   }
 
   #index(row: Stored<T>): void {

@@ -2,13 +2,17 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 import { mkdirSync } from 'node:fs';
 import { Low, Memory, type Adapter } from 'lowdb';
 import { AppendLog, type LogData } from './append-log.ts';
+import { advancePositions, idPosition } from '../identity/ids.ts';
 import { pruneExpired } from './expiry.ts';
-import { IndexedCollection } from './indexed-collection.ts';
+import { IndexedCollection, type DeletedCursor } from './indexed-collection.ts';
 import { FolderLock } from './folder-lock.ts';
 import { ReadWriteLock } from './read-write-lock.ts';
-import type { Collection, IndexSpec, Page, PageQuery, Row, Store, TransactionOptions } from './store.ts';
+import type { Collection, CursorList, IndexSpec, Page, PageQuery, Row, Store, TransactionOptions } from './store.ts';
 
 type Data = LogData;
+
+/** The suffix of the collection that keeps a collection's deleted cursors. */
+const DELETED_CURSORS = '.deleted_cursors';
 
 const empty = (): Data => ({ version: 1, seq: 0, collections: {} });
 
@@ -45,8 +49,8 @@ class EmbeddedCollection<T extends Row> implements Collection<T> {
   async delete(id: string): Promise<boolean> {
     return this.rows.delete(id);
   }
-  async page(index: string, key: string, query: PageQuery, sameList?: (cursor: T) => boolean): Promise<Page<T>> {
-    return this.rows.page(index, key, query, sameList);
+  async page(index: string, key: string, query: PageQuery, cursorList?: CursorList): Promise<Page<T>> {
+    return this.rows.page(index, key, query, cursorList);
   }
   async all(): Promise<T[]> {
     return [...this.rows.all()];
@@ -72,7 +76,8 @@ class EmbeddedCollection<T extends Row> implements Collection<T> {
  */
 export class LowdbStore implements Store {
   readonly engine = 'embedded' as const;
-  readonly #collections = new Map<string, EmbeddedCollection<any>>();
+  readonly #collections = new Map<string, IndexedCollection<any>>();
+  readonly #wrappers = new Map<string, EmbeddedCollection<any>>();
   readonly #lock = new ReadWriteLock();
   readonly #inTransaction = new AsyncLocalStorage<true>();
   #folderLock?: FolderLock;
@@ -108,6 +113,8 @@ export class LowdbStore implements Store {
       throw error;
     }
     db.data ??= empty();
+    // Ids made from now on sort after every row held, even if the clock went back since.
+    advancePositions(db.data.seq);
     const store = new LowdbStore(db, log);
     store.#folderLock = folderLock;
     // A folder from before the log: write it as a snapshot now, so the old file is read only once.
@@ -122,14 +129,27 @@ export class LowdbStore implements Store {
   }
 
   collection<T extends Row>(name: string, indexes: IndexSpec<T> = {}): Collection<T> {
+    let wrapper = this.#wrappers.get(name);
+    if (!wrapper) this.#wrappers.set(name, (wrapper = new EmbeddedCollection(this.#collection<T>(name, indexes, true))));
+    return wrapper;
+  }
+
+  #collection<T extends Row>(name: string, indexes: IndexSpec<T>, withCursors: boolean): IndexedCollection<T> {
     let collection = this.#collections.get(name);
     if (!collection) {
       const rows = (this.db.data.collections[name] ??= new Map());
-      collection = new EmbeddedCollection(
-        new IndexedCollection<T>(rows, indexes, () => ++this.db.data.seq, (kind, id) => {
+      // Deleted rows whose ids carry no position, kept as cursors (see DeletedCursor); made on first need.
+      let deleted: IndexedCollection<DeletedCursor> | undefined;
+      const cursors = () => (deleted ??= this.#collection<DeletedCursor>(`${name}${DELETED_CURSORS}`, {}, false));
+      collection = new IndexedCollection<T>(
+        rows,
+        indexes,
+        (id) => this.#sequence(id),
+        (kind, id) => {
           this.#dirty = true;
           this.log?.changed(name, kind, id);
-        }),
+        },
+        withCursors ? { get: (id) => (this.db.data.collections[`${name}${DELETED_CURSORS}`] ? cursors().get(id) : undefined), insert: (record) => cursors().insert(record) } : undefined,
       );
       this.#collections.set(name, collection);
     }
@@ -138,7 +158,7 @@ export class LowdbStore implements Store {
 
   /** A collection's rows in memory, read and changed synchronously (tests, benchmarks, copying a store); the caller commits. */
   memory<T extends Row>(name: string, indexes: IndexSpec<T> = {}): IndexedCollection<T> {
-    return (this.collection(name, indexes) as EmbeddedCollection<T>).rows;
+    return this.#collection<T>(name, indexes, true);
   }
 
   /** Puts rows into a collection with their own sequence numbers (copying a store into this one); the caller commits. */
@@ -176,6 +196,19 @@ export class LowdbStore implements Store {
   }
 
   async lock(): Promise<void> {}
+
+
+  /** A new row's sequence: its id's position (ids.ts), else one past the highest; `seq` is the highest given. */
+  #sequence(id: string): number {
+    const data = this.db.data;
+    const position = idPosition(id);
+    if (position !== undefined) {
+      if (position > data.seq) data.seq = position;
+      return position;
+    }
+    advancePositions(++data.seq);
+    return data.seq;
+  }
 
   commit(): Promise<void> {
     // Everything mutated is already in the write under way: wait for that one.

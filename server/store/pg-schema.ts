@@ -1,8 +1,9 @@
 /**
  * The PostgreSQL engine's schema: real tables with keys, foreign keys and unique constraints, and
- * how each collection's rows map to them. Every table has `seq`, from one sequence shared by all
- * tables (the embedded store's row counter): lists are pages of an index on (list key, seq), newest
- * first. Created and changed only by the versioned migrations below (pg-migrate.ts), run at first
+ * how each collection's rows map to them. Every table has `seq`: the position a row's id carries
+ * (identity/ids.ts), or for an id without one the next of one sequence shared by all tables (the
+ * embedded store's row counter). Lists are pages of an index on (list key, seq, id), newest first:
+ * ids made at once by two processes may share a position, and the id breaks the tie. Created and changed only by the versioned migrations below (pg-migrate.ts), run at first
  * start and by `npm run migrate`.
  */
 
@@ -22,7 +23,7 @@ export interface TableDef {
   indexes: Record<string, string>;
   /** Index keys computed by the service's own key function and stored (no SQL can compute them). */
   derived?: Record<string, ColumnType>;
-  /** Deleted rows stay findable as list cursors (see the tombstones table). */
+  /** A listed collection: a deleted row whose id carries no position stays a cursor (see the tombstones table). */
   paged?: boolean;
   /** payment_intents: `attempts` is rows of payment_attempts. */
   attempts?: boolean;
@@ -223,7 +224,7 @@ CREATE TABLE merchant_keys (
 );
 
 CREATE TABLE contacts (
-  id text PRIMARY KEY,
+  id text COLLATE "C" PRIMARY KEY,
   object text NOT NULL DEFAULT 'contact',
   user_id text NOT NULL REFERENCES users (id),
   username text NOT NULL,
@@ -237,13 +238,13 @@ CREATE TABLE contacts (
   seq bigint NOT NULL DEFAULT nextval('cpe_seq'),
   ix_active text GENERATED ALWAYS AS (user_id || ':' || (last_active_at IS NOT NULL)::text) STORED
 );
-CREATE INDEX contacts_owner ON contacts (user_id, seq);
-CREATE INDEX contacts_active ON contacts (ix_active, seq);
+CREATE INDEX contacts_owner ON contacts (user_id, seq, id);
+CREATE INDEX contacts_active ON contacts (ix_active, seq, id);
 
 -- A contact's conversation belongs to it (deferred: a contact and its conversation are made in one
 -- transaction); one conversation per contact and per group id of a user.
 CREATE TABLE conversations (
-  id text PRIMARY KEY,
+  id text COLLATE "C" PRIMARY KEY,
   object text NOT NULL DEFAULT 'conversation',
   user_id text NOT NULL REFERENCES users (id),
   contact_id text UNIQUE REFERENCES contacts (id) DEFERRABLE INITIALLY DEFERRED,
@@ -261,12 +262,12 @@ CREATE TABLE conversations (
   UNIQUE (user_id, group_id),
   CHECK ((contact_id IS NULL) <> (group_id IS NULL))
 );
-CREATE INDEX conversations_owner ON conversations (user_id, seq);
-CREATE INDEX conversations_archived ON conversations (ix_archived, seq);
-CREATE INDEX conversations_group ON conversations (ix_group, seq);
+CREATE INDEX conversations_owner ON conversations (user_id, seq, id);
+CREATE INDEX conversations_archived ON conversations (ix_archived, seq, id);
+CREATE INDEX conversations_group ON conversations (ix_group, seq, id);
 
 CREATE TABLE messages (
-  id text PRIMARY KEY,
+  id text COLLATE "C" PRIMARY KEY,
   object text NOT NULL DEFAULT 'message',
   user_id text NOT NULL REFERENCES users (id),
   conversation_id text NOT NULL REFERENCES conversations (id) ON DELETE CASCADE,
@@ -275,7 +276,7 @@ CREATE TABLE messages (
   created_at bigint NOT NULL,
   seq bigint NOT NULL DEFAULT nextval('cpe_seq')
 );
-CREATE INDEX messages_conversation ON messages (conversation_id, seq);
+CREATE INDEX messages_conversation ON messages (conversation_id, seq, id);
 
 CREATE TABLE payment_intents (
   id text PRIMARY KEY,
@@ -372,15 +373,17 @@ CREATE TABLE idempotency_keys (
 );
 CREATE INDEX idempotency_keys_expiry ON idempotency_keys (ix_expiry, seq);
 
--- Deleted rows of listed collections, so a client paging past a deleted cursor goes on.
+-- Where a deleted row whose id carries no position (made before ids did) stood, and in which lists
+-- (index name -> key), so it stays a cursor; ids with a position need none (identity/ids.ts).
+-- record_seq: the embedded store's own sequence of the record, kept by copy-store.
 CREATE TABLE tombstones (
-  id text PRIMARY KEY,
+  id text COLLATE "C" PRIMARY KEY,
   collection text NOT NULL,
   seq bigint NOT NULL,
-  row jsonb NOT NULL,
+  lists jsonb NOT NULL,
+  record_seq bigint,
   deleted_at timestamptz NOT NULL DEFAULT now()
 );
-CREATE INDEX tombstones_deleted ON tombstones (deleted_at);
 
 -- Rate-limit token buckets shared by every process; times are the database's clock.
 CREATE TABLE rate_buckets (

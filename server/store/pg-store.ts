@@ -3,11 +3,10 @@ import pg from 'pg';
 import { ApiError } from '../http/api-error.ts';
 import { migrate } from './pg-migrate.ts';
 import { ATTEMPT_COLUMNS, TABLES, type Column, type TableDef } from './pg-schema.ts';
-import { CursorNotFound, type Collection, type IndexSpec, type Page, type PageQuery, type RateBuckets, type Row, type Store, type TransactionOptions } from './store.ts';
+import { idPosition, isUnpositionedId } from '../identity/ids.ts';
+import { CursorNotFound, type Collection, type CursorList, type IndexSpec, type Page, type PageQuery, type RateBuckets, type Row, type Store, type TransactionOptions } from './store.ts';
 
 const HOUR = 3600;
-/** Tombstones (deleted list cursors) are kept this long. */
-const TOMBSTONE_SECONDS = 7 * 24 * HOUR;
 
 /** bigint and numeric as JavaScript numbers: CPE's amounts and Unix seconds fit well within 2^53. */
 const types = {
@@ -193,11 +192,10 @@ export class PgStore implements Store {
     await this.query('SELECT pg_advisory_xact_lock(hashtext($1))', [name]);
   }
 
-  /** Drops old tombstones and rate buckets idle long enough to be full again (pruning, beside expired rows). */
+  /** Drops rate buckets idle long enough to be full again (pruning, beside expired rows). */
   async pruneEngine(): Promise<number> {
-    const tombs = await this.query(`DELETE FROM tombstones WHERE deleted_at < now() - make_interval(secs => $1)`, [TOMBSTONE_SECONDS]);
     const buckets = await this.query(`DELETE FROM rate_buckets WHERE at < extract(epoch FROM clock_timestamp()) - $1`, [HOUR]);
-    return (tombs.rowCount ?? 0) + (buckets.rowCount ?? 0);
+    return buckets.rowCount ?? 0;
   }
 
   async close(): Promise<void> {
@@ -323,12 +321,12 @@ class PgCollection<T extends Row> implements Collection<T> {
   }
 
   async find(index: string, key: string): Promise<readonly T[]> {
-    const { rows } = await this.store.query(`${this.#select} WHERE ${this.#index(index)} = $1 ORDER BY t.seq`, [key]);
+    const { rows } = await this.store.query(`${this.#select} WHERE ${this.#index(index)} = $1 ORDER BY t.seq, t.id`, [key]);
     return rows.map((r) => this.#row(r));
   }
 
   async first(index: string, key: string): Promise<T | undefined> {
-    const { rows } = await this.store.query(`${this.#select} WHERE ${this.#index(index)} = $1 ORDER BY t.seq LIMIT 1`, [key]);
+    const { rows } = await this.store.query(`${this.#select} WHERE ${this.#index(index)} = $1 ORDER BY t.seq, t.id LIMIT 1`, [key]);
     return rows[0] ? this.#row(rows[0]) : undefined;
   }
 
@@ -363,7 +361,8 @@ class PgCollection<T extends Row> implements Collection<T> {
       names.push(quote(name));
       values.push(value);
     }
-    const seq = (row as { _seq?: number })._seq;
+    // Its place in lists: as copied, else the position its id carries, else the shared sequence.
+    const seq = (row as { _seq?: number })._seq ?? idPosition(row.id);
     if (seq !== undefined) {
       names.push('seq');
       values.push(seq);
@@ -414,50 +413,65 @@ class PgCollection<T extends Row> implements Collection<T> {
     this.store.lockedRows?.delete(`${this.def.table}:${id}`);
     const { rows } = await this.store.query(`DELETE FROM ${this.def.table} t WHERE id = $1 RETURNING *`, [id]);
     if (!rows[0]) return false;
-    if (this.def.paged) {
+    if (this.def.paged && isUnpositionedId(id)) {
       const row = this.#row(rows[0]);
-      await this.store.query(
-        `INSERT INTO tombstones (id, collection, seq, row) VALUES ($1, $2, $3, $4) ON CONFLICT (id) DO UPDATE SET seq = excluded.seq, row = excluded.row, deleted_at = now()`,
-        [id, this.name, rows[0].seq, JSON.stringify(row)],
-      );
+      const lists: Record<string, string> = {};
+      for (const [index, keyOf] of Object.entries(this.indexes)) {
+        const key = keyOf(row);
+        if (key !== undefined) lists[index] = key;
+      }
+      await this.store.query(`INSERT INTO tombstones (id, collection, seq, lists) VALUES ($1, $2, $3, $4) ON CONFLICT (id) DO NOTHING`, [id, this.name, rows[0].seq, JSON.stringify(lists)]);
     }
     return true;
   }
 
-  async page(index: string, key: string, query: PageQuery, sameList?: (cursor: T) => boolean): Promise<Page<T>> {
+  async page(index: string, key: string, query: PageQuery, cursorList?: CursorList): Promise<Page<T>> {
     const column = this.#index(index);
     const limit = query.limit;
+    const list = cursorList ?? { index, key };
     if (query.endingBefore !== undefined) {
-      const cursor = await this.#cursorSeq(index, key, sameList, 'ending_before', query.endingBefore);
-      const { rows } = await this.store.query(`${this.#select} WHERE ${column} = $1 AND t.seq > $2 ORDER BY t.seq ASC LIMIT $3`, [key, cursor, limit + 1]);
+      const cursor = await this.#cursor(list, 'ending_before', query.endingBefore);
+      const { rows } = await this.store.query(`${this.#select} WHERE ${column} = $1 AND (t.seq, t.id) > ($2, $3) ORDER BY t.seq ASC, t.id ASC LIMIT $4`, [
+        key,
+        cursor.seq,
+        cursor.id,
+        limit + 1,
+      ]);
       return { data: rows.slice(0, limit).map((r) => this.#row(r)).reverse(), hasMore: rows.length > limit };
     }
-    const { rows } =
-      query.startingAfter === undefined
-        ? await this.store.query(`${this.#select} WHERE ${column} = $1 ORDER BY t.seq DESC LIMIT $2`, [key, limit + 1])
-        : await this.store.query(`${this.#select} WHERE ${column} = $1 AND t.seq < $2 ORDER BY t.seq DESC LIMIT $3`, [
-            key,
-            await this.#cursorSeq(index, key, sameList, 'starting_after', query.startingAfter),
-            limit + 1,
-          ]);
+    let rows: Record<string, unknown>[];
+    if (query.startingAfter === undefined) ({ rows } = await this.store.query(`${this.#select} WHERE ${column} = $1 ORDER BY t.seq DESC, t.id DESC LIMIT $2`, [key, limit + 1]));
+    else {
+      const cursor = await this.#cursor(list, 'starting_after', query.startingAfter);
+      ({ rows } = await this.store.query(`${this.#select} WHERE ${column} = $1 AND (t.seq, t.id) < ($2, $3) ORDER BY t.seq DESC, t.id DESC LIMIT $4`, [
+        key,
+        cursor.seq,
+        cursor.id,
+        limit + 1,
+      ]));
+    }
     return { data: rows.slice(0, limit).map((r) => this.#row(r)), hasMore: rows.length > limit };
   }
 
-  /** The sequence of a cursor row (or a deleted one) of this list; CursorNotFound otherwise. */
-  async #cursorSeq(index: string, key: string, sameList: ((cursor: T) => boolean) | undefined, param: 'starting_after' | 'ending_before', id: string): Promise<number> {
-    let row = await this.get(id);
-    if (!row && this.def.paged) {
-      const { rows } = await this.store.query(`SELECT seq, row FROM tombstones WHERE id = $1 AND collection = $2`, [id, this.name]);
-      if (rows[0]) row = { ...rows[0].row, _seq: rows[0].seq };
+  /**
+   * A cursor's place, as (seq, id): the position its id carries (no row needed); for an id without
+   * one, its row's, live or deleted (a tombstone), of the list; CursorNotFound otherwise.
+   */
+  async #cursor(list: CursorList, param: 'starting_after' | 'ending_before', id: string): Promise<{ seq: number; id: string }> {
+    const position = idPosition(id);
+    if (position !== undefined) return { seq: position, id };
+    const row = await this.get(id);
+    if (row !== undefined) {
+      if (this.indexes[list.index]?.(row) === list.key) return { seq: (row as unknown as { _seq: number })._seq, id };
+    } else if (this.def.paged) {
+      const { rows } = await this.store.query(`SELECT seq, lists FROM tombstones WHERE id = $1 AND collection = $2`, [id, this.name]);
+      if (rows[0]?.lists[list.index] === list.key) return { seq: rows[0].seq, id };
     }
-    const keyOf = this.indexes[index];
-    const belongs = row !== undefined && (sameList ? sameList(row) : keyOf !== undefined && keyOf(row) === key);
-    if (!belongs) throw new CursorNotFound(param, id);
-    return (row as unknown as { _seq: number })._seq;
+    throw new CursorNotFound(param, id);
   }
 
   async all(): Promise<T[]> {
-    const { rows } = await this.store.query(`${this.#select} ORDER BY t.seq`);
+    const { rows } = await this.store.query(`${this.#select} ORDER BY t.seq, t.id`);
     return rows.map((r) => this.#row(r));
   }
 

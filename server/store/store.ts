@@ -44,15 +44,25 @@ export interface Collection<T extends Row> {
   update(id: string, patch: Partial<T>): Promise<T>;
   delete(id: string): Promise<boolean>;
   /**
-   * Newest first, cursors by id as in the Stripe API. A cursor must be a row (or a recently deleted
-   * one) of the same list: by default of the same index key, or as `sameList` decides. Throws
-   * CursorNotFound otherwise.
+   * Newest first, cursors by id as in the Stripe API. The order is the position an id carries
+   * (identity/ids.ts), so a cursor with one needs no row: live, deleted or never made, it pages from
+   * its place. An id without one (made before ids carried it) must be a row, live or deleted, of the
+   * same list: of the same index key, or of `cursorList` (an index and key) when given. Throws
+   * CursorNotFound otherwise. Rows whose id carries no position come first, in insertion order.
+   * (An engine shared by several processes, whose ids may share a position, orders by position and
+   * then id, and compares a cursor as that pair.)
    */
-  page(index: string, key: string, query: PageQuery, sameList?: (cursor: T) => boolean): Promise<Page<T>>;
+  page(index: string, key: string, query: PageQuery, cursorList?: CursorList): Promise<Page<T>>;
   /** Every row, oldest first (for maintenance, tests and copying a store). */
   all(): Promise<T[]>;
   /** Deletes every row whose `expiry` index hour (see expiry.ts) has wholly passed by `now`; how many. */
   deleteExpired(now: number): Promise<number>;
+}
+
+/** The list a cursor without a position must belong to: an index and one of its keys. */
+export interface CursorList {
+  index: string;
+  key: string;
 }
 
 export class CursorNotFound extends Error {

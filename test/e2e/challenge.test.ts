@@ -44,7 +44,7 @@ describe('3-D Secure challenge in Chromium', { timeout: 60_000 }, () => {
   async function runChallenge(button: 'Complete' | 'Fail' | 'Escape') {
     const { id, challenge } = await challengeIntent();
     const { page, problems } = await stack.newPage();
-    await page.goto(stack.demoUrl);
+    await page.goto(`${stack.demoUrl}/components/card`);
     // The merchant page frames the challenge and keeps what it hears.
     await page.evaluate((url) => {
       // Only the challenge's messages: the demo page's own card frame says hello too.

@@ -76,7 +76,8 @@ describe('copy-store: an embedded data folder into PostgreSQL and back', onPostg
     const back = tempDataDir();
     copy(databaseUrl, back);
     const returned = await readDataFolder(back);
-    for (const name of COLLECTIONS) assert.deepEqual(returned.collections[name] ?? {}, original.collections[name] ?? {}, `${name}: every row the same`);
+    for (const name of new Set([...COLLECTIONS, ...Object.keys(original.collections), ...Object.keys(returned.collections)]))
+      assert.deepEqual(returned.collections[name] ?? {}, original.collections[name] ?? {}, `${name}: every row the same`);
 
     // The copy serves: a list pages in the same order on PostgreSQL.
     const onPg = await startTestService({ databaseUrl, dataDir: dir });

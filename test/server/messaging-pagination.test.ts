@@ -66,18 +66,22 @@ describe('contact lists', () => {
     assert.notEqual(page.data[0].id, victim.id);
   });
 
-  for (const [query, param] of [
-    ['limit=0', 'limit'],
-    ['limit=101', 'limit'],
-    ['limit=ten', 'limit'],
-    ['starting_after=a&ending_before=b', 'ending_before'],
-    ['starting_after=%27%3B--', 'starting_after'],
-    ['sort=asc', 'sort'],
-  ]) {
-    test(`${query}: 400 naming ${param}`, async () => {
-      const { status, body } = await svc.api('GET', `/v1/contacts?${query}`, { token });
-      assert.equal(status, 400);
+  // Ids are opaque: a cursor of an unexpected shape, or of another type, names nothing: a 404 as the Stripe API answers.
+  for (const [query, param, status] of [
+    ['limit=0', 'limit', 400],
+    ['limit=101', 'limit', 400],
+    ['limit=ten', 'limit', 400],
+    ['starting_after=a&ending_before=b', 'ending_before', 400],
+    ['sort=asc', 'sort', 400],
+    ['starting_after=%27%3B--', 'starting_after', 404],
+    ['ending_before=ctc-not-an-id!', 'ending_before', 404],
+    ['starting_after=cnv_8Q7ROvZgncfvLe3PCBdK34Rog', 'starting_after', 404],
+  ] as const) {
+    test(`${query}: ${status} naming ${param}`, async () => {
+      const { status: got, body } = await svc.api('GET', `/v1/contacts?${query}`, { token });
+      assert.equal(got, status);
       assert.equal(body.error.param, param);
+      if (status === 404) assert.equal(body.error.code, 'resource_missing');
     });
   }
 });

@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { existsSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
+import { newId } from '../../server/identity/secrets.ts';
 import { LowdbStore } from '../../server/store/lowdb-store.ts';
 import { CursorNotFound } from '../../server/store/store.ts';
 import { readDataFolder } from '../helpers/data-folder.ts';
@@ -23,12 +24,39 @@ describe('IndexedCollection', () => {
     items.update('i5', { tag: 'b' });
     assert.deepEqual(items.find('tag', 'odd:b').map((r) => r.id), ['i5']);
     assert.equal(items.count('tag', 'odd:a'), 4);
-    assert.deepEqual(items.page('tag', 'odd:a', { limit: 10, startingAfter: 'i5' }, (r) => r.owner === 'odd').data.map((r) => r.id), ['i3', 'i1']);
+    assert.deepEqual(items.page('tag', 'odd:a', { limit: 10, startingAfter: 'i5' }, { index: 'owner', key: 'odd' }).data.map((r) => r.id), ['i3', 'i1']);
     assert.throws(() => items.page('owner', 'odd', { limit: 1, startingAfter: 'i2' }), CursorNotFound, 'a row of another list is no cursor');
     items.delete('i3');
-    assert.deepEqual(items.page('owner', 'odd', { limit: 5, startingAfter: 'i3' }).data.map((r) => r.id), ['i1']);
+    assert.throws(() => items.page('owner', 'odd', { limit: 5, startingAfter: 'i3' }), CursorNotFound, 'an id of no known shape is no cursor once deleted');
     assert.equal(items.get('i3'), undefined);
     assert.equal(items.get('__proto__'), undefined);
+  });
+
+  test('a cursor is decoded to its place: deletes leave no memory, but for ids made before positions', async () => {
+    const dir = tempDataDir();
+    const store = await LowdbStore.open(dir);
+    const items = store.memory<Item>('items', { owner: (r) => r.owner });
+    const ids = Array.from({ length: 6 }, () => newId('itm'));
+    for (const id of ids) items.insert({ id, owner: 'o', tag: 't' });
+    for (const id of ids.slice(1, 5)) items.delete(id);
+    assert.deepEqual(items.page('owner', 'o', { limit: 5, startingAfter: ids[3] }).data.map((r) => r.id), [ids[0]]);
+    assert.deepEqual(items.page('owner', 'o', { limit: 5, endingBefore: ids[2] }).data.map((r) => r.id), [ids[5]]);
+    // Rows whose ids are hashes (idempotency records, tokens' hashes) are never cursors: their deletes keep nothing.
+    items.insert({ id: 'f'.repeat(64), owner: 'o', tag: 't' });
+    items.delete('f'.repeat(64));
+    await store.close();
+    assert.equal((await readDataFolder(dir)).collections['items.deleted_cursors'], undefined, 'no record of deletes');
+    // An id of the shape made before positions: its place is kept once deleted, across a restart.
+    const again = await LowdbStore.open(dir);
+    const older = again.memory<Item>('older', { owner: (r) => r.owner });
+    for (const id of ['itm_AAAAAAAAAAAAAAA1', 'itm_AAAAAAAAAAAAAAA2', 'itm_AAAAAAAAAAAAAAA3']) older.insert({ id, owner: 'o', tag: 't' });
+    older.delete('itm_AAAAAAAAAAAAAAA2');
+    await again.close();
+    const third = await LowdbStore.open(dir);
+    const reopened = third.memory<Item>('older', { owner: (r) => r.owner });
+    assert.deepEqual(reopened.page('owner', 'o', { limit: 5, startingAfter: 'itm_AAAAAAAAAAAAAAA2' }).data.map((r) => r.id), ['itm_AAAAAAAAAAAAAAA1']);
+    assert.throws(() => reopened.page('owner', 'other', { limit: 5, startingAfter: 'itm_AAAAAAAAAAAAAAA2' }), CursorNotFound, 'only in its own list');
+    await third.close();
   });
 
   test('rows handed out cannot be changed in place, nested values included; update() still works', async () => {

@@ -1,0 +1,345 @@
+import assert from 'node:assert/strict';
+import { after, before, test } from 'node:test';
+import fc from 'fast-check';
+import type { ApiResponse } from '../helpers/service.ts';
+import { checkModel, commandOptions, expectStatus, Service, settings } from './harness.ts';
+
+/**
+ * Model-based test of the payments API through the merchant's backend routes: random sequences of
+ * create, tokenise (POST /v1/tokens) and attach, confirm, authorise (also raced), capture (full or
+ * partial), cancel, verify, idempotent repeats raced on one key, clean restarts, kill -9 after an
+ * answer and kill -9 while creates are in flight, each answer checked against a small reference
+ * model of the README's state list and card-testing lock (written here independently of the
+ * service's transition table), and every intent compared after each restart and at the end.
+ *
+ * MODEL_RUNS / MODEL_PAYMENTS_RUNS, MODEL_STEPS / MODEL_PAYMENTS_STEPS, MODEL_SEED, MODEL_PATH.
+ */
+
+type Status =
+  | 'open'
+  | 'requires_payment_method'
+  | 'requires_customer_confirmation'
+  | 'requires_customer_authentication'
+  | 'requires_authorisation'
+  | 'requires_capture'
+  | 'succeeded'
+  | 'failed'
+  | 'cancelled';
+
+const CARDS = {
+  visa: '4242424242424242',
+  challenge: '4000000000003220',
+  declined: '4000000000000002',
+  insufficient: '4000000000009995',
+  attachFail: '4000000000000127',
+  attachRetriable: '4000000000000119',
+  badLuhn: '4242424242424241',
+} as const;
+type Card = keyof typeof CARDS;
+
+/** The README's state list, as a model: where each operation may start. */
+const TAKES_A_CARD: Status[] = ['open', 'requires_payment_method', 'requires_customer_confirmation', 'requires_customer_authentication', 'failed'];
+const FINAL: Status[] = ['succeeded', 'cancelled'];
+const LOCK_AFTER = 5;
+
+interface MIntent {
+  id: string;
+  status: Status;
+  amount: number;
+  autoCapture: boolean;
+  failed: number;
+  locked: boolean;
+  captured: number;
+  authorised: number | null;
+  attempts: number;
+  /** The card of the current attempt. */
+  card: Card | null;
+}
+
+class Model {
+  intents: MIntent[] = [];
+  restarts = 0;
+
+  /** Counts a failure; the fifth locks (cancelled). */
+  fail(intent: MIntent, status: Status) {
+    intent.failed++;
+    if (intent.failed >= LOCK_AFTER) {
+      intent.locked = true;
+      intent.status = 'cancelled';
+    } else intent.status = status;
+  }
+}
+
+interface Real {
+  svc: Service;
+}
+
+const MAX_RESTARTS_PER_RUN = 2;
+const licence = (r: Real) => r.svc.credentials.licenceKey;
+const backend = (r: Real, op: string, json: Record<string, unknown>, headers: Record<string, string> = {}) =>
+  r.svc.api('POST', `/v1/payment_intents/${op}`, { token: licence(r), json, headers });
+
+/** The 409 an operation gets where the model says it may not run (the lock answers first). */
+function refused(res: ApiResponse, intent: MIntent, what: string) {
+  expectStatus(res, 409, what);
+  assert.equal(res.body.error.code, intent.locked ? 'payment_intent_locked' : 'payment_intent_unexpected_state', what);
+}
+
+async function checkIntent(r: Real, intent: MIntent) {
+  const res = await r.svc.api('GET', `/v1/payment_intents/${intent.id}`, { token: licence(r) });
+  expectStatus(res, 200, `GET ${intent.id}`);
+  const body = res.body;
+  assert.deepEqual(
+    {
+      status: body.status,
+      amount_captured: body.amount_captured,
+      amount_authorised: body.amount_authorised,
+      failed_attempts: body.failed_attempts,
+      attempts: body.attempts.length,
+      locked: body.cancellation_reason === 'too_many_failed_attempts',
+    },
+    { status: intent.status, amount_captured: intent.captured, amount_authorised: intent.authorised, failed_attempts: intent.failed, attempts: intent.attempts, locked: intent.locked },
+    `intent ${intent.id}`,
+  );
+}
+
+async function checkAll(m: Model, r: Real) {
+  for (const intent of m.intents) await checkIntent(r, intent);
+}
+
+type Cmd = fc.AsyncCommand<Model, Real>;
+const pick = <T>(list: T[], i: number) => list[i % list.length];
+const hasIntents = (m: Readonly<Model>) => m.intents.length > 0;
+
+function createBody(r: Real, amount: number, autoCapture: boolean) {
+  return { merchantid: r.svc.credentials.merchantId, amount, currency: 'GBP', identifier: 'model', autoCapture };
+}
+
+class Create implements Cmd {
+  constructor(readonly amount: number, readonly autoCapture: boolean) {}
+  check = () => true;
+  async run(m: Model, r: Real) {
+    const res = await r.svc.api('POST', '/v1/payment_intents', { token: licence(r), json: createBody(r, this.amount, this.autoCapture) });
+    expectStatus(res, 200, 'create');
+    assert.equal(res.body.status, 'open');
+    m.intents.push({ id: res.body.paymentIntentId, status: 'open', amount: this.amount, autoCapture: this.autoCapture, failed: 0, locked: false, captured: 0, authorised: null, attempts: 0, card: null });
+  }
+  toString = () => `Create(${this.amount}, autoCapture ${this.autoCapture})`;
+}
+
+class TokeniseAndAttach implements Cmd {
+  constructor(readonly i: number, readonly card: Card) {}
+  check = hasIntents;
+  async run(m: Model, r: Real) {
+    const intent = pick(m.intents, this.i);
+    const token = await r.svc.api('POST', '/v1/tokens', {
+      token: licence(r),
+      json: { card: { number: CARDS[this.card], exp_month: '12', exp_year: String(new Date().getUTCFullYear() + 2), cvc: '123', name: 'Model Tester' } },
+    });
+    if (this.card === 'badLuhn') {
+      // No intent yet: a refusal here counts towards no lock (README).
+      expectStatus(token, 400, 'tokenise a bad number');
+      assert.equal(token.body.error.type, 'card_error');
+      return;
+    }
+    expectStatus(token, 200, 'tokenise');
+    const res = await backend(r, 'attach', { payment_intent_id: intent.id, token: token.body.data.cp_card_token });
+    if (intent.locked || !TAKES_A_CARD.includes(intent.status)) return refused(res, intent, `attach to ${intent.status}`);
+    expectStatus(res, 200, 'attach');
+    intent.attempts++;
+    intent.card = this.card;
+    if (this.card === 'attachFail' || this.card === 'attachRetriable') m.fail(intent, 'requires_payment_method');
+    else intent.status = 'requires_customer_confirmation';
+    assert.equal(res.body.status, intent.status, 'attach answers the new status');
+  }
+  toString = () => `TokeniseAndAttach(${this.i}, ${this.card})`;
+}
+
+/** Several failing attaches in a row on one intent: what a card tester does, and what the lock is for. */
+class FailingAttaches implements Cmd {
+  constructor(readonly i: number, readonly times: number) {}
+  check = hasIntents;
+  async run(m: Model, r: Real) {
+    for (let n = 0; n < this.times; n++) await new TokeniseAndAttach(this.i, n % 2 ? 'attachRetriable' : 'attachFail').run(m, r);
+  }
+  toString = () => `FailingAttaches(${this.i}, ×${this.times})`;
+}
+
+class Confirm implements Cmd {
+  constructor(readonly i: number) {}
+  check = hasIntents;
+  async run(m: Model, r: Real) {
+    const intent = pick(m.intents, this.i);
+    const res = await backend(r, 'confirm', { payment_intent_id: intent.id });
+    if (intent.locked || intent.status !== 'requires_customer_confirmation') return refused(res, intent, `confirm in ${intent.status}`);
+    expectStatus(res, 200, 'confirm');
+    intent.status = intent.card === 'challenge' ? 'requires_customer_authentication' : 'requires_authorisation';
+    assert.equal(res.body.status, intent.status);
+    assert.equal(res.body.challenge !== null, intent.card === 'challenge');
+  }
+  toString = () => `Confirm(${this.i})`;
+}
+
+/** The model's authorise: declined cards fail (counting towards the lock), others are authorised. */
+function authorised(m: Model, intent: MIntent): boolean {
+  if (intent.card === 'declined' || intent.card === 'insufficient') {
+    m.fail(intent, 'failed');
+    return false;
+  }
+  intent.authorised = intent.amount;
+  intent.status = intent.autoCapture ? 'succeeded' : 'requires_capture';
+  intent.captured = intent.autoCapture ? intent.amount : 0;
+  return true;
+}
+
+/** `copies` authorise requests at once: at most one runs, the others are 409s. */
+class Authorise implements Cmd {
+  constructor(readonly i: number, readonly copies: number) {}
+  check = hasIntents;
+  async run(m: Model, r: Real) {
+    const intent = pick(m.intents, this.i);
+    const answers = await Promise.all(Array.from({ length: this.copies }, () => backend(r, 'authorise', { payment_intent_id: intent.id })));
+    if (intent.locked || intent.status !== 'requires_authorisation') {
+      for (const res of answers) refused(res, intent, `authorise in ${intent.status}`);
+      return;
+    }
+    const ran = answers.filter((a) => a.status === 200);
+    assert.equal(ran.length, 1, `one of ${this.copies} raced authorises runs: ${answers.map((a) => a.status)}`);
+    const ok = authorised(m, intent);
+    assert.deepEqual([ran[0].body.authorised, ran[0].body.status], [ok, intent.status]);
+    for (const res of answers.filter((a) => a.status !== 200)) refused(res, intent, 'the raced authorise that lost');
+  }
+  toString = () => `Authorise(${this.i}, ×${this.copies})`;
+}
+
+class Capture implements Cmd {
+  constructor(readonly i: number, readonly part: number | null) {}
+  check = hasIntents;
+  async run(m: Model, r: Real) {
+    const intent = pick(m.intents, this.i);
+    const amount = this.part === null ? undefined : Math.max(1, Math.floor(((intent.authorised ?? intent.amount) * this.part) / 100));
+    const res = await backend(r, 'capture', { payment_intent_id: intent.id, ...(amount === undefined ? {} : { amount }) });
+    if (intent.locked || intent.status !== 'requires_capture') return refused(res, intent, `capture in ${intent.status}`);
+    expectStatus(res, 200, 'capture');
+    intent.status = 'succeeded';
+    intent.captured = amount ?? intent.authorised!;
+    assert.deepEqual([res.body.status, res.body.amount_captured], [intent.status, intent.captured]);
+  }
+  toString = () => `Capture(${this.i}, ${this.part === null ? 'all' : `${this.part}%`})`;
+}
+
+class Cancel implements Cmd {
+  constructor(readonly i: number) {}
+  check = hasIntents;
+  async run(m: Model, r: Real) {
+    const intent = pick(m.intents, this.i);
+    const res = await backend(r, 'cancel', { payment_intent_id: intent.id });
+    if (intent.locked || FINAL.includes(intent.status)) return refused(res, intent, `cancel in ${intent.status}`);
+    expectStatus(res, 200, 'cancel');
+    intent.status = 'cancelled';
+    assert.equal(res.body.status, 'cancelled');
+  }
+  toString = () => `Cancel(${this.i})`;
+}
+
+class Verify implements Cmd {
+  constructor(readonly i: number) {}
+  check = hasIntents;
+  async run(m: Model, r: Real) {
+    const intent = pick(m.intents, this.i);
+    const res = await backend(r, 'verify', { payment_intent_id: intent.id, unmask_fields: [] });
+    expectStatus(res, 200, 'verify');
+    assert.equal(res.body.status === 'success', intent.status === 'succeeded' || intent.status === 'requires_capture', `verify in ${intent.status}`);
+  }
+  toString = () => `Verify(${this.i})`;
+}
+
+/** One key, sent several times at once (cancel, or a create): every answer is the first, and it ran once. */
+class RaceOneKey implements Cmd {
+  constructor(readonly i: number, readonly copies: number, readonly op: 'cancel' | 'create') {}
+  check = (m: Readonly<Model>) => this.op === 'create' || hasIntents(m);
+  async run(m: Model, r: Real) {
+    const headers = { 'X-Idempotency-Key': `race-${Date.now()}-${Math.random()}` };
+    if (this.op === 'create') {
+      const body = createBody(r, 777, true);
+      const answers = await Promise.all(Array.from({ length: this.copies }, () => r.svc.api('POST', '/v1/payment_intents', { token: licence(r), json: body, headers })));
+      for (const res of answers) expectStatus(res, 200, 'raced create');
+      assert.equal(new Set(answers.map((a) => a.body.paymentIntentId)).size, 1, 'one intent for one key');
+      m.intents.push({ id: answers[0].body.paymentIntentId, status: 'open', amount: 777, autoCapture: true, failed: 0, locked: false, captured: 0, authorised: null, attempts: 0, card: null });
+      return;
+    }
+    const intent = pick(m.intents, this.i);
+    const answers = await Promise.all(Array.from({ length: this.copies }, () => backend(r, 'cancel', { payment_intent_id: intent.id }, headers)));
+    const first = answers[0];
+    for (const res of answers) assert.deepEqual([res.status, res.body], [first.status, first.body], 'every repeat answers the first answer');
+    if (intent.locked || FINAL.includes(intent.status)) return refused(first, intent, `raced cancel in ${intent.status}`);
+    expectStatus(first, 200, 'raced cancel');
+    intent.status = 'cancelled';
+  }
+  toString = () => `RaceOneKey(${this.op} ${this.i}, ×${this.copies})`;
+}
+
+class Restart implements Cmd {
+  constructor(readonly signal: 'SIGKILL' | 'SIGTERM') {}
+  check = (m: Readonly<Model>) => m.restarts < MAX_RESTARTS_PER_RUN;
+  async run(m: Model, r: Real) {
+    m.restarts++;
+    await r.svc.restart(this.signal);
+    await checkAll(m, r);
+  }
+  toString = () => `Restart(${this.signal === 'SIGKILL' ? 'kill -9' : 'clean'})`;
+}
+
+/** kill -9 while creates are in flight: every acknowledged intent survives as it was answered. */
+class KillDuringCreates implements Cmd {
+  constructor(readonly count: number) {}
+  check = (m: Readonly<Model>) => m.restarts < MAX_RESTARTS_PER_RUN;
+  async run(m: Model, r: Real) {
+    m.restarts++;
+    const body = createBody(r, 321, false);
+    const settled = await r.svc.killDuring(Array.from({ length: this.count }, () => () => r.svc.api('POST', '/v1/payment_intents', { token: licence(r), json: body })));
+    for (const result of settled) {
+      if (result.status === 'fulfilled' && result.value.status === 200)
+        m.intents.push({ id: result.value.body.paymentIntentId, status: 'open', amount: 321, autoCapture: false, failed: 0, locked: false, captured: 0, authorised: null, attempts: 0, card: null });
+    }
+    await checkAll(m, r);
+  }
+  toString = () => `KillDuringCreates(${this.count})`;
+}
+
+// Few intents per run, so that one of them meets the lock's five failures often enough.
+const index = fc.nat({ max: 3 });
+const card = fc.constantFrom(...(Object.keys(CARDS) as Card[]));
+const commands = [
+  fc.tuple(fc.integer({ min: 1, max: 99_999 }), fc.boolean()).map(([a, c]) => new Create(a, c)),
+  fc.tuple(index, card).map(([i, c]) => new TokeniseAndAttach(i, c)),
+  fc.tuple(index, fc.constantFrom('visa' as const, 'declined' as const, 'attachFail' as const)).map(([i, c]) => new TokeniseAndAttach(i, c)),
+  fc.tuple(index, fc.integer({ min: 1, max: 5 })).map(([i, n]) => new FailingAttaches(i, n)),
+  index.map((i) => new Confirm(i)),
+  fc.tuple(index, fc.integer({ min: 1, max: 3 })).map(([i, n]) => new Authorise(i, n)),
+  fc.tuple(index, fc.option(fc.integer({ min: 1, max: 100 }), { nil: null })).map(([i, p]) => new Capture(i, p)),
+  index.map((i) => new Cancel(i)),
+  index.map((i) => new Verify(i)),
+  fc.tuple(index, fc.integer({ min: 2, max: 4 }), fc.constantFrom('cancel' as const, 'create' as const)).map(([i, n, op]) => new RaceOneKey(i, n, op)),
+  fc.constantFrom('SIGKILL' as const, 'SIGTERM' as const).map((s) => new Restart(s)),
+  fc.integer({ min: 2, max: 6 }).map((n) => new KillDuringCreates(n)),
+];
+
+const svc = new Service();
+before(() => svc.start());
+after(() => svc.stop());
+
+test('payments: random operation sequences agree with the model, through races and kill -9', { timeout: 30 * 60_000 }, async () => {
+  const runs = settings.runs('PAYMENTS', 15);
+  const steps = settings.steps('PAYMENTS', 40);
+  let locks = 0;
+  const property = fc.asyncProperty(fc.commands(commands, commandOptions(steps)), async (cmds) => {
+    const model = new Model();
+    const real: Real = { svc };
+    await fc.asyncModelRun(() => ({ model, real }), cmds);
+    await checkAll(model, real);
+    if (model.intents.some((i) => i.locked)) locks++;
+  });
+  await checkModel(import.meta.filename, 'payments', property, runs);
+  console.log(`# model payments: ${svc.restarts} restarts of the service process; ${locks} runs reached the card-testing lock`);
+});
