@@ -233,10 +233,10 @@ export class MessagingService {
   }
 
   async deleteConversation(userId: string, id: string) {
-    const conversation = await this.#ownConversation(userId, id, true);
+    const contact = await this.#contactFirst(userId, id);
+    await this.#ownConversation(userId, id, true);
     await this.#deleteConversationRows(id);
     // As the Stripe API clears a reference to a deleted object: the contact names no conversation until a new one is made.
-    const contact = conversation.contact_id === null ? undefined : await this.#contacts.get(conversation.contact_id, { forUpdate: true });
     if (contact?.conversation_id === id) await this.#contacts.update(contact.id, { conversation_id: null });
     return { id, object: 'conversation' as const, deleted: true as const };
   }
@@ -256,7 +256,8 @@ export class MessagingService {
   }
 
   async createMessage(userId: string, conversationId: string, input: z.output<typeof MessageCreate>): Promise<Message> {
-    const conversation = await this.#ownConversation(userId, conversationId, true);
+    const contact = await this.#contactFirst(userId, conversationId);
+    await this.#ownConversation(userId, conversationId, true);
     const now = this.clock.now();
     const message = await this.#messages.insert({
       id: newId('msg'),
@@ -268,10 +269,18 @@ export class MessagingService {
       created_at: now,
     });
     await this.#conversations.update(conversationId, { last_active_at: now });
-    if (conversation.contact_id !== null && (await this.#contacts.get(conversation.contact_id, { forUpdate: true }))) {
-      await this.#contacts.update(conversation.contact_id, { last_active_at: now });
-    }
+    if (contact) await this.#contacts.update(contact.id, { last_active_at: now });
     return publicFields(message);
+  }
+
+  /**
+   * The contact of a conversation, locked for a change (see Collection.get), before the conversation
+   * itself is: every change that takes both takes the contact first (deleteContact does), so two of
+   * them racing on PostgreSQL wait for each other instead of deadlocking.
+   */
+  async #contactFirst(userId: string, conversationId: string): Promise<StoredContact | undefined> {
+    const { contact_id: contactId } = await this.#ownConversation(userId, conversationId);
+    return contactId === null ? undefined : this.#contacts.get(contactId, { forUpdate: true });
   }
 
   #insertConversation(userId: string, owner: Pick<Conversation, 'contact_id' | 'group_id'>, now: number): Promise<StoredConversation> {
