@@ -350,7 +350,15 @@ class PgCollection<T extends Row> implements Collection<T> {
     }
   }
 
+  /** A field with no column would be dropped without a word: refused, so a new field fails its tests on PostgreSQL instead. */
+  #checkFields(fields: object): void {
+    for (const name of Object.keys(fields))
+      if (!(name in this.def.columns) && name !== '_seq' && !(this.def.attempts && name === 'attempts'))
+        throw new Error(`${this.name}.${name} has no column in PostgreSQL: add it to server/store/pg-schema.ts (TABLES and a new migration).`);
+  }
+
   async #insert(row: T, orNothing: boolean): Promise<T | undefined> {
+    this.#checkFields(row);
     const names: string[] = [];
     const values: unknown[] = [];
     for (const [name, column] of this.#columns) {
@@ -377,6 +385,7 @@ class PgCollection<T extends Row> implements Collection<T> {
   }
 
   async update(id: string, patch: Partial<T>): Promise<T> {
+    this.#checkFields(patch);
     const sets: string[] = [];
     const values: unknown[] = [id];
     for (const [name, column] of this.#columns) {
