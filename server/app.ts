@@ -59,6 +59,12 @@ export function createApp(services: Services, options: { adminSecret?: string } 
   ];
   const described = operationsOf(routers);
 
+  const { rateBuckets } = services.store;
+  if (rateBuckets)
+    app.use((ctx, next) => {
+      ctx.state.rateBuckets = rateBuckets;
+      return next();
+    });
   app.use(resolveClientAddress(config.trustProxy ?? 0));
   app.use(requestLog(services.logger));
   app.use(errorMapper());
@@ -70,8 +76,8 @@ export function createApp(services: Services, options: { adminSecret?: string } 
   });
   app.use(publicHostRedirect(() => config.publicUrl, config.trustProxy ?? 0));
   app.use(staticAssets({ frameAncestors: frameAncestorsOf(services.merchants, services.payments), publicUrl: () => config.publicUrl }));
-  app.use(durableWrites(services.store));
   app.use(body());
+  app.use(durableWrites(services.store));
   for (const router of routers) {
     app.use(router.routes());
     app.use(router.allowedMethods());

@@ -30,6 +30,15 @@ export interface Config {
   idempotencyRetentionSeconds?: number;
   /** The log is compacted once it outgrows the live data and this many bytes (CPE_COMPACT_MIN_BYTES; default 1 MiB). */
   compactMinBytes?: number;
+  /**
+   * CPE_DATABASE_URL: a postgres:// URL runs the service on PostgreSQL (any number of processes on
+   * one database); unset, the embedded store in `dataDir` (one process).
+   */
+  databaseUrl?: string;
+  /** CPE_DATABASE_POOL: connections per process to PostgreSQL (default 20). */
+  databasePool?: number;
+  /** CPE_PROCESSES: how many worker processes `npm start` runs on one port (node:cluster; default 1). */
+  processes?: number;
 }
 
 const int = (value: string | undefined, fallback: number) => {
@@ -57,6 +66,14 @@ function proxyHops(value: string | undefined): number {
   return hops;
 }
 
+/** CPE_PROCESSES: a positive count, refused loudly otherwise. */
+function processCount(value: string | undefined): number {
+  if (value === undefined || value === '') return 1;
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 1 || n > 64) throw new Error(`CPE_PROCESSES is the number of worker processes (1 to 64), got '${value}'.`);
+  return n;
+}
+
 export function configFromEnv(env = process.env): Config {
   const port = int(env.PORT, 4242);
   const perSecond = int(env.CPE_RATE_LIMIT, 100);
@@ -82,5 +99,8 @@ export function configFromEnv(env = process.env): Config {
     log: { level: env.CPE_LOG_LEVEL ?? 'info', file: env.CPE_LOG_FILE },
     idempotencyRetentionSeconds: int(env.CPE_IDEMPOTENCY_RETENTION, DEFAULT_IDEMPOTENCY_RETENTION_SECONDS),
     compactMinBytes: int(env.CPE_COMPACT_MIN_BYTES, MIN_COMPACT_BYTES),
+    databaseUrl: env.CPE_DATABASE_URL || undefined,
+    databasePool: int(env.CPE_DATABASE_POOL, 20),
+    processes: processCount(env.CPE_PROCESSES),
   };
 }

@@ -1,4 +1,4 @@
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Services } from './services.ts';
 import type { Config } from './config.ts';
@@ -29,17 +29,31 @@ export function readCredentials(config: Config): Credentials | undefined {
  * for the developer and `npm run -s credentials`.
  */
 export async function ensureSeeded(services: Services): Promise<Credentials> {
-  const { config } = services;
+  const { config, store } = services;
   const dataDir = config.dataDir;
   const existing = readCredentials(config);
   if (existing) return existing;
-  const merchant = services.merchants.create({
-    name: 'CPE demo shop',
-    origins: [`http://localhost:${config.demoPort}`, `http://127.0.0.1:${config.demoPort}`],
+  // However many processes start at once on one database, one seeds; the others wait and read its file.
+  return store.transaction(async () => {
+    await store.lock('seed');
+    const seeded = readCredentials(config);
+    if (seeded) return seeded;
+    const meta = store.collection<{ id: string; value: unknown }>('meta');
+    if (store.engine === 'postgres' && (await meta.get('seeded')))
+      throw new Error(
+        `This database was seeded by a service with another data folder: copy that folder's credentials.json into ${dataDir ?? 'CPE_DATA_DIR'} ` +
+          '(every process of one database uses the same CPE_DATA_DIR), or make a merchant and a token with npm run -s merchant / token.',
+      );
+    const merchant = await services.merchants.create({
+      name: 'CPE demo shop',
+      origins: [`http://localhost:${config.demoPort}`, `http://127.0.0.1:${config.demoPort}`],
+    });
+    const { accessToken } = await services.users.issueToken(DEMO_USERNAME);
+    await meta.insertOrGet({ id: 'seeded', value: { merchantId: merchant.merchantId, at: services.clock.now() } });
+    const credentials: Credentials = { serviceUrl: config.publicUrl, ...merchant, accessToken };
+    // Written before the transaction ends, so a process waiting on the lock finds it.
+    if (dataDir) mkdirSync(dataDir, { recursive: true, mode: 0o700 });
+    if (dataDir) writeFileSync(fileOf(dataDir), `${JSON.stringify(credentials, null, 2)}\n`, { mode: 0o600 });
+    return credentials;
   });
-  const { accessToken } = services.users.issueToken(DEMO_USERNAME);
-  await services.store.commit();
-  const credentials: Credentials = { serviceUrl: config.publicUrl, ...merchant, accessToken };
-  if (dataDir) writeFileSync(fileOf(dataDir), `${JSON.stringify(credentials, null, 2)}\n`, { mode: 0o600 });
-  return credentials;
 }

@@ -46,7 +46,8 @@ export function createServices(store: Store, logger: Logger, config: Config, clo
  * folder from growing with traffic. Commits what it removed.
  */
 export async function pruneExpired(services: Pick<Services, 'store' | 'idempotencyKeys' | 'payments'>): Promise<{ idempotencyKeys: number; tokens: number; challenges: number }> {
-  const removed = { idempotencyKeys: services.idempotencyKeys.prune(), ...services.payments.prune() };
-  await services.store.commit();
+  const removed = await services.store.transaction(async () => ({ idempotencyKeys: await services.idempotencyKeys.prune(), ...(await services.payments.prune()) }));
+  // The engine's own leftovers (PostgreSQL: old list cursors of deleted rows, idle rate buckets).
+  await (services.store as { pruneEngine?: () => Promise<number> }).pruneEngine?.();
   return removed;
 }

@@ -9,7 +9,7 @@ import { createServices, pruneExpired, type Services } from './services.ts';
 import type { Config } from './config.ts';
 import { createLogger } from './logger.ts';
 import { ensureSeeded, type Credentials } from './seed.ts';
-import { LowdbStore } from './store/lowdb-store.ts';
+import { openStore } from './store/open-store.ts';
 
 export interface RunningService {
   url: string;
@@ -48,7 +48,7 @@ export async function startService(requested: Config, clock: Clock = systemClock
   const config: Config = Object.freeze(
     requested.port === 0 ? { ...requested, port, publicUrl: requested.publicUrl.replace(/:0$/, `:${port}`) } : { ...requested },
   );
-  const store = await LowdbStore.open(config.dataDir, { minCompactBytes: config.compactMinBytes });
+  const store = await openStore(config);
   const logger = createLogger(config.log);
   const services = createServices(store, logger, config, clock);
   const adminSecret = randomBytes(24).toString('base64url');
@@ -59,8 +59,10 @@ export async function startService(requested: Config, clock: Clock = systemClock
   const pruning = setInterval(() => {
     pruneExpired(services).catch((error: Error) => logger.log('error', 'pruning failed', { error: error.name, message: error.message }));
   }, PRUNE_EVERY_MS).unref();
-  if (config.dataDir) {
-    writeFileSync(serviceFile(config.dataDir), JSON.stringify({ pid: process.pid, url: `http://127.0.0.1:${port}`, publicUrl: config.publicUrl, adminSecret }), { mode: 0o600 });
+  // The CLI reaches an embedded store through its one process; on PostgreSQL it opens the database itself.
+  const linked = config.dataDir && store.engine === 'embedded';
+  if (linked) {
+    writeFileSync(serviceFile(config.dataDir!), JSON.stringify({ pid: process.pid, url: `http://127.0.0.1:${port}`, publicUrl: config.publicUrl, adminSecret }), { mode: 0o600 });
   }
   logger.log('info', 'service started', { url: config.publicUrl });
   return {
@@ -73,7 +75,7 @@ export async function startService(requested: Config, clock: Clock = systemClock
       await new Promise<void>((resolve) => http.close(() => resolve()));
       http.closeAllConnections();
       await store.close();
-      if (config.dataDir) rmSync(serviceFile(config.dataDir), { force: true });
+      if (linked) rmSync(serviceFile(config.dataDir!), { force: true });
     },
   };
 }

@@ -48,10 +48,10 @@ async function build(dir: string, size: number): Promise<string[]> {
   const store = await LowdbStore.open(dir);
   const services = createServices(store, createLogger({ level: 'silent' }), configFromEnv({ CPE_DATA_DIR: dir }));
   await ensureSeeded(services);
-  const userId = services.users.userOf(JSON.parse(readFileSync(join(dir, 'credentials.json'), 'utf8')).accessToken)!.id;
+  const userId = (await services.users.userOf(JSON.parse(readFileSync(join(dir, 'credentials.json'), 'utf8')).accessToken))!.id;
   const ids: string[] = [];
   for (let i = 0; i < size; i++) {
-    ids.push(services.messaging.createContact(userId, { username: `seed_${i}`, phone_number: `+44 20 7946 ${String(i % 10_000).padStart(4, '0')}`, avatar_url: `https://example.com/a/${i}.png` }).id);
+    ids.push((await services.messaging.createContact(userId, { username: `seed_${i}`, phone_number: `+44 20 7946 ${String(i % 10_000).padStart(4, '0')}`, avatar_url: `https://example.com/a/${i}.png` })).id);
     if (i % 50_000 === 49_999) await store.commit();
   }
   await store.compact();

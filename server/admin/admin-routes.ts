@@ -31,14 +31,14 @@ export function adminRoutes(services: Services, secret: string | undefined): Rou
   router.post('/tokens', async (ctx) => {
     const input = TokenRequest.safeParse(ctx.request.body);
     if (!input.success) throw issueToError(input.error, ctx.request.body);
-    const { accessToken } = services.users.issueToken(input.data.username);
+    const { accessToken } = await services.users.issueToken(input.data.username);
     ctx.body = { accessToken };
   });
   router.post('/merchants', async (ctx) => {
     const input = MerchantRequest.safeParse(ctx.request.body);
     if (!input.success) throw issueToError(input.error, ctx.request.body);
     try {
-      ctx.body = services.merchants.create(input.data);
+      ctx.body = await services.merchants.create(input.data);
     } catch (error) {
       throw new ApiError(400, 'invalid_request_error', 'parameter_invalid', (error as Error).message, 'origins');
     }

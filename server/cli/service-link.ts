@@ -4,7 +4,7 @@ import { configFromEnv, type Config } from '../config.ts';
 import { createLogger } from '../logger.ts';
 import { ensureSeeded } from '../seed.ts';
 import { serviceFile } from '../start.ts';
-import { LowdbStore } from '../store/lowdb-store.ts';
+import { openStore } from '../store/open-store.ts';
 
 interface Running {
   pid: number;
@@ -14,6 +14,7 @@ interface Running {
 }
 
 export function runningService(config: Config): Running | undefined {
+  if (config.databaseUrl) return undefined; // on PostgreSQL, commands use the database directly
   const file = serviceFile(config.dataDir!);
   if (!existsSync(file)) return undefined;
   const running = JSON.parse(readFileSync(file, 'utf8')) as Running;
@@ -26,9 +27,9 @@ export function runningService(config: Config): Running | undefined {
 }
 
 /**
- * Runs a CLI command without losing data: while the service runs, its in-memory database is the
- * only writer of the file, so the command asks the service (its loopback admin routes); otherwise
- * it opens the data folder itself.
+ * Runs a CLI command without losing data: while the service runs on the embedded store, its
+ * in-memory database is the only writer of the file, so the command asks the service (its loopback
+ * admin routes); otherwise (no service, or PostgreSQL, running or not) it opens the store itself.
  */
 export async function withService<T>(command: {
   viaService(post: (path: string, body: unknown) => Promise<any>): Promise<T>;
@@ -48,7 +49,7 @@ export async function withService<T>(command: {
       return answer;
     });
   }
-  const store = await LowdbStore.open(config.dataDir);
+  const store = await openStore(config);
   try {
     const services = createServices(store, createLogger({ level: 'silent' }), config);
     await ensureSeeded(services);

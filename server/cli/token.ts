@@ -9,6 +9,6 @@ await run(async () => {
   if (!username) throw new Error('Usage: npm run -s token -- <username>');
   return withService({
     viaService: async (post) => (await post('/tokens', { username })).accessToken as string,
-    direct: ({ users }) => users.issueToken(username).accessToken,
+    direct: async ({ users }) => (await users.issueToken(username)).accessToken,
   });
 });

@@ -1,5 +1,9 @@
+import type { RateBuckets } from '../store/store.ts';
+
 /** What middleware learns about a request, read by the handlers after it. */
 export interface AppState {
+  /** The engine's rate budgets when shared by all its processes (see rate-limit.ts). */
+  rateBuckets?: RateBuckets;
   requestId: string;
   /** The messaging user of a valid access token. */
   userId?: string;
@@ -7,6 +11,6 @@ export interface AppState {
   merchantId?: number;
   /** The key the rate limiter counts against. */
   rateKey?: string;
-  /** Set by a read that changed data all the same (a browser session starting), so it is committed too. */
+  /** Set by a read that changed data all the same (a browser session starting, in its own transaction). */
   changed?: boolean;
 }

@@ -1,27 +1,21 @@
 import type { Middleware } from 'koa';
 import type { Store } from '../store/store.ts';
+import { ApiError } from './api-error.ts';
 import type { AppState } from './app-state.ts';
 
 const READS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
 /**
- * The one place that makes an acknowledged write durable: after any request that may change data
- * (success or error: a refused card still counts towards the lock), its changes, and whatever
- * middleware such as idempotency recorded beside them, reach the disk in one group commit before the
- * answer leaves. Services therefore only change memory; a read waits for a write only when it changed
- * something (`ctx.state.changed`: the first request of a browser session moves its intent on).
+ * The one place that makes a request a transaction (server/store/store.ts): a request that may change
+ * data is one write transaction, its changes and whatever middleware such as idempotency recorded
+ * beside them, and is answered only once they are durable. A refusal (an ApiError: a refused card
+ * still counts towards the lock) commits what it recorded; an unexpected error rolls back where the
+ * engine can. A read is a read-only transaction, answered only once everything it saw is durable, so
+ * no answer shows a write a crash could still lose. Runs after the body is read, so a slow client
+ * holds no transaction open.
  */
 export function durableWrites(store: Store): Middleware<AppState> {
-  return async (ctx, next) => {
-    if (READS.has(ctx.method)) {
-      await next();
-      if (ctx.state.changed) await store.commit();
-      return;
-    }
-    try {
-      await next();
-    } finally {
-      await store.commit();
-    }
-  };
+  const write = { commitOn: (error: unknown) => error instanceof ApiError };
+  const read = { readOnly: true };
+  return (ctx, next) => store.transaction(() => next(), READS.has(ctx.method) ? read : write);
 }

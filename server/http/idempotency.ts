@@ -8,7 +8,7 @@ import type { AppState } from './app-state.ts';
 import type { Ctx } from './operation.ts';
 import type { Collection, Store } from '../store/store.ts';
 import type { Clock } from '../clock.ts';
-import { expiryIndex, pruneExpired } from '../store/expiry.ts';
+import { expiryIndex } from '../store/expiry.ts';
 
 /** How long a first answer is kept, unless configured (CPE_IDEMPOTENCY_RETENTION): 24 h, as the Stripe API keeps keys. */
 export const DEFAULT_IDEMPOTENCY_RETENTION_SECONDS = 24 * 60 * 60;
@@ -19,6 +19,7 @@ interface IdempotencyRecord {
   id: string;
   /** Keyed hash of the canonical JSON of the body's parameters (JSON or form alike): another body under the same key is a 409. */
   fingerprint: string;
+  /** The answer's HTTP status; 0 while the first run is under way (within its own transaction only). */
   status: number;
   /** The answer's JSON, AES-256-GCM sealed under a key derived from the idempotency key (see seal). */
   sealed: string;
@@ -69,12 +70,6 @@ function unseal(secretKey: Buffer, sealed: string): unknown {
  * the refused card counted towards the intent's lock, so a repeat replays it rather than counting
  * twice.
  */
-/** Keeps an answer; the request's commit (durable-writes.ts) writes it with the handler's changes. */
-function keep(records: Collection<IdempotencyRecord>, record: IdempotencyRecord): void {
-  if (records.get(record.id)) records.update(record.id, record);
-  else records.insert(record);
-}
-
 const mismatch = () =>
   new ApiError(409, 'idempotency_error', 'idempotency_key_reused', 'This X-Idempotency-Key was already used with another request body; use a new key.', 'X-Idempotency-Key');
 
@@ -87,11 +82,15 @@ export const replayable = (status: number, type?: string) => status < 500 && sta
  * After the retention a key runs as a new request, and prune() drops the record. Records are scoped
  * per credential (`scopeOf`, after authentication) and per method and path, so one per-flow key can
  * be forwarded on attach, confirm and authorise alike.
+ *
+ * The first run claims its key by inserting the record (status 0) in the request's transaction and
+ * fills it in before that transaction commits, so the answer and the changes it made are durable
+ * together. A repeat arriving meanwhile, in this process or another, waits on that claim (the
+ * embedded engine's write transactions take turns; PostgreSQL's unique key blocks the second insert
+ * until the first transaction ends) and then answers from the record.
  */
 export class IdempotencyKeys {
   readonly #records: Collection<IdempotencyRecord>;
-  /** First runs under way, by record id: shared by every router's middleware. */
-  readonly #running = new Map<string, { fingerprint: string; done: Promise<void> }>();
 
   constructor(
     store: Store,
@@ -102,13 +101,12 @@ export class IdempotencyKeys {
   }
 
   /** Drops the records past their retention; a lookup ignores them already, so this only bounds growth. */
-  prune(): number {
-    return pruneExpired(this.#records, this.clock.now());
+  prune(): Promise<number> {
+    return this.#records.deleteExpired(this.clock.now());
   }
 
   middleware(scopeOf: (ctx: Ctx) => string | undefined = (ctx) => ctx.state.rateKey): Middleware<AppState> {
     const records = this.#records;
-    const running = this.#running;
     const { clock, retentionSeconds } = this;
     const keyed: Middleware<AppState> = async (ctx, next) => {
       const key = ctx.get(IDEMPOTENCY_HEADER);
@@ -123,42 +121,30 @@ export class IdempotencyKeys {
       // Keyed, so a stored fingerprint reveals nothing of the body (a tokenise body holds card data).
       const fingerprint = createHmac('sha256', secretKey).update(canonicalJson(asFormValues(ctx.request.body ?? {}))).digest('hex');
 
-      // A concurrent repeat waits for the first run, then answers from its record.
-      for (let inFlight = running.get(id); inFlight; inFlight = running.get(id)) {
-        if (inFlight.fingerprint !== fingerprint) throw mismatch();
-        await inFlight.done;
-      }
-      const stored = records.get(id);
-      if (stored && stored.created_at + retentionSeconds > clock.now()) {
-        if (stored.fingerprint !== fingerprint) throw mismatch();
-        ctx.status = stored.status;
-        ctx.body = unseal(secretKey, stored.sealed);
-        ctx.set('Idempotent-Replayed', 'true');
-        return;
+      const claim = { id, fingerprint, status: 0, sealed: '', created_at: clock.now() };
+      const { inserted, row: stored } = await records.insertOrGet(claim);
+      if (!inserted) {
+        if (stored.status !== 0 && stored.created_at + retentionSeconds > clock.now()) {
+          if (stored.fingerprint !== fingerprint) throw mismatch();
+          ctx.status = stored.status;
+          ctx.body = unseal(secretKey, stored.sealed);
+          ctx.set('Idempotent-Replayed', 'true');
+          return;
+        }
+        await records.update(id, claim); // past its retention: the key runs as new
       }
 
-      let finish!: () => void;
-      running.set(id, { fingerprint, done: new Promise<void>((resolve) => (finish = resolve)) });
+      // The answer is kept (replayable) or the claim let go, in the request's transaction either way.
+      const settle = (status: number, body: unknown, type?: string) =>
+        replayable(status, type) ? records.update(id, { fingerprint, status, sealed: seal(secretKey, body), created_at: clock.now() }) : records.delete(id);
       try {
-        let status: number;
-        let body: unknown;
-        try {
-          await next();
-          status = ctx.status;
-          body = ctx.body;
-        } catch (error) {
-          if (error instanceof ApiError) {
-            status = error.status;
-            body = error.toBody();
-            if (replayable(status, error.type)) keep(records, { id, fingerprint, status, sealed: seal(secretKey, body), created_at: clock.now() });
-          }
-          throw error;
-        }
-        if (replayable(status)) keep(records, { id, fingerprint, status, sealed: seal(secretKey, body), created_at: clock.now() });
-      } finally {
-        running.delete(id);
-        finish();
+        await next();
+      } catch (error) {
+        if (error instanceof ApiError) await settle(error.status, error.toBody(), error.type);
+        else await records.delete(id);
+        throw error;
       }
+      await settle(ctx.status, ctx.body);
     };
     // Only a POST is ever replayed: anything else goes straight on.
     return (ctx, next) => (ctx.method === 'POST' ? keyed(ctx, next) : next());

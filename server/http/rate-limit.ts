@@ -12,10 +12,17 @@ export interface RateLimitOptions {
 /** Keys the table remembers; past this the least recently seen key is forgotten (its bucket refills). */
 export const RATE_LIMIT_KEYS = 100_000;
 
+const limited = (wait: number) =>
+  new ApiError(429, 'rate_limit_error', 'rate_limited', `Too many requests: retry after ${wait} s.`, null, {
+    'Retry-After': String(wait),
+  });
+
 /**
  * A token bucket per key (a credential, or the client address while none is known). Over the limit
  * the answer is 429 with Retry-After, in whole seconds, as HTTP asks. The table is bounded and evicts
  * the least recently used key, so a busy client is never forgotten because quieter ones came later.
+ * When the engine shares its budgets between processes (`ctx.state.rateBuckets`: PostgreSQL), the
+ * bucket is the database's, one per key for all processes, instead of this process's table.
  */
 export function rateLimit(
   { perSecond, burst }: RateLimitOptions,
@@ -27,6 +34,12 @@ export function rateLimit(
   return async (ctx, next) => {
     if (perSecond <= 0) return next();
     const key = keyOf(ctx.state, ctx.ip);
+    const shared = ctx.state.rateBuckets;
+    if (shared) {
+      const taken = await shared.take(key, perSecond, burst);
+      if (!taken.allowed) throw limited(taken.retryAfter);
+      return next();
+    }
     const at = now();
     const bucket = buckets.get(key) ?? { tokens: burst, at };
     bucket.tokens = Math.min(burst, bucket.tokens + (at - bucket.at) * perSecond);
@@ -35,10 +48,7 @@ export function rateLimit(
     buckets.set(key, bucket);
     if (buckets.size > maxKeys) buckets.delete(buckets.keys().next().value!);
     if (bucket.tokens < 1) {
-      const wait = Math.max(1, Math.ceil((1 - bucket.tokens) / perSecond));
-      throw new ApiError(429, 'rate_limit_error', 'rate_limited', `Too many requests: retry after ${wait} s.`, null, {
-        'Retry-After': String(wait),
-      });
+      throw limited(Math.max(1, Math.ceil((1 - bucket.tokens) / perSecond)));
     }
     bucket.tokens -= 1;
     return next();

@@ -26,26 +26,30 @@ export class Users {
   readonly #tokens;
 
   constructor(
-    store: Store,
+    private readonly store: Store,
     private readonly clock: Clock,
   ) {
     this.#users = store.collection<User>('users', { username: (u) => u.username });
     this.#tokens = store.collection<AccessToken>('access_tokens', { user: (t) => t.user_id });
   }
 
-  /** Creates the user if needed and issues a new access token for it (in memory: the caller commits). */
-  issueToken(username: string): { user: User; accessToken: string } {
+  /** Creates the user if needed and issues a new access token for it, durable once this resolves. */
+  async issueToken(username: string): Promise<{ user: User; accessToken: string }> {
     if (!USERNAME.test(username)) throw new Error('A username is 1 to 64 letters, digits, dots, dashes or underscores.');
-    const user =
-      this.#users.first('username', username) ??
-      this.#users.insert({ id: newId('usr'), username, created_at: this.clock.now() });
-    const accessToken = newSecret('cpe_at_');
-    this.#tokens.insert({ id: hashSecret(accessToken), user_id: user.id, created_at: this.clock.now() });
-    return { user, accessToken };
+    return this.store.transaction(async () => {
+      // One user per name, however many processes issue tokens for it at once.
+      await this.store.lock(`user:${username}`);
+      const user =
+        (await this.#users.first('username', username)) ??
+        (await this.#users.insert({ id: newId('usr'), username, created_at: this.clock.now() }));
+      const accessToken = newSecret('cpe_at_');
+      await this.#tokens.insert({ id: hashSecret(accessToken), user_id: user.id, created_at: this.clock.now() });
+      return { user, accessToken };
+    });
   }
 
-  userOf(accessToken: string): User | undefined {
-    const token = this.#tokens.get(hashSecret(accessToken));
+  async userOf(accessToken: string): Promise<User | undefined> {
+    const token = await this.#tokens.get(hashSecret(accessToken));
     return token && this.#users.get(token.user_id);
   }
 
@@ -54,7 +58,7 @@ export class Users {
     return async (ctx, next) => {
       const secret = bearer(ctx.get('authorization'));
       if (!secret) throw unauthenticated('Send your access token as `Authorization: Bearer <token>`.');
-      const user = this.userOf(secret);
+      const user = await this.userOf(secret);
       if (!user) throw unauthenticated('Invalid access token.');
       ctx.state.userId = user.id;
       ctx.state.rateKey = `user:${user.id}`;

@@ -50,18 +50,18 @@ function publicFields<T extends object>(row: Owned<T>): T {
  * type pages from where it stands whether its object is live, deleted or another user's (its id says
  * only when it was made), so a deleted cursor keeps a walk going; one of another type is a 404.
  */
-function page<T extends { id: string; user_id: string }>(
+async function page<T extends { id: string; user_id: string }>(
   collection: Collection<T>,
   prefix: string,
   index: string,
   key: string,
   query: ListQuery,
   cursorList?: CursorList,
-): Page<T> {
+): Promise<Page<T>> {
   for (const [param, cursor] of [['starting_after', query.starting_after], ['ending_before', query.ending_before]] as const)
     if (cursor !== undefined && !cursor.startsWith(`${prefix}_`)) throw noSuch('object', cursor, param);
   try {
-    return collection.page(
+    return await collection.page(
       index,
       key,
       { limit: query.limit ?? PAGE_SIZE, startingAfter: query.starting_after, endingBefore: query.ending_before },
@@ -121,20 +121,20 @@ export class MessagingService {
 
   // Contacts
 
-  listContacts(userId: string, query: z.output<typeof ContactListQuery>) {
+  async listContacts(userId: string, query: z.output<typeof ContactListQuery>) {
     checkCursors(query);
     const result =
       query.active === undefined
-        ? page(this.#contacts, 'ctc', 'owner', userId, query)
-        : page(this.#contacts, 'ctc', 'active', `${userId}:${query.active}`, query, { index: 'owner', key: userId });
+        ? await page(this.#contacts, 'ctc', 'owner', userId, query)
+        : await page(this.#contacts, 'ctc', 'active', `${userId}:${query.active}`, query, { index: 'owner', key: userId });
     return { object: 'list' as const, url: '/v1/contacts', has_more: result.hasMore, data: result.data.map(publicFields<Contact>) };
   }
 
-  createContact(userId: string, input: z.output<typeof ContactCreate>): Contact {
+  async createContact(userId: string, input: z.output<typeof ContactCreate>): Promise<Contact> {
     const now = this.clock.now();
     const contactId = newId('ctc');
-    const conversation = this.#insertConversation(userId, { contact_id: contactId, group_id: null }, now);
-    const contact = this.#contacts.insert({
+    const conversation = await this.#insertConversation(userId, { contact_id: contactId, group_id: null }, now);
+    const contact = await this.#contacts.insert({
       id: contactId,
       object: 'contact',
       user_id: userId,
@@ -149,32 +149,32 @@ export class MessagingService {
     return publicFields(contact);
   }
 
-  getContact(userId: string, id: string): Contact {
-    return publicFields(this.#ownContact(userId, id));
+  async getContact(userId: string, id: string): Promise<Contact> {
+    return publicFields(await this.#ownContact(userId, id));
   }
 
-  updateContact(userId: string, id: string, input: z.output<typeof ContactUpdate>): Contact {
-    const contact = this.#ownContact(userId, id);
-    const updated = input.display_name === undefined ? contact : this.#contacts.update(id, { display_name: input.display_name });
+  async updateContact(userId: string, id: string, input: z.output<typeof ContactUpdate>): Promise<Contact> {
+    const contact = await this.#ownContact(userId, id, true);
+    const updated = input.display_name === undefined ? contact : await this.#contacts.update(id, { display_name: input.display_name });
     return publicFields(updated);
   }
 
-  deleteContact(userId: string, id: string) {
-    const contact = this.#ownContact(userId, id);
-    const conversation = contact.conversation_id === null ? undefined : this.#conversations.get(contact.conversation_id);
-    if (conversation?.user_id === userId) this.#deleteConversationRows(conversation.id);
-    this.#contacts.delete(id);
+  async deleteContact(userId: string, id: string) {
+    const contact = await this.#ownContact(userId, id, true);
+    const conversation = contact.conversation_id === null ? undefined : await this.#conversations.get(contact.conversation_id, { forUpdate: true });
+    if (conversation?.user_id === userId) await this.#deleteConversationRows(conversation.id);
+    await this.#contacts.delete(id);
     return { id, object: 'contact' as const, deleted: true as const };
   }
 
   // Conversations
 
-  listConversations(userId: string, query: z.output<typeof ConversationListQuery>) {
+  async listConversations(userId: string, query: z.output<typeof ConversationListQuery>) {
     checkCursors(query);
     const result =
       query.archived === undefined
-        ? page(this.#conversations, 'cnv', 'owner', userId, query)
-        : page(this.#conversations, 'cnv', 'archived', `${userId}:${query.archived}`, query, { index: 'owner', key: userId });
+        ? await page(this.#conversations, 'cnv', 'owner', userId, query)
+        : await page(this.#conversations, 'cnv', 'archived', `${userId}:${query.archived}`, query, { index: 'owner', key: userId });
     return {
       object: 'list' as const,
       url: '/v1/conversations',
@@ -183,33 +183,33 @@ export class MessagingService {
     };
   }
 
-  createConversation(userId: string, input: z.output<typeof ConversationCreate>): Conversation {
+  async createConversation(userId: string, input: z.output<typeof ConversationCreate>): Promise<Conversation> {
     let conversation: StoredConversation;
     if (input.contact_id !== undefined) {
-      const contact = this.#contacts.get(input.contact_id);
+      const contact = await this.#contacts.get(input.contact_id, { forUpdate: true });
       if (contact?.user_id !== userId) throw noSuch('contact', input.contact_id, 'contact_id');
       // A contact's conversation is the one its conversation_id names: both ways of making one (a new
       // contact, or this) set it, so no index of conversations by contact is needed (a million fewer keys on start).
-      if (contact.conversation_id !== null && this.#conversations.get(contact.conversation_id)?.contact_id === contact.id)
+      if (contact.conversation_id !== null && (await this.#conversations.get(contact.conversation_id))?.contact_id === contact.id)
         throw conflict('resource_already_exists', `Contact '${contact.id}' already has conversation '${contact.conversation_id}'.`, 'contact_id');
       // The contact's conversation was deleted earlier: this one takes its place.
-      conversation = this.#insertConversation(userId, { contact_id: contact.id, group_id: null }, this.clock.now());
-      this.#contacts.update(contact.id, { conversation_id: conversation.id });
+      conversation = await this.#insertConversation(userId, { contact_id: contact.id, group_id: null }, this.clock.now());
+      await this.#contacts.update(contact.id, { conversation_id: conversation.id });
     } else {
       const groupId = input.group_id!;
-      const existing = this.#conversations.first('group', `${userId}:${groupId}`);
+      const existing = await this.#conversations.first('group', `${userId}:${groupId}`);
       if (existing) throw conflict('resource_already_exists', `Group '${groupId}' already has conversation '${existing.id}'.`, 'group_id');
-      conversation = this.#insertConversation(userId, { contact_id: null, group_id: groupId }, this.clock.now());
+      conversation = await this.#insertConversation(userId, { contact_id: null, group_id: groupId }, this.clock.now());
     }
     return publicFields(conversation);
   }
 
-  getConversation(userId: string, id: string): Conversation {
-    return publicFields(this.#ownConversation(userId, id));
+  async getConversation(userId: string, id: string): Promise<Conversation> {
+    return publicFields(await this.#ownConversation(userId, id));
   }
 
-  updateConversation(userId: string, id: string, input: z.output<typeof ConversationUpdate>): Conversation {
-    const conversation = this.#ownConversation(userId, id);
+  async updateConversation(userId: string, id: string, input: z.output<typeof ConversationUpdate>): Promise<Conversation> {
+    const conversation = await this.#ownConversation(userId, id, true);
     const patch: Partial<StoredConversation> = {};
     if (input.is_pinned !== undefined) patch.is_pinned = input.is_pinned;
     if (input.is_muted !== undefined) patch.is_muted = input.is_muted;
@@ -224,29 +224,29 @@ export class MessagingService {
     }
     if (input.pinned_message_id !== undefined) {
       const messageId = input.pinned_message_id;
-      if (messageId !== null && this.#messages.get(messageId)?.conversation_id !== id)
+      if (messageId !== null && (await this.#messages.get(messageId))?.conversation_id !== id)
         throw noSuch(`message in conversation '${id}'`, messageId, 'pinned_message_id');
       patch.pinned_message_id = messageId;
     }
-    const updated = Object.keys(patch).length ? this.#conversations.update(id, patch) : conversation;
+    const updated = Object.keys(patch).length ? await this.#conversations.update(id, patch) : conversation;
     return publicFields(updated);
   }
 
-  deleteConversation(userId: string, id: string) {
-    const conversation = this.#ownConversation(userId, id);
-    this.#deleteConversationRows(id);
+  async deleteConversation(userId: string, id: string) {
+    const contact = await this.#contactFirst(userId, id);
+    await this.#ownConversation(userId, id, true);
+    await this.#deleteConversationRows(id);
     // As the Stripe API clears a reference to a deleted object: the contact names no conversation until a new one is made.
-    const contact = conversation.contact_id === null ? undefined : this.#contacts.get(conversation.contact_id);
-    if (contact?.conversation_id === id) this.#contacts.update(contact.id, { conversation_id: null });
+    if (contact?.conversation_id === id) await this.#contacts.update(contact.id, { conversation_id: null });
     return { id, object: 'conversation' as const, deleted: true as const };
   }
 
   // Messages
 
-  listMessages(userId: string, conversationId: string, query: ListQuery) {
+  async listMessages(userId: string, conversationId: string, query: ListQuery) {
     checkCursors(query);
-    this.#ownConversation(userId, conversationId);
-    const result = page(this.#messages, 'msg', 'conversation', conversationId, query);
+    await this.#ownConversation(userId, conversationId);
+    const result = await page(this.#messages, 'msg', 'conversation', conversationId, query);
     return {
       object: 'list' as const,
       url: `/v1/conversations/${conversationId}/messages`,
@@ -255,10 +255,11 @@ export class MessagingService {
     };
   }
 
-  createMessage(userId: string, conversationId: string, input: z.output<typeof MessageCreate>): Message {
-    const conversation = this.#ownConversation(userId, conversationId);
+  async createMessage(userId: string, conversationId: string, input: z.output<typeof MessageCreate>): Promise<Message> {
+    const contact = await this.#contactFirst(userId, conversationId);
+    await this.#ownConversation(userId, conversationId, true);
     const now = this.clock.now();
-    const message = this.#messages.insert({
+    const message = await this.#messages.insert({
       id: newId('msg'),
       object: 'message',
       user_id: userId,
@@ -267,14 +268,22 @@ export class MessagingService {
       text: input.text,
       created_at: now,
     });
-    this.#conversations.update(conversationId, { last_active_at: now });
-    if (conversation.contact_id !== null && this.#contacts.get(conversation.contact_id)) {
-      this.#contacts.update(conversation.contact_id, { last_active_at: now });
-    }
+    await this.#conversations.update(conversationId, { last_active_at: now });
+    if (contact) await this.#contacts.update(contact.id, { last_active_at: now });
     return publicFields(message);
   }
 
-  #insertConversation(userId: string, owner: Pick<Conversation, 'contact_id' | 'group_id'>, now: number): StoredConversation {
+  /**
+   * The contact of a conversation, locked for a change (see Collection.get), before the conversation
+   * itself is: every change that takes both takes the contact first (deleteContact does), so two of
+   * them racing on PostgreSQL wait for each other instead of deadlocking.
+   */
+  async #contactFirst(userId: string, conversationId: string): Promise<StoredContact | undefined> {
+    const { contact_id: contactId } = await this.#ownConversation(userId, conversationId);
+    return contactId === null ? undefined : this.#contacts.get(contactId, { forUpdate: true });
+  }
+
+  #insertConversation(userId: string, owner: Pick<Conversation, 'contact_id' | 'group_id'>, now: number): Promise<StoredConversation> {
     return this.#conversations.insert({
       id: newId('cnv'),
       object: 'conversation',
@@ -290,19 +299,20 @@ export class MessagingService {
     });
   }
 
-  #deleteConversationRows(id: string): void {
-    for (const message of [...this.#messages.find('conversation', id)]) this.#messages.delete(message.id);
-    this.#conversations.delete(id);
+  async #deleteConversationRows(id: string): Promise<void> {
+    for (const message of [...(await this.#messages.find('conversation', id))]) await this.#messages.delete(message.id);
+    await this.#conversations.delete(id);
   }
 
-  #ownContact(userId: string, id: string): StoredContact {
-    const contact = this.#contacts.get(id);
+  /** `forUpdate`: the caller changes it (see Collection.get). */
+  async #ownContact(userId: string, id: string, forUpdate = false): Promise<StoredContact> {
+    const contact = await this.#contacts.get(id, { forUpdate });
     if (contact?.user_id !== userId) throw noSuch('contact', id);
     return contact;
   }
 
-  #ownConversation(userId: string, id: string): StoredConversation {
-    const conversation = this.#conversations.get(id);
+  async #ownConversation(userId: string, id: string, forUpdate = false): Promise<StoredConversation> {
+    const conversation = await this.#conversations.get(id, { forUpdate });
     if (conversation?.user_id !== userId) throw noSuch('conversation', id);
     return conversation;
   }

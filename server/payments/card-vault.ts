@@ -1,7 +1,7 @@
 import type { Clock } from '../clock.ts';
 import { ApiError, invalidParam, noSuch } from '../http/api-error.ts';
 import { newId } from '../identity/secrets.ts';
-import { expiryIndex, pruneExpired } from '../store/expiry.ts';
+import { expiryIndex } from '../store/expiry.ts';
 import type { Collection, Store } from '../store/store.ts';
 import { isExpired, type CardSummary } from './cards.ts';
 import type { IntentRow } from './intent-rows.ts';
@@ -53,9 +53,9 @@ export class CardVault {
   }
 
   /** A new single-use token for an intent, or (null) for whichever of the merchant's intents attaches it first. */
-  issue(merchantId: number, intentId: string | null, card: CardSummary) {
+  async issue(merchantId: number, intentId: string | null, card: CardSummary) {
     const now = this.clock.now();
-    const token = this.#tokens.insert({
+    const token = await this.#tokens.insert({
       id: newId('tok'),
       merchant_id: merchantId,
       intent_id: intentId,
@@ -68,15 +68,16 @@ export class CardVault {
   }
 
   /** The card behind a token or vaulted card reference, checked for this intent. */
-  cardFor(intent: IntentRow, reference: string): CardSummary {
+  async cardFor(intent: IntentRow, reference: string): Promise<CardSummary> {
     if (reference.startsWith('card_')) {
-      const stored = this.#cards.get(reference);
+      const stored = await this.#cards.get(reference);
       if (!stored || stored.merchant_id !== intent.merchant_id || stored.account_id !== intent.account_id)
         throw noSuch("stored card for this payment intent's account", reference, 'token');
       if (isExpired(stored.card)) throw new ApiError(400, 'card_error', 'expired_card', 'The stored card has expired.', 'token');
       return stored.card;
     }
-    const token = this.#tokens.get(reference);
+    // Locked: a server-made token attached through two intents at once binds to one of them.
+    const token = await this.#tokens.get(reference, { forUpdate: true });
     if (!token || token.merchant_id !== intent.merchant_id || (token.intent_id !== intent.id && !token.server_made))
       throw noSuch('token for this payment intent', reference, 'token');
     if ((token.intent_id !== null && token.intent_id !== intent.id) || intent.attempts.some((a) => a.token === reference))
@@ -86,23 +87,21 @@ export class CardVault {
   }
 
   /** Binds a server-made token to the intent whose attach just referenced it (see TokenRow). */
-  bind(reference: string, intentId: string): void {
-    if (this.#tokens.get(reference)?.intent_id === null) this.#tokens.update(reference, { intent_id: intentId });
+  async bind(reference: string, intentId: string): Promise<void> {
+    if ((await this.#tokens.get(reference))?.intent_id === null) await this.#tokens.update(reference, { intent_id: intentId });
   }
 
   /** Keeps one stored card per account and card (same BIN, last four and expiry). */
-  vault(merchantId: number, accountId: string, reference: string, card: CardSummary) {
+  async vault(merchantId: number, accountId: string, reference: string, card: CardSummary) {
     let stored: StoredCardRow | undefined;
-    if (reference.startsWith('card_')) stored = this.#cards.get(reference);
-    stored ??= this.#cards
-      .find('account', `${merchantId}:${accountId}`)
-      .find((c) => c.card.first6 === card.first6 && c.card.last4 === card.last4 && c.card.exp_month === card.exp_month && c.card.exp_year === card.exp_year);
-    stored ??= this.#cards.insert({ id: newId('card'), merchant_id: merchantId, account_id: accountId, card, created_at: this.clock.now() });
+    if (reference.startsWith('card_')) stored = await this.#cards.get(reference);
+    stored ??= (await this.#cards.find('account', `${merchantId}:${accountId}`)).find((c) => c.card.first6 === card.first6 && c.card.last4 === card.last4 && c.card.exp_month === card.exp_month && c.card.exp_year === card.exp_year);
+    stored ??= await this.#cards.insert({ id: newId('card'), merchant_id: merchantId, account_id: accountId, card, created_at: this.clock.now() });
     return { id: stored.id, account_id: accountId, ...paymentMethodOf(stored.card) };
   }
 
   /** Drops tokens an hour past their expiry. Vaulted cards are kept. */
-  prune(): number {
-    return pruneExpired(this.#tokens, this.clock.now());
+  prune(): Promise<number> {
+    return this.#tokens.deleteExpired(this.clock.now());
   }
 }

@@ -80,7 +80,7 @@ export function challengeRoutes({ payments, config }: Services): Router<AppState
   router.get('/frames/challenge', async (ctx) => {
     const secret = typeof ctx.query.challenge === 'string' ? ctx.query.challenge : '';
     const look = await challengeLook(ctx.query);
-    const view = payments.challengeView(secret);
+    const view = await payments.challengeView(secret);
     if (!view) {
       const nonce = secure(ctx, []);
       ctx.status = 404;

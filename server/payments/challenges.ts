@@ -1,6 +1,6 @@
 import type { Clock } from '../clock.ts';
 import { hashSecret, newSecret } from '../identity/secrets.ts';
-import { expiryIndex, pruneExpired } from '../store/expiry.ts';
+import { expiryIndex } from '../store/expiry.ts';
 import type { Collection, Store } from '../store/store.ts';
 import { EXPIRED_KEPT_SECONDS } from './card-vault.ts';
 
@@ -43,26 +43,27 @@ export class Challenges {
   }
 
   /** Opens a challenge for an attempt; returns the secret its page's URL carries (only its hash is kept). */
-  open(input: Pick<ChallengeRow, 'transaction_id' | 'intent_id' | 'attempt_id' | 'merchant_id' | 'origin'>): string {
+  async open(input: Pick<ChallengeRow, 'transaction_id' | 'intent_id' | 'attempt_id' | 'merchant_id' | 'origin'>): Promise<string> {
     const secret = newSecret('');
     const now = this.clock.now();
-    this.#challenges.insert({ id: hashSecret(secret), ...input, status: 'pending', created_at: now, expires_at: now + CHALLENGE_TTL_SECONDS });
+    await this.#challenges.insert({ id: hashSecret(secret), ...input, status: 'pending', created_at: now, expires_at: now + CHALLENGE_TTL_SECONDS });
     return secret;
   }
 
   /** The challenge of a secret, unless unknown or expired. */
-  find(secret: string): ChallengeRow | undefined {
+  /** `forUpdate`: to answer it (see Collection.get). */
+  async find(secret: string, forUpdate = false): Promise<ChallengeRow | undefined> {
     if (!secret) return undefined;
-    const challenge = this.#challenges.get(hashSecret(secret));
+    const challenge = await this.#challenges.get(hashSecret(secret), { forUpdate });
     return challenge && challenge.expires_at > this.clock.now() ? challenge : undefined;
   }
 
-  answered(id: string, status: 'completed' | 'failed'): void {
-    this.#challenges.update(id, { status });
+  async answered(id: string, status: 'completed' | 'failed'): Promise<void> {
+    await this.#challenges.update(id, { status });
   }
 
   /** Drops challenges, answered or not, an hour past their expiry. */
-  prune(): number {
-    return pruneExpired(this.#challenges, this.clock.now());
+  prune(): Promise<number> {
+    return this.#challenges.deleteExpired(this.clock.now());
   }
 }

@@ -8,11 +8,11 @@ const ALLOWED_HEADERS = [PUBLIC_KEY_HEADER, SESSION_TOKEN_HEADER, 'Content-Type'
 
 export interface CorsPolicy {
   /** May a preflight from this origin proceed? (A preflight carries no credentials.) */
-  preflight(origin: string, ctx: Ctx): boolean;
+  preflight(origin: string, ctx: Ctx): boolean | Promise<boolean>;
   /** May this request, with its credentials, be answered to this origin? */
-  request(origin: string, ctx: Ctx): boolean;
+  request(origin: string, ctx: Ctx): boolean | Promise<boolean>;
   /** The refusal of a request `request` said no to, naming what was seen, what was expected and the fix (server/http/origin-refusals.ts). */
-  refusal?(origin: string, ctx: Ctx): ApiError;
+  refusal?(origin: string, ctx: Ctx): ApiError | Promise<ApiError>;
 }
 
 /**
@@ -31,7 +31,7 @@ export function cors(policy: CorsPolicy): { preflight: Middleware<AppState>; req
       ctx.vary('Origin');
       const origin = ctx.get('origin');
       ctx.status = 204;
-      if (origin && policy.preflight(origin, ctx)) {
+      if (origin && (await policy.preflight(origin, ctx))) {
         allow(ctx, origin);
         ctx.set('Access-Control-Allow-Methods', 'GET, POST, OPTIONS');
         ctx.set('Access-Control-Allow-Headers', ALLOWED_HEADERS);
@@ -42,8 +42,8 @@ export function cors(policy: CorsPolicy): { preflight: Middleware<AppState>; req
       ctx.vary('Origin');
       const origin = ctx.get('origin');
       if (origin) {
-        if (!policy.request(origin, ctx))
-          throw policy.refusal?.(origin, ctx) ?? new ApiError(403, 'invalid_request_error', 'origin_not_allowed', `Pages of origin ${origin} may not call ${ctx.method} ${ctx.path}.`);
+        if (!(await policy.request(origin, ctx)))
+          throw (await policy.refusal?.(origin, ctx)) ?? new ApiError(403, 'invalid_request_error', 'origin_not_allowed', `Pages of origin ${origin} may not call ${ctx.method} ${ctx.path}.`);
         allow(ctx, origin);
       }
       return next();

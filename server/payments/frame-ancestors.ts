@@ -10,11 +10,11 @@ import type { PaymentsService } from './payments-service.ts';
  * so the browser renders no card field at all.
  */
 export function frameAncestorsOf(merchants: Merchants, payments: PaymentsService) {
-  return (ctx: ParameterizedContext<AppState>): string[] => {
+  return async (ctx: ParameterizedContext<AppState>): Promise<string[]> => {
     const { pk, ok } = ctx.query;
-    const merchant = typeof pk === 'string' && pk ? merchants.byKey(pk, 'public') : undefined;
+    const merchant = typeof pk === 'string' && pk ? await merchants.byKey(pk, 'public') : undefined;
     if (!merchant) return [];
-    if (ok !== undefined && (typeof ok !== 'string' || !payments.hasOpaqueKey(merchant.merchant_id, ok))) return [];
+    if (ok !== undefined && (typeof ok !== 'string' || !(await payments.hasOpaqueKey(merchant.merchant_id, ok)))) return [];
     return merchant.origins;
   };
 }

@@ -39,46 +39,50 @@ export class Merchants {
   readonly #keys;
 
   constructor(
-    store: Store,
+    private readonly store: Store,
     private readonly clock: Clock,
   ) {
     this.#merchants = store.collection<Merchant>('merchants');
     this.#keys = store.collection<MerchantKey>('merchant_keys');
   }
 
-  /** A new test merchant and its keys (in memory: the caller commits). */
-  create(input: { name?: string; origins: string[] }): MerchantCredentials {
+  /** A new test merchant and its keys, durable once this resolves (or with the caller's transaction). */
+  create(input: { name?: string; origins: string[] }): Promise<MerchantCredentials> {
     const origins = [...new Set(input.origins.map(normaliseOrigin))];
-    let last = 1000;
-    for (const m of this.#merchants.all()) last = Math.max(last, m.merchant_id);
-    const merchantId = last + 1;
-    const licenceKey = newSecret('sk_test_');
-    const publicKey = newSecret('pk_test_');
-    this.#merchants.insert({
-      id: String(merchantId),
-      merchant_id: merchantId,
-      name: input.name ?? `Test merchant ${merchantId}`,
-      origins,
-      created_at: this.clock.now(),
+    return this.store.transaction(async () => {
+      // Numbered one after another: processes creating merchants at once take turns.
+      await this.store.lock('merchants');
+      let last = 1000;
+      for (const m of await this.#merchants.all()) last = Math.max(last, m.merchant_id);
+      const merchantId = last + 1;
+      const licenceKey = newSecret('sk_test_');
+      const publicKey = newSecret('pk_test_');
+      await this.#merchants.insert({
+        id: String(merchantId),
+        merchant_id: merchantId,
+        name: input.name ?? `Test merchant ${merchantId}`,
+        origins,
+        created_at: this.clock.now(),
+      });
+      await this.#keys.insert({ id: hashSecret(licenceKey), merchant_id: merchantId, kind: 'licence' });
+      await this.#keys.insert({ id: hashSecret(publicKey), merchant_id: merchantId, kind: 'public' });
+      return { merchantId, licenceKey, publicKey };
     });
-    this.#keys.insert({ id: hashSecret(licenceKey), merchant_id: merchantId, kind: 'licence' });
-    this.#keys.insert({ id: hashSecret(publicKey), merchant_id: merchantId, kind: 'public' });
-    return { merchantId, licenceKey, publicKey };
   }
 
-  get(merchantId: number): Merchant | undefined {
+  get(merchantId: number): Promise<Merchant | undefined> {
     return this.#merchants.get(String(merchantId));
   }
 
   /** Whether any merchant lets pages of this origin embed the components (for CORS preflights, which carry no key). */
-  anyAllows(origin: string): boolean {
-    for (const merchant of this.#merchants.all()) if (merchant.origins.includes(origin)) return true;
+  async anyAllows(origin: string): Promise<boolean> {
+    for (const merchant of await this.#merchants.all()) if (merchant.origins.includes(origin)) return true;
     return false;
   }
 
   /** The merchant a key belongs to, only if the key is of the kind asked for. */
-  byKey(key: string, kind: MerchantKey['kind']): Merchant | undefined {
-    const found = this.#keys.get(hashSecret(key));
+  async byKey(key: string, kind: MerchantKey['kind']): Promise<Merchant | undefined> {
+    const found = await this.#keys.get(hashSecret(key));
     return found && found.kind === kind ? this.get(found.merchant_id) : undefined;
   }
 }

@@ -13,10 +13,10 @@ export function licenceKeyAuth(merchants: Merchants): Middleware<AppState> {
   return async (ctx, next) => {
     const key = bearer(ctx.get('authorization'));
     if (!key) throw unauthenticated('Send your licence key as `Authorization: Bearer <licence key>`.');
-    const merchant = merchants.byKey(key, 'licence');
+    const merchant = await merchants.byKey(key, 'licence');
     if (!merchant) {
       throw unauthenticated(
-        merchants.byKey(key, 'public')
+        (await merchants.byKey(key, 'public'))
           ? 'A public key cannot call backend routes: use the licence key, on your server only.'
           : 'Invalid licence key.',
       );
@@ -39,14 +39,14 @@ export function sessionAuth(merchants: Merchants, payments: PaymentsService): Mi
     const publicKey = ctx.get(PUBLIC_KEY_HEADER);
     const sessionToken = ctx.get(SESSION_TOKEN_HEADER);
     if (!publicKey || !sessionToken) throw unauthenticated(`Send the public key in ${PUBLIC_KEY_HEADER} and the session token in ${SESSION_TOKEN_HEADER}.`);
-    const merchant = merchants.byKey(publicKey, 'public');
+    const merchant = await merchants.byKey(publicKey, 'public');
     if (!merchant) throw unauthenticated('Invalid public key.');
-    const intent = payments.bySessionToken(sessionToken);
+    const intent = await payments.bySessionToken(sessionToken);
     if (!intent || intent.merchant_id !== merchant.merchant_id) throw unauthenticated('Invalid session token for this public key.');
     ctx.state.merchantId = merchant.merchant_id;
     ctx.state.rateKey = `session:${intent.id}`;
     sessionIntents.set(ctx.state, intent.id);
-    if (payments.startSession(intent.id)) ctx.state.changed = true;
+    if (await payments.startSession(intent.id)) ctx.state.changed = true;
     return next();
   };
 }

@@ -90,11 +90,11 @@ export function browserPaymentRoutes(services: Services, limiter: Middleware<App
 
   const merchantCors = cors({
     preflight: (origin) => merchants.anyAllows(origin),
-    request: (origin, ctx) => {
-      const merchant = keyOf(ctx);
+    request: async (origin, ctx) => {
+      const merchant = await keyOf(ctx);
       return merchant ? merchant.origins.includes(origin) : merchants.anyAllows(origin);
     },
-    refusal: (origin, ctx) => pageOriginRefused(origin, keyOf(ctx)?.origins),
+    refusal: async (origin, ctx) => pageOriginRefused(origin, (await keyOf(ctx))?.origins),
   });
   // Card data reaches the service only from its own frames (a page script, even the merchant's, never
   // calls this); a server tokenises test cards with POST /v1/tokens.

@@ -33,7 +33,7 @@ export class PaymentsService {
   readonly #challenges: Challenges;
 
   constructor(
-    store: Store,
+    private readonly store: Store,
     private readonly merchants: Merchants,
     /** The service's own origin, read per call (tests learn it after listening). */
     private readonly publicUrl: () => string,
@@ -44,11 +44,11 @@ export class PaymentsService {
     this.#challenges = new Challenges(store, clock);
   }
 
-  create(merchantId: number, input: PaymentIntentCreate) {
+  async create(merchantId: number, input: PaymentIntentCreate) {
     if (input.merchantid !== merchantId) throw invalidParam('merchantid', `Invalid merchantid: the licence key belongs to merchant ${merchantId}.`);
     const sessionToken = newSecret('cpe_st_');
     const now = this.clock.now();
-    const intent = this.#intents.insert({
+    const intent = await this.#intents.insert({
       id: newId('pi'),
       merchant_id: merchantId,
       status: 'open',
@@ -75,17 +75,17 @@ export class PaymentsService {
     return { paymentIntentId: intent.id, opaque_key: intent.opaque_key, session_token: sessionToken, status: intent.status };
   }
 
-  get(merchantId: number, id: string): PaymentIntent {
-    return intentView(this.#own(merchantId, id));
+  async get(merchantId: number, id: string): Promise<PaymentIntent> {
+    return intentView(await this.#own(merchantId, id));
   }
 
   /** Whether a merchant has an intent with this opaque key (a hosted frame's address names it). */
-  hasOpaqueKey(merchantId: number, opaqueKey: string): boolean {
-    return this.#intents.first('opaque', opaqueKey)?.merchant_id === merchantId;
+  async hasOpaqueKey(merchantId: number, opaqueKey: string): Promise<boolean> {
+    return (await this.#intents.first('opaque', opaqueKey))?.merchant_id === merchantId;
   }
 
   /** The intent a session token was issued for. */
-  bySessionToken(token: string): { id: string; merchant_id: number } | undefined {
+  bySessionToken(token: string): Promise<{ id: string; merchant_id: number } | undefined> {
     return this.#intents.first('session', hashSecret(token));
   }
 
@@ -94,23 +94,27 @@ export class PaymentsService {
    * (waiting for a card), so a browser payment passes through every state of the spec. True when it
    * moved.
    */
-  startSession(id: string): boolean {
-    const intent = this.#intents.get(id);
-    if (intent?.status !== 'open') return false;
-    this.#move(intent, nextStatus('start_session', intent.status, 'requires_payment_method'));
-    return true;
+  async startSession(id: string): Promise<boolean> {
+    // Read first without a lock: only a new intent's first request changes anything.
+    if ((await this.#intents.get(id))?.status !== 'open') return false;
+    return this.store.transaction(async () => {
+      const intent = await this.#intents.get(id, { forUpdate: true });
+      if (intent?.status !== 'open') return false;
+      await this.#move(intent, nextStatus('start_session', intent.status, 'requires_payment_method'));
+      return true;
+    });
   }
 
-  sessionView(merchantId: number, id: string) {
-    return sessionView(this.#own(merchantId, id));
+  async sessionView(merchantId: number, id: string) {
+    return sessionView(await this.#own(merchantId, id));
   }
 
   /**
    * Validates a card and returns a single-use token; failures count towards the lock. `wallet` marks
    * a token minted by the wallet test sheet (server/payments/wallet-routes.ts).
    */
-  tokenise(merchantId: number, intentId: string, raw: RawCard, wallet?: 'a' | 'b') {
-    const intent = this.#own(merchantId, intentId);
+  async tokenise(merchantId: number, intentId: string, raw: RawCard, wallet?: 'a' | 'b') {
+    const intent = await this.#own(merchantId, intentId, true);
     // Tokenising is allowed exactly where attaching is, but the refusal names what was tried.
     this.#assert('attach', intent, 'tokenise a card');
     let card: CardSummary;
@@ -119,7 +123,7 @@ export class PaymentsService {
       if (wallet) card.wallet = wallet;
     } catch (error) {
       if (error instanceof ApiError) {
-        this.#recordFailure(intent, (locked) => (locked ? nextStatus('cancel', intent.status, 'cancelled') : intent.status));
+        await this.#recordFailure(intent, (locked) => (locked ? nextStatus('cancel', intent.status, 'cancelled') : intent.status));
       }
       throw error;
     }
@@ -135,17 +139,17 @@ export class PaymentsService {
     return this.#vault.issue(merchantId, null, validateCard(raw));
   }
 
-  attach(merchantId: number, intentId: string, input: { token: string; storeCard?: boolean }): AttachResponse {
-    const intent = this.#own(merchantId, intentId);
+  async attach(merchantId: number, intentId: string, input: { token: string; storeCard?: boolean }): Promise<AttachResponse> {
+    const intent = await this.#own(merchantId, intentId, true);
     this.#assert('attach', intent);
     const now = this.clock.now();
-    const card = this.#vault.cardFor(intent, input.token);
+    const card = await this.#vault.cardFor(intent, input.token);
     const vault = input.storeCard === true || intent.recurringIntent !== null;
     if (input.storeCard && intent.account_id === null)
       throw invalidParam('storeCard', 'Invalid storeCard: the payment intent was created without account_id, so there is no account to store the card for.');
 
     // The token is spent from here on: the attempt below references it, and a server-made one is bound to this intent (see TokenRow).
-    this.#vault.bind(input.token, intent.id);
+    await this.#vault.bind(input.token, intent.id);
     const attempts = intent.attempts.map((a) => (['attached', 'awaiting_authentication'].includes(a.outcome) ? { ...a, outcome: 'superseded' as const } : a));
     const attempt: AttemptRow = {
       id: newId('att'),
@@ -159,15 +163,15 @@ export class PaymentsService {
       created_at: now,
     };
     let storedCard: AttachResponse['stored_card'] = null;
+    let after: IntentRow;
     if (card.outcome === 'attach_fail' || card.outcome === 'attach_fail_retriable') {
       attempt.outcome = 'attach_failed';
       attempt.error = ATTACH_FAILURES[card.outcome];
-      this.#recordFailure(intent, (locked) => nextStatus('attach', intent.status, locked ? 'cancelled' : 'requires_payment_method'), [...attempts, attempt]);
+      after = await this.#recordFailure(intent, (locked) => nextStatus('attach', intent.status, locked ? 'cancelled' : 'requires_payment_method'), [...attempts, attempt]);
     } else {
-      this.#move(intent, nextStatus('attach', intent.status, 'requires_customer_confirmation'), { attempts: [...attempts, attempt] });
-      if (vault && intent.account_id !== null) storedCard = this.#vault.vault(merchantId, intent.account_id, input.token, card);
+      after = await this.#move(intent, nextStatus('attach', intent.status, 'requires_customer_confirmation'), { attempts: [...attempts, attempt] });
+      if (vault && intent.account_id !== null) storedCard = await this.#vault.vault(merchantId, intent.account_id, input.token, card);
     }
-    const after = this.#intents.get(intent.id)!;
     return {
       paymentIntentId: intent.id,
       status: after.status,
@@ -180,30 +184,30 @@ export class PaymentsService {
   }
 
   /** Confirm: a 3-D Secure challenge for the challenge card (never for MOTO), else frictionless. */
-  confirm(merchantId: number, intentId: string, pageOrigin: string | null): ConfirmResponse {
-    const intent = this.#own(merchantId, intentId);
+  async confirm(merchantId: number, intentId: string, pageOrigin: string | null): Promise<ConfirmResponse> {
+    const intent = await this.#own(merchantId, intentId, true);
     this.#assert('confirm', intent);
     const attempt = this.#current(intent);
     let challenge: ConfirmResponse['challenge'] = null;
+    let after: IntentRow;
     if (intent.moto) {
-      this.#updateAttempt(intent, nextStatus('confirm', intent.status, 'requires_authorisation'), { three_ds: 'skipped_moto', outcome: 'authenticated' });
+      after = await this.#updateAttempt(intent, nextStatus('confirm', intent.status, 'requires_authorisation'), { three_ds: 'skipped_moto', outcome: 'authenticated' });
     } else if (attempt.card.outcome === 'challenge') {
-      const secret = this.#challenges.open({
+      const secret = await this.#challenges.open({
         transaction_id: attempt.three_ds_transaction_id,
         intent_id: intent.id,
         attempt_id: attempt.id,
         merchant_id: merchantId,
         origin: pageOrigin,
       });
-      this.#updateAttempt(intent, nextStatus('confirm', intent.status, 'requires_customer_authentication'), {
+      after = await this.#updateAttempt(intent, nextStatus('confirm', intent.status, 'requires_customer_authentication'), {
         three_ds: 'challenge_pending',
         outcome: 'awaiting_authentication',
       });
       challenge = { url: `${this.publicUrl()}/frames/challenge?challenge=${encodeURIComponent(secret)}`, transaction_id: attempt.three_ds_transaction_id };
     } else {
-      this.#updateAttempt(intent, nextStatus('confirm', intent.status, 'requires_authorisation'), { three_ds: 'frictionless', outcome: 'authenticated' });
+      after = await this.#updateAttempt(intent, nextStatus('confirm', intent.status, 'requires_authorisation'), { three_ds: 'frictionless', outcome: 'authenticated' });
     }
-    const after = this.#intents.get(intent.id)!;
     return {
       paymentIntentId: intent.id,
       status: after.status,
@@ -214,11 +218,11 @@ export class PaymentsService {
   }
 
   /** What the challenge page shows; undefined for an unknown or expired secret. */
-  challengeView(secret: string): ChallengeView | undefined {
-    const challenge = this.#challenges.find(secret);
+  async challengeView(secret: string): Promise<ChallengeView | undefined> {
+    const challenge = await this.#challenges.find(secret);
     if (!challenge) return undefined;
-    const intent = this.#intents.get(challenge.intent_id)!;
-    const merchant = this.merchants.get(challenge.merchant_id);
+    const intent = (await this.#intents.get(challenge.intent_id))!;
+    const merchant = await this.merchants.get(challenge.merchant_id);
     return {
       transactionId: challenge.transaction_id,
       status: challenge.status,
@@ -230,17 +234,21 @@ export class PaymentsService {
   }
 
   /** The shopper's answer to a challenge: complete → requires_authorisation; fail → failed. */
-  answerChallenge(secret: string, outcome: 'complete' | 'fail'): ChallengeView {
-    const challenge = this.#challenges.find(secret);
+  answerChallenge(secret: string, outcome: 'complete' | 'fail'): Promise<ChallengeView> {
+    return this.store.transaction(() => this.#answerChallenge(secret, outcome));
+  }
+
+  async #answerChallenge(secret: string, outcome: 'complete' | 'fail'): Promise<ChallengeView> {
+    const challenge = await this.#challenges.find(secret, true);
     if (!challenge) throw noSuch('challenge', '(secret)', 'challenge');
     if (challenge.status !== 'pending') throw conflict('challenge_answered', `This challenge was already answered: ${challenge.status}.`, 'challenge');
-    const intent = this.#intents.get(challenge.intent_id)!;
+    const intent = (await this.#intents.get(challenge.intent_id, { forUpdate: true }))!;
     const attempt = intent.attempts.at(-1);
     if (attempt?.id !== challenge.attempt_id || attempt.outcome !== 'awaiting_authentication')
       throw conflict('challenge_superseded', `This challenge no longer applies: the payment intent's status is ${intent.status}.`, 'challenge');
     if (outcome === 'complete') {
       assertAllowed('complete_challenge', intent);
-      this.#updateAttempt(intent, nextStatus('complete_challenge', intent.status, 'requires_authorisation'), {
+      await this.#updateAttempt(intent, nextStatus('complete_challenge', intent.status, 'requires_authorisation'), {
         three_ds: 'challenge_completed',
         outcome: 'authenticated',
       });
@@ -249,34 +257,34 @@ export class PaymentsService {
       const attempts = intent.attempts.map((a) =>
         a.id === attempt.id ? { ...a, three_ds: 'challenge_failed' as const, outcome: 'authentication_failed' as const, error: AUTHENTICATION_FAILED } : a,
       );
-      this.#recordFailure(intent, (locked) => nextStatus('fail_challenge', intent.status, locked ? 'cancelled' : 'failed'), attempts);
+      await this.#recordFailure(intent, (locked) => nextStatus('fail_challenge', intent.status, locked ? 'cancelled' : 'failed'), attempts);
     }
-    this.#challenges.answered(challenge.id, outcome === 'complete' ? 'completed' : 'failed');
-    return this.challengeView(secret)!;
+    await this.#challenges.answered(challenge.id, outcome === 'complete' ? 'completed' : 'failed');
+    return (await this.challengeView(secret))!;
   }
 
-  authorise(merchantId: number, intentId: string): AuthoriseResponse {
-    const intent = this.#own(merchantId, intentId);
+  async authorise(merchantId: number, intentId: string): Promise<AuthoriseResponse> {
+    const intent = await this.#own(merchantId, intentId, true);
     this.#assert('authorise', intent);
     const attempt = this.#current(intent);
     const outcome = attempt.card.outcome;
     let error: AttemptError | null = null;
     let code: string | null = null;
+    let after: IntentRow;
     if (outcome === 'decline' || outcome === 'insufficient_funds') {
       error = DECLINES[outcome];
       const attempts = intent.attempts.map((a) => (a.id === attempt.id ? { ...a, outcome: 'declined' as const, error } : a));
-      this.#recordFailure(intent, (locked) => nextStatus('authorise', intent.status, locked ? 'cancelled' : 'failed'), attempts);
+      after = await this.#recordFailure(intent, (locked) => nextStatus('authorise', intent.status, locked ? 'cancelled' : 'failed'), attempts);
     } else {
       code = authorisationCode();
       // A card verification (purpose verify, amount 0) is authorised without moving money: succeeded, nothing to capture.
       const verifying = intent.purpose === 'verify';
       const status = nextStatus('authorise', intent.status, intent.auto_capture || verifying ? 'succeeded' : 'requires_capture');
-      this.#updateAttempt(intent, status, { outcome: 'authorised', authorisation_code: code }, {
+      after = await this.#updateAttempt(intent, status, { outcome: 'authorised', authorisation_code: code }, {
         amount_authorised: intent.amount,
         amount_captured: intent.auto_capture ? intent.amount : 0,
       });
     }
-    const after = this.#intents.get(intent.id)!;
     return {
       paymentIntentId: intent.id,
       status: after.status,
@@ -290,37 +298,35 @@ export class PaymentsService {
   }
 
   /** Captures once, the whole authorised amount or less. */
-  capture(merchantId: number, intentId: string, amount: number | undefined): PaymentIntent {
-    const intent = this.#own(merchantId, intentId);
+  async capture(merchantId: number, intentId: string, amount: number | undefined): Promise<PaymentIntent> {
+    const intent = await this.#own(merchantId, intentId, true);
     this.#assert('capture', intent);
     const authorised = intent.amount_authorised ?? 0;
     const toCapture = amount ?? authorised;
     if (toCapture > authorised)
       throw invalidParam('amount', `Invalid amount: at most the authorised ${authorised} can be captured.`, 'amount_too_large');
-    this.#move(intent, nextStatus('capture', intent.status, 'succeeded'), { amount_captured: toCapture });
-    return intentView(this.#intents.get(intent.id)!);
+    return intentView(await this.#move(intent, nextStatus('capture', intent.status, 'succeeded'), { amount_captured: toCapture }));
   }
 
-  cancel(merchantId: number, intentId: string): PaymentIntent {
-    const intent = this.#own(merchantId, intentId);
+  async cancel(merchantId: number, intentId: string): Promise<PaymentIntent> {
+    const intent = await this.#own(merchantId, intentId, true);
     this.#assert('cancel', intent);
     const attempts = intent.attempts.map((a) =>
       ['attached', 'awaiting_authentication', 'authenticated'].includes(a.outcome) ? { ...a, outcome: 'cancelled' as const } : a,
     );
-    this.#move(intent, nextStatus('cancel', intent.status, 'cancelled'), { attempts, cancellation_reason: 'requested' });
-    return intentView(this.#intents.get(intent.id)!);
+    return intentView(await this.#move(intent, nextStatus('cancel', intent.status, 'cancelled'), { attempts, cancellation_reason: 'requested' }));
   }
 
   /** `success` only when funds are authorised; personal fields redacted unless unmasked. */
-  verify(merchantId: number, intentId: string, unmask: readonly string[]): VerifyResponse {
-    return verifyView(this.#own(merchantId, intentId), unmask);
+  async verify(merchantId: number, intentId: string, unmask: readonly string[]): Promise<VerifyResponse> {
+    return verifyView(await this.#own(merchantId, intentId), unmask);
   }
 
   // Internals
 
-  /** Another merchant's intent answers exactly as an absent one. */
-  #own(merchantId: number, id: string): IntentRow {
-    const intent = this.#intents.get(id);
+  /** Another merchant's intent answers exactly as an absent one. `forUpdate`: the caller may move it (see Collection.get). */
+  async #own(merchantId: number, id: string, forUpdate = false): Promise<IntentRow> {
+    const intent = await this.#intents.get(id, { forUpdate });
     if (!intent || intent.merchant_id !== merchantId) throw noSuch('payment intent', id, 'payment_intent_id');
     return intent;
   }
@@ -344,21 +350,21 @@ export class PaymentsService {
     return attempt;
   }
 
-  #move(intent: IntentRow, status: IntentStatus, patch: Partial<IntentRow> = {}): void {
-    this.#intents.update(intent.id, { ...patch, status, updated_at: this.clock.now() });
+  #move(intent: IntentRow, status: IntentStatus, patch: Partial<IntentRow> = {}): Promise<IntentRow> {
+    return this.#intents.update(intent.id, { ...patch, status, updated_at: this.clock.now() });
   }
 
-  #updateAttempt(intent: IntentRow, status: IntentStatus, attemptPatch: Partial<AttemptRow>, patch: Partial<IntentRow> = {}): void {
+  #updateAttempt(intent: IntentRow, status: IntentStatus, attemptPatch: Partial<AttemptRow>, patch: Partial<IntentRow> = {}): Promise<IntentRow> {
     const last = intent.attempts.length - 1;
     const attempts = intent.attempts.map((a, i) => (i === last ? { ...a, ...attemptPatch } : a));
-    this.#move(intent, status, { ...patch, attempts });
+    return this.#move(intent, status, { ...patch, attempts });
   }
 
   /** Counts a failure; the one that reaches the limit locks the intent (cancelled). */
-  #recordFailure(intent: IntentRow, statusAfter: (locked: boolean) => IntentStatus, attempts = intent.attempts): void {
+  #recordFailure(intent: IntentRow, statusAfter: (locked: boolean) => IntentStatus, attempts = intent.attempts): Promise<IntentRow> {
     const failed = intent.failed_attempts + 1;
     const locked = failed >= MAX_FAILED_ATTEMPTS;
-    this.#move(intent, statusAfter(locked), {
+    return this.#move(intent, statusAfter(locked), {
       attempts,
       failed_attempts: failed,
       ...(locked ? { cancellation_reason: 'too_many_failed_attempts' as const } : {}),
@@ -366,7 +372,7 @@ export class PaymentsService {
   }
 
   /** Drops card tokens and challenges (answered or not) an hour past their expiry; see services.ts. */
-  prune(): { tokens: number; challenges: number } {
-    return { tokens: this.#vault.prune(), challenges: this.#challenges.prune() };
+  async prune(): Promise<{ tokens: number; challenges: number }> {
+    return { tokens: await this.#vault.prune(), challenges: await this.#challenges.prune() };
   }
 }

@@ -71,18 +71,18 @@ export function walletRoutes(services: Services): Router<AppState> {
     summary: 'Wallet test sheet: Approve with a test card; a single-use wallet token (hosted frames only)',
     body: WalletApproveRequest,
     response: WalletApproveResponse,
-    handler: ({ ctx, body }) => {
+    handler: async ({ ctx, body }) => {
       const merchantId = ctx.state.merchantId!;
       const year = new Date().getUTCFullYear() + 3;
       const raw = { number: WALLET_TEST_CARDS[body.card], exp_month: '12', exp_year: String(year), cvc: '123', name: `Wallet ${body.wallet.toUpperCase()} test card` };
-      const { data } = payments.tokenise(merchantId, sessionIntentId(ctx, body.payment_intent_id), raw, body.wallet);
+      const { data } = await payments.tokenise(merchantId, sessionIntentId(ctx, body.payment_intent_id), raw, body.wallet);
       return {
         token: data.cp_card_token,
         scheme: data.scheme,
         last4: data.last4,
         expiry_month: data.expiry_month,
         expiry_year: data.expiry_year,
-        origins: merchants.get(merchantId)?.origins ?? [],
+        origins: (await merchants.get(merchantId))?.origins ?? [],
       };
     },
   });

@@ -1,4 +1,5 @@
-import type { Collection, IndexSpec, Row } from './store.ts';
+import type { IndexedCollection } from './indexed-collection.ts';
+import type { IndexSpec, Row } from './store.ts';
 
 const HOUR = 3600;
 
@@ -15,7 +16,7 @@ export const expiryIndex = <T extends Row>(dropAfter: (row: T) => number | undef
 });
 
 /** Deletes every row whose drop hour has wholly passed by `now`; returns how many. */
-export function pruneExpired<T extends Row>(collection: Collection<T>, now: number): number {
+export function pruneExpired<T extends Row>(collection: IndexedCollection<T>, now: number): number {
   const current = Math.floor(now / HOUR);
   let deleted = 0;
   for (const key of [...collection.keys('expiry')]) {

@@ -1,6 +1,6 @@
 import { added, firstOf, lowerBound, removed, replaced, rowsOf, sizeOf, type Bucket } from './ordered-index.ts';
 import { idPosition, isUnpositionedId } from '../identity/ids.ts';
-import { CursorNotFound, type Collection, type CursorList, type IndexSpec, type Page, type PageQuery, type Row } from './store.ts';
+import { CursorNotFound, type CursorList, type IndexSpec, type Page, type PageQuery, type Row } from './store.ts';
 
 type Stored<T> = T & { _seq: number };
 
@@ -44,7 +44,7 @@ type Buckets<T extends Row> = Map<string, Bucket<Stored<T>>>;
  * A collection held in memory with ordered secondary indexes. `rows` is the very Map the engine
  * persists; `onChange` tells the engine something needs writing.
  */
-export class IndexedCollection<T extends Row> implements Collection<T> {
+export class IndexedCollection<T extends Row> {
   readonly #indexes = new Map<string, { keyOf: (row: T) => string | undefined; keys: Buckets<T> }>();
 
   constructor(

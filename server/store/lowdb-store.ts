@@ -1,9 +1,13 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { mkdirSync } from 'node:fs';
 import { Low, Memory, type Adapter } from 'lowdb';
 import { AppendLog, type LogData } from './append-log.ts';
 import { advancePositions, idPosition } from '../identity/ids.ts';
+import { pruneExpired } from './expiry.ts';
 import { IndexedCollection, type DeletedCursor } from './indexed-collection.ts';
-import type { Collection, IndexSpec, Row, Store } from './store.ts';
+import { FolderLock } from './folder-lock.ts';
+import { ReadWriteLock } from './read-write-lock.ts';
+import type { Collection, CursorList, IndexSpec, Page, PageQuery, Row, Store, TransactionOptions } from './store.ts';
 
 type Data = LogData;
 
@@ -17,15 +21,66 @@ interface Waiter {
   reject(error: unknown): void;
 }
 
+/** The async face of an in-memory collection: every call is answered from memory at once. */
+class EmbeddedCollection<T extends Row> implements Collection<T> {
+  constructor(readonly rows: IndexedCollection<T>) {}
+  async get(id: string): Promise<T | undefined> {
+    return this.rows.get(id);
+  }
+  async find(index: string, key: string): Promise<readonly T[]> {
+    return this.rows.find(index, key);
+  }
+  async first(index: string, key: string): Promise<T | undefined> {
+    return this.rows.first(index, key);
+  }
+  async count(index: string, key: string): Promise<number> {
+    return this.rows.count(index, key);
+  }
+  async insert(row: T): Promise<T> {
+    return this.rows.insert(row);
+  }
+  async insertOrGet(row: T): Promise<{ inserted: boolean; row: T }> {
+    const found = this.rows.get(row.id);
+    return found ? { inserted: false, row: found } : { inserted: true, row: this.rows.insert(row) };
+  }
+  async update(id: string, patch: Partial<T>): Promise<T> {
+    return this.rows.update(id, patch);
+  }
+  async delete(id: string): Promise<boolean> {
+    return this.rows.delete(id);
+  }
+  async page(index: string, key: string, query: PageQuery, cursorList?: CursorList): Promise<Page<T>> {
+    return this.rows.page(index, key, query, cursorList);
+  }
+  async all(): Promise<T[]> {
+    return [...this.rows.all()];
+  }
+  async deleteExpired(now: number): Promise<number> {
+    return pruneExpired(this.rows, now);
+  }
+}
+
 /**
  * The lowdb engine: the whole database is one document in memory, indexed by IndexedCollection,
  * and kept in `<dir>` by the AppendLog adapter (a snapshot, `cpe.json`, and a log of group commits,
  * compacted in the background). Writes are group-committed: every caller of commit() waits for one
  * append that starts after its call, and all callers gathered while an append is under way share the
  * next one, so N concurrent requests cost one fdatasync, not N.
+ *
+ * Transactions: write transactions run one at a time (their bodies only touch memory, so this costs
+ * microseconds) and reads run beside each other between them, so no request sees another's change
+ * half made. A write is applied to memory at once but answered only after its group commit; a read
+ * is answered only once everything it may have seen is durable (it waits for the commit under way,
+ * if any). So no answer ever shows state a kill -9 could still lose, as in PostgreSQL, where a
+ * transaction is visible only once committed, while writes keep sharing one fdatasync.
  */
 export class LowdbStore implements Store {
+  readonly engine = 'embedded' as const;
   readonly #collections = new Map<string, IndexedCollection<any>>();
+  readonly #wrappers = new Map<string, EmbeddedCollection<any>>();
+  readonly #lock = new ReadWriteLock();
+  readonly #inTransaction = new AsyncLocalStorage<true>();
+  #folderLock?: FolderLock;
   #dirty = false;
   #waiters: Waiter[] = [];
   #current: Promise<void> | null = null;
@@ -43,16 +98,25 @@ export class LowdbStore implements Store {
   static async open(dir?: string, options: { minCompactBytes?: number } = {}): Promise<LowdbStore> {
     let adapter: Adapter<Data> = new Memory<Data>();
     let log: AppendLog | undefined;
+    let folderLock: FolderLock | undefined;
     if (dir) {
       mkdirSync(dir, { recursive: true, mode: 0o700 });
+      // One process per folder: a second one would keep its own copy in memory and lose writes.
+      folderLock = FolderLock.acquire(dir);
       adapter = log = new AppendLog(dir, options.minCompactBytes);
     }
     const db = new Low<Data>(adapter, empty());
-    await db.read();
+    try {
+      await db.read();
+    } catch (error) {
+      folderLock?.release();
+      throw error;
+    }
     db.data ??= empty();
     // Ids made from now on sort after every row held, even if the clock went back since.
     advancePositions(db.data.seq);
     const store = new LowdbStore(db, log);
+    store.#folderLock = folderLock;
     // A folder from before the log: write it as a snapshot now, so the old file is read only once.
     if (log?.migrating) await log.compact(db.data);
     return store;
@@ -65,7 +129,9 @@ export class LowdbStore implements Store {
   }
 
   collection<T extends Row>(name: string, indexes: IndexSpec<T> = {}): Collection<T> {
-    return this.#collection<T>(name, indexes, true);
+    let wrapper = this.#wrappers.get(name);
+    if (!wrapper) this.#wrappers.set(name, (wrapper = new EmbeddedCollection(this.#collection<T>(name, indexes, true))));
+    return wrapper;
   }
 
   #collection<T extends Row>(name: string, indexes: IndexSpec<T>, withCursors: boolean): IndexedCollection<T> {
@@ -89,6 +155,48 @@ export class LowdbStore implements Store {
     }
     return collection;
   }
+
+  /** A collection's rows in memory, read and changed synchronously (tests, benchmarks, copying a store); the caller commits. */
+  memory<T extends Row>(name: string, indexes: IndexSpec<T> = {}): IndexedCollection<T> {
+    return this.#collection<T>(name, indexes, true);
+  }
+
+  /** Puts rows into a collection with their own sequence numbers (copying a store into this one); the caller commits. */
+  restore<T extends Row>(name: string, indexes: IndexSpec<T>, rows: readonly (T & { _seq: number })[]): void {
+    const collection = this.memory(name, indexes);
+    let top = this.db.data.seq;
+    for (const { _seq, ...row } of rows) {
+      this.db.data.seq = _seq - 1;
+      collection.insert(row as unknown as T);
+      top = Math.max(top, _seq);
+    }
+    this.db.data.seq = top;
+  }
+
+  /** The names of the collections this database holds (for copying it). */
+  collectionNames(): string[] {
+    return Object.keys(this.db.data.collections);
+  }
+
+  async transaction<R>(body: () => Promise<R>, { readOnly = false }: TransactionOptions = {}): Promise<R> {
+    if (this.#inTransaction.getStore()) return body();
+    const release = await (readOnly ? this.#lock.read() : this.#lock.write());
+    let outcome: { ok: true; value: R } | { ok: false; error: unknown };
+    try {
+      outcome = { ok: true, value: await this.#inTransaction.run(true, body) };
+    } catch (error) {
+      outcome = { ok: false, error };
+    } finally {
+      release();
+    }
+    // Written or only read: answered once everything this body could see is on disk.
+    await this.commit();
+    if (!outcome.ok) throw outcome.error;
+    return outcome.value;
+  }
+
+  async lock(): Promise<void> {}
+
 
   /** A new row's sequence: its id's position (ids.ts), else one past the highest; `seq` is the highest given. */
   #sequence(id: string): number {
@@ -115,6 +223,7 @@ export class LowdbStore implements Store {
     await this.commit();
     await this.#loop;
     await this.log?.close();
+    this.#folderLock?.release();
   }
 
   async #drain(): Promise<void> {

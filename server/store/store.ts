@@ -1,7 +1,9 @@
 /**
- * The storage interface every service uses. Mutations apply to memory at once (so a handler that
- * checks and then writes, without awaiting in between, is atomic on Node's single thread); `commit()`
- * resolves once every mutation made before it is durable. Another engine only has to honour this.
+ * The storage interface every service uses, with two engines behind it: the embedded one
+ * (lowdb-store.ts: memory, an append log, group commit) and PostgreSQL (pg-store.ts). Every call is
+ * async. Calls made inside `store.transaction()` (found through AsyncLocalStorage, so services need
+ * not pass a handle) are one transaction: they read their own writes, and other requests see the
+ * writes only once they are durable. Calls made outside one are each a transaction of their own.
  */
 export interface Row {
   id: string;
@@ -23,14 +25,24 @@ export type IndexSpec<T> = Record<string, (row: T) => string | undefined>;
 
 /** Rows come back frozen (nested values too): change them only through update(). */
 export interface Collection<T extends Row> {
-  get(id: string): T | undefined;
+  /**
+   * `forUpdate`: inside a write transaction, the row stays this transaction's until it ends (a row
+   * lock in PostgreSQL; the embedded engine runs one write transaction at a time anyway), so a
+   * check-then-change of one row (an intent's transition) runs once however many processes race.
+   */
+  get(id: string, options?: { forUpdate?: boolean }): Promise<T | undefined>;
   /** Rows of one key of an index, oldest first. */
-  find(index: string, key: string): readonly T[];
-  first(index: string, key: string): T | undefined;
-  count(index: string, key: string): number;
-  insert(row: T): T;
-  update(id: string, patch: Partial<T>): T;
-  delete(id: string): boolean;
+  find(index: string, key: string): Promise<readonly T[]>;
+  first(index: string, key: string): Promise<T | undefined>;
+  count(index: string, key: string): Promise<number>;
+  insert(row: T): Promise<T>;
+  /**
+   * Inserts the row unless one with its id exists; then returns that one (in PostgreSQL after the
+   * transaction that wrote it ends: two requests claiming one key are served one after the other).
+   */
+  insertOrGet(row: T): Promise<{ inserted: boolean; row: T }>;
+  update(id: string, patch: Partial<T>): Promise<T>;
+  delete(id: string): Promise<boolean>;
   /**
    * Newest first, cursors by id as in the Stripe API. The order is the position an id carries
    * (identity/ids.ts), so a cursor with one needs no row: live, deleted or never made, it pages from
@@ -40,11 +52,11 @@ export interface Collection<T extends Row> {
    * (An engine shared by several processes, whose ids may share a position, orders by position and
    * then id, and compares a cursor as that pair.)
    */
-  page(index: string, key: string, query: PageQuery, cursorList?: CursorList): Page<T>;
-  /** The keys an index holds rows under (for maintenance: see store/expiry.ts). */
-  keys(index: string): Iterable<string>;
-  /** Every row, oldest first (for maintenance such as expiring old records). */
-  all(): Iterable<T>;
+  page(index: string, key: string, query: PageQuery, cursorList?: CursorList): Promise<Page<T>>;
+  /** Every row, oldest first (for maintenance, tests and copying a store). */
+  all(): Promise<T[]>;
+  /** Deletes every row whose `expiry` index hour (see expiry.ts) has wholly passed by `now`; how many. */
+  deleteExpired(now: number): Promise<number>;
 }
 
 /** The list a cursor without a position must belong to: an index and one of its keys. */
@@ -59,9 +71,36 @@ export class CursorNotFound extends Error {
   }
 }
 
+/** A token bucket per key, shared by every process of the engine (PostgreSQL) or kept per process. */
+export interface RateBuckets {
+  /** Takes one token from `key`'s bucket; false (and the seconds until one is back) when it is empty. */
+  take(key: string, perSecond: number, burst: number): Promise<{ allowed: true } | { allowed: false; retryAfter: number }>;
+}
+
+export interface TransactionOptions {
+  /** Reads only: no write lock, nothing to commit (still answers only once what it read is durable). */
+  readOnly?: boolean;
+  /**
+   * Whether an error thrown by the body still commits what it wrote (a refused card counts towards
+   * its intent's lock): PostgreSQL rolls back otherwise. The embedded engine keeps every change.
+   */
+  commitOn?: (error: unknown) => boolean;
+}
+
 export interface Store {
+  readonly engine: 'embedded' | 'postgres';
   collection<T extends Row>(name: string, indexes?: IndexSpec<T>): Collection<T>;
-  /** Resolves when everything mutated so far is on disk. Concurrent callers share one write. */
-  commit(): Promise<void>;
+  /**
+   * Runs `body` as one transaction and resolves once its writes are durable (and, for a read, once
+   * everything it may have seen is). Nested calls join the outer transaction.
+   */
+  transaction<R>(body: () => Promise<R>, options?: TransactionOptions): Promise<R>;
+  /**
+   * A lock on a name until the current transaction ends (PostgreSQL: an advisory lock, so it holds
+   * across processes; the embedded engine's write transactions are exclusive already).
+   */
+  lock(name: string): Promise<void>;
+  /** Rate-limit budgets shared by all processes; undefined: each limiter keeps its own in memory. */
+  readonly rateBuckets?: RateBuckets;
   close(): Promise<void>;
 }

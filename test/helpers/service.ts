@@ -6,7 +6,8 @@ import { createServices, type Services } from '../../server/services.ts';
 import type { Config } from '../../server/config.ts';
 import { createLogger } from '../../server/logger.ts';
 import { ensureSeeded, type Credentials } from '../../server/seed.ts';
-import { LowdbStore } from '../../server/store/lowdb-store.ts';
+import { openStore } from '../../server/store/open-store.ts';
+import { freshTestDatabase } from './postgres.ts';
 import { assertMatchesOpenApi } from './openapi-check.ts';
 
 export interface TestService {
@@ -53,16 +54,22 @@ export class ManualClock implements Clock {
   }
 }
 
+/** The engine the server suite runs on: CPE_TEST_ENGINE=postgres, or the embedded store. */
+export const testEngine = (): 'postgres' | 'embedded' => (process.env.CPE_TEST_ENGINE === 'postgres' ? 'postgres' : 'embedded');
+
 /**
- * A real service on a free loopback port, with an in-memory store unless `dataDir` is given. The port
- * is bound before the services are built, so their configuration is final from the start.
+ * A real service on a free loopback port, with an in-memory store unless `dataDir` is given; with
+ * CPE_TEST_ENGINE=postgres (and no `dataDir`), on a fresh PostgreSQL database of its own
+ * (test/helpers/postgres.ts). The port is bound before the services are built, so their
+ * configuration is final from the start.
  */
 export async function startTestService(overrides: Partial<Config> = {}, clock: Clock = systemClock): Promise<TestService> {
   const server: Server = createServer();
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  const config = Object.freeze(testConfig({ publicUrl: url, ...overrides }));
-  const store = await LowdbStore.open(config.dataDir);
+  const databaseUrl = overrides.databaseUrl ?? (testEngine() === 'postgres' && !overrides.dataDir ? await freshTestDatabase() : undefined);
+  const config = Object.freeze(testConfig({ publicUrl: url, ...overrides, databaseUrl }));
+  const store = await openStore(config);
   const services = createServices(store, createLogger(config.log), config, clock);
   server.on('request', createApp(services).callback());
   const credentials = await ensureSeeded(services);

@@ -70,7 +70,7 @@ describe('tokenise card-testing limits', () => {
       assert.equal(server.status, 429);
       assert.equal(server.body.error.type, 'rate_limit_error');
 
-      const other = svc.services.merchants.create({ origins: ['https://other.example'] });
+      const other = await svc.services.merchants.create({ origins: ['https://other.example'] });
       const created = await svc.api('POST', '/v1/payment_intents', { token: other.licenceKey, json: { merchantid: other.merchantId, amount: 100, currency: 'GBP', identifier: 'other-1' } });
       const otherSession = { ...created.body, headers: { 'X-CPE-Public-Key': other.publicKey, 'X-CPE-Session-Token': created.body.session_token } };
       assert.equal(await tokeniseAs(svc, otherSession, { from: '127.0.0.2' }), 200);

@@ -14,7 +14,7 @@ let svc: TestService;
 before(async () => (svc = await startTestService()));
 after(() => svc.close());
 
-const tokenCount = () => [...svc.services.store.collection('card_tokens').all()].length;
+const tokenCount = async () => (await svc.services.store.collection('card_tokens').all()).length;
 const card = { number: CARDS.visa, exp_month: '12', exp_year: futureYear, cvc: '123', name: 'Ada Lovelace' };
 
 /** A tokenise request as an attacker sends it: the session's credentials and whatever headers it likes. */
@@ -24,14 +24,14 @@ const attack = (session: Session, headers: Record<string, string>) =>
 describe('POST /frames/tokenise answers the hosted frames only', () => {
   test('a script or curl (no Origin) is refused 403 frames_only, naming POST /v1/tokens; nothing is tokenised', async () => {
     const session = await createIntent(svc);
-    const before = tokenCount();
+    const before = await tokenCount();
     const refused = await attack(session, {});
     assertError(refused, 403, null, 'invalid_request_error');
     assert.equal(refused.body.error.code, 'frames_only');
     assert.match(refused.body.error.message, /POST \/v1\/tokens/);
     assert.match(refused.body.error.message, /no Origin header/);
     assert.ok(refused.body.error.message.includes(svc.url), 'names the origin expected');
-    assert.equal(tokenCount(), before);
+    assert.equal(await tokenCount(), before);
     // The refusal changed nothing: the intent can still be paid from the frames.
     assert.equal((await tokenise(svc, session)).status, 200);
   });
@@ -130,7 +130,7 @@ describe('POST /v1/tokens: the server-side route (licence key, test mode)', () =
     assert.equal((await svc.api('POST', '/intent/attach', { headers: b.headers, json: { token: data.cp_card_token } })).body.error.code, 'token_already_used');
 
     // Another merchant can neither use the token on its own intent nor reach this merchant's intents.
-    const other = svc.services.merchants.create({ origins: ['https://other.example'] });
+    const other = await svc.services.merchants.create({ origins: ['https://other.example'] });
     const otherIntent = await svc.api('POST', '/v1/payment_intents', { token: other.licenceKey, json: { merchantid: other.merchantId, amount: 500, currency: 'GBP', identifier: 'o-1' } });
     const fresh = (await client().createToken({ card })).data.cp_card_token;
     assertError(await svc.api('POST', '/v1/payment_intents/attach', { token: other.licenceKey, json: { payment_intent_id: otherIntent.body.paymentIntentId, token: fresh } }), 404, 'token');

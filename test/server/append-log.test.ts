@@ -19,7 +19,7 @@ describe('the append log', () => {
   test('a commit appends only what it changed: the bytes written do not grow with the database', async () => {
     const dir = tempDataDir();
     const store = await LowdbStore.open(dir);
-    const items = store.collection<Item>('items');
+    const items = store.memory<Item>('items');
     for (let i = 0; i < 5000; i++) items.insert({ id: `i${i}`, n: i, pad: 'x'.repeat(100) });
     await store.commit();
     const log = join(dir, 'cpe.000000.log');
@@ -39,7 +39,7 @@ describe('the append log', () => {
   test('a torn last record is cut off on start, and everything before it is kept', async () => {
     const dir = tempDataDir();
     const store = await LowdbStore.open(dir);
-    const items = store.collection<Item>('items');
+    const items = store.memory<Item>('items');
     items.insert({ id: 'kept', n: 1 });
     await store.commit();
     await store.close();
@@ -50,7 +50,7 @@ describe('the append log', () => {
     const reopened = await LowdbStore.open(dir);
     assert.equal(reopened.log?.discarded, 1);
     assert.equal(statSync(log).size, good, 'the torn tail is truncated');
-    const again = reopened.collection<Item>('items');
+    const again = reopened.memory<Item>('items');
     assert.equal(again.get('kept')?.n, 1);
     assert.equal(again.get('lost'), undefined);
     // And the log goes on from there.
@@ -62,7 +62,7 @@ describe('the append log', () => {
   test('a damaged record (bad checksum) ends the replay there, as a torn one does', async () => {
     const dir = tempDataDir();
     const store = await LowdbStore.open(dir);
-    const items = store.collection<Item>('items');
+    const items = store.memory<Item>('items');
     items.insert({ id: 'a', n: 1 });
     await store.commit();
     items.insert({ id: 'b', n: 2 });
@@ -79,7 +79,7 @@ describe('the append log', () => {
   test('compaction writes a snapshot and drops the logs it includes; the data is the same before and after', async () => {
     const dir = tempDataDir();
     const store = await LowdbStore.open(dir);
-    const items = store.collection<Item>('items', { even: (r) => String(r.n % 2 === 0) });
+    const items = store.memory<Item>('items', { even: (r) => String(r.n % 2 === 0) });
     for (let i = 0; i < 300; i++) items.insert({ id: `i${i}`, n: i });
     await store.commit();
     items.delete('i3');
@@ -92,7 +92,7 @@ describe('the append log', () => {
     items.update('i4', { n: 40 });
     await store.close();
     const reopened = await LowdbStore.open(dir);
-    const again = reopened.collection<Item>('items', { even: (r) => String(r.n % 2 === 0) });
+    const again = reopened.memory<Item>('items', { even: (r) => String(r.n % 2 === 0) });
     assert.equal(again.get('i4')?.n, 40);
     assert.equal(again.get('i3'), undefined);
     assert.deepEqual(again.page('even', 'true', { limit: 2 }).data.map((r) => r.id), ['i298', 'i296']);
@@ -105,7 +105,7 @@ describe('the append log', () => {
   test('a log that outgrows the live data is compacted by itself', async () => {
     const dir = tempDataDir();
     const store = await LowdbStore.open(dir);
-    const items = store.collection<Item>('items');
+    const items = store.memory<Item>('items');
     items.insert({ id: 'hot', n: 0, pad: 'x'.repeat(1000) });
     // One small row rewritten again and again: the log grows, the live data does not.
     for (let i = 1; i <= 1500; i++) {
@@ -127,7 +127,7 @@ describe('the append log', () => {
     ];
     writeFileSync(join(dir, 'cpe.snapshot'), [JSON.stringify({ version: 2, log: 4, seq: 3 }), ...rows.map((r) => `items\t${JSON.stringify(r)}`), JSON.stringify({ rows: 3 }), ''].join('\n'));
     const store = await LowdbStore.open(dir);
-    const items = store.collection<Item & { nested?: { list: string[] } }>('items', { all: () => 'all' });
+    const items = store.memory<Item & { nested?: { list: string[] } }>('items', { all: () => 'all' });
     assert.deepEqual(items.get('b'), rows[1]);
     assert.ok(Object.isFrozen(items.get('b')!.nested), 'rows read from a version 2 snapshot are frozen too');
     items.delete('a');
@@ -147,7 +147,7 @@ describe('the append log', () => {
   test('a version 3 snapshot keeps each row as it was: key order, nested values, fields set to undefined left out', async () => {
     const dir = tempDataDir();
     const store = await LowdbStore.open(dir);
-    const items = store.collection<Item & { nested?: unknown; gone?: string; text?: string }>('items');
+    const items = store.memory<Item & { nested?: unknown; gone?: string; text?: string }>('items');
     items.insert({ id: 'x', n: 1, nested: { deep: [1, { two: null }] }, text: 'tab\tnewline\n"quote" é ✓' });
     items.insert({ id: 'y', n: 2, gone: undefined });
     items.insert({ id: 'z', pad: 'p', n: 3 });
@@ -163,7 +163,7 @@ describe('the append log', () => {
     const dir = tempDataDir();
     writeFileSync(join(dir, 'cpe.json'), JSON.stringify({ version: 1, seq: 2, collections: { items: { a: { id: 'a', n: 1, _seq: 1 }, b: { id: 'b', n: 2, _seq: 2 } } } }));
     const store = await LowdbStore.open(dir);
-    const items = store.collection<Item>('items', { all: () => 'all' });
+    const items = store.memory<Item>('items', { all: () => 'all' });
     assert.equal(items.get('b')?.n, 2);
     assert.deepEqual(files(dir), ['cpe.snapshot'], 'migrated on start');
     items.insert({ id: 'c', n: 3 });

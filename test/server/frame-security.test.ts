@@ -17,23 +17,23 @@ const ancestorsFor = (query: Record<string, string>) =>
 
 describe('who may frame a hosted frame page', () => {
   test("the merchant named by the frame address (its public key), and only that merchant's origins", async () => {
-    assert.deepEqual(ancestorsFor({ pk: svc.credentials.publicKey }), MERCHANT_ORIGINS);
+    assert.deepEqual(await ancestorsFor({ pk: svc.credentials.publicKey }), MERCHANT_ORIGINS);
     const other = await svc.services.merchants.create({ origins: ['https://shop.example'] });
-    assert.deepEqual(ancestorsFor({ pk: other.publicKey }), ['https://shop.example']);
+    assert.deepEqual(await ancestorsFor({ pk: other.publicKey }), ['https://shop.example']);
   });
 
-  test('an unknown key, a licence key or no key: nobody', () => {
-    assert.deepEqual(ancestorsFor({ pk: 'pk_test_unknown' }), []);
-    assert.deepEqual(ancestorsFor({ pk: svc.credentials.licenceKey }), []);
-    assert.deepEqual(ancestorsFor({}), []);
+  test('an unknown key, a licence key or no key: nobody', async () => {
+    assert.deepEqual(await ancestorsFor({ pk: 'pk_test_unknown' }), []);
+    assert.deepEqual(await ancestorsFor({ pk: svc.credentials.licenceKey }), []);
+    assert.deepEqual(await ancestorsFor({}), []);
   });
 
   test("with an opaque key: only when it is an intent of that merchant", async () => {
     const opaque = (await createIntent(svc)).opaque_key;
-    assert.deepEqual(ancestorsFor({ pk: svc.credentials.publicKey, ok: opaque }), MERCHANT_ORIGINS);
-    assert.deepEqual(ancestorsFor({ pk: svc.credentials.publicKey, ok: 'opq_unknown' }), []);
+    assert.deepEqual(await ancestorsFor({ pk: svc.credentials.publicKey, ok: opaque }), MERCHANT_ORIGINS);
+    assert.deepEqual(await ancestorsFor({ pk: svc.credentials.publicKey, ok: 'opq_unknown' }), []);
     const other = await svc.services.merchants.create({ origins: ['https://shop.example'] });
-    assert.deepEqual(ancestorsFor({ pk: other.publicKey, ok: opaque }), [], "another merchant's key with this intent's opaque key");
+    assert.deepEqual(await ancestorsFor({ pk: other.publicKey, ok: opaque }), [], "another merchant's key with this intent's opaque key");
   });
 });
 

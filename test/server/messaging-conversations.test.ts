@@ -132,7 +132,7 @@ describe('DELETE /v1/conversations/:id', () => {
     assert.equal((await svc.api('GET', `/v1/conversations/${conversation_id}`, { token })).status, 404);
     assert.equal((await svc.api('GET', `/v1/conversations/${conversation_id}/messages`, { token })).status, 404);
     const rows = svc.services.store.collection<{ id: string }>('messages');
-    assert.equal(rows.get(message.id), undefined, 'the message row is gone from the store');
+    assert.equal(await rows.get(message.id), undefined, 'the message row is gone from the store');
   });
 });
 

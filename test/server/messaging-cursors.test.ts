@@ -87,17 +87,18 @@ describe('deleted cursors', () => {
     for (let i = 0; i < 6; i++) ids.unshift(await contact(svc.api, token, `a${i}`));
     await svc.api('DELETE', `/v1/contacts/${ids[2]}`, { token });
     // Another user creates and deletes 10,050 contacts (in process: the HTTP path is tested above).
-    const other = svc.services.users.issueToken('mallory').user.id;
+    const other = (await svc.services.users.issueToken('mallory')).user.id;
     for (let i = 0; i < 10_050; i++) {
-      const made = svc.services.messaging.createContact(other, { username: `m${i}`, phone_number: '+441234567' });
-      svc.services.messaging.deleteContact(other, made.id);
+      // In process, each call its own transaction, as a request would be.
+      const made = await svc.services.store.transaction(() => svc.services.messaging.createContact(other, { username: `m${i}`, phone_number: '+441234567' }));
+      await svc.services.store.transaction(() => svc.services.messaging.deleteContact(other, made.id));
     }
     assert.deepEqual(await walk(svc.api, token, '/v1/contacts', ids[2]), ids.slice(3));
     // The user's own thousands of deletes: every deleted cursor still pages on.
     const many: string[] = [];
-    for (let i = 0; i < 3_000; i++) many.unshift(svc.services.messaging.createContact(svc.services.users.userOf(token)!.id, { username: `b${i}`, phone_number: '+441234567' }).id);
-    const user = svc.services.users.userOf(token)!.id;
-    for (let i = 0; i < many.length; i += 2) svc.services.messaging.deleteContact(user, many[i]);
+    const user = (await svc.services.users.userOf(token))!.id;
+    for (let i = 0; i < 3_000; i++) many.unshift((await svc.services.store.transaction(() => svc.services.messaging.createContact(user, { username: `b${i}`, phone_number: '+441234567' }))).id);
+    for (let i = 0; i < many.length; i += 2) await svc.services.store.transaction(() => svc.services.messaging.deleteContact(user, many[i]));
     const page = await svc.api('GET', `/v1/contacts?limit=2&starting_after=${many[0]}`, { token });
     assert.deepEqual(page.body.data.map((c: { id: string }) => c.id), [many[1], many[3]]);
   });
@@ -106,7 +107,7 @@ describe('deleted cursors', () => {
     const svc = await startTestService();
     open.push(svc);
     const token = svc.credentials.accessToken;
-    const other = svc.services.users.issueToken('eve');
+    const other = await svc.services.users.issueToken('eve');
     const mine: string[] = [];
     mine.unshift(await contact(svc.api, token, 'old'));
     const theirs = await contact(svc.api, other.accessToken, 'theirs');
@@ -130,11 +131,11 @@ describe('ids made before they carried a position', () => {
     const dataDir = tempDataDir();
     const svc = await startTestService({ dataDir });
     const token = svc.credentials.accessToken;
-    const userId = svc.services.users.userOf(token)!.id;
+    const userId = (await svc.services.users.userOf(token))!.id;
     await svc.close();
     const store = await LowdbStore.open(dataDir);
-    const contacts = store.collection<any>('contacts');
-    const conversations = store.collection<any>('conversations');
+    const contacts = store.memory<any>('contacts');
+    const conversations = store.memory<any>('conversations');
     const oldId = (prefix: string) => `${prefix}_${randomBytes(12).toString('base64url').replaceAll('-', 'A').replaceAll('_', 'B')}`;
     const ids: string[] = [];
     for (let i = 0; i < 6; i++) {
@@ -165,7 +166,7 @@ describe('ids made before they carried a position', () => {
     assert.deepEqual(await walk(svc.api, token, '/v1/contacts', old[2]), old.slice(3));
     assert.deepEqual((await svc.api('GET', `/v1/contacts?ending_before=${old[2]}&limit=2`, { token })).body.data.map((c: { id: string }) => c.id), [old[0], old[1]]);
     // Another user's view of that old id: as absent as one that never existed.
-    const other = svc.services.users.issueToken('trudy').accessToken;
+    const other = (await svc.services.users.issueToken('trudy')).accessToken;
     for (const cursor of [old[2], old[3], 'ctc_AAAAAAAAAAAAAAAA']) {
       const { status, body } = await svc.api('GET', `/v1/contacts?starting_after=${cursor}`, { token: other });
       assert.equal(status, 404);

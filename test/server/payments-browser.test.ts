@@ -182,10 +182,10 @@ describe('idempotency', () => {
     assert.equal(second.status, 200);
     assert.deepEqual(second.body, first.body);
     assert.equal(second.headers.get('idempotent-replayed'), 'true');
-    const count = [...svc.services.store.collection<{ id: string; identifier: string }>('payment_intents').all()].filter((i) => i.identifier === 'idem-order').length;
+    const count = (await svc.services.store.collection<{ id: string; identifier: string }>('payment_intents').all()).filter((i) => i.identifier === 'idem-order').length;
     assert.equal(count, 1);
     // The stored answer is sealed: the session token is not readable in the store.
-    const dump = JSON.stringify([...svc.services.store.collection('idempotency_keys').all()]);
+    const dump = JSON.stringify(await svc.services.store.collection('idempotency_keys').all());
     assert.ok(!dump.includes(first.body.session_token));
   });
 

@@ -23,7 +23,7 @@ describe('create and retrieve', () => {
     assert.equal(intent.account_id, 'acct-1');
     assert.deepEqual(intent.attempts, []);
     // The session token is kept hashed: it is nowhere in the stored data.
-    const dump = JSON.stringify([...svc.services.store.collection('payment_intents').all()]);
+    const dump = JSON.stringify(await svc.services.store.collection('payment_intents').all());
     assert.ok(!dump.includes(s.session_token));
   });
 

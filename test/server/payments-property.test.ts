@@ -333,7 +333,7 @@ async function runSequence(create: { amount: number; autoCapture?: boolean; moto
   const expanded = steps.flatMap((s): Step[] => (s.kind === 'invalidBurst' ? Array.from({ length: s.count }, () => ({ kind: 'tokenise', card: s.card })) : [s]));
   for (const step of expanded) {
     let before = current;
-    const countBefore = intentCount();
+    const countBefore = await intentCount();
     const done = await perform(step);
     if (!done) continue;
     const { sent, replayOf } = done;
@@ -359,7 +359,7 @@ async function runSequence(create: { amount: number; autoCapture?: boolean; moto
       assert.deepEqual(r.body, replayOf.response.body, `${label}: body differs from the first answer`);
       assert.equal(r.headers.get('idempotent-replayed'), 'true', `${label}: not marked as replayed`);
       assert.deepEqual(afterIntent, before, `${label}: a replayed request changed the intent`);
-      assert.equal(intentCount(), countBefore, `${label}: a replayed request created an intent`);
+      assert.equal(await intentCount(), countBefore, `${label}: a replayed request created an intent`);
     } else {
       // A first answer (or the repeat of an answer the service does not store: a 400 that refused the request before it ran).
       judge(sent, before, afterIntent);
@@ -528,8 +528,6 @@ async function runSequence(create: { amount: number; autoCapture?: boolean; moto
 
 
 
-function intentCount(): number {
-  let n = 0;
-  for (const _ of svc.services.store.collection('payment_intents').all()) n++;
-  return n;
+async function intentCount(): Promise<number> {
+  return (await svc.services.store.collection('payment_intents').all()).length;
 }

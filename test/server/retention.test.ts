@@ -7,7 +7,7 @@ import { answerChallenge, assertError, backend, CARDS, createIntent, getIntent, 
 
 /** Time moves by the service's clock here: no stored row is rewritten, nothing sleeps. */
 
-const rowCount = (svc: TestService, name: string) => [...svc.services.store.collection<{ id: string }>(name).all()].length;
+const rowCount = async (svc: TestService, name: string) => (await svc.services.store.collection<{ id: string }>(name).all()).length;
 
 async function withService(clock: ManualClock, retention: number | undefined, run: (svc: TestService) => Promise<void>) {
   const svc = await startTestService(retention === undefined ? {} : { idempotencyRetentionSeconds: retention }, clock);
@@ -34,7 +34,7 @@ describe('idempotency retention', () => {
       const replay = await create(svc, 'day-key');
       assert.equal(replay.headers.get('idempotent-replayed'), 'true');
       assert.equal(replay.body.paymentIntentId, first.body.paymentIntentId);
-      assert.equal(rowCount(svc, 'idempotency_keys'), 1);
+      assert.equal(await rowCount(svc, 'idempotency_keys'), 1);
       assert.equal((await pruneExpired(svc.services)).idempotencyKeys, 0, 'nothing is pruned before its time');
 
       clock.advance(1);
@@ -45,7 +45,7 @@ describe('idempotency retention', () => {
       // The record of the fresh run is new; once it too is past retention (and its hour is over), it goes.
       clock.advance(24 * 3600 + 3600);
       assert.equal((await pruneExpired(svc.services)).idempotencyKeys, 1);
-      assert.equal(rowCount(svc, 'idempotency_keys'), 0);
+      assert.equal(await rowCount(svc, 'idempotency_keys'), 0);
     });
   });
 
@@ -67,8 +67,8 @@ describe('idempotency retention', () => {
       clock.advance(2 * 3600);
       await svc.api('POST', '/v1/contacts', { token: svc.credentials.accessToken, json: { username: 'late', phone_number: '+441234567' }, headers: { 'X-Idempotency-Key': 'late' } });
       assert.equal((await pruneExpired(svc.services)).idempotencyKeys, 1000);
-      assert.equal(rowCount(svc, 'idempotency_keys'), 1);
-      assert.equal(rowCount(svc, 'contacts'), 1001, 'pruning touches only idempotency records');
+      assert.equal(await rowCount(svc, 'idempotency_keys'), 1);
+      assert.equal(await rowCount(svc, 'contacts'), 1001, 'pruning touches only idempotency records');
     });
   });
 });
@@ -87,12 +87,12 @@ describe('expiry of tokens and challenges', () => {
       assert.equal(expired.body.error.code, 'token_expired');
       // Still waiting for a card, as the tokenise (the session's first request) left it.
       assert.equal((await getIntent(svc, s.paymentIntentId)).status, 'requires_payment_method');
-      assert.equal(rowCount(svc, 'card_tokens'), 2);
+      assert.equal(await rowCount(svc, 'card_tokens'), 2);
 
       // Pruned within the hour after their time (they are dropped by the hour): three hours is past both.
       clock.advance(3 * 3600);
       assert.equal((await pruneExpired(svc.services)).tokens, 2);
-      assert.equal(rowCount(svc, 'card_tokens'), 0);
+      assert.equal(await rowCount(svc, 'card_tokens'), 0);
       const gone = await backend(svc, 'attach', { payment_intent_id: s.paymentIntentId, token: spare });
       assertError(gone, 404, 'token');
     });
@@ -104,13 +104,13 @@ describe('expiry of tokens and challenges', () => {
       const answered = await readyToAuthorise(svc, CARDS.challenge);
       assert.equal((await answerChallenge(svc, answered.confirm.challenge.url, 'complete')).status, 200);
       const pending = await readyToAuthorise(svc, CARDS.challenge);
-      assert.equal(rowCount(svc, 'three_ds_challenges'), 2);
+      assert.equal(await rowCount(svc, 'three_ds_challenges'), 2);
       clock.advance(15 * 60);
       assert.equal((await fetch(pending.confirm.challenge.url)).status, 404, 'an expired challenge page is gone');
       assert.equal((await pruneExpired(svc.services)).challenges, 0, 'kept an hour past expiry');
       clock.advance(3 * 3600);
       assert.equal((await pruneExpired(svc.services)).challenges, 2);
-      assert.equal(rowCount(svc, 'three_ds_challenges'), 0);
+      assert.equal(await rowCount(svc, 'three_ds_challenges'), 0);
     });
   });
 });
@@ -132,6 +132,9 @@ describe('configuration from the environment', () => {
       CPE_LOG_FILE: '/tmp/cpe.log',
       CPE_IDEMPOTENCY_RETENTION: '3600',
       CPE_COMPACT_MIN_BYTES: '4096',
+      CPE_DATABASE_URL: 'postgres://cpe@db.example/cpe',
+      CPE_PROCESSES: '3',
+      CPE_DATABASE_POOL: '7',
     });
     assert.deepEqual(config, {
       port: 5000,
@@ -144,6 +147,9 @@ describe('configuration from the environment', () => {
       log: { level: 'warn', file: '/tmp/cpe.log' },
       idempotencyRetentionSeconds: 3600,
       compactMinBytes: 4096,
+      databaseUrl: 'postgres://cpe@db.example/cpe',
+      processes: 3,
+      databasePool: 7,
     });
   });
 

@@ -17,7 +17,7 @@ interface Item {
 describe('IndexedCollection', () => {
   test('pages newest first by index key, and moves rows between keys on update', async () => {
     const store = await LowdbStore.open();
-    const items = store.collection<Item>('items', { owner: (r) => r.owner, tag: (r) => `${r.owner}:${r.tag}` });
+    const items = store.memory<Item>('items', { owner: (r) => r.owner, tag: (r) => `${r.owner}:${r.tag}` });
     for (let i = 0; i < 10; i++) items.insert({ id: `i${i}`, owner: i % 2 ? 'odd' : 'even', tag: 'a' });
     assert.deepEqual(items.page('owner', 'odd', { limit: 2 }).data.map((r) => r.id), ['i9', 'i7']);
     assert.deepEqual(items.page('owner', 'odd', { limit: 2, startingAfter: 'i7' }).data.map((r) => r.id), ['i5', 'i3']);
@@ -35,7 +35,7 @@ describe('IndexedCollection', () => {
   test('a cursor is decoded to its place: deletes leave no memory, but for ids made before positions', async () => {
     const dir = tempDataDir();
     const store = await LowdbStore.open(dir);
-    const items = store.collection<Item>('items', { owner: (r) => r.owner });
+    const items = store.memory<Item>('items', { owner: (r) => r.owner });
     const ids = Array.from({ length: 6 }, () => newId('itm'));
     for (const id of ids) items.insert({ id, owner: 'o', tag: 't' });
     for (const id of ids.slice(1, 5)) items.delete(id);
@@ -48,12 +48,12 @@ describe('IndexedCollection', () => {
     assert.equal((await readDataFolder(dir)).collections['items.deleted_cursors'], undefined, 'no record of deletes');
     // An id of the shape made before positions: its place is kept once deleted, across a restart.
     const again = await LowdbStore.open(dir);
-    const older = again.collection<Item>('older', { owner: (r) => r.owner });
+    const older = again.memory<Item>('older', { owner: (r) => r.owner });
     for (const id of ['itm_AAAAAAAAAAAAAAA1', 'itm_AAAAAAAAAAAAAAA2', 'itm_AAAAAAAAAAAAAAA3']) older.insert({ id, owner: 'o', tag: 't' });
     older.delete('itm_AAAAAAAAAAAAAAA2');
     await again.close();
     const third = await LowdbStore.open(dir);
-    const reopened = third.collection<Item>('older', { owner: (r) => r.owner });
+    const reopened = third.memory<Item>('older', { owner: (r) => r.owner });
     assert.deepEqual(reopened.page('owner', 'o', { limit: 5, startingAfter: 'itm_AAAAAAAAAAAAAAA2' }).data.map((r) => r.id), ['itm_AAAAAAAAAAAAAAA1']);
     assert.throws(() => reopened.page('owner', 'other', { limit: 5, startingAfter: 'itm_AAAAAAAAAAAAAAA2' }), CursorNotFound, 'only in its own list');
     await third.close();
@@ -61,7 +61,7 @@ describe('IndexedCollection', () => {
 
   test('rows handed out cannot be changed in place, nested values included; update() still works', async () => {
     const store = await LowdbStore.open();
-    const items = store.collection<Item & { nested: { list: string[] } }>('items', { owner: (r) => r.owner });
+    const items = store.memory<Item & { nested: { list: string[] } }>('items', { owner: (r) => r.owner });
     const inserted = items.insert({ id: 'x', owner: 'o', tag: 't', nested: { list: ['a'] } });
     for (const row of [inserted, items.get('x')!, items.find('owner', 'o')[0], items.page('owner', 'o', { limit: 1 }).data[0]]) {
       assert.throws(() => ((row as Item).tag = 'changed'), TypeError);
@@ -77,7 +77,7 @@ describe('LowdbStore', () => {
   test('concurrent commits share file writes, and the file holds them all', async () => {
     const dir = tempDataDir();
     const store = await LowdbStore.open(dir);
-    const items = store.collection<Item>('items', { owner: (r) => r.owner });
+    const items = store.memory<Item>('items', { owner: (r) => r.owner });
     const commits = [];
     for (let i = 0; i < 200; i++) {
       items.insert({ id: `i${i}`, owner: 'o', tag: 't' });
@@ -91,13 +91,13 @@ describe('LowdbStore', () => {
     const log = join(dir, 'cpe.000000.log');
     assert.equal(statSync(log).mode & 0o777, 0o600, 'the log is private to its owner');
     const reopened = await LowdbStore.open(dir);
-    const again = reopened.collection<Item>('items', { owner: (r) => r.owner });
+    const again = reopened.memory<Item>('items', { owner: (r) => r.owner });
     assert.deepEqual(again.page('owner', 'o', { limit: 3 }).data.map((r) => r.id), ['i199', 'i198', 'i197']);
   });
 
   test('commits arriving during a write are grouped into the next one', async () => {
     const store = await LowdbStore.open(tempDataDir());
-    const items = store.collection<Item>('items');
+    const items = store.memory<Item>('items');
     items.insert({ id: 'first', owner: 'o', tag: 't' });
     const first = store.commit();
     const later = [];

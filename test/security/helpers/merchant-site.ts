@@ -44,8 +44,7 @@ export async function startMerchantSite(service: RunningService, host: 'localhos
   // Every interface (dual-stack): Chromium may reach `localhost` over ::1 or 127.0.0.1.
   await new Promise<void>((resolve) => server.listen(0, resolve));
   const url = `http://${host}:${(server.address() as AddressInfo).port}`;
-  const credentials = service.services.merchants.create({ origins: [url], name: 'Security test shop' });
-  await service.services.store.commit();
+  const credentials = await service.services.merchants.create({ origins: [url], name: 'Security test shop' });
   merchantId = credentials.merchantId;
   client = new CpeClient({ licenceKey: credentials.licenceKey, baseUrl: service.url });
   return {

@@ -1,0 +1,20 @@
+import type { Config } from '../config.ts';
+import { LowdbStore } from './lowdb-store.ts';
+import type { Store } from './store.ts';
+
+/** Whether a URL names a PostgreSQL database (CPE_DATABASE_URL). */
+export const isPostgresUrl = (url: string | undefined): boolean => !!url && /^postgres(ql)?:\/\//.test(url);
+
+/**
+ * The engine the configuration asks for: PostgreSQL when `databaseUrl` is a postgres:// URL (the
+ * driver is loaded only then), otherwise the embedded store in `dataDir` (in memory without one).
+ */
+export async function openStore(config: Pick<Config, 'databaseUrl' | 'databasePool' | 'dataDir' | 'compactMinBytes'>): Promise<Store> {
+  if (config.databaseUrl !== undefined && config.databaseUrl !== '') {
+    const url: string = config.databaseUrl;
+    if (!isPostgresUrl(url)) throw new Error(`CPE_DATABASE_URL must be a postgres:// URL, got '${url.replace(/\/\/[^@/]*@/, '//…@')}'.`);
+    const { PgStore } = await import('./pg-store.ts');
+    return PgStore.open(url, { poolSize: config.databasePool });
+  }
+  return LowdbStore.open(config.dataDir, { minCompactBytes: config.compactMinBytes });
+}

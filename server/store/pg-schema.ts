@@ -1,0 +1,405 @@
+/**
+ * The PostgreSQL engine's schema: real tables with keys, foreign keys and unique constraints, and
+ * how each collection's rows map to them. Every table has `seq`: the position a row's id carries
+ * (identity/ids.ts), or for an id without one the next of one sequence shared by all tables (the
+ * embedded store's row counter). Lists are pages of an index on (list key, seq, id), newest first:
+ * ids made at once by two processes may share a position, and the id breaks the tie. Created and changed only by the versioned migrations below (pg-migrate.ts), run at first
+ * start and by `npm run migrate`.
+ */
+
+export type ColumnType = 'text' | 'int' | 'bigint' | 'bool' | 'jsonb' | 'text[]';
+
+export interface Column {
+  type: ColumnType;
+  /** Absent from the row when NULL (a field that older rows lack), rather than null. */
+  optional?: boolean;
+}
+
+export interface TableDef {
+  table: string;
+  /** The row's fields in the order the service writes them, each a column of the same name. */
+  columns: Record<string, Column>;
+  /** The column holding each index's key (see IndexSpec): a field, or a generated column. */
+  indexes: Record<string, string>;
+  /** Index keys computed by the service's own key function and stored (no SQL can compute them). */
+  derived?: Record<string, ColumnType>;
+  /** A listed collection: a deleted row whose id carries no position stays a cursor (see the tombstones table). */
+  paged?: boolean;
+  /** payment_intents: `attempts` is rows of payment_attempts. */
+  attempts?: boolean;
+  /**
+   * Rows are never changed nor deleted once written (merchants, keys, users, access tokens): each
+   * process keeps those it has read, so authenticating a request costs no query once warm.
+   */
+  immutable?: boolean;
+}
+
+const t = (type: ColumnType, optional = false): Column => ({ type, ...(optional ? { optional } : {}) });
+
+export const TABLES: Record<string, TableDef> = {
+  users: { table: 'users', columns: { id: t('text'), username: t('text'), created_at: t('bigint') }, indexes: { username: 'username' }, immutable: true },
+  access_tokens: { table: 'access_tokens', columns: { id: t('text'), user_id: t('text'), created_at: t('bigint') }, indexes: { user: 'user_id' }, immutable: true },
+  merchants: {
+    table: 'merchants',
+    columns: { id: t('text'), merchant_id: t('int'), name: t('text'), origins: t('text[]'), created_at: t('bigint') },
+    indexes: {},
+    immutable: true,
+  },
+  merchant_keys: { table: 'merchant_keys', columns: { id: t('text'), merchant_id: t('int'), kind: t('text') }, indexes: {}, immutable: true },
+  contacts: {
+    table: 'contacts',
+    columns: {
+      id: t('text'),
+      object: t('text'),
+      user_id: t('text'),
+      username: t('text'),
+      phone_number: t('text'),
+      avatar_url: t('text'),
+      display_name: t('text'),
+      conversation_id: t('text'),
+      last_active_at: t('bigint'),
+      created_at: t('bigint'),
+    },
+    indexes: { owner: 'user_id', active: 'ix_active' },
+    paged: true,
+  },
+  conversations: {
+    table: 'conversations',
+    columns: {
+      id: t('text'),
+      object: t('text'),
+      user_id: t('text'),
+      contact_id: t('text'),
+      group_id: t('text'),
+      pinned_message_id: t('text'),
+      is_pinned: t('bool'),
+      is_muted: t('bool'),
+      last_active_at: t('bigint'),
+      last_opened_at: t('bigint'),
+      created_at: t('bigint'),
+      archived_at: t('bigint'),
+    },
+    indexes: { owner: 'user_id', archived: 'ix_archived', group: 'ix_group' },
+    paged: true,
+  },
+  messages: {
+    table: 'messages',
+    columns: {
+      id: t('text'),
+      object: t('text'),
+      user_id: t('text'),
+      conversation_id: t('text'),
+      sender: t('text'),
+      text: t('text'),
+      created_at: t('bigint'),
+    },
+    indexes: { conversation: 'conversation_id' },
+    paged: true,
+  },
+  payment_intents: {
+    table: 'payment_intents',
+    columns: {
+      id: t('text'),
+      merchant_id: t('int'),
+      status: t('text'),
+      amount: t('bigint'),
+      currency: t('text'),
+      identifier: t('text'),
+      auto_capture: t('bool'),
+      moto: t('bool'),
+      purpose: t('text', true),
+      account_id: t('text'),
+      billTo: t('jsonb'),
+      cardHolderAccount: t('jsonb'),
+      recurringIntent: t('jsonb'),
+      session_hash: t('text'),
+      opaque_key: t('text'),
+      amount_authorised: t('bigint'),
+      amount_captured: t('bigint'),
+      failed_attempts: t('int'),
+      cancellation_reason: t('text'),
+      created_at: t('bigint'),
+      updated_at: t('bigint'),
+    },
+    indexes: { session: 'session_hash', opaque: 'opaque_key' },
+    attempts: true,
+  },
+  card_tokens: {
+    table: 'card_tokens',
+    columns: {
+      id: t('text'),
+      merchant_id: t('int'),
+      intent_id: t('text'),
+      server_made: t('bool', true),
+      card: t('jsonb'),
+      created_at: t('bigint'),
+      expires_at: t('bigint'),
+    },
+    indexes: { expiry: 'ix_expiry' },
+  },
+  stored_cards: {
+    table: 'stored_cards',
+    columns: { id: t('text'), merchant_id: t('int'), account_id: t('text'), card: t('jsonb'), created_at: t('bigint') },
+    indexes: { account: 'ix_account' },
+  },
+  three_ds_challenges: {
+    table: 'three_ds_challenges',
+    columns: {
+      id: t('text'),
+      transaction_id: t('text'),
+      intent_id: t('text'),
+      attempt_id: t('text'),
+      merchant_id: t('int'),
+      origin: t('text'),
+      status: t('text'),
+      form_token: t('text', true),
+      created_at: t('bigint'),
+      expires_at: t('bigint'),
+    },
+    indexes: { expiry: 'ix_expiry' },
+  },
+  meta: { table: 'cpe_meta', columns: { id: t('text'), value: t('jsonb') }, indexes: {} },
+  idempotency_keys: {
+    table: 'idempotency_keys',
+    columns: { id: t('text'), fingerprint: t('text'), status: t('int'), sealed: t('text'), created_at: t('bigint') },
+    indexes: { expiry: 'ix_expiry' },
+    // Its retention is the service's configuration: the service computes the drop hour.
+    derived: { expiry: 'bigint' },
+  },
+};
+
+/** The fields of an attempt (payment_attempts), in the order the service writes them. */
+export const ATTEMPT_COLUMNS: Record<string, Column> = {
+  id: t('text'),
+  token: t('text'),
+  card: t('jsonb'),
+  three_ds_transaction_id: t('text'),
+  three_ds: t('text'),
+  outcome: t('text'),
+  error: t('jsonb'),
+  authorisation_code: t('text'),
+  created_at: t('bigint'),
+};
+
+/** The hour a row of `expires_at` may be dropped, as store/expiry.ts computes it (kept an hour past expiry). */
+const dropHour = 'GENERATED ALWAYS AS ((expires_at + 3600) / 3600) STORED';
+
+/** Versioned migrations: append only; each runs once, in its own transaction (pg-migrate.ts). */
+export const MIGRATIONS: { version: number; name: string; sql: string }[] = [
+  {
+    version: 1,
+    name: 'tables, keys and list indexes',
+    sql: `
+CREATE SEQUENCE cpe_seq;
+
+CREATE TABLE users (
+  id text PRIMARY KEY,
+  username text NOT NULL UNIQUE,
+  created_at bigint NOT NULL,
+  seq bigint NOT NULL DEFAULT nextval('cpe_seq')
+);
+
+CREATE TABLE access_tokens (
+  id text PRIMARY KEY,
+  user_id text NOT NULL REFERENCES users (id),
+  created_at bigint NOT NULL,
+  seq bigint NOT NULL DEFAULT nextval('cpe_seq')
+);
+CREATE INDEX access_tokens_user ON access_tokens (user_id, seq);
+
+CREATE TABLE merchants (
+  id text PRIMARY KEY,
+  merchant_id integer NOT NULL UNIQUE,
+  name text NOT NULL,
+  origins text[] NOT NULL,
+  created_at bigint NOT NULL,
+  seq bigint NOT NULL DEFAULT nextval('cpe_seq'),
+  CHECK (id = merchant_id::text)
+);
+
+CREATE TABLE merchant_keys (
+  id text PRIMARY KEY,
+  merchant_id integer NOT NULL REFERENCES merchants (merchant_id),
+  kind text NOT NULL CHECK (kind IN ('licence', 'public')),
+  seq bigint NOT NULL DEFAULT nextval('cpe_seq')
+);
+
+CREATE TABLE contacts (
+  id text COLLATE "C" PRIMARY KEY,
+  object text NOT NULL DEFAULT 'contact',
+  user_id text NOT NULL REFERENCES users (id),
+  username text NOT NULL,
+  phone_number text NOT NULL,
+  avatar_url text NOT NULL,
+  display_name text,
+  -- NULL allowed: a contact whose conversation was deleted may name none until another is made.
+  conversation_id text,
+  last_active_at bigint,
+  created_at bigint NOT NULL,
+  seq bigint NOT NULL DEFAULT nextval('cpe_seq'),
+  ix_active text GENERATED ALWAYS AS (user_id || ':' || (last_active_at IS NOT NULL)::text) STORED
+);
+CREATE INDEX contacts_owner ON contacts (user_id, seq, id);
+CREATE INDEX contacts_active ON contacts (ix_active, seq, id);
+
+-- A contact's conversation belongs to it (deferred: a contact and its conversation are made in one
+-- transaction); one conversation per contact and per group id of a user.
+CREATE TABLE conversations (
+  id text COLLATE "C" PRIMARY KEY,
+  object text NOT NULL DEFAULT 'conversation',
+  user_id text NOT NULL REFERENCES users (id),
+  contact_id text UNIQUE REFERENCES contacts (id) DEFERRABLE INITIALLY DEFERRED,
+  group_id text,
+  pinned_message_id text,
+  is_pinned boolean NOT NULL,
+  is_muted boolean NOT NULL,
+  last_active_at bigint,
+  last_opened_at bigint,
+  created_at bigint NOT NULL,
+  archived_at bigint,
+  seq bigint NOT NULL DEFAULT nextval('cpe_seq'),
+  ix_archived text GENERATED ALWAYS AS (user_id || ':' || (archived_at IS NOT NULL)::text) STORED,
+  ix_group text GENERATED ALWAYS AS (user_id || ':' || group_id) STORED,
+  UNIQUE (user_id, group_id),
+  CHECK ((contact_id IS NULL) <> (group_id IS NULL))
+);
+CREATE INDEX conversations_owner ON conversations (user_id, seq, id);
+CREATE INDEX conversations_archived ON conversations (ix_archived, seq, id);
+CREATE INDEX conversations_group ON conversations (ix_group, seq, id);
+
+CREATE TABLE messages (
+  id text COLLATE "C" PRIMARY KEY,
+  object text NOT NULL DEFAULT 'message',
+  user_id text NOT NULL REFERENCES users (id),
+  conversation_id text NOT NULL REFERENCES conversations (id) ON DELETE CASCADE,
+  sender text NOT NULL,
+  text text NOT NULL,
+  created_at bigint NOT NULL,
+  seq bigint NOT NULL DEFAULT nextval('cpe_seq')
+);
+CREATE INDEX messages_conversation ON messages (conversation_id, seq, id);
+
+CREATE TABLE payment_intents (
+  id text PRIMARY KEY,
+  merchant_id integer NOT NULL REFERENCES merchants (merchant_id),
+  status text NOT NULL,
+  amount bigint NOT NULL,
+  currency text NOT NULL,
+  identifier text NOT NULL,
+  auto_capture boolean NOT NULL,
+  moto boolean NOT NULL,
+  purpose text,
+  account_id text,
+  "billTo" jsonb,
+  "cardHolderAccount" jsonb,
+  "recurringIntent" jsonb,
+  session_hash text NOT NULL UNIQUE,
+  opaque_key text NOT NULL UNIQUE,
+  amount_authorised bigint,
+  amount_captured bigint NOT NULL,
+  failed_attempts integer NOT NULL,
+  cancellation_reason text,
+  created_at bigint NOT NULL,
+  updated_at bigint NOT NULL,
+  seq bigint NOT NULL DEFAULT nextval('cpe_seq')
+);
+CREATE INDEX payment_intents_merchant ON payment_intents (merchant_id, seq);
+
+-- An intent's attempts, in order.
+CREATE TABLE payment_attempts (
+  id text PRIMARY KEY,
+  intent_id text NOT NULL REFERENCES payment_intents (id),
+  position integer NOT NULL,
+  token text NOT NULL,
+  card jsonb NOT NULL,
+  three_ds_transaction_id text NOT NULL,
+  three_ds text NOT NULL,
+  outcome text NOT NULL,
+  error jsonb,
+  authorisation_code text,
+  created_at bigint NOT NULL,
+  UNIQUE (intent_id, position)
+);
+
+-- intent_id is NULL for a token made by POST /v1/tokens until an attach binds it.
+CREATE TABLE card_tokens (
+  id text PRIMARY KEY,
+  merchant_id integer NOT NULL REFERENCES merchants (merchant_id),
+  intent_id text REFERENCES payment_intents (id),
+  server_made boolean,
+  card jsonb NOT NULL,
+  created_at bigint NOT NULL,
+  expires_at bigint NOT NULL,
+  seq bigint NOT NULL DEFAULT nextval('cpe_seq'),
+  ix_expiry bigint ${dropHour}
+);
+CREATE INDEX card_tokens_expiry ON card_tokens (ix_expiry, seq);
+CREATE INDEX card_tokens_intent ON card_tokens (intent_id);
+
+CREATE TABLE stored_cards (
+  id text PRIMARY KEY,
+  merchant_id integer NOT NULL REFERENCES merchants (merchant_id),
+  account_id text NOT NULL,
+  card jsonb NOT NULL,
+  created_at bigint NOT NULL,
+  seq bigint NOT NULL DEFAULT nextval('cpe_seq'),
+  ix_account text GENERATED ALWAYS AS (merchant_id::text || ':' || account_id) STORED
+);
+CREATE INDEX stored_cards_account ON stored_cards (ix_account, seq);
+
+CREATE TABLE three_ds_challenges (
+  id text PRIMARY KEY,
+  transaction_id text NOT NULL,
+  intent_id text NOT NULL REFERENCES payment_intents (id),
+  attempt_id text NOT NULL REFERENCES payment_attempts (id) DEFERRABLE INITIALLY DEFERRED,
+  merchant_id integer NOT NULL REFERENCES merchants (merchant_id),
+  origin text,
+  status text NOT NULL CHECK (status IN ('pending', 'completed', 'failed')),
+  form_token text,
+  created_at bigint NOT NULL,
+  expires_at bigint NOT NULL,
+  seq bigint NOT NULL DEFAULT nextval('cpe_seq'),
+  ix_expiry bigint ${dropHour}
+);
+CREATE INDEX three_ds_challenges_expiry ON three_ds_challenges (ix_expiry, seq);
+
+-- One record per credential scope, method, path and key (the id hashes them together).
+CREATE TABLE idempotency_keys (
+  id text PRIMARY KEY,
+  fingerprint text NOT NULL,
+  status integer NOT NULL,
+  sealed text NOT NULL,
+  created_at bigint NOT NULL,
+  seq bigint NOT NULL DEFAULT nextval('cpe_seq'),
+  ix_expiry bigint
+);
+CREATE INDEX idempotency_keys_expiry ON idempotency_keys (ix_expiry, seq);
+
+-- Where a deleted row whose id carries no position (made before ids did) stood, and in which lists
+-- (index name -> key), so it stays a cursor; ids with a position need none (identity/ids.ts).
+-- record_seq: the embedded store's own sequence of the record, kept by copy-store.
+CREATE TABLE tombstones (
+  id text COLLATE "C" PRIMARY KEY,
+  collection text NOT NULL,
+  seq bigint NOT NULL,
+  lists jsonb NOT NULL,
+  record_seq bigint,
+  deleted_at timestamptz NOT NULL DEFAULT now()
+);
+
+-- Rate-limit token buckets shared by every process; times are the database's clock.
+CREATE TABLE rate_buckets (
+  key text PRIMARY KEY,
+  tokens double precision NOT NULL,
+  at double precision NOT NULL
+);
+
+-- Facts about the database itself (when it was seeded).
+CREATE TABLE cpe_meta (
+  id text PRIMARY KEY,
+  value jsonb NOT NULL,
+  seq bigint NOT NULL DEFAULT nextval('cpe_seq')
+);
+`,
+  },
+];

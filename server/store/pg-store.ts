@@ -1,0 +1,492 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
+import pg from 'pg';
+import { ApiError } from '../http/api-error.ts';
+import { migrate } from './pg-migrate.ts';
+import { ATTEMPT_COLUMNS, TABLES, type Column, type TableDef } from './pg-schema.ts';
+import { idPosition, isUnpositionedId } from '../identity/ids.ts';
+import { CursorNotFound, type Collection, type CursorList, type IndexSpec, type Page, type PageQuery, type RateBuckets, type Row, type Store, type TransactionOptions } from './store.ts';
+
+const HOUR = 3600;
+
+/** bigint and numeric as JavaScript numbers: CPE's amounts and Unix seconds fit well within 2^53. */
+const types = {
+  getTypeParser(oid: number, format?: string) {
+    if (oid === 20 || oid === 1700) return (value: string) => Number(value);
+    return (pg.types.getTypeParser as (oid: number, format?: string) => (value: string) => unknown)(oid, format);
+  },
+};
+
+const quote = (name: string) => `"${name}"`;
+
+/** An intent's attempts in order, as one JSON array (a subquery of the intent's row). */
+const ATTEMPTS_OF = (alias: string) =>
+  `(SELECT coalesce(json_agg(a ORDER BY a.position), '[]') FROM payment_attempts a WHERE a.intent_id = ${alias}.id) AS attempts`;
+
+interface Tx {
+  /** The transaction's connection, BEGIN sent: taken at its first statement. */
+  connection?: Promise<pg.PoolClient>;
+  /** Rows this transaction put in a process cache: forgotten again if it rolls back. */
+  cached: { cache: Map<string, unknown>; id: string }[];
+  /**
+   * Rows this transaction holds locked (read for update, inserted or updated), as it last saw them:
+   * nobody else can change them before it ends, so reading one again costs no query.
+   */
+  rows: Map<string, unknown>;
+  /** The error that aborted this transaction: every later statement of it fails the same way. */
+  failure?: unknown;
+}
+
+/** Rows of immutable tables a process keeps, per table (a bound on memory, not on correctness). */
+const CACHED_ROWS = 50_000;
+
+/** Errors of the database that a client can act on: retry, or it exists already. */
+function asApiError(error: unknown): unknown {
+  const code = (error as { code?: string }).code;
+  if (code === '23505')
+    return new ApiError(409, 'invalid_request_error', 'resource_already_exists', 'Another request made the same object at the same time: it exists now.');
+  if (code === '40P01' || code === '40001' || code === '55P03')
+    return new ApiError(429, 'rate_limit_error', 'lock_timeout', 'Another request was changing the same object: retry.', null, { 'Retry-After': '1' });
+  return error;
+}
+
+/**
+ * The PostgreSQL engine: every collection is a table of its own (pg-schema.ts), every request a
+ * transaction (READ COMMITTED; a check-then-change of one row locks it with `get(id, {forUpdate})`).
+ * A write is visible to other requests and processes once its transaction has committed, that is once
+ * it is durable. Any number of processes share one database; rate budgets, idempotency records,
+ * tokens, challenges and intents live in it, so they hold across processes.
+ */
+export class PgStore implements Store {
+  readonly engine = 'postgres' as const;
+  readonly #tx = new AsyncLocalStorage<Tx>();
+  readonly #collections = new Map<string, PgCollection<any>>();
+  readonly rateBuckets: RateBuckets;
+
+  private constructor(
+    readonly pool: pg.Pool,
+    /** The rate buckets' own connections: a request holding one of `pool` for its transaction never waits on `pool` again. */
+    private readonly ratePool: pg.Pool,
+  ) {
+    this.rateBuckets = new PgRateBuckets(ratePool);
+  }
+
+  /** Connects, and brings the schema up to date (migrations run once, whoever starts first). */
+  static async open(url: string, { poolSize = 20 }: { poolSize?: number } = {}): Promise<PgStore> {
+    const pool = new pg.Pool({ connectionString: url, max: poolSize, types });
+    const ratePool = new pg.Pool({ connectionString: url, max: Math.max(2, Math.ceil(poolSize / 4)), types });
+    // An idle client that errors (the server restarted) is dropped from the pool, not a crash.
+    pool.on('error', () => {});
+    ratePool.on('error', () => {});
+    try {
+      await migrate(pool);
+    } catch (error) {
+      await Promise.all([pool.end(), ratePool.end()]);
+      throw error;
+    }
+    return new PgStore(pool, ratePool);
+  }
+
+  readonly #statements = new Map<string, string>();
+
+  /**
+   * Runs a statement in the current transaction, or on its own. Each distinct text is a named
+   * (prepared) statement: parsed and planned once per connection, not per call.
+   */
+  async query<R extends pg.QueryResultRow = any>(text: string, values: unknown[] = []): Promise<pg.QueryResult<R>> {
+    const tx = this.#tx.getStore();
+    if (tx?.failure) throw tx.failure;
+    let name = this.#statements.get(text);
+    if (name === undefined) this.#statements.set(text, (name = `cpe_${this.#statements.size}`));
+    try {
+      if (!tx) return await this.pool.query<R>({ name, text, values });
+      tx.connection ??= this.#begin();
+      return await (await tx.connection).query<R>({ name, text, values });
+    } catch (error) {
+      const mapped = asApiError(error);
+      if (tx) tx.failure = mapped;
+      throw mapped;
+    }
+  }
+
+  async #begin(): Promise<pg.PoolClient> {
+    const client = await this.pool.connect();
+    try {
+      await client.query('BEGIN');
+      return client;
+    } catch (error) {
+      client.release(true);
+      throw error;
+    }
+  }
+
+  /** Notes a row put in a process cache, so that a rollback takes it out again. */
+  cached(cache: Map<string, unknown>, id: string): void {
+    this.#tx.getStore()?.cached.push({ cache, id });
+  }
+
+  get inWriteTransaction(): boolean {
+    return this.#tx.getStore() !== undefined;
+  }
+
+  /** The rows the current write transaction holds locked (see Tx.rows). */
+  get lockedRows(): Map<string, unknown> | undefined {
+    return this.#tx.getStore()?.rows;
+  }
+
+  collection<T extends Row>(name: string, indexes: IndexSpec<T> = {}): Collection<T> {
+    let collection = this.#collections.get(name);
+    if (!collection) {
+      const def = TABLES[name];
+      if (!def) throw new Error(`No table for collection ${name} (server/store/pg-schema.ts)`);
+      collection = new PgCollection<T>(this, name, def, indexes);
+      this.#collections.set(name, collection);
+    } else if (Object.keys(indexes).length) collection.indexes = indexes;
+    return collection;
+  }
+
+  async transaction<R>(body: () => Promise<R>, { readOnly = false, commitOn }: TransactionOptions = {}): Promise<R> {
+    if (this.#tx.getStore()) return body();
+    // A read runs its statements on their own: each sees only committed (durable) writes.
+    if (readOnly) return body();
+    // The connection is taken and BEGIN sent at the first statement: a request refused before it
+    // touches the database (a bad body, a cached credential's 404) costs PostgreSQL nothing.
+    const tx: Tx = { cached: [], rows: new Map() };
+    const forget = () => tx.cached.forEach(({ cache, id }) => cache.delete(id));
+    let outcome: { ok: true; value: R } | { ok: false; error: unknown };
+    try {
+      outcome = { ok: true, value: await this.#tx.run(tx, body) };
+    } catch (error) {
+      outcome = { ok: false, error };
+    }
+    // A body that went on after a failed statement wrote nothing that lasts: it fails as that statement did.
+    if (outcome.ok && tx.failure) outcome = { ok: false, error: tx.failure };
+    if (!tx.connection) {
+      if (!outcome.ok) throw outcome.error;
+      return outcome.value;
+    }
+    let client: pg.PoolClient;
+    try {
+      client = await tx.connection;
+    } catch (error) {
+      forget();
+      throw outcome.ok ? asApiError(error) : outcome.error; // never connected: nothing was written
+    }
+    const commit = !tx.failure && (outcome.ok || (commitOn?.(outcome.error) ?? false));
+    let broken = false;
+    try {
+      await client.query(commit ? 'COMMIT' : 'ROLLBACK');
+    } catch (error) {
+      broken = true;
+      forget();
+      if (outcome.ok) throw asApiError(error);
+    } finally {
+      client.release(broken);
+    }
+    if (!commit) forget();
+    if (!outcome.ok) throw outcome.error;
+    return outcome.value;
+  }
+
+  async lock(name: string): Promise<void> {
+    if (!this.#tx.getStore()) throw new Error('store.lock() holds until the transaction ends: call it inside store.transaction()');
+    await this.query('SELECT pg_advisory_xact_lock(hashtext($1))', [name]);
+  }
+
+  /** Drops rate buckets idle long enough to be full again (pruning, beside expired rows). */
+  async pruneEngine(): Promise<number> {
+    const buckets = await this.query(`DELETE FROM rate_buckets WHERE at < extract(epoch FROM clock_timestamp()) - $1`, [HOUR]);
+    return buckets.rowCount ?? 0;
+  }
+
+  async close(): Promise<void> {
+    await Promise.all([this.pool.end(), this.ratePool.end()]);
+  }
+}
+
+/**
+ * One token bucket per key in rate_buckets, taken in one atomic statement on the database's clock:
+ * exact across any number of processes (no approximation), one round trip per limited request.
+ */
+class PgRateBuckets implements RateBuckets {
+  constructor(private readonly pool: pg.Pool) {}
+
+  async take(key: string, perSecond: number, burst: number) {
+    const refill = `LEAST($3::float8, b.tokens + (extract(epoch FROM clock_timestamp()) - b.at) * $2::float8)`;
+    const taken = await this.pool.query(
+      `INSERT INTO rate_buckets AS b (key, tokens, at) VALUES ($1, $3::float8 - 1, extract(epoch FROM clock_timestamp()))
+       ON CONFLICT (key) DO UPDATE SET tokens = ${refill} - 1, at = extract(epoch FROM clock_timestamp())
+       WHERE ${refill} >= 1 RETURNING tokens`,
+      [key, perSecond, burst],
+    );
+    if (taken.rowCount) return { allowed: true as const };
+    const { rows } = await this.pool.query(`SELECT ${refill} AS tokens FROM rate_buckets b WHERE key = $1`, [key, perSecond, burst]);
+    const tokens = rows[0]?.tokens ?? 0;
+    return { allowed: false as const, retryAfter: Math.max(1, Math.ceil((1 - tokens) / perSecond)) };
+  }
+}
+
+/** An attempt as the service writes it, from its payment_attempts row (json_agg: numbers as JSON numbers). */
+function attemptOf(record: Record<string, unknown>): Record<string, unknown> {
+  const attempt: Record<string, unknown> = {};
+  for (const name of Object.keys(ATTEMPT_COLUMNS)) attempt[name] = record[name];
+  return attempt;
+}
+
+/** An intent's attempts as the JSON the upsert reads (only their columns, with intent and position). */
+function attemptsJson(intentId: string, attempts: Record<string, unknown>[]): string {
+  return JSON.stringify(attempts.map((a, position) => ({ ...attemptOf(a), intent_id: intentId, position })));
+}
+
+/** Upserts an intent's attempts from the JSON array in parameter $n. */
+const SAVE_ATTEMPTS = (n: number) => {
+  const names = Object.keys(ATTEMPT_COLUMNS);
+  const columns = [...names, 'intent_id', 'position'].map(quote).join(', ');
+  const typed = [...names.map((c) => `${quote(c)} ${ATTEMPT_COLUMNS[c].type}`), '"intent_id" text', '"position" int'].join(', ');
+  const updates = names.filter((c) => c !== 'id').map((c) => `${quote(c)} = excluded.${quote(c)}`).join(', ');
+  return `INSERT INTO payment_attempts (${columns}) SELECT ${columns} FROM jsonb_to_recordset($${n}::jsonb) AS x(${typed}) ON CONFLICT (id) DO UPDATE SET ${updates}`;
+};
+
+/** A collection as a table: rows are built from columns in the order the service writes them. */
+class PgCollection<T extends Row> implements Collection<T> {
+  readonly #select: string;
+  readonly #returning: string;
+  readonly #columns: [string, Column][];
+  readonly #cache?: Map<string, T>;
+
+  constructor(
+    private readonly store: PgStore,
+    private readonly name: string,
+    private readonly def: TableDef,
+    public indexes: IndexSpec<T>,
+  ) {
+    this.#columns = Object.entries(def.columns);
+    if (def.immutable) this.#cache = new Map();
+    const attempts = def.attempts ? `, ${ATTEMPTS_OF('t')}` : '';
+    this.#returning = `RETURNING t.*${attempts}`;
+    this.#select = `SELECT t.*${attempts} FROM ${def.table} t`;
+  }
+
+  #row(record: Record<string, any>): T {
+    const row: Record<string, unknown> = {};
+    for (const [name, column] of this.#columns) {
+      // An intent's attempts sit where the service writes them, before created_at.
+      if (name === 'created_at' && this.def.attempts) row.attempts = (record.attempts as Record<string, unknown>[]).map(attemptOf);
+      const value = record[name];
+      if (value === null && column.optional) continue;
+      row[name] = value;
+    }
+    row._seq = record.seq;
+    return row as unknown as T;
+  }
+
+  #value(column: Column, value: unknown): unknown {
+    if (value === undefined) return null;
+    if (column.type === 'jsonb') return value === null ? null : JSON.stringify(value);
+    return value;
+  }
+
+  #index(index: string): string {
+    const column = this.def.indexes[index];
+    if (!column) throw new Error(`no index ${index} on ${this.name}`);
+    return quote(column);
+  }
+
+  #derived(row: T): [string, unknown][] {
+    return Object.keys(this.def.derived ?? {}).map((index) => {
+      const key = this.indexes[index]?.(row);
+      return [this.def.indexes[index], key === undefined ? null : this.def.derived![index] === 'bigint' ? Number(key) : key];
+    });
+  }
+
+  /** Remembers a row the current transaction holds locked. */
+  #locked(row: T): T {
+    this.store.lockedRows?.set(`${this.def.table}:${row.id}`, row);
+    return row;
+  }
+
+  async get(id: string, { forUpdate = false }: { forUpdate?: boolean } = {}): Promise<T | undefined> {
+    const cached = this.#cache?.get(id) ?? (this.store.lockedRows?.get(`${this.def.table}:${id}`) as T | undefined);
+    if (cached) return cached;
+    const lock = forUpdate && this.store.inWriteTransaction ? ' FOR UPDATE OF t' : '';
+    const { rows } = await this.store.query(`${this.#select} WHERE t.id = $1${lock}`, [id]);
+    if (!rows[0]) return undefined;
+    const row = this.#row(rows[0]);
+    if (lock) this.#locked(row);
+    if (this.#cache) {
+      if (this.#cache.size >= CACHED_ROWS) this.#cache.delete(this.#cache.keys().next().value!);
+      this.#cache.set(id, Object.freeze(row));
+      this.store.cached(this.#cache, id);
+    }
+    return row;
+  }
+
+  async find(index: string, key: string): Promise<readonly T[]> {
+    const { rows } = await this.store.query(`${this.#select} WHERE ${this.#index(index)} = $1 ORDER BY t.seq, t.id`, [key]);
+    return rows.map((r) => this.#row(r));
+  }
+
+  async first(index: string, key: string): Promise<T | undefined> {
+    const { rows } = await this.store.query(`${this.#select} WHERE ${this.#index(index)} = $1 ORDER BY t.seq, t.id LIMIT 1`, [key]);
+    return rows[0] ? this.#row(rows[0]) : undefined;
+  }
+
+  async count(index: string, key: string): Promise<number> {
+    const { rows } = await this.store.query(`SELECT count(*)::int AS n FROM ${this.def.table} WHERE ${this.#index(index)} = $1`, [key]);
+    return rows[0].n;
+  }
+
+  async insert(row: T): Promise<T> {
+    const inserted = await this.#insert(row, false);
+    return inserted!;
+  }
+
+  async insertOrGet(row: T): Promise<{ inserted: boolean; row: T }> {
+    // A conflicting row deleted before it could be read (pruned, or a claim let go): try again.
+    for (;;) {
+      const inserted = await this.#insert(row, true);
+      if (inserted) return { inserted: true, row: inserted };
+      const existing = await this.get(row.id, { forUpdate: true });
+      if (existing) return { inserted: false, row: existing };
+    }
+  }
+
+  /** A field with no column would be dropped without a word: refused, so a new field fails its tests on PostgreSQL instead. */
+  #checkFields(fields: object): void {
+    for (const name of Object.keys(fields))
+      if (!(name in this.def.columns) && name !== '_seq' && !(this.def.attempts && name === 'attempts'))
+        throw new Error(`${this.name}.${name} has no column in PostgreSQL: add it to server/store/pg-schema.ts (TABLES and a new migration).`);
+  }
+
+  async #insert(row: T, orNothing: boolean): Promise<T | undefined> {
+    this.#checkFields(row);
+    const names: string[] = [];
+    const values: unknown[] = [];
+    for (const [name, column] of this.#columns) {
+      names.push(quote(name));
+      values.push(this.#value(column, (row as Record<string, unknown>)[name]));
+    }
+    for (const [name, value] of this.#derived(row)) {
+      names.push(quote(name));
+      values.push(value);
+    }
+    // Its place in lists: as copied, else the position its id carries, else the shared sequence.
+    const seq = (row as { _seq?: number })._seq ?? idPosition(row.id);
+    if (seq !== undefined) {
+      names.push('seq');
+      values.push(seq);
+    }
+    const placeholders = values.map((_, i) => `$${i + 1}`).join(', ');
+    const conflict = orNothing ? ' ON CONFLICT (id) DO NOTHING' : '';
+    const { rows } = await this.store.query(`INSERT INTO ${this.def.table} AS t (${names.join(', ')}) VALUES (${placeholders})${conflict} RETURNING seq`, values);
+    if (!rows[0]) return undefined;
+    const attempts = (row as { attempts?: Record<string, unknown>[] }).attempts;
+    if (this.def.attempts && attempts?.length) await this.store.query(SAVE_ATTEMPTS(1), [attemptsJson(row.id, attempts)]);
+    return this.#locked({ ...row, _seq: rows[0].seq } as T);
+  }
+
+  async update(id: string, patch: Partial<T>): Promise<T> {
+    this.#checkFields(patch);
+    const sets: string[] = [];
+    const values: unknown[] = [id];
+    for (const [name, column] of this.#columns) {
+      if (name === 'id' || !(name in patch)) continue;
+      values.push(this.#value(column, (patch as Record<string, unknown>)[name]));
+      sets.push(`${quote(name)} = $${values.length}`);
+    }
+    const attempts = this.def.attempts ? (patch as { attempts?: Record<string, unknown>[] }).attempts : undefined;
+    let rows: Record<string, any>[];
+    if (attempts && sets.length) {
+      // One statement: the attempts upserted, the intent updated; the attempts are the ones just written.
+      values.push(attemptsJson(id, attempts));
+      ({ rows } = await this.store.query(`WITH saved AS (${SAVE_ATTEMPTS(values.length)}) UPDATE ${this.def.table} t SET ${sets.join(', ')} WHERE id = $1 RETURNING t.*`, values));
+      if (rows[0]) rows[0].attempts = JSON.parse(values.at(-1) as string);
+    } else {
+      if (attempts) await this.store.query(SAVE_ATTEMPTS(1), [attemptsJson(id, attempts)]);
+      ({ rows } = sets.length
+        ? await this.store.query(`UPDATE ${this.def.table} t SET ${sets.join(', ')} WHERE id = $1 ${this.#returning}`, values)
+        : await this.store.query(`${this.#select} WHERE t.id = $1`, [id]));
+    }
+    if (!rows[0]) throw new Error(`no row ${id}`);
+    const after = this.#locked(this.#row(rows[0]));
+    const derived = this.#derived(after);
+    if (derived.some(([name, value]) => rows[0][name] !== value)) {
+      await this.store.query(`UPDATE ${this.def.table} SET ${derived.map(([name], i) => `${quote(name)} = $${i + 2}`).join(', ')} WHERE id = $1`, [
+        id,
+        ...derived.map(([, value]) => value),
+      ]);
+    }
+    return after;
+  }
+
+  async delete(id: string): Promise<boolean> {
+    this.store.lockedRows?.delete(`${this.def.table}:${id}`);
+    const { rows } = await this.store.query(`DELETE FROM ${this.def.table} t WHERE id = $1 RETURNING *`, [id]);
+    if (!rows[0]) return false;
+    if (this.def.paged && isUnpositionedId(id)) {
+      const row = this.#row(rows[0]);
+      const lists: Record<string, string> = {};
+      for (const [index, keyOf] of Object.entries(this.indexes)) {
+        const key = keyOf(row);
+        if (key !== undefined) lists[index] = key;
+      }
+      await this.store.query(`INSERT INTO tombstones (id, collection, seq, lists) VALUES ($1, $2, $3, $4) ON CONFLICT (id) DO NOTHING`, [id, this.name, rows[0].seq, JSON.stringify(lists)]);
+    }
+    return true;
+  }
+
+  async page(index: string, key: string, query: PageQuery, cursorList?: CursorList): Promise<Page<T>> {
+    const column = this.#index(index);
+    const limit = query.limit;
+    const list = cursorList ?? { index, key };
+    if (query.endingBefore !== undefined) {
+      const cursor = await this.#cursor(list, 'ending_before', query.endingBefore);
+      const { rows } = await this.store.query(`${this.#select} WHERE ${column} = $1 AND (t.seq, t.id) > ($2, $3) ORDER BY t.seq ASC, t.id ASC LIMIT $4`, [
+        key,
+        cursor.seq,
+        cursor.id,
+        limit + 1,
+      ]);
+      return { data: rows.slice(0, limit).map((r) => this.#row(r)).reverse(), hasMore: rows.length > limit };
+    }
+    let rows: Record<string, unknown>[];
+    if (query.startingAfter === undefined) ({ rows } = await this.store.query(`${this.#select} WHERE ${column} = $1 ORDER BY t.seq DESC, t.id DESC LIMIT $2`, [key, limit + 1]));
+    else {
+      const cursor = await this.#cursor(list, 'starting_after', query.startingAfter);
+      ({ rows } = await this.store.query(`${this.#select} WHERE ${column} = $1 AND (t.seq, t.id) < ($2, $3) ORDER BY t.seq DESC, t.id DESC LIMIT $4`, [
+        key,
+        cursor.seq,
+        cursor.id,
+        limit + 1,
+      ]));
+    }
+    return { data: rows.slice(0, limit).map((r) => this.#row(r)), hasMore: rows.length > limit };
+  }
+
+  /**
+   * A cursor's place, as (seq, id): the position its id carries (no row needed); for an id without
+   * one, its row's, live or deleted (a tombstone), of the list; CursorNotFound otherwise.
+   */
+  async #cursor(list: CursorList, param: 'starting_after' | 'ending_before', id: string): Promise<{ seq: number; id: string }> {
+    const position = idPosition(id);
+    if (position !== undefined) return { seq: position, id };
+    const row = await this.get(id);
+    if (row !== undefined) {
+      if (this.indexes[list.index]?.(row) === list.key) return { seq: (row as unknown as { _seq: number })._seq, id };
+    } else if (this.def.paged) {
+      const { rows } = await this.store.query(`SELECT seq, lists FROM tombstones WHERE id = $1 AND collection = $2`, [id, this.name]);
+      if (rows[0]?.lists[list.index] === list.key) return { seq: rows[0].seq, id };
+    }
+    throw new CursorNotFound(param, id);
+  }
+
+  async all(): Promise<T[]> {
+    const { rows } = await this.store.query(`${this.#select} ORDER BY t.seq, t.id`);
+    return rows.map((r) => this.#row(r));
+  }
+
+  async deleteExpired(now: number): Promise<number> {
+    const column = this.#index('expiry');
+    const result = await this.store.query(`DELETE FROM ${this.def.table} WHERE ${column} < $1`, [Math.floor(now / HOUR)]);
+    return result.rowCount ?? 0;
+  }
+}

@@ -1,0 +1,278 @@
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { after, describe, test } from 'node:test';
+import pg from 'pg';
+import { alive, freePort, sleep, spawnNode, startServiceChild, stop, type ServiceChild } from '../../bench/shared/processes.ts';
+import { freshTestDatabase } from '../helpers/postgres.ts';
+import { tempDataDir } from '../helpers/service-process.ts';
+import { testEngine } from '../helpers/service.ts';
+
+/**
+ * Several service processes on one PostgreSQL database (CPE_DATABASE_URL), started by hand as an
+ * operator would, on ports of their own and one CPE_DATA_DIR: what one process writes, the other
+ * reads at once; idempotency keys, intent transitions and rate budgets hold across them; a kill -9
+ * of one loses no acknowledged write. Runs in the PostgreSQL leg of the suite (CPE_TEST_ENGINE=postgres).
+ */
+const root = join(import.meta.dirname, '../..');
+const onPostgres = { skip: testEngine() !== 'postgres' ? 'PostgreSQL leg only (CPE_TEST_ENGINE=postgres)' : false };
+const QUIET = { CPE_RATE_LIMIT: '0', CPE_LOG_LEVEL: 'warn' };
+const running: ServiceChild[] = [];
+const pools: pg.Pool[] = [];
+after(async () => {
+  await Promise.all(running.map((s) => stop(s)));
+  await Promise.all(pools.map((p) => p.end()));
+});
+
+async function twoServices(env: Record<string, string> = {}) {
+  const databaseUrl = await freshTestDatabase();
+  const dir = tempDataDir();
+  const a = await startServiceChild(root, dir, { ...QUIET, CPE_DATABASE_URL: databaseUrl, ...env });
+  const b = await startServiceChild(root, dir, { ...QUIET, CPE_DATABASE_URL: databaseUrl, ...env });
+  running.push(a, b);
+  const pool = new pg.Pool({ connectionString: databaseUrl, max: 2 });
+  pools.push(pool);
+  return { a, b, dir, databaseUrl, pool };
+}
+
+type Json = Record<string, any>;
+async function call(base: string, method: string, path: string, auth: string, body?: Json, headers: Record<string, string> = {}) {
+  const response = await fetch(base + path, {
+    method,
+    headers: { authorization: `Bearer ${auth}`, ...(body ? { 'content-type': 'application/json' } : {}), ...headers },
+    body: body ? JSON.stringify(body) : undefined,
+  });
+  const text = await response.text();
+  return { status: response.status, body: text ? (JSON.parse(text) as Json) : {} };
+}
+
+const card = (number: string) => ({ number, exp_month: '12', exp_year: String(new Date().getUTCFullYear() + 2), cvc: '123', name: 'Ada Lovelace' });
+
+/** An intent ready to authorise (frictionless card), made through `base`. */
+async function readyIntent(base: string, key: string, merchantId: number, autoCapture = true) {
+  const intent = await call(base, 'POST', '/v1/payment_intents', key, { merchantid: merchantId, amount: 1999, currency: 'EUR', identifier: `order-${Math.random()}`, autoCapture });
+  assert.equal(intent.status, 200, JSON.stringify(intent.body));
+  const id = intent.body.paymentIntentId as string;
+  const token = await call(base, 'POST', '/v1/tokens', key, { card: card('4242424242424242') });
+  assert.equal(token.status, 200, JSON.stringify(token.body));
+  assert.equal((await call(base, 'POST', '/v1/payment_intents/attach', key, { payment_intent_id: id, token: token.body.data.cp_card_token })).status, 200);
+  assert.equal((await call(base, 'POST', '/v1/payment_intents/confirm', key, { payment_intent_id: id })).status, 200);
+  return id;
+}
+
+describe('several processes on one PostgreSQL database', onPostgres, () => {
+  test('a write through one process is read at once through the other; the first start seeded once', async () => {
+    const { a, b, pool } = await twoServices();
+    assert.deepEqual(a.credentials, b.credentials, 'both processes serve the one seeded merchant and user');
+    const token = a.credentials.accessToken;
+    for (let i = 0; i < 20; i++) {
+      const created = await call(i % 2 ? a.url : b.url, 'POST', '/v1/contacts', token, { username: `c${i}`, phone_number: '+441234567' });
+      assert.equal(created.status, 200);
+      const read = await call(i % 2 ? b.url : a.url, 'GET', `/v1/contacts/${created.body.id}`, token);
+      assert.equal(read.status, 200, `contact ${i} written through one process is read through the other at once`);
+      const list = await call(i % 2 ? b.url : a.url, 'GET', '/v1/contacts?limit=1', token);
+      assert.equal(list.body.data[0].id, created.body.id);
+    }
+    const { rows } = await pool.query('SELECT (SELECT count(*) FROM merchants)::int AS merchants, (SELECT count(*) FROM users)::int AS users');
+    assert.deepEqual(rows[0], { merchants: 1, users: 1 });
+  });
+
+  test('three processes starting at once on a new database migrate and seed exactly once', async () => {
+    const databaseUrl = await freshTestDatabase();
+    const dir = tempDataDir();
+    const three = await Promise.all([0, 1, 2].map(() => startServiceChild(root, dir, { ...QUIET, CPE_DATABASE_URL: databaseUrl })));
+    running.push(...three);
+    for (const service of three) assert.deepEqual(service.credentials, three[0].credentials);
+    const pool = new pg.Pool({ connectionString: databaseUrl, max: 1 });
+    pools.push(pool);
+    const { rows } = await pool.query(
+      'SELECT (SELECT count(*) FROM merchants)::int AS merchants, (SELECT count(*) FROM users)::int AS users, (SELECT count(*) FROM access_tokens)::int AS tokens, (SELECT count(*) FROM schema_migrations)::int AS migrations',
+    );
+    assert.deepEqual(rows[0], { merchants: 1, users: 1, tokens: 1, migrations: 1 });
+    for (const service of three) assert.equal((await call(service.url, 'GET', '/v1/contacts', service.credentials.accessToken)).status, 200);
+  });
+
+  test('one idempotency key raced through two processes makes one intent; every answer is the same', async () => {
+    const { a, b, pool } = await twoServices();
+    const { licenceKey, merchantId } = a.credentials;
+    for (let round = 0; round < 5; round++) {
+      const key = `race-${round}`;
+      const body = { merchantid: merchantId, amount: 500, currency: 'EUR', identifier: `idem-${round}` };
+      const answers = await Promise.all(
+        Array.from({ length: 8 }, (_, i) => call(i % 2 ? a.url : b.url, 'POST', '/v1/payment_intents', licenceKey, body, { 'X-Idempotency-Key': key })),
+      );
+      for (const answer of answers) assert.equal(answer.status, 200, JSON.stringify(answer.body));
+      assert.equal(new Set(answers.map((r) => r.body.paymentIntentId)).size, 1, 'every answer names the same intent');
+      const { rows } = await pool.query('SELECT count(*)::int AS n FROM payment_intents WHERE identifier = $1', [`idem-${round}`]);
+      assert.equal(rows[0].n, 1, 'one intent was made');
+    }
+  });
+
+  test('one group conversation raced through two processes: one is made, the other is told it exists (never a 500)', async () => {
+    const { a, b, pool } = await twoServices();
+    const token = a.credentials.accessToken;
+    for (let round = 0; round < 10; round++) {
+      const answers = await Promise.all(
+        [a.url, b.url, a.url, b.url].map((base, i) => call(base, 'POST', '/v1/conversations', token, { group_id: `grp_race_${round}` }, { 'X-Idempotency-Key': `g${round}-${i}` })),
+      );
+      const statuses = answers.map((r) => r.status);
+      assert.equal(statuses.filter((s) => s === 200).length, 1, `one made: ${statuses}`);
+      for (const r of answers.filter((r) => r.status !== 200)) assert.equal(r.body.error?.code, 'resource_already_exists', JSON.stringify(r.body));
+      const { rows } = await pool.query('SELECT count(*)::int AS n FROM conversations WHERE group_id = $1', [`grp_race_${round}`]);
+      assert.equal(rows[0].n, 1);
+    }
+  });
+
+  test('authorise raced through two processes authorises once', async () => {
+    const { a, b, pool } = await twoServices();
+    const { licenceKey, merchantId } = a.credentials;
+    for (let round = 0; round < 6; round++) {
+      const id = await readyIntent(a.url, licenceKey, merchantId, round % 2 === 0);
+      const answers = await Promise.all([a.url, b.url, a.url, b.url].map((base) => call(base, 'POST', '/v1/payment_intents/authorise', licenceKey, { payment_intent_id: id })));
+      const authorised = answers.filter((r) => r.status === 200 && r.body.authorised === true);
+      assert.equal(authorised.length, 1, `one authorisation: ${answers.map((r) => `${r.status} ${r.body.error?.code ?? r.body.status}`).join(', ')}`);
+      for (const other of answers.filter((r) => r !== authorised[0])) assert.equal(other.body.error?.code, 'payment_intent_unexpected_state');
+      const { rows } = await pool.query(`SELECT count(*)::int AS n FROM payment_attempts WHERE intent_id = $1 AND outcome = 'authorised'`, [id]);
+      assert.equal(rows[0].n, 1);
+    }
+  });
+
+  test('one rate budget per credential across processes', async () => {
+    const { a, b } = await twoServices({ CPE_RATE_LIMIT: '2', CPE_RATE_BURST: '10' });
+    const token = a.credentials.accessToken;
+    const started = performance.now();
+    const answers = await Promise.all(Array.from({ length: 40 }, (_, i) => call(i % 2 ? a.url : b.url, 'GET', '/v1/contacts', token)));
+    const seconds = (performance.now() - started) / 1000;
+    const allowed = answers.filter((r) => r.status === 200).length;
+    const refused = answers.filter((r) => r.status === 429).length;
+    assert.equal(allowed + refused, 40);
+    // One budget: the burst of 10 plus what refills meanwhile; two budgets would have let 20 through.
+    assert.ok(allowed <= 10 + Math.ceil(seconds * 2) + 1, `${allowed} allowed in ${seconds.toFixed(2)} s`);
+    assert.ok(allowed >= 10, `${allowed} allowed: the burst is available`);
+  });
+
+  test('rate limiting while every connection of the pool holds a request transaction: no request waits for ever', async () => {
+    const { a } = await twoServices({ CPE_RATE_LIMIT: '100000', CPE_DATABASE_POOL: '2' });
+    const token = a.credentials.accessToken;
+    const answers = await Promise.all(
+      Array.from({ length: 40 }, (_, i) =>
+        fetch(`${a.url}/v1/contacts`, {
+          method: 'POST',
+          headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+          body: JSON.stringify({ username: `p${i}`, phone_number: '+441234567' }),
+          signal: AbortSignal.timeout(15_000),
+        }).then((r) => r.status),
+      ),
+    );
+    assert.deepEqual(new Set(answers), new Set([200]));
+  });
+
+  test('kill -9 of one process during writes through both loses no acknowledged write', async () => {
+    const { a, b } = await twoServices();
+    const token = a.credentials.accessToken;
+    const acknowledged: string[] = [];
+    let answered = 0;
+    let enough!: () => void;
+    const killPoint = new Promise<void>((resolve) => (enough = resolve));
+    const burst = Array.from({ length: 300 }, (_, i) =>
+      fetch(`${i % 2 ? a.url : b.url}/v1/contacts`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ username: `k${i}`, phone_number: '+441234567' }),
+        signal: AbortSignal.timeout(30_000),
+      })
+        .then(async (r) => (r.status === 200 ? ((await r.json()) as { id: string }).id : undefined))
+        .then(
+          (id) => {
+            if (id) acknowledged.push(id);
+            if (++answered >= 60) enough();
+          },
+          () => enough(),
+        ),
+    );
+    await killPoint;
+    a.proc.kill('SIGKILL');
+    await Promise.all(burst);
+    assert.ok(acknowledged.length >= 60, `${acknowledged.length} acknowledged`);
+    for (const id of acknowledged) assert.equal((await call(b.url, 'GET', `/v1/contacts/${id}`, token)).status, 200, `acknowledged ${id} survives`);
+  });
+
+  test('the CLI works against the database directly, service running or not', async () => {
+    const databaseUrl = await freshTestDatabase();
+    const dir = tempDataDir();
+    const env = { ...process.env, CPE_DATA_DIR: dir, CPE_DATABASE_URL: databaseUrl };
+    const cli = (args: string[]) => spawnSync('npm', ['run', '-s', ...args], { cwd: root, env, encoding: 'utf8' });
+    const migrated = cli(['migrate']);
+    assert.equal(migrated.status, 0, migrated.stderr);
+    assert.deepEqual(JSON.parse(migrated.stdout), { applied: [1], version: 1 }, 'npm run migrate makes the schema of a new database');
+    assert.deepEqual(JSON.parse(cli(['migrate']).stdout), { applied: [], version: 1 }, 'and then has nothing left to do');
+    const before = cli(['token', '--', 'alice']);
+    assert.equal(before.status, 0, before.stderr);
+    const service = await startServiceChild(root, dir, { ...QUIET, CPE_DATABASE_URL: databaseUrl });
+    running.push(service);
+    assert.equal((await call(service.url, 'GET', '/v1/contacts', before.stdout.trim())).status, 200, 'a token made before the start works');
+    const during = cli(['token', '--', 'bob']);
+    assert.equal(during.status, 0, during.stderr);
+    assert.equal((await call(service.url, 'GET', '/v1/contacts', during.stdout.trim())).status, 200, 'a token made while it runs works at once');
+    const merchant = cli(['merchant', '--', '--origin', 'https://shop.example']);
+    assert.equal(merchant.status, 0, merchant.stderr);
+    const { licenceKey } = JSON.parse(merchant.stdout);
+    assert.equal((await call(service.url, 'POST', '/v1/tokens', licenceKey, { card: card('4242424242424242') })).status, 200);
+    const credentials = cli(['credentials']);
+    assert.equal(credentials.status, 0, credentials.stderr);
+    assert.equal(JSON.parse(credentials.stdout).merchantId, service.credentials.merchantId);
+  });
+
+  test('CPE_PROCESSES=2: two workers on one port; a worker killed is replaced and the port keeps answering', async () => {
+    const databaseUrl = await freshTestDatabase();
+    const dir = tempDataDir();
+    const [port, demoPort] = [await freePort(), await freePort()];
+    const child = spawnNode('cluster', ['--import', 'tsx', 'server/main.ts'], {
+      cwd: root,
+      env: { ...QUIET, PORT: String(port), DEMO_PORT: String(demoPort), CPE_DATA_DIR: dir, CPE_DATABASE_URL: databaseUrl, CPE_PROCESSES: '2', CPE_PUBLIC_URL: `http://127.0.0.1:${port}` },
+    });
+    try {
+      const deadline = Date.now() + 60_000;
+      while (!/Processes\s+2 worker processes \(pids (\d+), (\d+)\)/.test(child.output())) {
+        assert.ok(alive(child.proc) && Date.now() < deadline, `started:\n${child.output()}`);
+        await sleep(100);
+      }
+      const [, first, second] = /pids (\d+), (\d+)/.exec(child.output())!;
+      const token = JSON.parse(readFileSync(join(dir, 'credentials.json'), 'utf8')).accessToken as string;
+      const url = `http://127.0.0.1:${port}`;
+      for (let i = 0; i < 10; i++) assert.equal((await call(url, 'POST', '/v1/contacts', token, { username: `w${i}`, phone_number: '+441234567' })).status, 200);
+      process.kill(Number(first), 'SIGKILL');
+      while (!/exited \(SIGKILL\): starting another/.test(child.output())) await sleep(50);
+      for (let i = 0; i < 10; i++) {
+        const list = await call(url, 'GET', '/v1/contacts?limit=100', token);
+        assert.equal(list.status, 200);
+        assert.equal(list.body.data.length, 10);
+      }
+      assert.ok(Number(second) > 0);
+    } finally {
+      await stop({ name: 'cluster', proc: child.proc, output: child.output });
+    }
+  });
+});
+
+describe('the embedded store and processes', () => {
+  test('a second process on the same data folder is refused, naming the one that holds it and CPE_DATABASE_URL', async () => {
+    const dir = tempDataDir();
+    const first = await startServiceChild(root, dir, QUIET);
+    running.push(first);
+    await assert.rejects(startServiceChild(root, dir, QUIET), (error: Error) => {
+      assert.match(error.message, new RegExp(`in use by process ${first.proc.pid}`));
+      assert.match(error.message, /CPE_DATABASE_URL/);
+      return true;
+    });
+    const token = first.credentials.accessToken;
+    assert.equal((await call(first.url, 'GET', '/v1/contacts', token)).status, 200, 'the first one still serves');
+  });
+
+  test('CPE_PROCESSES above 1 without CPE_DATABASE_URL stops with a message', () => {
+    const result = spawnSync(process.execPath, ['--import', 'tsx', 'server/main.ts'], { cwd: root, env: { ...process.env, CPE_PROCESSES: '2', CPE_DATABASE_URL: '', CPE_DATA_DIR: tempDataDir() }, encoding: 'utf8' });
+    assert.equal(result.status, 1);
+    assert.match(result.stderr, /CPE_PROCESSES=2 needs CPE_DATABASE_URL/);
+  });
+});
