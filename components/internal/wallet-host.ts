@@ -12,7 +12,6 @@ import { Frame } from './frame.ts';
 import { FrameHost } from './frame-host.ts';
 import { resolveTarget, type WalletAOptions, type WalletBOptions } from './options.ts';
 import { BOX_CSS, DIALOG_CSS, sheet } from './styles.ts';
-import { sessionHeaders } from '../transport/transport.ts';
 
 export type WalletAvailability = { available: boolean; reason?: WalletUnavailableReason };
 export type WalletApproved = Omit<Extract<WalletResult, { status: 'approved' }>, 'token' | 'type' | 'session'>;
@@ -118,7 +117,11 @@ export abstract class WalletHost extends FrameHost {
   /** What to do with the approved wallet's token; emits `cpe:wallet:approved` with `detail` (never the token). */
   protected abstract approved(token: string, detail: WalletApproved): void;
 
-  /** Opens the sheet; Checkout Context exchanges the context meanwhile (the sheet needs the intent to approve). */
+  /**
+   * Opens the sheet; Checkout Context exchanges the context meanwhile (the sheet needs the intent to
+   * approve). The sheet says it is ready on the window (its uuid only); the session goes to it with a
+   * MessageChannel port, to the service origin only, and its result comes back on that port.
+   */
   async #sheet(): Promise<void> {
     this.#open = true;
     const controller = this.controller!;
@@ -126,22 +129,19 @@ export abstract class WalletHost extends FrameHost {
     const abort = new AbortController();
     try {
       const o = this.options;
-      const known: { amount: number; currency: string } =
-        controller.context && !this.session ? controller.context : await (await fetch(`${origin}/intent`, { headers: await sessionHeaders(controller) })).json();
       const uuid = crypto.randomUUID();
       const name = `Wallet ${this.wallet.toUpperCase()}`;
-      const r = encodeWalletRequest({
-        wallet: this.wallet,
-        merchantName: o.merchantName ?? '',
-        amount: known.amount ?? o.total?.amount,
-        currency: known.currency.toUpperCase(),
-        label: o.total?.label,
-        ...Object.fromEntries(BOOLEANS.map((key) => [key, o[key as keyof WalletBOptions]])),
-      });
-      let ready = false;
+      const r = encodeWalletRequest({ wallet: this.wallet, label: o.total?.label, ...Object.fromEntries(BOOLEANS.map((key) => [key, o[key as keyof WalletBOptions]])) });
+      let sheet: Window | undefined;
       let session: PaymentIntentSession | undefined;
-      let iframe: HTMLIFrameElement;
-      const send = () => ready && session && iframe.contentWindow?.postMessage({ type: WALLET_SESSION_TYPE, session: uuid, sessionToken: session.sessionToken, paymentIntentId: session.paymentIntentId }, origin);
+      let finish: (result?: WalletResult) => void;
+      const send = () => {
+        if (!sheet || !session) return;
+        const { port1, port2 } = new MessageChannel();
+        port1.onmessage = ({ data }) => conforms<WalletResult>(resultGuard, data) && data.session === uuid && finish(data);
+        sheet.postMessage({ type: WALLET_SESSION_TYPE, session: uuid, sessionToken: session.sessionToken, paymentIntentId: session.paymentIntentId }, { targetOrigin: origin, transfer: [port2] });
+        sheet = undefined;
+      };
       const committed = this.commit().then(
         (s) => ((session = s), send()),
         (error) => (abort.abort(), Promise.reject(error)),
@@ -155,14 +155,15 @@ export abstract class WalletHost extends FrameHost {
         { title: name, frame: name, look: { scheme: this.scheme, texts: this.texts } },
         abort.signal,
         (data, done, frame) => {
-          iframe = frame;
+          finish = done;
           if (conforms<{ session: string; height?: number }>(WalletSheetReady, data) && data.session === uuid) {
-            ready = true;
+            sheet = frame.contentWindow!;
             send();
             // The dialog fits the sheet's content (never taller than the screen allows).
             if (data.height) frame.style.height = `min(${data.height}px, calc(100dvh - 53px))`;
           }
-          else if (conforms<WalletResult>(resultGuard, data) && data.session === uuid) done(data);
+          // Only a cancel (it carries nothing) may come on the window, before the port.
+          else if (data?.status === 'cancelled' && data.session === uuid) done();
         },
         'sheet',
       );
