@@ -5,6 +5,7 @@ import type { PaymentIntentSession } from '../protocol/session.ts';
 import { CpeCardFields } from './card-fields/card-fields.ts';
 import { CpeCard } from './card/card.ts';
 import { describeIssues, SdkError } from './errors.ts';
+import { firstCopy } from './define.ts';
 import type { FrameHost } from './internal/frame-host.ts';
 import { parse, type CardElementOptions, type CardFieldsElementOptions, type FlowOptions, type WalletAOptions, type WalletBOptions } from './internal/options.ts';
 import { CpePaymentFlow } from './payment-flow/payment-flow.ts';
@@ -24,6 +25,7 @@ export const sdkOrigin = (): string => new URL(import.meta.url).origin;
  * `intent-url` is createServerIntent, `exchange-url` middleware.exchange, `amount` and `currency` the context).
  */
 export function makeController(options: ElementsOptions, serviceOrigin = sdkOrigin(), where = 'createElements'): ElementsController {
+  if (firstCopy) throw new SdkError('sdk_loaded_twice', `${where}: the CPE SDK is on this page twice, from ${firstCopy} (first, its elements are the page's) and from ${import.meta.url}: use the first one, or load the SDK once.`);
   const { pubKey, createServerIntent, middleware, context } = parse<ElementsOptions>(where, guards.ElementsOptions, options);
   const fail = (option: string, text: string) => {
     throw new SdkError('invalid_options', `${where}: ${text}`, option);
