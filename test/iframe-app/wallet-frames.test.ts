@@ -79,7 +79,7 @@ describe('wallet button frame', () => {
   });
 });
 
-const REQUEST: WalletRequest = { wallet: 'b', merchantName: 'Demo Shop', amount: 1234, currency: 'GBP' };
+const REQUEST: WalletRequest = { wallet: 'b' };
 
 async function sheet(request: WalletRequest, approveAnswer?: (body: any) => { status: number; body: unknown }) {
   const uuid = crypto.randomUUID();
