@@ -96,14 +96,24 @@ describe('the wallet sheet shows what the service says, and pays only on a delib
   });
 
   /** Opens the sheet and returns the page coordinates of its Approve button (from the page's own view). */
-  async function openSheet(page: Page, hide: boolean): Promise<{ x: number; y: number }> {
+  async function openSheet(page: Page, hide: 'decoy' | 'opacity'): Promise<{ x: number; y: number }> {
     await openWallets(page);
-    if (hide)
-      // The page makes every dialog its elements open invisible, before the shopper presses the button.
-      await page.evaluate(() => {
-        const host = document.querySelector('cpe-wallet-a')!;
-        new MutationObserver(() => host.shadowRoot!.querySelectorAll('dialog').forEach((d) => (d.style.opacity = '0'))).observe(host.shadowRoot!, { childList: true, subtree: true });
-      });
+    await page.evaluate((hide) => {
+      const host = document.querySelector('cpe-wallet-a')!;
+      // A decoy in the top layer above the sheet, letting clicks through (pointer-events: none): the
+      // shopper sees the decoy and clicks where Approve is. Or the sheet's dialog made transparent.
+      const decoy = document.createElement('div');
+      decoy.popover = 'manual';
+      decoy.textContent = 'Spin the wheel: click the middle of the screen!';
+      decoy.style.cssText = 'pointer-events:none;position:fixed;inset:0;width:100vw;height:100vh;max-width:none;max-height:none;margin:0;border:0;background:#fff';
+      document.body.append(decoy);
+      new MutationObserver(() => {
+        const dialog = host.shadowRoot!.querySelector('dialog');
+        if (!dialog) return;
+        if (hide === 'opacity') dialog.style.opacity = '0';
+        else if (!decoy.matches(':popover-open')) decoy.showPopover();
+      }).observe(host.shadowRoot!, { childList: true, subtree: true });
+    }, hide);
     await page.frameLocator('#wallet-a iframe').first().getByRole('button').click();
     const frame = page.frameLocator('dialog iframe');
     const approve = frame.getByRole('button', { name: 'Approve' });
@@ -112,11 +122,12 @@ describe('the wallet sheet shows what the service says, and pays only on a delib
     return { x: box.x + box.width / 2, y: box.y + box.height / 2 };
   }
 
-  it('a blind click through an invisible (opacity 0) sheet does not pay', async () => {
+  for (const hide of ['decoy', 'opacity'] as const)
+  it(`a blind click through a sheet the page hid (${hide === 'decoy' ? 'covered by a decoy that lets clicks through' : 'opacity 0'}) does not pay`, async () => {
     const { page, context } = await stack.newPage();
     try {
       const before = walletTokens();
-      const { x, y } = await openSheet(page, true);
+      const { x, y } = await openSheet(page, hide);
       // The shopper clicks what they think is on the page, again and again, for two seconds.
       for (let i = 0; i < 10; i++) {
         await page.mouse.click(x, y);
