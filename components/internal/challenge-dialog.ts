@@ -1,5 +1,6 @@
 import type { ColorScheme, DialogTexts } from '../../protocol/bridge.ts';
-import { CHALLENGE_INIT_TYPE, CHALLENGE_READY_TYPE, type ChallengeCancel as CancelMessage, type ChallengeMessage as ResultMessage } from '../../protocol/challenge.ts';
+import type { ChallengeCancel as CancelMessage, ChallengeMessage as ResultMessage } from '../../protocol/challenge.ts';
+import { CHALLENGE_INIT_TYPE, CHALLENGE_READY_TYPE } from '../../protocol/challenge-types.ts';
 import { ChallengeCancel, ChallengeMessage } from '../../protocol/generated/guards.ts';
 import type { ChallengePayload } from '../../protocol/intent.ts';
 import { conforms } from '../../protocol/json-guard.ts';

@@ -1,0 +1,10 @@
+import { parseAst } from 'rollup/parseAst';
+import fs from 'node:fs'; import zlib from 'node:zlib';
+const s=fs.readFileSync('dist/sdk/cpe.js','utf8');
+const ast=parseAst(s);
+const gz=(t)=>zlib.gzipSync(t,{level:9}).length;
+const total=gz(s);
+const rows=[];
+for (const n of ast.body) if (n.type==='VariableDeclaration') for (const d of n.declarations) if (d.init) rows.push([total-gz(s.slice(0,d.init.start)+'0'+s.slice(d.init.end)), d.init.end-d.init.start, s.slice(d.start, d.start+90)]);
+rows.sort((x,y)=>y[0]-x[0]);
+for(const r of rows.slice(0,40)) console.log(r[0],r[1],r[2].replace(/\n/g,' '));
