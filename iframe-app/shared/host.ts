@@ -96,7 +96,14 @@ export async function startFrame<T extends FrameElement = CardInputs>(create: (p
     const extra = config.extra ?? {};
     if (session && el.fields.includes('number') && session.sessionToken !== checking) {
       checking = session.sessionToken;
-      checked = checkSession(params.pk, session, params.ok).then(() => {
+      // A new session after a token: did that token's payment go through? (The same session's
+      // intent refuses a second card itself.) Unknown counts as yes.
+      const paid = spent && !locked && checkSession(params.pk, spent, params.ok).then(
+        (intent) => PAID_STATUSES.includes(intent.status),
+        () => true,
+      );
+      checked = Promise.all([checkSession(params.pk, session, params.ok), paid]).then(([, wasPaid]) => {
+        if (wasPaid) locked = true;
         if (checking !== session.sessionToken) return;
         el.session = session;
         el.applyExtra(extra);
@@ -107,7 +114,6 @@ export async function startFrame<T extends FrameElement = CardInputs>(create: (p
   };
   const tokenise = async () => {
     await checked;
-    if (spent && !locked) locked = PAID_STATUSES.includes((await checkSession(params.pk, spent, params.ok)).status);
     if (locked) throw refusal('fields_locked', 'This card paid a payment that went through: reset() the form before another payment.');
     const result = await el.tokenise();
     spent = el.session;

@@ -128,10 +128,15 @@ export class WalletSheet extends LitElement {
     .status.failed {
       color: var(--_error);
     }
+    /* Always in view, however small the screen: Approve arms only once fully visible (visibility-gate.ts). */
     .actions {
+      position: sticky;
+      bottom: 0;
       display: flex;
       gap: 12px;
       margin-top: 8px;
+      padding: 8px 0 4px;
+      background: var(--_bg);
     }
     button {
       flex: 1;
