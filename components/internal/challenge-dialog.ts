@@ -54,7 +54,17 @@ export function modal<T>(
   const iframe = dialog.querySelector('iframe')!;
   const previous = deepActive();
   return new Promise((resolve) => {
+    // The modal makes the page inert, but Chromium still lets Shift+Tab out of the dialog's
+    // cross-origin frame land in another frame of the page (no focus event tells the page): while
+    // open, focus found outside the dialog is brought back to it, every frame.
+    let frame = 0;
+    const trap = () => {
+      const active = deepActive();
+      if (active && active !== document.body && !dialog.contains(active)) dialog.focus();
+      frame = requestAnimationFrame(trap);
+    };
     const done = (outcome?: T) => {
+      cancelAnimationFrame(frame);
       removeEventListener('message', listen);
       signal.removeEventListener('abort', cancel);
       dialog.close();
@@ -78,6 +88,7 @@ export function modal<T>(
     dialog.showModal();
     if (signal.aborted) return cancel();
     dialog.focus();
+    trap();
   });
 }
 
