@@ -134,13 +134,14 @@ export abstract class WalletHost extends FrameHost {
       const r = encodeWalletRequest({ wallet: this.wallet, label: o.total?.label, ...Object.fromEntries(BOOLEANS.map((key) => [key, o[key as keyof WalletBOptions]])) });
       let sheet: Window | undefined;
       let session: PaymentIntentSession | undefined;
+      let sent = false;
       let finish: (result?: WalletResult) => void;
       const send = () => {
-        if (!sheet || !session) return;
+        if (!sheet || !session || sent) return;
+        sent = true;
         const { port1, port2 } = new MessageChannel();
         port1.onmessage = ({ data }) => conforms<WalletResult>(resultGuard, data) && data.session === uuid && finish(data);
         sheet.postMessage({ type: WALLET_SESSION_TYPE, session: uuid, sessionToken: session.sessionToken, paymentIntentId: session.paymentIntentId }, { targetOrigin: origin, transfer: [port2] });
-        sheet = undefined;
       };
       const committed = this.commit().then(
         (s) => ((session = s), send()),

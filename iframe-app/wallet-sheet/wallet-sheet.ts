@@ -234,6 +234,9 @@ export class WalletSheet extends LitElement {
       if (!response.ok || view.payment_intent_id !== session.paymentIntentId || typeof view.amount !== 'number' || typeof view.currency !== 'string') throw new Error('refused');
       this.view = { amount: view.amount, currency: view.currency, merchant: typeof view.merchant_name === 'string' ? view.merchant_name : '' };
       this.session = session;
+      // What the service said may take another height: the dialog fits the sheet again.
+      await this.updateComplete;
+      this.announceReady();
     } catch {
       this.phase = 'failed';
     }
