@@ -45,7 +45,7 @@ const BOOLEANS = ['allowCreditCards', 'allowPrepaidCards', 'assuranceDetailsRequ
  * @attr {string} identifier - Instance identifier (property `identifier`).
  * @attr {string} [language=en] - BCP 47 language of the button and the wallet sheet (property `language`).
  * @attr {'auto' | 'light' | 'dark'} [theme=auto] - Colour scheme of the wallet sheet: `auto` follows the page and the system (property `theme`).
- * @attr {number} total-amount - The amount shown on the wallet sheet before an intent exists, in minor units (property `total.amount`).
+ * @attr {number} total-amount - The total the wallet asks for, in minor units (property `total.amount`); the test sheet shows the intent's amount as the service says it.
  * @attr {string} total-label - The label of that amount (property `total.label`).
  * @prop {{ amount: number, label?: string }} total - The factory's `total`: attributes `total-amount` and `total-label`.
  * @prop {{ type?: string, style?: string }} appearance - The factory's `appearance` (default `{type: 'plain', style: 'dark'}`): attributes `appearance-type` and `appearance-style`.
