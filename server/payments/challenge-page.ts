@@ -83,9 +83,11 @@ const outcomePage = (status: string, { cat }: ChallengeLook) =>
 
 /**
  * The 3-D Secure simulator: `GET /frames/challenge?challenge=<secret>` shows the amount and the
- * buttons Complete and Fail; the form posts the answer with the same secret (never a guessable id),
- * the service records it, and the answer page posts `{type: 'cpe:3ds:result', transaction_id,
- * status}` to its parent or opener. `Accept: application/json` on the POST gets that object as JSON.
+ * buttons Complete and Fail; the form posts the answer with the same secret (never a guessable id)
+ * and the challenge's one-time form token (in the form only, never in a URL), from the service's own
+ * origin; the service records it, and the answer page sends `{type: 'cpe:3ds:result',
+ * transaction_id, status}` on the port the SDK handed it (channelScript). `Accept: application/json`
+ * on the POST gets that object as JSON.
  */
 export function challengeRoutes({ payments, config }: Services): Router<AppState> {
   const router = new Router<AppState>();
