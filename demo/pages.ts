@@ -1,24 +1,19 @@
 /** The demo merchant's HTML pages: static markup, config in a JSON block, the page script from 'self'. */
 
-const escape = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
-/** JSON safe inside a `<script type="application/json">` block. */
-const jsonForScript = (value: unknown) => JSON.stringify(value).replace(/</g, '\\u003c');
+import { escape, shell, type PageConfig } from './chrome.ts';
+export type { PageConfig };
 
-export interface PageConfig {
-  serviceUrl: string;
-  publicKey: string;
-  merchantId: number;
-}
-
-const NAV = [
-  ['/', 'Card element'],
-  ['/fields', 'Card fields'],
-  ['/flow', 'Payment flow'],
-  ['/verify', 'Verify flow'],
-  ['/wallets', 'Wallets'],
-  ['/checkout-context', 'Checkout Context'],
-  ['/html', 'Plain HTML'],
+/** The component pages, one element each (with the event log and the backend's verify), under /components. */
+export const COMPONENT_PAGES = [
+  ['/components/card', 'Card element'],
+  ['/components/fields', 'Card fields'],
+  ['/components/flow', 'Payment flow'],
+  ['/components/verify', 'Verify flow'],
+  ['/components/wallets', 'Wallets'],
+  ['/components/checkout-context', 'Checkout Context'],
+  ['/components/html', 'Plain HTML'],
 ] as const;
+const NAV = COMPONENT_PAGES;
 
 const TEST_CARDS = `<p class="cards">Test cards (any future expiry, any CSC, any name):
 <code>4242 4242 4242 4242</code> approved ·
@@ -39,33 +34,32 @@ ${SELECT('mode', 'Mode', ['direct', 'middleware'])}
 
 function layout(path: string, title: string, config: PageConfig, checkout: string, script?: string, sdk = false): string {
   const nav = NAV.map(([href, text]) => `<a href="${href}"${href === path ? ' aria-current="page"' : ''}>${text}</a>`).join(' ');
-  return `<!doctype html>
-<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
-<title>${escape(title)} · CPE demo merchant</title><link rel="icon" href="/favicon.svg" type="image/svg+xml">
-<link rel="stylesheet" href="/demo.css"></head>
-<body>
-<header><h1>CPE demo merchant</h1><nav aria-label="Demo pages">${nav}</nav></header>
-<main>
-<section aria-labelledby="checkout-title"><h2 id="checkout-title">${escape(title)}: £12.34</h2>
+  return shell({
+    path,
+    title,
+    language: 'en',
+    basketCount: 0,
+    config,
+    scripts: [...(sdk ? [`${config.serviceUrl}/sdk/cpe.js`] : []), ...(script ? [script] : [])],
+    body: `<nav class="components" aria-label="Component pages">${nav}</nav>
+<div class="component-page">
+<section class="panel" aria-labelledby="checkout-title"><h1 id="checkout-title">${escape(title)}: £12.34</h1>
 ${checkout}
 ${TEST_CARDS}
 </section>
-<section aria-labelledby="log-title"><h2 id="log-title">Events</h2><ol id="log" tabindex="0" aria-label="Event log"></ol>
-<h2>Backend verify</h2><pre id="verify"></pre></section>
-</main>
-<script type="application/json" id="cpe-config">${jsonForScript(config)}</script>
-${sdk ? `<script type="module" src="${escape(config.serviceUrl)}/sdk/cpe.js"></script>` : ''}
-${script ? `<script type="module" src="${script}"></script>` : ''}
-</body></html>`;
+<section class="panel" aria-labelledby="log-title"><h2 id="log-title">Events</h2><ol id="log" tabindex="0" aria-label="Event log"></ol>
+<h2 id="verify-title">Backend verify</h2><pre id="verify" tabindex="0" aria-labelledby="verify-title"></pre></section>
+</div>`,
+  });
 }
 
-const PAY = `<button type="button" class="pay" id="pay" disabled>Pay £12.34</button><p id="status" role="status" data-state="loading">Loading…</p>`;
+const PAY = `<button type="button" class="primary pay" id="pay" disabled>Pay £12.34</button><p id="status" role="status" data-state="loading">Loading…</p>`;
 
-export const cardPage = (config: PageConfig) => layout('/', 'Card element', config, `${CONTROLS(true)}<div id="card"></div>${PAY}`, '/card.js');
+export const cardPage = (config: PageConfig) => layout('/components/card', 'Card element', config, `${CONTROLS(true)}<div id="card"></div>${PAY}`, '/card.js');
 
 export const fieldsPage = (config: PageConfig) =>
   layout(
-    '/fields',
+    '/components/fields',
     'Card fields',
     config,
     `${CONTROLS(false)}<div id="card-fields" class="fields">
@@ -80,7 +74,7 @@ export const fieldsPage = (config: PageConfig) =>
 /** No script of its own: the SDK module and two tags mount a card (the Flow page pays the same way). */
 export const htmlPage = (config: PageConfig) =>
   layout(
-    '/html',
+    '/components/html',
     'Plain HTML',
     config,
     `<p>This page has no script of its own: only the SDK module and the tags below.</p>
@@ -97,7 +91,7 @@ export const htmlPage = (config: PageConfig) =>
  */
 export const flowPage = (config: PageConfig) =>
   layout(
-    '/flow',
+    '/components/flow',
     'Payment flow',
     config,
     `<p>No script of the page's own: the SDK module, <code>&lt;cpe-elements&gt;</code> and <code>&lt;cpe-payment-flow&gt;</code>.</p>
@@ -111,7 +105,7 @@ export const flowPage = (config: PageConfig) =>
 /** A card check without a payment: the intent is a verification (amount 0); the card can be vaulted. */
 export const verifyPage = (config: PageConfig) =>
   layout(
-    '/verify',
+    '/components/verify',
     'Verify flow',
     config,
     `<cpe-elements pub-key="${escape(config.publicKey)}" intent-url="/api/verify-intents" verify-auth-url="/api/cpe/verify-auth">
@@ -123,7 +117,7 @@ export const verifyPage = (config: PageConfig) =>
 
 export const walletsPage = (config: PageConfig) =>
   layout(
-    '/wallets',
+    '/components/wallets',
     'Wallets',
     config,
     `<p>Test keys: both buttons open the service's wallet test sheet, where you choose the card the wallet holds.</p>
@@ -134,7 +128,7 @@ export const walletsPage = (config: PageConfig) =>
 
 export const checkoutContextPage = (config: PageConfig) =>
   layout(
-    '/checkout-context',
+    '/components/checkout-context',
     'Checkout Context',
     config,
     `<p>No Payment Intent exists yet: the buttons below are live. When you commit, the backend prices

@@ -8,7 +8,11 @@ import { bodyParser } from '@koa/bodyparser';
 import Koa from 'koa';
 import { CpeClient, cpeMiddleware, toSession } from '../server/client/index.ts';
 import type { Credentials } from '../server/seed.ts';
+import type { PageConfig } from './chrome.ts';
+import { createInbox, doneWord, MessagingError } from './inbox.ts';
+import { isLanguage } from './i18n.ts';
 import { cardPage, checkoutContextPage, fieldsPage, flowPage, htmlPage, verifyPage, walletsPage } from './pages.ts';
+import { createShop, languageOf, METHODS, type Method, type Order } from './shop.ts';
 
 const publicDir = join(dirname(fileURLToPath(import.meta.url)), 'public');
 const FILES: Record<string, string> = {
@@ -19,20 +23,48 @@ const FILES: Record<string, string> = {
   '/flow-verify.js': 'text/javascript',
   '/wallets.js': 'text/javascript',
   '/checkout-context.js': 'text/javascript',
+  '/shop-checkout.js': 'text/javascript',
   '/demo.css': 'text/css',
 };
 const FAVICON = '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 16 16"><rect width="16" height="16" rx="3" fill="#1f6feb"/></svg>';
 
+/** The component pages, by path; the paths they had before the shop took the root redirect here. */
+const COMPONENTS: Record<string, (config: PageConfig) => string> = {
+  '/components/card': cardPage,
+  '/components/fields': fieldsPage,
+  '/components/flow': flowPage,
+  '/components/verify': verifyPage,
+  '/components/wallets': walletsPage,
+  '/components/checkout-context': checkoutContextPage,
+  '/components/html': htmlPage,
+};
+const MOVED: Record<string, string> = {
+  '/fields': '/components/fields',
+  '/flow': '/components/flow',
+  '/verify': '/components/verify',
+  '/wallets': '/components/wallets',
+  '/checkout-context': '/components/checkout-context',
+  '/html': '/components/html',
+  '/card': '/components/card',
+};
+/** The old card page's settings: `/?layout=…` still opens the card element with them. */
+const CARD_SETTINGS = ['layout', 'theme', 'language', 'mode'];
+
 /**
  * The demo merchant: a separate origin from the service, as every real merchant is. Its backend
- * holds the licence key (creates intents, forwards middleware calls, authorises, verifies); its pages
- * load the SDK from the service and take test payments with `<cpe-card>` and `<cpe-card-fields>`.
+ * holds the licence key (creates intents, forwards middleware calls, authorises, verifies) and the
+ * messaging access token. At its root a small shop (products, basket, checkout with every
+ * component, order pages showing the backend's checks) and an inbox over the messaging API; under
+ * /components one page per element with its event log.
  */
 export function startDemo(options: { port: number; credentials: Credentials }): Promise<{ server: Server; url: string; port: number }> {
   const app = new Koa();
-  const { serviceUrl, merchantId, publicKey, licenceKey } = options.credentials;
+  const { serviceUrl, merchantId, publicKey, licenceKey, accessToken } = options.credentials;
   const cpe = new CpeClient({ licenceKey, baseUrl: serviceUrl });
   const pageConfig = { serviceUrl, publicKey, merchantId };
+  // What a merchant's policy needs for CPE: the service origin for script, frame and connect. No
+  // inline script, no eval.
+  const csp = `default-src 'self'; script-src 'self' ${serviceUrl}; frame-src ${serviceUrl}; connect-src 'self' ${serviceUrl}; img-src 'self' data:`;
   let order = 0;
 
   // Each visitor's basket intents, by a random cookie: the middleware routes act only on these.
@@ -46,6 +78,11 @@ export function startDemo(options: { port: number; credentials: Credentials }): 
     }
     return visitor;
   };
+  const shop = createShop({ cpe, merchantId, page: pageConfig, allow: (visitor, id) => intentsOf.get(visitor)?.add(id) });
+  const inbox = createInbox({ serviceUrl, accessToken });
+  const form = bodyParser({ enableTypes: ['form'] });
+  const formOf = (ctx: Koa.Context) => (ctx.request.body ?? {}) as Record<string, string | undefined>;
+
   app.use(async (ctx, next) => {
     if (ctx.method !== 'POST' || ctx.path !== '/api/payment-intents') return next();
     // The backend decides what is paid for: the browser never sends the amount.
@@ -87,18 +124,136 @@ export function startDemo(options: { port: number; credentials: Credentials }): 
   // service, for the intents this visitor's basket created only (another id is answered as absent).
   // Checkout Context: the backend prices the basket itself (never the amount the browser shows) and
   // creates the intent at commit time; the SDK checks the answer against what it showed.
-  const exchange = (body: unknown) => {
+  // The component page's basket-42; else the shop's basket named by the context's reference.
+  const exchange = (body: unknown, ctx: Koa.Context) => {
     const reference = String((body as { context?: { reference?: unknown } })?.context?.reference ?? '');
-    if (reference !== 'basket-42') throw new Error('unknown basket');
-    return { merchantid: merchantId, amount: 1234, currency: 'GBP', identifier: `basket-42-${Date.now()}-${++order}` };
+    if (reference === 'basket-42') return { merchantid: merchantId, amount: 1234, currency: 'GBP', identifier: `basket-42-${Date.now()}-${++order}` };
+    const exchanged = shop.exchange(visitorOf(ctx), body);
+    if (!exchanged) throw new Error('unknown basket');
+    (ctx.state as { order?: Order }).order = exchanged.order;
+    return exchanged.input;
   };
   const middleware = cpeMiddleware({
     client: cpe,
     exchange,
     allowIntent: (ctx, id) => id !== undefined && (intentsOf.get(ctx.cookies.get('demo_visitor') ?? '')?.has(id) ?? false),
-    onCreated: (session, ctx) => void intentsOf.get(visitorOf(ctx))!.add(session.paymentIntentId),
+    onCreated: (session, ctx) => {
+      intentsOf.get(visitorOf(ctx))!.add(session.paymentIntentId);
+      const exchanged = (ctx.state as { order?: Order }).order;
+      if (exchanged) shop.linkIntent(exchanged, session.paymentIntentId);
+    },
   });
   app.use(middleware.router('/api/cpe').routes());
+
+  // The shop: forms post and redirect (so every page works without a script, by keyboard alone).
+  const back = (ctx: Koa.Context, path: unknown) => ctx.redirect(typeof path === 'string' && /^\/(?![/\\])/.test(path) ? path : '/');
+  app.use(async (ctx, next) => {
+    if (ctx.method !== 'POST') return next();
+    // The forms act with this visitor's cookie and the demo user's messaging token: a page of another
+    // origin must not post them (a browser always sends Origin with a cross-origin POST).
+    const from = ctx.get('origin');
+    if (from && from !== `${ctx.protocol}://${ctx.host}`) {
+      ctx.status = 403;
+      ctx.body = { error: { message: `A page of ${from} may not post to the demo shop.` } };
+      return;
+    }
+    const visitor = visitorOf(ctx);
+    if (ctx.path === '/shop/intent') {
+      const method = ctx.query.method as Method;
+      const session = METHODS.includes(method) ? await shop.createIntent(visitor, method) : undefined;
+      if (!session) {
+        ctx.status = 400;
+        ctx.body = { error: { message: 'The basket is empty.' } };
+        return;
+      }
+      ctx.body = session;
+      return;
+    }
+    if (!['/basket/add', '/basket/update', '/language', '/inbox/contacts'].includes(ctx.path) && !/^\/inbox\/[\w-]+\/(update|messages)$/.test(ctx.path)) return next();
+    await form(ctx, async () => {});
+    const body = formOf(ctx);
+    ctx.status = 303;
+    if (ctx.path === '/basket/add') {
+      shop.add(visitor, String(body.product));
+      return back(ctx, `/?added=${encodeURIComponent(String(body.product))}#status`);
+    }
+    if (ctx.path === '/basket/update') {
+      const action = body.action;
+      shop.change(visitor, String(body.product), action === 'more' ? 1 : action === 'fewer' ? -1 : 'remove');
+      return back(ctx, '/basket');
+    }
+    if (ctx.path === '/language') {
+      if (isLanguage(body.language)) ctx.cookies.set('demo_lang', body.language, { httpOnly: true, sameSite: 'lax', overwrite: true });
+      return back(ctx, body.back);
+    }
+    // The inbox: each form calls the messaging API with the demo user's token, then shows the conversation.
+    try {
+      if (ctx.path === '/inbox/contacts') {
+        const contact = await inbox.addContact(String(body.username ?? ''), String(body.phone_number ?? ''));
+        return back(ctx, `/inbox/${contact.conversation_id}?done=${encodeURIComponent(contact.username)}`);
+      }
+      const [, , id, action] = ctx.path.split('/') as [string, string, string, string];
+      if (action === 'update') {
+        const field = body.field;
+        if (field !== 'is_pinned' && field !== 'is_muted' && field !== 'archived') return back(ctx, `/inbox/${id}`);
+        await inbox.update(id, field, body.value === 'true');
+        return back(ctx, `/inbox/${id}${field === 'archived' && body.value === 'true' ? '?archived=true&' : '?'}done=${doneWord(field, body.value === 'true')}`);
+      }
+      await inbox.send(id, String(body.text ?? ''), body.sender === 'contact' ? 'contact' : 'user');
+      return back(ctx, `/inbox/${id}#message-text`);
+    } catch (error) {
+      if (!(error instanceof MessagingError)) throw error;
+      return back(ctx, `${ctx.path.startsWith('/inbox/contacts') ? '/inbox' : ctx.path.replace(/\/(update|messages)$/, '')}?error=${encodeURIComponent(error.message)}`);
+    }
+  });
+
+  app.use(async (ctx, next) => {
+    if (ctx.method !== 'GET' && ctx.method !== 'HEAD') return next();
+    const path = ctx.path;
+    if (MOVED[path]) {
+      ctx.status = 308;
+      return ctx.redirect(`${MOVED[path]}${ctx.querystring ? `?${ctx.querystring}` : ''}`);
+    }
+    if (path === '/' && CARD_SETTINGS.some((name) => name in ctx.query)) {
+      ctx.status = 308;
+      return ctx.redirect(`/components/card?${ctx.querystring}`);
+    }
+    const visitor = visitorOf(ctx);
+    const language = languageOf(ctx, isLanguage);
+    const shopper = { visitor, language };
+    let html: string | undefined;
+    if (path === '/') html = shop.shopPage(shopper, typeof ctx.query.added === 'string' ? ctx.query.added : undefined);
+    else if (path === '/basket') html = shop.basketPage(shopper);
+    else if (path === '/checkout') {
+      const method = METHODS.includes(ctx.query.method as Method) ? (ctx.query.method as Method) : 'card';
+      html = shop.checkoutPage(shopper, method);
+    } else if (path === '/order') {
+      const order = await shop.orderOfIntent(visitor, String(ctx.query.payment_intent ?? ''));
+      if (order) return ctx.redirect(`/orders/${order.reference}`);
+      html = shop.orderPage(shopper, undefined);
+      ctx.status = 404;
+    } else if (path.startsWith('/orders/')) {
+      const found = await shop.order(visitor, decodeURIComponent(path.slice('/orders/'.length)));
+      html = shop.orderPage(shopper, found);
+      if (!found) ctx.status = 404;
+    } else if (path === '/inbox' || /^\/inbox\/[\w-]+$/.test(path)) {
+      const q = ctx.query;
+      html = await inbox.page(language, shop.countOf(visitor), {
+        archived: q.archived === 'true',
+        open: path === '/inbox' ? undefined : path.slice('/inbox/'.length),
+        done: typeof q.done === 'string' ? q.done : undefined,
+        error: typeof q.error === 'string' ? q.error : undefined,
+      }).catch((error) => {
+        if (!(error instanceof MessagingError)) throw error;
+        ctx.status = 404;
+        return inbox.page(language, shop.countOf(visitor), { archived: false, error: error.message });
+      });
+    }
+    if (html === undefined) return next();
+    ctx.type = 'html';
+    ctx.set('Content-Security-Policy', csp);
+    ctx.body = html;
+  });
 
   app.use(async (ctx) => {
     if (FILES[ctx.path]) {
@@ -114,24 +269,14 @@ export function startDemo(options: { port: number; credentials: Credentials }): 
       ctx.body = FAVICON;
       return;
     }
-    const page = {
-      '/': cardPage,
-      '/fields': fieldsPage,
-      '/flow': flowPage,
-      '/verify': verifyPage,
-      '/wallets': walletsPage,
-      '/checkout-context': checkoutContextPage,
-      '/html': htmlPage,
-    }[ctx.path];
+    const page = COMPONENTS[ctx.path];
     if (!page) {
       ctx.status = 404;
       ctx.body = 'Not found';
       return;
     }
     ctx.type = 'html';
-    // What a merchant's policy needs for CPE: the service origin for script, frame and connect. No
-    // inline script, no eval.
-    ctx.set('Content-Security-Policy', `default-src 'self'; script-src 'self' ${serviceUrl}; frame-src ${serviceUrl}; connect-src 'self' ${serviceUrl}; img-src 'self' data:`);
+    ctx.set('Content-Security-Policy', csp);
     ctx.body = page(pageConfig);
   });
 

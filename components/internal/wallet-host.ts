@@ -12,6 +12,7 @@ import { Frame } from './frame.ts';
 import { FrameHost } from './frame-host.ts';
 import { resolveTarget, type WalletAOptions, type WalletBOptions } from './options.ts';
 import { BOX_CSS, DIALOG_CSS, sheet } from './styles.ts';
+import { sessionHeaders } from '../transport/transport.ts';
 
 export type WalletAvailability = { available: boolean; reason?: WalletUnavailableReason };
 export type WalletApproved = Omit<Extract<WalletResult, { status: 'approved' }>, 'token' | 'type' | 'session'>;
@@ -129,6 +130,12 @@ export abstract class WalletHost extends FrameHost {
     const abort = new AbortController();
     try {
       const o = this.options;
+      // An intent already paid (another element of this controller took the payment): no sheet to
+      // approve in vain (the service would refuse it with a 409); the page hears why.
+      const known: { status?: string } = controller.context && !this.session ? {} : await (await fetch(`${origin}/intent`, { headers: await sessionHeaders(controller) })).json();
+      if (known.status === 'succeeded' || known.status === 'requires_capture') {
+        return void this.emit('cpe:error', { message: 'This payment is already complete.', code: 'payment_intent_paid', operation: 'wallet' });
+      }
       const uuid = crypto.randomUUID();
       const name = `Wallet ${this.wallet.toUpperCase()}`;
       const r = encodeWalletRequest({ wallet: this.wallet, label: o.total?.label, ...Object.fromEntries(BOOLEANS.map((key) => [key, o[key as keyof WalletBOptions]])) });

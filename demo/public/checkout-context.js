@@ -2,6 +2,7 @@ import { showVerify } from './log.js';
 
 // Checkout Context: the elements mount before any Payment Intent exists; the page says what to show
 // meanwhile. The shopper's commit (the Flow's Pay, a wallet's approval) exchanges the context.
+// Every end shows in the status and, once paid, the backend's verify in its panel.
 const config = JSON.parse(document.getElementById('cpe-config').textContent);
 const { createElements } = await import(`${config.serviceUrl}/sdk/cpe.js`);
 const elements = await createElements({
@@ -11,13 +12,20 @@ const elements = await createElements({
 });
 const total = { amount: 1234, label: 'Basket 42' };
 const status = (text) => (document.getElementById('cc-status').textContent = text);
+const ended = (how) => async (event) => {
+  if (!event.detail.success) return status(`Not paid (${event.detail.status ?? 'declined'}): try again.`);
+  await showVerify(await elements.getPaymentIntentId());
+  status(`Paid with ${how}.`);
+};
+const error = (event) => status(event.detail.code === 'payment_intent_paid' ? 'Already paid: nothing more to pay.' : `Failed: ${event.detail.message}`);
 
 const walletA = elements
   .walletA({ element: '#cc-wallet-a', total, appearance: { type: 'check-out', style: 'dark' } })
-  .onAuthoriseEnd(async (event) => {
-    if (event.detail.success) await showVerify(await elements.getPaymentIntentId());
-    status(event.detail.success ? 'Paid with wallet A.' : 'Declined.');
-  });
+  .onAuthoriseEnd(ended('wallet A'));
+walletA.addEventListener('cpe:wallet:cancel', () => status('Wallet A cancelled: nothing was paid.'));
+walletA.addEventListener('cpe:error', error);
 const flow = elements.paymentFlow({ element: '#cc-flow', layout: 'stack' });
+flow.addEventListener('cpe:authorise:end', ended('the card'));
+flow.addEventListener('cpe:error', error);
 await Promise.all([walletA.init(), flow.init()]);
 document.body.dataset.ready = 'true';

@@ -20,6 +20,10 @@ const walletA = a
     if (event.detail.success) await showVerify(await a.getPaymentIntentId());
     status('wallet-a-status', event.detail.success ? 'Paid with wallet A.' : 'Declined: choose another card and try again.');
   });
+walletA.addEventListener('cpe:wallet:cancel', () => status('wallet-a-status', 'Cancelled: nothing was paid.'));
+walletA.addEventListener('cpe:error', (event) =>
+  status('wallet-a-status', event.detail.code === 'payment_intent_paid' ? 'Already paid: nothing more to pay.' : `Wallet A failed: ${event.detail.message}`),
+);
 walletA.availability.then(({ available, reason }) => !available && status('wallet-a-status', `Wallet A unavailable: ${reason}`));
 await walletA.init();
 
@@ -51,6 +55,8 @@ walletB
     }
   })
   .onCancel(() => status('wallet-b-status', 'Cancelled: nothing was paid.'))
-  .onError((event) => status('wallet-b-status', `Wallet B failed: ${event.detail?.message ?? ''}`));
+  .onError((event) =>
+    status('wallet-b-status', event.detail?.code === 'payment_intent_paid' ? 'Already paid: nothing more to pay.' : `Wallet B failed: ${event.detail?.message ?? ''}`),
+  );
 walletB.availability.then(({ available, reason }) => !available && status('wallet-b-status', `Wallet B unavailable: ${reason}`));
 await walletB.init();

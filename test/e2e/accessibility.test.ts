@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
-import { createRequire } from 'node:module';
 import { after, before, describe, it } from 'node:test';
 import type { Frame, Page } from 'playwright-core';
 import { CARDS, cscFor, digitsOf, typeCard, watchMerchantPage } from './helpers/checkout.ts';
 import { DARK_PAGE, frameOf, openSheet, payInFlow, startLook } from './helpers/look.ts';
+import { seriousViolations } from './helpers/axe.ts';
 import { startStack, type Stack } from './helpers/stack.ts';
 
 /**
@@ -11,7 +11,6 @@ import { startStack, type Stack } from './helpers/stack.ts';
  * any of the six layouts, light and dark, nor in the 3-D Secure modal; and a whole payment with the
  * keyboard alone. The axe contexts bypass CSP only so that axe itself can be injected.
  */
-const AXE = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
 const LAYOUTS = ['stack', 'row-minimal', 'row-compact', 'row', 'column-compact', 'column'];
 
 let stack: Stack;
@@ -24,16 +23,6 @@ after(async () => {
   await look?.close();
   await stack?.close();
 });
-
-async function seriousViolations(target: Page | Frame, context?: string): Promise<string[]> {
-  await target.addScriptTag({ path: AXE });
-  const violations = await target.evaluate(async (selector) => {
-    const axe = (window as unknown as { axe: { run(context: unknown, options: unknown): Promise<{ violations: { id: string; impact: string; nodes: { target: string[] }[] }[] }> } }).axe;
-    const { violations } = await axe.run(selector ?? document, { resultTypes: ['violations'] });
-    return violations.map((v) => ({ id: v.id, impact: v.impact, targets: v.nodes.map((n) => n.target.join(' ')) }));
-  }, context);
-  return violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id} (${v.impact}): ${v.targets.join(', ')}`);
-}
 
 const cardFrame = (page: Page) => page.frames().find((f) => f.url().includes('/frames/card-form/'))!;
 
@@ -49,7 +38,7 @@ describe('axe-core: no serious or critical violation', () => {
   for (const theme of ['light', 'dark']) {
     for (const layout of LAYOUTS) {
       it(`the card frame, ${layout}, ${theme}`, async () => {
-        const { page, context } = await open('/', { layout, theme });
+        const { page, context } = await open('/components/card', { layout, theme });
         try {
           const frame = cardFrame(page);
           assert.deepEqual(await seriousViolations(frame), []);
@@ -65,7 +54,7 @@ describe('axe-core: no serious or critical violation', () => {
   }
 
   it('the field frames of <cpe-card-fields> and the demo page itself', async () => {
-    const { page, context } = await open('/fields', { theme: 'dark' });
+    const { page, context } = await open('/components/fields', { theme: 'dark' });
     try {
       for (const frame of page.frames().filter((f) => f.url().includes('/frames/field/'))) assert.deepEqual(await seriousViolations(frame), [], frame.url());
       assert.deepEqual(await seriousViolations(page), []);
@@ -75,7 +64,7 @@ describe('axe-core: no serious or critical violation', () => {
   });
 
   it('the 3-D Secure modal: the dialog on the page and the challenge inside it', async () => {
-    const { page, context } = await open('/', {});
+    const { page, context } = await open('/components/card', {});
     try {
       await typeCard(page, CARDS.challenge);
       await page.click('#pay');
@@ -126,7 +115,7 @@ describe('axe-core in the 3-D Secure challenge and the wallet sheet: left to rig
 
 describe('keyboard only', () => {
   it('a whole card payment, 3-D Secure included, with the keyboard alone', async () => {
-    const { page, context } = await open('/', { layout: 'row' });
+    const { page, context } = await open('/components/card', { layout: 'row' });
     try {
       const card = cardFrame(page);
       const focusedField = () =>
@@ -170,7 +159,7 @@ describe('keyboard only', () => {
   });
 
   it('Escape cancels the 3-D Secure modal, with a cpe:error, and the shopper can pay again', async () => {
-    const { page, context } = await open('/', {});
+    const { page, context } = await open('/components/card', {});
     try {
       await typeCard(page, CARDS.challenge);
       await page.click('#pay');

@@ -48,7 +48,7 @@ for (const mode of ['direct', 'middleware'] as const) {
   describe(`<cpe-card>, ${mode} mode: every test card`, () => {
     for (const [name, expected] of Object.entries(OUTCOMES) as [CardName, (typeof OUTCOMES)[CardName]][]) {
       it(`${name} (${CARDS[name]}): ${expected.state}, intent ${expected.intent}`, async () => {
-        const { page, context, problems } = await openCheckout(stack, '/', { mode });
+        const { page, context, problems } = await openCheckout(stack, '/components/card', { mode });
         try {
           const id = await page.evaluate(() => document.body.dataset.intent!);
           // The browser session started: the intent waits for a card (contract's typical order).
@@ -78,7 +78,7 @@ for (const mode of ['direct', 'middleware'] as const) {
 
 describe('attempts on one intent', () => {
   it('a declined card, then another card: paid on the same intent, two attempts', async () => {
-    const { page, context, problems } = await openCheckout(stack, '/');
+    const { page, context, problems } = await openCheckout(stack, '/components/card');
     try {
       const id = await page.evaluate(() => document.body.dataset.intent!);
       await typeCard(page, CARDS.declined);
@@ -103,7 +103,7 @@ describe('attempts on one intent', () => {
   });
 
   it('the 3-D Secure challenge failed: the intent is failed and the page lets the shopper retry', async () => {
-    const { page, context } = await openCheckout(stack, '/');
+    const { page, context } = await openCheckout(stack, '/components/card');
     try {
       const id = await page.evaluate(() => document.body.dataset.intent!);
       await typeCard(page, CARDS.challenge);
@@ -118,7 +118,7 @@ describe('attempts on one intent', () => {
   });
 
   it('a token attached twice is refused, and no confirm follows a failed attach', async () => {
-    const { page, context } = await openCheckout(stack, '/');
+    const { page, context } = await openCheckout(stack, '/components/card');
     try {
       await typeCard(page, CARDS.visa);
       const result = await page.evaluate(async () => {
@@ -154,7 +154,7 @@ for (const mode of ['direct', 'middleware'] as const) {
   describe(`<cpe-card-fields>, ${mode} mode`, () => {
     for (const name of ['visa', 'challenge', 'declined'] as const) {
       it(`${name}: ${OUTCOMES[name].state}`, async () => {
-        const { page, context, problems } = await openCheckout(stack, '/fields', { mode });
+        const { page, context, problems } = await openCheckout(stack, '/components/fields', { mode });
         try {
           assert.equal(await page.locator('cpe-card-fields iframe, #card-fields iframe').count(), 4, 'four field frames');
           await typeCard(page, CARDS[name], { split: true });

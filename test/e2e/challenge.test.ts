@@ -45,7 +45,7 @@ describe('3-D Secure challenge in Chromium', { timeout: 60_000 }, () => {
   async function runChallenge(button: 'Complete' | 'Fail' | 'Escape') {
     const { id, challenge } = await challengeIntent();
     const { page, problems } = await stack.newPage();
-    await page.goto(stack.demoUrl);
+    await page.goto(`${stack.demoUrl}/components/card`);
     // The merchant page frames the challenge as the SDK does (a uuid in the fragment; a port for each
     // of its documents' `ready`) and keeps what it hears, on the window and on the ports.
     const uuid = await page.evaluate((url) => {

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { FrameLocator, Page } from 'playwright-core';
-import { CARDS, cscFor, digitsOf, watchMerchantPage, assertNoCardDataOnMerchantPage } from './helpers/checkout.ts';
+import { CARDS, cscFor, digitsOf, watchMerchantPage, assertNoCardDataOnMerchantPage, verifyShown } from './helpers/checkout.ts';
 import { startStack, type Stack } from './helpers/stack.ts';
 
 /**
@@ -52,7 +52,7 @@ const intentOfPage = (page: Page, tag: string) =>
 
 describe('payment flow (plain HTML page: the SDK, <cpe-elements> and <cpe-payment-flow>, no script of its own)', () => {
   it('paid: the button reads Pay £12.34; success shows; the backend verifies', async () => {
-    const { page, close, problems } = await open('/flow');
+    const { page, close, problems } = await open('/components/flow');
     // The page's only script is its event log and verify display: block it, the payment must not need it.
     await page.route('**/{log,flow-verify}.js', (route) => route.abort());
     await page.reload();
@@ -75,7 +75,7 @@ describe('payment flow (plain HTML page: the SDK, <cpe-elements> and <cpe-paymen
   });
 
   it('declined, then Try again: paid on the same intent, with a fresh 3-D Secure transaction', async () => {
-    const { page, close } = await open('/flow');
+    const { page, close } = await open('/components/flow');
     try {
       const frame = flowFrame(page);
       await frame.getByRole('button', { name: 'Pay £12.34' }).waitFor({ timeout: 15_000 });
@@ -99,7 +99,7 @@ describe('payment flow (plain HTML page: the SDK, <cpe-elements> and <cpe-paymen
   });
 
   it('through a 3-D Secure challenge', async () => {
-    const { page, close } = await open('/flow');
+    const { page, close } = await open('/components/flow');
     try {
       const frame = flowFrame(page);
       await frame.getByRole('button', { name: 'Pay £12.34' }).waitFor({ timeout: 15_000 });
@@ -116,7 +116,7 @@ describe('payment flow (plain HTML page: the SDK, <cpe-elements> and <cpe-paymen
   });
 
   it('a failed attach stops before confirm and shows why', async () => {
-    const { page, close } = await open('/flow');
+    const { page, close } = await open('/components/flow');
     try {
       const frame = flowFrame(page);
       await frame.getByRole('button', { name: 'Pay £12.34' }).waitFor({ timeout: 15_000 });
@@ -136,7 +136,7 @@ describe('payment flow (plain HTML page: the SDK, <cpe-elements> and <cpe-paymen
 
 describe('verify flow', () => {
   it('Verify Card checks the card without taking a payment; the backend verify says so', async () => {
-    const { page, close } = await open('/verify');
+    const { page, close } = await open('/components/verify');
     try {
       const frame = flowFrame(page, 'cpe-verify-flow');
       const button = frame.getByRole('button', { name: 'Verify Card' });
@@ -157,7 +157,7 @@ describe('verify flow', () => {
 
 describe('several flows on one page', () => {
   it('two Flows with their own identifiers mount side by side on one controller and the first pays; a duplicate identifier is an SdkError', async () => {
-    const { page, close } = await open('/html');
+    const { page, close } = await open('/components/html');
     try {
       // A string: functions defined inside an evaluated function would need tsx's `__name` helper.
       const outcome = (await page.evaluate(`(async () => {
@@ -214,7 +214,7 @@ describe('wallets (test keys: the service wallet test sheet)', () => {
     ['B', '#wallet-b', '#wallet-b-status'],
   ] as const) {
     it(`wallet ${wallet}: approved, then verified by the backend`, async () => {
-      const { page, close, problems } = await open('/wallets');
+      const { page, close, problems } = await open('/components/wallets');
       try {
         await useWallet(page, mount, 'visa');
         await page.locator(statusId, { hasText: `Paid with wallet ${wallet}.` }).waitFor({ timeout: 20_000 });
@@ -228,10 +228,11 @@ describe('wallets (test keys: the service wallet test sheet)', () => {
     });
 
     it(`wallet ${wallet}: cancelled: nothing is paid`, async () => {
-      const { page, close } = await open('/wallets');
+      const { page, close } = await open('/components/wallets');
       try {
         await useWallet(page, mount, 'cancel');
-        if (wallet === 'B') await page.locator(statusId, { hasText: 'Cancelled' }).waitFor({ timeout: 10_000 });
+        // The page says so (wallet A's cpe:wallet:cancel as much as wallet B's onCancel).
+        await page.locator(statusId, { hasText: 'Cancelled: nothing was paid.' }).waitFor({ timeout: 10_000 });
         assert.equal(await page.evaluate(() => !!document.querySelector('cpe-wallet-a, cpe-wallet-b')?.shadowRoot?.querySelector('dialog[open]')), false);
         assert.equal(await page.locator('#verify').textContent(), '');
       } finally {
@@ -240,7 +241,7 @@ describe('wallets (test keys: the service wallet test sheet)', () => {
     });
 
     it(`wallet ${wallet}: declined: the page lets the shopper try again`, async () => {
-      const { page, close } = await open('/wallets');
+      const { page, close } = await open('/components/wallets');
       try {
         await useWallet(page, mount, 'declined');
         await page.locator(statusId, { hasText: 'Declined' }).waitFor({ timeout: 20_000 });
@@ -255,7 +256,7 @@ describe('wallets (test keys: the service wallet test sheet)', () => {
 
 describe('Checkout Context', () => {
   it('buttons are live before any intent exists; the commit exchanges the basket and the Flow pays on that intent', async () => {
-    const { page, close, problems } = await open('/checkout-context');
+    const { page, close, problems } = await open('/components/checkout-context');
     try {
       const requests: string[] = [];
       page.on('request', (r) => requests.push(new URL(r.url()).pathname));
@@ -272,6 +273,18 @@ describe('Checkout Context', () => {
       const result = await verify(id);
       assert.equal(result.status, 'success');
       assert.match(result.auth.identifier, /^basket-42-/);
+      // The page shows what happened: the status, and the backend's verify in its panel.
+      await page.locator('#cc-status', { hasText: 'Paid with the card.' }).waitFor({ timeout: 10_000 });
+      assert.equal((await verifyShown(page))?.status, 'success');
+      assert.deepEqual(problems, []);
+
+      // Wallet A pressed now, on the paid intent: no sheet (its approval would be refused with a 409), the page says it is paid.
+      const refused: string[] = [];
+      page.on('response', (r) => r.status() >= 400 && refused.push(`${r.status()} ${r.url()}`));
+      await page.frameLocator('#cc-wallet-a iframe').first().getByRole('button').click();
+      await page.locator('#cc-status', { hasText: 'Already paid: nothing more to pay.' }).waitFor({ timeout: 10_000 });
+      assert.equal(await page.evaluate(() => !!document.querySelector('cpe-wallet-a')?.shadowRoot?.querySelector('dialog[open]')), false, 'no sheet opened');
+      assert.deepEqual(refused, []);
       assert.deepEqual(problems, []);
     } finally {
       await close();

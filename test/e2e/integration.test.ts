@@ -35,7 +35,7 @@ describe('no 2 px frame, no flash while loading', () => {
         await held;
         await route.continue();
       });
-      await page.goto(`${stack.demoUrl}/?layout=row`);
+      await page.goto(`${stack.demoUrl}/components/card?layout=row`);
       await page.waitForFunction(() => document.querySelector('cpe-card')?.shadowRoot?.querySelectorAll('iframe').length === 1, undefined, { timeout: 10_000 });
       const loading = await page.evaluate(() => {
         const el = document.querySelector('cpe-card')!;
@@ -68,7 +68,7 @@ describe('no 2 px frame, no flash while loading', () => {
   });
 
   it('a validation message grows the frame instead of being clipped', async () => {
-    const { page, context } = await openCheckout(stack, '/', { layout: 'stack' });
+    const { page, context } = await openCheckout(stack, '/components/card', { layout: 'stack' });
     try {
       const before = await page.evaluate(() => document.querySelector('cpe-card')!.shadowRoot!.querySelector('iframe')!.getBoundingClientRect().height);
       const frame = page.frameLocator('iframe[title="Card payment"]');
@@ -90,7 +90,7 @@ describe('no 2 px frame, no flash while loading', () => {
 
 describe('double mounts and removal', () => {
   it('reconnecting the element and calling init() twice leaves one frame and a working bridge; removing releases it', async () => {
-    const { page, context, problems } = await openCheckout(stack, '/');
+    const { page, context, problems } = await openCheckout(stack, '/components/card');
     try {
       assert.equal(await page.evaluate(frameCount), 1);
       // React StrictMode style: disconnect and reconnect at once, then init() again.
@@ -122,7 +122,7 @@ describe('double mounts and removal', () => {
 
 describe('focus and keyboard', () => {
   it('focus() reaches the first field; Tab and Shift+Tab run through the fields and out of the frame', async () => {
-    const { page, context } = await openCheckout(stack, '/', { layout: 'row' });
+    const { page, context } = await openCheckout(stack, '/components/card', { layout: 'row' });
     try {
       const card = page.frames().find((f) => f.url().includes('/frames/card-form/'))!;
       const focused = () => card.evaluate(focusedToken);
@@ -145,7 +145,7 @@ describe('focus and keyboard', () => {
 
 describe('autofill', () => {
   it('<cpe-card>: the browser fills every field of the one frame (same document)', async () => {
-    const { page, context } = await openCheckout(stack, '/');
+    const { page, context } = await openCheckout(stack, '/components/card');
     try {
       const card = page.frames().find((f) => f.url().includes('/frames/card-form/'))!;
       const names = await card.locator('input').evaluateAll((inputs) => inputs.map((i) => i.getAttribute('autocomplete')));
@@ -156,7 +156,7 @@ describe('autofill', () => {
   });
 
   it('<cpe-card-fields>: what the browser fills in the number frame reaches the expiry, security code and name frames', async () => {
-    const { page, context } = await openCheckout(stack, '/fields');
+    const { page, context } = await openCheckout(stack, '/components/fields');
     try {
       const number = page.frames().find((f) => f.url().includes('field=number'))!;
       // The browser's card autofill: it fills the number frame's hidden cc-exp / cc-csc / cc-name inputs too.
@@ -188,7 +188,7 @@ describe('frames for an unknown merchant render nothing', () => {
 
     const { page, context } = await stack.newPage();
     try {
-      await page.goto(`${stack.demoUrl}/html`);
+      await page.goto(`${stack.demoUrl}/components/html`);
       await page.evaluate((src) => {
         const iframe = document.createElement('iframe');
         iframe.id = 'bogus';

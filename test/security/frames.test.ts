@@ -30,8 +30,8 @@ function assertIgnored(log: PortLog, tokensBefore: number, what: string): void {
 }
 
 const KINDS = [
-  { name: 'card form (<cpe-card>)', path: '/', app: '/frames/card-form/', split: false },
-  { name: 'split fields (<cpe-card-fields>, the number frame)', path: '/fields', app: 'field=number', split: true },
+  { name: 'card form (<cpe-card>)', path: '/components/card', app: '/frames/card-form/', split: false },
+  { name: 'split fields (<cpe-card-fields>, the number frame)', path: '/components/fields', app: 'field=number', split: true },
 ] as const;
 
 describe("a page script re-initialises a live frame with another merchant's key and session", { timeout: 180_000 }, () => {
@@ -52,7 +52,7 @@ describe("a page script re-initialises a live frame with another merchant's key 
   it('payment flow (<cpe-payment-flow>): ignored before and after the payment', async () => {
     const { page, context } = await stack.newPage();
     try {
-      await page.goto(`${stack.demoUrl}/flow`);
+      await page.goto(`${stack.demoUrl}/components/flow`);
       const frame = page.frameLocator('cpe-payment-flow iframe').first();
       const payButton = frame.getByRole('button', { name: /^Pay/ });
       await payButton.waitFor({ timeout: 15_000 });
@@ -73,7 +73,7 @@ describe("a page script re-initialises a live frame with another merchant's key 
   it('wallet button (<cpe-wallet-a>): ignored', async () => {
     const { page, context } = await stack.newPage();
     try {
-      await page.goto(`${stack.demoUrl}/wallets`);
+      await page.goto(`${stack.demoUrl}/components/wallets`);
       await page.frameLocator('#wallet-a iframe, cpe-wallet-a iframe').first().locator('button').waitFor({ timeout: 15_000 });
       assertIgnored(await reinitFrame(page, '/frames/wallet-button/', { pubKey: attacker.publicKey, session: await attacker.session() }), attacker.tokens(), 'wallet button');
     } finally {
@@ -86,7 +86,7 @@ describe("a script that holds the element's own port (it wrapped MessageChannel 
   async function open(): Promise<TestPage> {
     const opened = await stack.newPage();
     await opened.context.addInitScript(CAPTURE_PORTS);
-    await opened.page.goto(`${stack.demoUrl}/`);
+    await opened.page.goto(`${stack.demoUrl}/components/card`);
     await opened.page.locator('#status[data-state="ready"]').waitFor({ timeout: 15_000 });
     return opened;
   }

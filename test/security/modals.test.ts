@@ -47,7 +47,7 @@ describe('the modals trap the keyboard', { timeout: 240_000 }, () => {
   it('the 3-D Secure challenge', async () => {
     const { page, context } = await stack.newPage();
     try {
-      await page.goto(`${stack.demoUrl}/`);
+      await page.goto(`${stack.demoUrl}/components/card`);
       await page.locator('#status[data-state="ready"]').waitFor({ timeout: 15_000 });
       await typeCard(page, CARDS.challenge);
       await page.click('#pay');
@@ -64,7 +64,7 @@ describe('the modals trap the keyboard', { timeout: 240_000 }, () => {
   it('the wallet sheet', async () => {
     const { page, context } = await stack.newPage();
     try {
-      await page.goto(`${stack.demoUrl}/wallets`);
+      await page.goto(`${stack.demoUrl}/components/wallets`);
       await page.frameLocator('#wallet-a iframe').first().getByRole('button').click({ timeout: 15_000 });
       await page.frameLocator('dialog iframe').getByRole('button', { name: 'Approve' }).waitFor({ timeout: 15_000 });
       await assertTrapped(page, 'cpe-wallet-a');

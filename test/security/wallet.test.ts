@@ -37,7 +37,7 @@ function assertNothingSensitive(messages: string[], what: string): void {
 }
 
 async function openWallets(page: Page): Promise<void> {
-  await page.goto(`${stack.demoUrl}/wallets`);
+  await page.goto(`${stack.demoUrl}/components/wallets`);
   await page.frameLocator('#wallet-a iframe').first().getByRole('button').waitFor({ timeout: 15_000 });
 }
 
@@ -63,7 +63,7 @@ describe('no token, card detail or 3-D Secure artefact on a window', { timeout: 
     try {
       await opened.context.addInitScript(LISTEN);
       const { page } = opened;
-      await page.goto(`${stack.demoUrl}/`);
+      await page.goto(`${stack.demoUrl}/components/card`);
       await page.locator('#status[data-state="ready"]').waitFor({ timeout: 15_000 });
       await typeCard(page, CARDS.challenge);
       assert.equal((await pay(page, 'complete')).state, 'success');

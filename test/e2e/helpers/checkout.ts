@@ -73,8 +73,8 @@ export async function assertNoCardDataOnMerchantPage(page: Page, number: string)
 
 export const cpeEvents = (page: Page) => page.evaluate(() => (window as unknown as { __cpeEvents: string[] }).__cpeEvents.filter((e) => e !== 'cpe:change'));
 
-/** Opens a demo page (`/`, `/fields`) with its settings and waits until the element is ready. */
-export async function openCheckout(stack: Stack, path: '/' | '/fields', settings: Record<string, string> = {}): Promise<TestPage> {
+/** Opens a component page (`/components/card`, `/components/fields`) with its settings and waits until the element is ready. */
+export async function openCheckout(stack: Stack, path: '/components/card' | '/components/fields', settings: Record<string, string> = {}): Promise<TestPage> {
   const opened = await stack.newPage();
   await watchMerchantPage(opened.page);
   await opened.page.goto(`${stack.demoUrl}${path}?${new URLSearchParams(settings)}`);
