@@ -331,7 +331,7 @@ export class WalletSheet extends LitElement {
       <p class="note">${cat.sheetTestNote}</p>
       <h1 id="title">${merchant ? fill(cat.sheetPayTo, { merchant }) : fill(cat.sheetTitle, { wallet: r.wallet === 'a' ? 'Wallet A' : 'Wallet B' })}</h1>
       <p class="amount"><span class="sr">${cat.sheetAmount}: </span><bdi dir="ltr">${view ? formatMinor(view.amount, view.currency, this.lang) : '…'}</bdi>${r.label ? html` <small>${r.label}</small>` : nothing}</p>
-      ${merchant ? html`<h2>${fill(cat.sheetAsks, { merchant })}</h2>` : nothing}
+      <h2 aria-hidden=${merchant ? nothing : 'true'}>${merchant ? fill(cat.sheetAsks, { merchant }) : '\u00a0'}</h2>
       ${this.#asked()}
       ${r.allowCreditCards === false ? html`<p class="note">${cat.sheetCreditNo}</p>` : nothing}
       ${r.allowPrepaidCards === false ? html`<p class="note">${cat.sheetPrepaidNo}</p>` : nothing}

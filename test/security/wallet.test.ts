@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { Page } from 'playwright-core';
-import { CARDS, pay, typeCard } from '../e2e/helpers/checkout.ts';
+import { CARDS } from '../e2e/helpers/checkout.ts';
+import { flowPage, payWithFlow, startMerchantSite } from './helpers/merchant-site.ts';
 import { startStack, type Stack } from '../e2e/helpers/stack.ts';
 
 /**
@@ -59,17 +60,19 @@ describe('no token, card detail or 3-D Secure artefact on a window', { timeout: 
   });
 
   it('a card payment through the 3-D Secure challenge', async () => {
+    // A merchant site of its own (not the demo's shared shop state): a Flow, paid through the challenge.
+    const shop = await startMerchantSite(stack.service);
     const opened = await stack.newPage();
     try {
+      shop.page('/checkout', flowPage(shop.credentials.publicKey, `<script type="module" src="${stack.serviceUrl}/sdk/cpe.js"></script>`));
       await opened.context.addInitScript(LISTEN);
-      const { page } = opened;
-      await page.goto(`${stack.demoUrl}/components/card`);
-      await page.locator('#status[data-state="ready"]').waitFor({ timeout: 15_000 });
-      await typeCard(page, CARDS.challenge);
-      assert.equal((await pay(page, 'complete')).state, 'success');
-      assertNothingSensitive(await heard(page), '3-D Secure');
+      await opened.page.goto(`${shop.url}/checkout`);
+      await payWithFlow(opened.page, CARDS.challenge);
+      assert.equal((await shop.client.verify({ payment_intent_id: shop.intents.at(-1)!, unmask_fields: [] })).auth?.three_ds, 'challenge_completed');
+      assertNothingSensitive(await heard(opened.page), '3-D Secure');
     } finally {
       await opened.context.close();
+      await shop.close();
     }
   });
 });
