@@ -22,6 +22,8 @@ function publicApi() {
   return {
     name: 'cpe:public-api',
     packageLinkPhase({ customElementsManifest }) {
+      // The analyzer reads the files in no fixed order: by path, so a fresh manifest is the same one.
+      customElementsManifest.modules.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
       for (const module of customElementsManifest.modules) {
         module.declarations = (module.declarations ?? []).filter((declaration) => declaration.kind === 'class');
         const names = new Set(module.declarations.map((declaration) => declaration.name));
