@@ -5,6 +5,7 @@ import type { PaymentIntentSession } from '../protocol/session.ts';
 import { CpeCardFields } from './card-fields/card-fields.ts';
 import { CpeCard } from './card/card.ts';
 import { describeIssues, SdkError } from './errors.ts';
+import { firstCopy } from './define.ts';
 import type { FrameHost } from './internal/frame-host.ts';
 import { parse, type CardElementOptions, type CardFieldsElementOptions, type FlowOptions, type WalletAOptions, type WalletBOptions } from './internal/options.ts';
 import { CpePaymentFlow } from './payment-flow/payment-flow.ts';
@@ -24,6 +25,7 @@ export const sdkOrigin = (): string => new URL(import.meta.url).origin;
  * `intent-url` is createServerIntent, `exchange-url` middleware.exchange, `amount` and `currency` the context).
  */
 export function makeController(options: ElementsOptions, serviceOrigin = sdkOrigin(), where = 'createElements'): ElementsController {
+  if (firstCopy) throw new SdkError('sdk_loaded_twice', `${where}: the CPE SDK is loaded twice, from ${firstCopy} (first: the page's elements are its) and ${import.meta.url}: load it once.`);
   const { pubKey, createServerIntent, middleware, context } = parse<ElementsOptions>(where, guards.ElementsOptions, options);
   const fail = (option: string, text: string) => {
     throw new SdkError('invalid_options', `${where}: ${text}`, option);
@@ -31,9 +33,9 @@ export function makeController(options: ElementsOptions, serviceOrigin = sdkOrig
   if (middleware?.exchange && !context)
     fail('context', 'option "middleware.exchange" needs option "context" { amount, currency, reference? }, what the page shows until the shopper commits; or remove it and pass createServerIntent.');
   if (context && !middleware?.exchange) fail('middleware.exchange', 'option "context" needs option "middleware.exchange", the route that makes its Payment Intent.');
-  if (context && createServerIntent) fail('createServerIntent', 'option "createServerIntent" and Checkout Context both make the Payment Intent: pass one.');
+  if (context && createServerIntent) fail('createServerIntent', 'pass option "createServerIntent" or Checkout Context, not both.');
   if (!createServerIntent && !context)
-    fail('createServerIntent', 'option "createServerIntent" is missing: pass it, or use Checkout Context (middleware.exchange and context).');
+    fail('createServerIntent', 'option "createServerIntent" is missing (or use Checkout Context: middleware.exchange and context).');
   return new ElementsController(serviceOrigin, pubKey, createServerIntent, Object.freeze({ ...middleware }), context);
 }
 
@@ -173,7 +175,7 @@ export class ElementsController {
     } catch (cause) {
       throw new SdkError(
         'create_server_intent_failed',
-        'createServerIntent failed: your backend could not create a Payment Intent (see error.cause). It will be called again on the next attempt.',
+        'createServerIntent failed (see error.cause); the next attempt calls it again.',
         'createServerIntent',
         { cause },
       );

@@ -13,6 +13,15 @@ export interface OptionProperties {
   writeOption(name: string, value: unknown): void;
 }
 
+const copies = globalThis as { __cpeSdk?: string };
+/**
+ * The address of another copy of the SDK on this page that defined the elements first (a
+ * micro-frontend, a tag manager): this copy's classes are then not the registered ones, and
+ * constructing one would throw "Illegal constructor". Undefined when this copy is the first.
+ */
+export const firstCopy = typeof customElements !== 'undefined' && copies.__cpeSdk !== import.meta.url ? copies.__cpeSdk : undefined;
+if (typeof customElements !== 'undefined') copies.__cpeSdk ??= import.meta.url;
+
 /** A custom element class; with `props`, its prototype implements OptionProperties. */
 type Reflecting = CustomElementConstructor & { props?: readonly string[] };
 

@@ -9,11 +9,14 @@ import * as z from 'zod/mini';
  *   3. The element checks `event.origin === serviceOrigin`, `event.source === iframe.contentWindow`
  *      and the uuid, then posts `Init` to the frame with targetOrigin = serviceOrigin, transferring
  *      port2 of a fresh MessageChannel. The frame checks `event.source === window.parent`, the uuid
- *      (and the origin against `location.ancestorOrigins[0]` where the browser has it).
+ *      (and the origin against `location.ancestorOrigins[0]` where the browser has it), and that
+ *      `config.pubKey` is its address's `pk`; it accepts exactly one init per load and ignores every
+ *      other (iframe-app/shared/parent-init.ts). A session (in the init or a later `configure`) is
+ *      taken once the service says it is that merchant's, and that intent's when the address has `ok`.
  *   4. From then on every message travels on the private port: `Request`/`Response` pairs (one
  *      mechanism, protocol/rpc.ts, for every ElementsApi method) and `FrameEvent`s from the frame.
  *
- * A second `Hello` for the same session (the frame reloaded) starts the handshake again on a new port.
+ * A second `Hello` for the same session (the frame reloaded: a new load) starts the handshake again on a new port.
  */
 import { BRIDGE_VERSION } from './version.ts';
 

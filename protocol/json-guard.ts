@@ -8,7 +8,7 @@
  * required, additionalProperties (false or a schema), propertyNames, items, enum, const, anyOf,
  * oneOf, allOf, pattern, minLength, maxLength, minimum, maximum, exclusiveMinimum, exclusiveMaximum.
  * Two of ours: `message`, the sentence for a value that fails at this node (the nearest one up the
- * same path is used), and `custom`, the name of a hand-written check (functions, Elements: what
+ * same path is used; without one, `defaultMessage` says it from the node's enum or type), and `custom`, the name of a hand-written check (functions, Elements: what
  * JSON Schema cannot say), looked up in the `customs` the caller passes.
  */
 export interface JsonSchema {
@@ -47,10 +47,17 @@ const typeOf = (value: unknown) => (value === null ? 'null' : Array.isArray(valu
 const hasType = (type: string, value: unknown) =>
   type === 'integer' ? Number.isInteger(value) : type === 'number' ? Number.isFinite(value) : typeOf(value) === type;
 
+/**
+ * What a node without its own `message` says: its enum's values, or its type's sentence. The
+ * generator (scripts/gen-guards.ts) leaves out a message that says exactly this.
+ */
+export const defaultMessage = (s: JsonSchema): string =>
+  s.enum ? `must be one of ${s.enum.join(', ')}` : s.type === 'string' ? 'must be a string' : s.type === 'boolean' ? 'must be true or false' : s.type === 'object' ? 'must be an object' : '';
+
 /** The issues of `value` against `schema` (empty when it conforms). */
 export function check(schema: JsonSchema, value: unknown, customs: Customs = {}, path: string[] = [], issues: GuardIssue[] = [], inherited?: string): GuardIssue[] {
   const s = schema;
-  const message = s.message ?? inherited;
+  const message = s.message ?? (inherited || defaultMessage(s));
   const count = issues.length;
   const fail = () => (issues.push({ path, message: message || 'is invalid' }), issues);
   // A child at the same path, an item or a record's value inherits this node's message; a property does not.
@@ -71,7 +78,7 @@ export function check(schema: JsonSchema, value: unknown, customs: Customs = {},
     const properties = s.properties ?? {};
     for (const key in properties)
       if (object[key] !== undefined) sub(properties[key]!, object[key], [...path, key], '');
-      else if (s.required?.includes(key)) issues.push({ path: [...path, key], message: properties[key]!.message ?? 'is required' });
+      else if (s.required?.includes(key)) issues.push({ path: [...path, key], message: properties[key]!.message ?? (defaultMessage(properties[key]!) || 'is required') });
     const extra = Object.keys(object).filter((key) => !(key in properties));
     if (s.additionalProperties === false && extra.length) issues.push({ path, message: message || 'has unknown keys', keys: extra });
     for (const key of extra) {

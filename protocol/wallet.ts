@@ -21,17 +21,15 @@ export {
  * `<dialog>`, as it shows the 3-D Secure challenge. The sheet shows the amount, the merchant's name
  * and what the merchant asked for (billing address, e-mail, …), and **Approve** / **Cancel**. On
  * Approve it asks the service for a test wallet token (the shopper picks which test card the wallet
- * holds, so the processor accepts, declines or challenges as the card table does) and posts the
- * result to its parent, addressed to the merchant's origin only.
+ * holds, so the processor accepts, declines or challenges as the card table does) and sends the
+ * result to its element over the MessageChannel the element handed over with the session: never on a
+ * window, where any script of the page could read it.
  */
 
 /** What the merchant asked the sheet to collect (wallet B's flags; wallet A asks for nothing extra). */
 export const WalletRequest = z.object({
   wallet: z.enum(['a', 'b']),
-  merchantName: z.string().check(z.maxLength(100)),
-  /** The amount shown, formatted by the sheet in its language. */
-  amount: z.int(),
-  currency: z.string().check(z.length(3)),
+  /** The merchant's label beside the amount. The amount, currency and merchant name the sheet reads from the service. */
   label: z.optional(z.string().check(z.maxLength(100))),
   allowCreditCards: z.optional(z.boolean()),
   allowPrepaidCards: z.optional(z.boolean()),
@@ -43,7 +41,7 @@ export type WalletRequest = z.infer<typeof WalletRequest>;
 
 /** The sheet's address carries the request as `?r=<base64url JSON of WalletRequest>&pk=…&ok=…#uuid`. */
 
-/** What the sheet posts to its parent: approved with a single-use token, or cancelled. Never card data. */
+/** What the sheet sends its element on the port: approved with a single-use token, or cancelled. Never card data. */
 export const WalletResult = z.union([
   z.object({
     type: z.literal(WALLET_MESSAGE_TYPE),
@@ -64,12 +62,13 @@ export type WalletResult = z.infer<typeof WalletResult>;
 
 
 /**
- * The session, posted by the SDK to the sheet (`iframe.contentWindow.postMessage(…, serviceOrigin)`)
- * once the sheet has loaded (its `load` event, or the sheet's `WalletSheetReady`) and the intent
- * exists: the session token must not be in the sheet's address. The sheet accepts it only from
- * `window.parent` (and, where the browser tells, from `location.ancestorOrigins[0]`) with the uuid
- * of its fragment, and answers to that message's origin. A later one replaces it (a new intent).
- * Approve waits for it: pressed before the session arrives, the sheet approves as soon as it does.
+ * The sheet's init, posted by the SDK to the sheet (`iframe.contentWindow.postMessage(…, {targetOrigin:
+ * serviceOrigin, transfer: [port]})`) once the sheet said it is ready (`WalletSheetReady`) and the
+ * intent exists, with port2 of a fresh MessageChannel: the session token is never in the sheet's
+ * address, and every result goes back on that port. The sheet accepts exactly one per load
+ * (iframe-app/shared/parent-init.ts: from `window.parent`, and from `location.ancestorOrigins[0]`
+ * where the browser tells), with the uuid of its fragment, and only once the service said the session
+ * is its address's merchant's (POST /frames/wallet/sheet, which also answers what the sheet shows).
  */
 export const WalletSession = z.object({
   type: z.literal(WALLET_SESSION_TYPE),

@@ -9,6 +9,7 @@
 import { writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import * as z from 'zod/mini';
+import { defaultMessage, type JsonSchema } from '../protocol/json-guard.ts';
 import { EVENTS, FrameEvent, Hello, Init, METHODS, Request, Response, TokeniseResult } from '../protocol/bridge.ts';
 import { ChallengeCancel, ChallengeMessage } from '../protocol/challenge.ts';
 import {
@@ -72,6 +73,8 @@ function minimal(node: unknown, names = false): unknown {
   // `const` and `enum` already imply the type; an empty `properties` says nothing.
   if ('const' in out || 'enum' in out) delete out.type;
   if (out.properties && !Object.keys(out.properties).length) delete out.properties;
+  // A message the guard would say anyway (json-guard.ts defaultMessage) need not be carried.
+  if (out.message && out.message === defaultMessage(out as JsonSchema)) delete out.message;
   // A property that accepts anything (z.unknown()) need not be present.
   if (Array.isArray(out.required) && out.properties) {
     const properties = out.properties as Record<string, Json>;

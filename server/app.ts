@@ -54,7 +54,7 @@ export function createApp(services: Services, options: { adminSecret?: string } 
     backendPaymentRoutes(services, limiter, cardTesting),
     browserPaymentRoutes(services, limiter, cardTesting),
     challengeRoutes(services),
-    walletRoutes(services),
+    walletRoutes(services, cardTesting),
     adminRoutes(services, options.adminSecret),
   ];
   const described = operationsOf(routers);

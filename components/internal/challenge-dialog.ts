@@ -1,5 +1,6 @@
 import type { ColorScheme, DialogTexts } from '../../protocol/bridge.ts';
 import type { ChallengeCancel as CancelMessage, ChallengeMessage as ResultMessage } from '../../protocol/challenge.ts';
+import { CHALLENGE_INIT_TYPE, CHALLENGE_READY_TYPE } from '../../protocol/challenge-types.ts';
 import { ChallengeCancel, ChallengeMessage } from '../../protocol/generated/guards.ts';
 import type { ChallengePayload } from '../../protocol/intent.ts';
 import { conforms } from '../../protocol/json-guard.ts';
@@ -53,7 +54,17 @@ export function modal<T>(
   const iframe = dialog.querySelector('iframe')!;
   const previous = deepActive();
   return new Promise((resolve) => {
+    // The modal makes the page inert, but Chromium still lets Shift+Tab out of the dialog's
+    // cross-origin frame land in another frame of the page (no focus event tells the page): while
+    // open, focus found outside the dialog is brought back to it, every frame.
+    let frame = 0;
+    const trap = () => {
+      const active = deepActive();
+      if (active && active !== document.body && !dialog.contains(active)) dialog.focus();
+      frame = requestAnimationFrame(trap);
+    };
     const done = (outcome?: T) => {
+      cancelAnimationFrame(frame);
       removeEventListener('message', listen);
       signal.removeEventListener('abort', cancel);
       dialog.close();
@@ -77,6 +88,7 @@ export function modal<T>(
     dialog.showModal();
     if (signal.aborted) return cancel();
     dialog.focus();
+    trap();
   });
 }
 
@@ -87,10 +99,11 @@ export function modal<T>(
  * Escape (in the dialog), the close button, or Escape inside the challenge page (another origin,
  * whose keys the dialog never sees: the page posts `{type: 'cpe:3ds:cancel'}`) cancel.
  *
- * Resolves `completed` or `failed` from the page's `{type: 'cpe:3ds:result'}` message; both
- * messages (protocol/challenge.ts) are accepted only from the service origin, from this frame's
- * window and for this transaction. `undefined` when the shopper cancels or `signal` aborts (the
- * element was removed).
+ * Each page of the challenge says `ready` with the uuid the SDK put in its address's fragment (only
+ * from the service origin and this frame's window); the SDK hands it a fresh MessageChannel port, and
+ * the page's `{type: 'cpe:3ds:result'}` or cancel comes back on that port, for this transaction only
+ * (protocol/challenge.ts): nothing of the challenge travels on a window. Resolves `completed` or
+ * `failed`; `undefined` when the shopper cancels or `signal` aborts (the element was removed).
  */
 export function showChallenge(
   root: ParentNode,
@@ -102,6 +115,7 @@ export function showChallenge(
   const url = new URL(challenge.url);
   url.searchParams.set('lang', look.lang);
   url.searchParams.set('theme', look.scheme);
+  const uuid = (url.hash = crypto.randomUUID());
   const texts = look.texts;
   return modal<'completed' | 'failed'>(
     root,
@@ -109,10 +123,15 @@ export function showChallenge(
     url.href,
     { title: texts?.title ?? 'Verify your payment', frame: texts?.frame ?? '3-D Secure verification', look },
     signal,
-    (data, done) => {
-      if (data?.transaction_id !== challenge.transaction_id) return;
-      if (conforms<ResultMessage>(ChallengeMessage, data)) done(data.status);
-      else if (conforms<CancelMessage>(ChallengeCancel, data)) done();
+    (data, done, iframe) => {
+      if (data?.type !== CHALLENGE_READY_TYPE || data.session !== uuid) return;
+      const { port1, port2 } = new MessageChannel();
+      port1.onmessage = ({ data }) => {
+        if (data?.transaction_id !== challenge.transaction_id) return;
+        if (conforms<ResultMessage>(ChallengeMessage, data)) done(data.status);
+        else if (conforms<CancelMessage>(ChallengeCancel, data)) done();
+      };
+      iframe.contentWindow!.postMessage({ type: CHALLENGE_INIT_TYPE, session: uuid }, { targetOrigin: origin, transfer: [port2] });
     },
     'challenge',
   );

@@ -1,6 +1,6 @@
 import type { ChangeState, FrameEventDetail, FrameEventName } from '../../protocol/bridge.ts';
 import { frameUrl } from '../../protocol/frame-address.ts';
-import { WalletResult as resultGuard, WalletSheetReady } from '../../protocol/generated/guards.ts';
+import { WalletSheetReady } from '../../protocol/generated/guards.ts';
 import { conforms } from '../../protocol/json-guard.ts';
 import type { PaymentIntentSession } from '../../protocol/session.ts';
 import type { WalletResult } from '../../protocol/wallet.ts';
@@ -46,7 +46,7 @@ const BOOLEANS = ['allowCreditCards', 'allowPrepaidCards', 'assuranceDetailsRequ
  * @attr {string} identifier - Instance identifier (property `identifier`).
  * @attr {string} [language=en] - BCP 47 language of the button and the wallet sheet (property `language`).
  * @attr {'auto' | 'light' | 'dark'} [theme=auto] - Colour scheme of the wallet sheet: `auto` follows the page and the system (property `theme`).
- * @attr {number} total-amount - The amount shown on the wallet sheet before an intent exists, in minor units (property `total.amount`).
+ * @attr {number} total-amount - The total the wallet asks for, in minor units (property `total.amount`); the test sheet shows the intent's amount as the service says it.
  * @attr {string} total-label - The label of that amount (property `total.label`).
  * @prop {{ amount: number, label?: string }} total - The factory's `total`: attributes `total-amount` and `total-label`.
  * @prop {{ type?: string, style?: string }} appearance - The factory's `appearance` (default `{type: 'plain', style: 'dark'}`): attributes `appearance-type` and `appearance-style`.
@@ -118,7 +118,11 @@ export abstract class WalletHost extends FrameHost {
   /** What to do with the approved wallet's token; emits `cpe:wallet:approved` with `detail` (never the token). */
   protected abstract approved(token: string, detail: WalletApproved): void;
 
-  /** Opens the sheet; Checkout Context exchanges the context meanwhile (the sheet needs the intent to approve). */
+  /**
+   * Opens the sheet; Checkout Context exchanges the context meanwhile (the sheet needs the intent to
+   * approve). The sheet says it is ready on the window (its uuid only); the session goes to it with a
+   * MessageChannel port, to the service origin only, and its result comes back on that port.
+   */
   async #sheet(): Promise<void> {
     this.#open = true;
     const controller = this.controller!;
@@ -126,27 +130,28 @@ export abstract class WalletHost extends FrameHost {
     const abort = new AbortController();
     try {
       const o = this.options;
-      const known: { amount: number; currency: string; status?: string } =
-        controller.context && !this.session ? controller.context : await (await fetch(`${origin}/intent`, { headers: await sessionHeaders(controller) })).json();
       // An intent already paid (another element of this controller took the payment): no sheet to
       // approve in vain (the service would refuse it with a 409); the page hears why.
+      const known: { status?: string } = controller.context && !this.session ? {} : await (await fetch(`${origin}/intent`, { headers: await sessionHeaders(controller) })).json();
       if (known.status === 'succeeded' || known.status === 'requires_capture') {
         return void this.emit('cpe:error', { message: 'This payment is already complete.', code: 'payment_intent_paid', operation: 'wallet' });
       }
       const uuid = crypto.randomUUID();
       const name = `Wallet ${this.wallet.toUpperCase()}`;
-      const r = encodeWalletRequest({
-        wallet: this.wallet,
-        merchantName: o.merchantName ?? '',
-        amount: known.amount ?? o.total?.amount,
-        currency: known.currency.toUpperCase(),
-        label: o.total?.label,
-        ...Object.fromEntries(BOOLEANS.map((key) => [key, o[key as keyof WalletBOptions]])),
-      });
-      let ready = false;
+      const r = encodeWalletRequest({ wallet: this.wallet, label: o.total?.label, ...Object.fromEntries(BOOLEANS.map((key) => [key, o[key as keyof WalletBOptions]])) });
+      let sheet: Window | undefined;
       let session: PaymentIntentSession | undefined;
-      let iframe: HTMLIFrameElement;
-      const send = () => ready && session && iframe.contentWindow?.postMessage({ type: WALLET_SESSION_TYPE, session: uuid, sessionToken: session.sessionToken, paymentIntentId: session.paymentIntentId }, origin);
+      let sent = false;
+      let finish: (result?: WalletResult) => void;
+      const send = () => {
+        if (!sheet || !session || sent) return;
+        sent = true;
+        const { port1, port2 } = new MessageChannel();
+        // The port is private to the sheet (the service origin's page, its init checked), which checks
+        // its result against protocol/wallet.ts's guard before it sends it.
+        port1.onmessage = ({ data }) => data?.session === uuid && finish(data);
+        sheet.postMessage({ type: WALLET_SESSION_TYPE, session: uuid, sessionToken: session.sessionToken, paymentIntentId: session.paymentIntentId }, { targetOrigin: origin, transfer: [port2] });
+      };
       const committed = this.commit().then(
         (s) => ((session = s), send()),
         (error) => (abort.abort(), Promise.reject(error)),
@@ -160,14 +165,15 @@ export abstract class WalletHost extends FrameHost {
         { title: name, frame: name, look: { scheme: this.scheme, texts: this.texts } },
         abort.signal,
         (data, done, frame) => {
-          iframe = frame;
+          finish = done;
           if (conforms<{ session: string; height?: number }>(WalletSheetReady, data) && data.session === uuid) {
-            ready = true;
+            sheet = frame.contentWindow!;
             send();
             // The dialog fits the sheet's content (never taller than the screen allows).
             if (data.height) frame.style.height = `min(${data.height}px, calc(100dvh - 53px))`;
           }
-          else if (conforms<WalletResult>(resultGuard, data) && data.session === uuid) done(data);
+          // Only a cancel (it carries nothing) may come on the window, before the port.
+          else if (data?.status === 'cancelled' && data.session === uuid) done();
         },
         'sheet',
       );

@@ -2,8 +2,8 @@ import { IDEMPOTENCY_HEADER, PUBLIC_KEY_HEADER, SESSION_TOKEN_HEADER } from '../
 import type { ElementsController } from '../controller.ts';
 import { SdkError } from '../errors.ts';
 
-/** Tokens and vaulted cards never reach an error message, whoever wrote it. */
-export const scrub = (text: string) => text.replace(/\b(tok|card|st|ok)_[A-Za-z0-9_]{6,}/g, '[redacted]');
+/** Tokens, vaulted cards, session tokens (`cpe_st_…`) and opaque keys (`opq_…`) never reach an error message, whoever wrote it. */
+export const scrub = (text: string) => text.replace(/\b(tok|card|cpe_st|st|ok|opq)_[\w-]{6,}/g, '[redacted]');
 
 /**
  * POSTs JSON and answers the parsed body. A failure rejects with an SdkError: the service's (or the

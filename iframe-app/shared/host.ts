@@ -7,7 +7,8 @@ import { BRIDGE_VERSION } from '../../protocol/version.ts';
 import { FrameEnd, type Handlers, type PortLike } from '../../protocol/rpc.ts';
 import type { CardInputs } from './card-inputs.ts';
 import { applyLanguage, dialogTexts, en, loadCatalogue } from './i18n.ts';
-import { startSession } from './session-start.ts';
+import { acceptOneInit } from './parent-init.ts';
+import { checkSession, PAID_STATUSES, refusal } from './session-check.ts';
 import { applyTheme } from './theme.ts';
 
 /**
@@ -40,12 +41,16 @@ export function renderUnavailable(text = en.unavailable): void {
  * right source, session uuid and, where the browser tells, origin) with its private port, loads the
  * language's catalogue, renders, and then:
  *
- *   ready  {height}  once per handshake, when both the port and the first render (catalogue loaded)
- *                    are there; a second `init` (the parent re-handshakes) replaces the port and
- *                    sends `ready` again on the new one.
+ *   ready  {height}  once, when both the port and the first render (catalogue loaded) are there.
  *   resize {height}  after `ready`, whenever the content height changes (ResizeObserver).
  *   change state     on every input and blur, and after reset / tokenise validation.
- *   error            the language's catalogue failed to load (English is shown).
+ *   error            the language's catalogue failed to load (English is shown); a session refused.
+ *
+ * The frame is pinned to its merchant (finding 1 of issue 12): it accepts exactly one init per load
+ * (parent-init.ts), whose `config.pubKey` (and every later `configure`'s) must be the `pk` of its
+ * address; a session is taken only once the service says it is that merchant's, and that intent's
+ * when the address names one (session-check.ts); and a card that produced a token for a payment that
+ * then went through is not tokenised again until `reset()`.
  *
  * `create` builds the app's element, or returns undefined when the address lacks what it needs.
  */
@@ -76,42 +81,61 @@ export async function startFrame<T extends FrameElement = CardInputs>(create: (p
     end.emit('ready', { height: lastHeight, texts: dialogTexts(document.documentElement.lang, el.cat) });
     if (failed) end.emit('error', { code: 'catalogue_failed', message: `The "${params.lang}" texts could not be loaded; the form is shown in English.` });
   };
+  /** The session's check by the service (the frames that tokenise or read the intent only). */
+  let checked: Promise<unknown> = Promise.resolve();
+  let checking: string | undefined;
+  /** The session of the last token, and whether its payment went through (then locked until reset). */
+  let spent: FrameConfig['session'];
+  let locked = false;
   const configure = (config: FrameConfig) => {
+    if (config.pubKey !== params.pk) throw refusal('merchant_mismatch', "This frame serves the merchant of its address's pk only.");
     applyTheme(el, config);
     el.pubKey = config.pubKey;
-    el.session = config.session;
-    // One frame per element starts the session: the card form, or the number field of a group.
-    if (el.fields.includes('number')) startSession(config.pubKey, config.session);
     if (config.cardSchemesDisplay) el.display = config.cardSchemesDisplay;
-    el.applyExtra(config.extra ?? {});
+    const session = config.session;
+    const extra = config.extra ?? {};
+    if (session && el.fields.includes('number') && session.sessionToken !== checking) {
+      checking = session.sessionToken;
+      // A new session after a token: did that token's payment go through? (The same session's
+      // intent refuses a second card itself.) Unknown counts as yes.
+      const paid = spent && !locked && checkSession(params.pk, spent, params.ok).then(
+        (intent) => PAID_STATUSES.includes(intent.status),
+        () => true,
+      );
+      checked = Promise.all([checkSession(params.pk, session, params.ok), paid]).then(([, wasPaid]) => {
+        if (wasPaid) locked = true;
+        if (checking !== session.sessionToken) return;
+        el.session = session;
+        el.applyExtra(extra);
+      });
+      checked.catch((error: { code: string; message: string }) => end?.emit('error', error));
+    }
+    el.applyExtra(extra);
+  };
+  const tokenise = async () => {
+    await checked;
+    if (locked) throw refusal('fields_locked', 'This card paid a payment that went through: reset() the form before another payment.');
+    const result = await el.tokenise();
+    spent = el.session;
+    return result;
   };
   const handlers: Handlers = {
     configure: (config) => (configure(config), {}),
-    tokenise: () => el.tokenise(),
-    reset: () => (el.reset(), {}),
+    tokenise,
+    reset: () => (el.reset(), (locked = false), (spent = undefined), {}),
     focus: ({ position }) => (el.focusAt(position), {}),
     ...extra,
   };
 
-  const accept = (event: MessageEvent) => {
-    if (event.source !== window.parent) return;
-    const init = event.data as unknown;
-    if (!conforms<InitMessage>(Init, init) || init.session !== session) return;
-    const ancestor = location.ancestorOrigins?.[0];
-    if (ancestor && event.origin !== ancestor) return;
-    const port = event.ports[0];
-    if (!port) return;
-    end?.close();
-    end = new FrameEnd(port as unknown as PortLike, handlers);
-    readySent = false;
-    configure(init.config);
-    maybeReady();
-  };
-  // The built page's first script (early-hello.js) may have said hello and kept the parent's init.
-  const early = window as unknown as { __cpeEarly?: MessageEvent[]; __cpeHello?: boolean };
-  for (const event of early.__cpeEarly?.splice(0) ?? []) accept(event);
-  early.__cpeEarly = undefined;
-  window.addEventListener('message', accept);
+  acceptOneInit(
+    (init) => (conforms<InitMessage>(Init, init) && init.session === session && init.config.pubKey === params.pk ? init : undefined),
+    (init, port) => {
+      end = new FrameEnd(port as unknown as PortLike, handlers);
+      configure(init.config);
+      maybeReady();
+    },
+  );
+  const early = window as unknown as { __cpeHello?: boolean };
   el.addEventListener('state', (event) => end?.emit('change', (event as CustomEvent).detail));
   el.addEventListener('frame-event', (event) => {
     const { name, detail } = (event as CustomEvent<FrameEventRequest>).detail;

@@ -7,7 +7,16 @@ import { WALLET_MESSAGE_TYPE, WALLET_READY_TYPE, WALLET_TEST_CARD_CHOICES, type 
 import type { ColorScheme } from '../../protocol/bridge.ts';
 import { fill, formatMinor } from '../shared/format.ts';
 import { en, type Catalogue } from '../shared/i18n.ts';
+import { acceptOneInit } from '../shared/parent-init.ts';
 import { base } from '../shared/styles.ts';
+import { visibilityGate } from '../shared/visibility-gate.ts';
+
+/** What the sheet shows, read from the service (POST /frames/wallet/sheet), never from its address. */
+export interface SheetView {
+  amount: number;
+  currency: string;
+  merchant: string;
+}
 
 /** The sheet's padding above and below its content (its styles'). */
 const SHEET_PADDING = 36;
@@ -25,12 +34,14 @@ const TEST_CARD_LAST4: Record<WalletTestCardChoice, string> = { visa: '4242', ch
 type Phase = 'idle' | 'approving' | 'failed' | 'done';
 
 /**
- * `<cpe-wallet-sheet>`: the service's wallet TEST sheet, a plain page of the service origin that the
- * SDK shows in a modal dialog (no bridge handshake). It shows the merchant, the amount, what the
+ * `<cpe-wallet-sheet>`: the service's wallet TEST sheet, a page of the service origin that the SDK
+ * shows in a modal dialog. It shows what will be charged and to whom, as the service says (the
+ * intent's amount and currency, the merchant's registered name: POST /frames/wallet/sheet), what the
  * merchant asked for, a choice of test card, **Approve** and **Cancel** (Escape cancels). The session
- * arrives by message (protocol/wallet.ts WalletSession); Approve asks POST /frames/wallet/approve
- * for a wallet token and posts a WalletResult to the parent, addressed to the parent's origin when the
- * service lists it among the merchant's origins (else to each listed origin). Cancel posts `cancelled`.
+ * arrives once, with a MessageChannel port (protocol/wallet.ts WalletSession; parent-init.ts), and
+ * every result goes back on that port, never on a window. Approve stays inert until the session is
+ * checked and the buttons have been fully visible for half a second (visibility-gate.ts): a blind
+ * click through a sheet the page hid, or a click the instant it appeared, pays nothing.
  */
 export class WalletSheet extends LitElement {
   static override styles = css`
@@ -117,10 +128,15 @@ export class WalletSheet extends LitElement {
     .status.failed {
       color: var(--_error);
     }
+    /* Always in view, however small the screen: Approve arms only once fully visible (visibility-gate.ts). */
     .actions {
+      position: sticky;
+      bottom: 0;
       display: flex;
       gap: 12px;
       margin-top: 8px;
+      padding: 8px 0 4px;
+      background: var(--_bg);
     }
     button {
       flex: 1;
@@ -145,7 +161,16 @@ export class WalletSheet extends LitElement {
       opacity: 0.8;
     }
   `;
-  static override properties = { cat: { attribute: false }, theme: { reflect: true }, colorScheme: { reflect: true, attribute: 'scheme' }, phase: { state: true }, card: { state: true }, session: { state: true } };
+  static override properties = {
+    cat: { attribute: false },
+    theme: { reflect: true },
+    colorScheme: { reflect: true, attribute: 'scheme' },
+    phase: { state: true },
+    card: { state: true },
+    session: { state: true },
+    view: { state: true },
+    armed: { state: true },
+  };
 
   cat: Catalogue = en;
   /** Without a `scheme`, the sheet follows `prefers-color-scheme` (shared/styles.ts). */
@@ -154,9 +179,14 @@ export class WalletSheet extends LitElement {
   colorScheme?: ColorScheme;
   phase: Phase = 'idle';
   card: WalletTestCardChoice = 'visa';
-  session?: WalletSession & { origin: string };
-  /** Approve was pressed before the session arrived: approve when it does. */
-  #pending = false;
+  session?: WalletSession;
+  /** The amount, currency and merchant name, from the service once the session checked out. */
+  view?: SheetView;
+  /** Approve has been fully visible for long enough (visibility-gate.ts). */
+  armed = false;
+  /** The element's end is port1 of the channel it handed over with the session. */
+  #port?: MessagePort;
+  #stopGate?: () => void;
 
   constructor(
     readonly request: WalletRequest,
@@ -171,33 +201,61 @@ export class WalletSheet extends LitElement {
 
   override connectedCallback(): void {
     super.connectedCallback();
-    this.win.addEventListener('message', this.#onMessage);
     this.win.addEventListener('keydown', this.#onKeydown);
+    acceptOneInit(
+      (data) => (conforms<WalletSession>(WalletSessionGuard, data) && data.session === this.uuid ? data : undefined),
+      (session, port) => void this.#adopt(session, port),
+    );
   }
 
   override disconnectedCallback(): void {
     super.disconnectedCallback();
-    this.win.removeEventListener('message', this.#onMessage);
     this.win.removeEventListener('keydown', this.#onKeydown);
+    this.#stopGate?.();
   }
 
-  /** Tells the parent the sheet listens for its session. */
+  protected override firstUpdated(): void {
+    this.#stopGate = visibilityGate(this.renderRoot.querySelector('.actions')!, (armed) => (this.armed = armed));
+  }
+
+  /** Tells the parent the sheet listens for its session (the uuid and its height only: no secret). */
   announceReady(): void {
     // The content's height (the host fills at least the frame): the dialog fits the sheet to it.
     const height = Math.ceil(this.renderRoot.querySelector('main')!.getBoundingClientRect().height + SHEET_PADDING);
     this.win.parent.postMessage({ type: WALLET_READY_TYPE, session: this.uuid, height } satisfies WalletSheetReady, '*');
   }
 
-  #onMessage = (event: MessageEvent) => {
-    if (event.source !== this.win.parent) return;
-    const ancestor = this.win.location.ancestorOrigins?.[0];
-    if (ancestor && event.origin !== ancestor) return;
-    const data = event.data as unknown;
-    if (!conforms<WalletSession>(WalletSessionGuard, data) || data.session !== this.uuid) return;
-    const { type, session, sessionToken, paymentIntentId } = data;
-    this.session = { type, session, sessionToken, paymentIntentId, origin: event.origin };
-    if (this.#pending) void this.approve();
-  };
+  /** The one init: the port, then the session's check by the service, which answers what to show. */
+  async #adopt(session: WalletSession, port: MessagePort): Promise<void> {
+    this.#port = port;
+    try {
+      const response = await this.#call('/frames/wallet/sheet', session, {});
+      const view = (await response.json()) as { payment_intent_id?: unknown; amount?: unknown; currency?: unknown; merchant_name?: unknown };
+      if (!response.ok || view.payment_intent_id !== session.paymentIntentId || typeof view.amount !== 'number' || typeof view.currency !== 'string') throw new Error('refused');
+      this.view = { amount: view.amount, currency: view.currency, merchant: typeof view.merchant_name === 'string' ? view.merchant_name : '' };
+      this.session = session;
+      // What the service said may take another height: the dialog fits the sheet again.
+      await this.updateComplete;
+      this.announceReady();
+    } catch {
+      this.phase = 'failed';
+    }
+  }
+
+  #call(path: string, session: WalletSession, body: object, key?: string): Promise<Response> {
+    return fetch(path, {
+      method: 'POST',
+      headers: {
+        'Content-Type': 'application/json',
+        [PUBLIC_KEY_HEADER]: this.pubKey,
+        [SESSION_TOKEN_HEADER]: session.sessionToken,
+        ...(key ? { [IDEMPOTENCY_HEADER]: key } : {}),
+      },
+      body: JSON.stringify(body),
+      credentials: 'omit',
+      cache: 'no-store',
+    });
+  }
 
   #onKeydown = (event: KeyboardEvent) => {
     if (event.key === 'Escape') {
@@ -206,49 +264,21 @@ export class WalletSheet extends LitElement {
     }
   };
 
-  /** Where results go: the session's sender, else the parent's origin as the browser tells it. */
-  #parentOrigin(): string | undefined {
-    if (this.session) return this.session.origin;
-    const ancestor = this.win.location.ancestorOrigins?.[0];
-    if (ancestor) return ancestor;
-    try {
-      return document.referrer ? new URL(document.referrer).origin : undefined;
-    } catch {
-      return undefined;
-    }
-  }
-
-  #post(result: WalletResult, targets: string[]): void {
+  /** On the element's port; before the port came, a cancel (which carries nothing) goes to the parent's origin. */
+  #post(result: WalletResult): void {
     // Built here, checked anyway: nothing but the result's own shape may reach the merchant page.
     if (!conforms(WalletResultGuard, result)) throw new Error('The wallet result does not have its shape.');
-    for (const target of targets) this.win.parent.postMessage(result, target);
+    if (this.#port) return this.#port.postMessage(result);
+    const origin = this.win.location.ancestorOrigins?.[0];
+    if (result.status === 'cancelled' && origin) this.win.parent.postMessage(result, origin);
   }
 
   async approve(): Promise<void> {
-    if (this.phase === 'done') return;
-    // Already approving, unless that approval was waiting for the session which has now arrived.
-    if (this.phase === 'approving' && !(this.#pending && this.session)) return;
     const session = this.session;
-    if (!session) {
-      this.#pending = true;
-      this.phase = 'approving';
-      return;
-    }
-    this.#pending = false;
+    if (this.phase === 'done' || this.phase === 'approving' || !session || !this.armed) return;
     this.phase = 'approving';
     try {
-      const response = await fetch('/frames/wallet/approve', {
-        method: 'POST',
-        headers: {
-          'Content-Type': 'application/json',
-          [PUBLIC_KEY_HEADER]: this.pubKey,
-          [SESSION_TOKEN_HEADER]: session.sessionToken,
-          [IDEMPOTENCY_HEADER]: crypto.randomUUID(),
-        },
-        body: JSON.stringify({ card: this.card, wallet: this.request.wallet, payment_intent_id: session.paymentIntentId }),
-        credentials: 'omit',
-        cache: 'no-store',
-      });
+      const response = await this.#call('/frames/wallet/approve', session, { card: this.card, wallet: this.request.wallet, payment_intent_id: session.paymentIntentId }, crypto.randomUUID());
       const approval: unknown = await response.json();
       if (!conforms<WalletApproval>(WalletApprovalGuard, approval)) throw new Error('unexpected answer');
       if (!response.ok) throw new Error('refused');
@@ -264,9 +294,8 @@ export class WalletSheet extends LitElement {
         ...(r.billingAddressRequired ? { billingAddress: { ...TEST_WALLET_DETAILS.billingAddress } } : {}),
         ...(r.assuranceDetailsRequired ? { assuranceDetails: { ...TEST_WALLET_DETAILS.assuranceDetails } } : {}),
       };
-      const targets = approval.origins.includes(session.origin) ? [session.origin] : approval.origins;
       this.phase = 'done';
-      this.#post(result, targets);
+      this.#post(result);
     } catch {
       this.phase = 'failed';
     }
@@ -274,10 +303,8 @@ export class WalletSheet extends LitElement {
 
   cancel(): void {
     if (this.phase === 'done') return;
-    this.#pending = false;
     this.phase = 'done';
-    const target = this.#parentOrigin() ?? '*';
-    this.#post({ type: WALLET_MESSAGE_TYPE, session: this.uuid, status: 'cancelled' }, [target]);
+    this.#post({ type: WALLET_MESSAGE_TYPE, session: this.uuid, status: 'cancelled' });
   }
 
   #asked() {
@@ -295,15 +322,16 @@ export class WalletSheet extends LitElement {
   override render() {
     const r = this.request;
     const cat = this.cat;
-    const merchant = r.merchantName;
+    const view = this.view;
+    const merchant = view?.merchant;
     const busy = this.phase === 'approving';
     const done = this.phase === 'done';
-    const status = busy ? (this.session ? cat.processing : cat.sheetWaiting) : this.phase === 'failed' ? cat.sheetFailed : '';
+    const status = busy ? cat.processing : this.phase === 'failed' ? cat.sheetFailed : view ? '' : cat.sheetWaiting;
     return html`<main aria-labelledby="title">
       <p class="note">${cat.sheetTestNote}</p>
       <h1 id="title">${merchant ? fill(cat.sheetPayTo, { merchant }) : fill(cat.sheetTitle, { wallet: r.wallet === 'a' ? 'Wallet A' : 'Wallet B' })}</h1>
-      <p class="amount"><span class="sr">${cat.sheetAmount}: </span><bdi dir="ltr">${formatMinor(r.amount, r.currency, this.lang)}</bdi>${r.label ? html` <small>${r.label}</small>` : nothing}</p>
-      ${merchant ? html`<h2>${fill(cat.sheetAsks, { merchant })}</h2>` : nothing}
+      <p class="amount"><span class="sr">${cat.sheetAmount}: </span><bdi dir="ltr">${view ? formatMinor(view.amount, view.currency, this.lang) : '…'}</bdi>${r.label ? html` <small>${r.label}</small>` : nothing}</p>
+      <h2 aria-hidden=${merchant ? nothing : 'true'}>${merchant ? fill(cat.sheetAsks, { merchant }) : '\u00a0'}</h2>
       ${this.#asked()}
       ${r.allowCreditCards === false ? html`<p class="note">${cat.sheetCreditNo}</p>` : nothing}
       ${r.allowPrepaidCards === false ? html`<p class="note">${cat.sheetPrepaidNo}</p>` : nothing}
@@ -316,7 +344,7 @@ export class WalletSheet extends LitElement {
       </fieldset>
       <p class="status ${this.phase}" role="status" aria-live="polite">${status}</p>
       <div class="actions">
-        <button class="approve" type="button" ?disabled=${busy || done} @click=${() => void this.approve()}>${cat.approve}</button>
+        <button class="approve" type="button" ?disabled=${busy || done || !view || !this.armed} @click=${() => void this.approve()}>${cat.approve}</button>
         <button class="cancel" type="button" ?disabled=${done} @click=${() => this.cancel()}>${cat.cancel}</button>
       </div>
     </main>`;

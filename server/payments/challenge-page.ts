@@ -1,8 +1,10 @@
 import Router from '@koa/router';
+import { timingSafeEqual } from 'node:crypto';
 import { randomBytes } from '../identity/secrets.ts';
 import { z } from 'zod';
 import type { Services } from '../services.ts';
 import { ApiError } from '../http/api-error.ts';
+import { ownOriginRefusal } from '../http/origin-refusals.ts';
 import type { AppState } from '../http/app-state.ts';
 import { frameSecurityHeaders } from '../http/frame-security.ts';
 import type { Ctx } from '../http/operation.ts';
@@ -11,9 +13,10 @@ import { CHALLENGE_STYLE, challengeLook, htmlAttributes, SHIELD, type ChallengeL
 import { formatAmount } from './iso-codes.ts';
 import { fill } from '../../iframe-app/shared/format.ts';
 
-import { CHALLENGE_CANCEL_TYPE, CHALLENGE_MESSAGE_TYPE, type ChallengeCancel, type ChallengeMessage } from '../../protocol/challenge.ts';
+import { CHALLENGE_CANCEL_TYPE, CHALLENGE_INIT_TYPE, CHALLENGE_MESSAGE_TYPE, CHALLENGE_READY_TYPE, type ChallengeCancel, type ChallengeMessage } from '../../protocol/challenge.ts';
 
-const Answer = z.strictObject({ challenge: z.string().max(200), outcome: z.enum(['complete', 'fail']) });
+const Answer = z.strictObject({ challenge: z.string().max(200), form_token: z.string().max(200).optional(), outcome: z.enum(['complete', 'fail']) });
+const same = (a: string, b: string) => a.length === b.length && a.length > 0 && timingSafeEqual(Buffer.from(a), Buffer.from(b));
 
 const escapeHtml = (text: string) =>
   text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
@@ -36,18 +39,28 @@ function page(nonce: string, look: ChallengeLook, title: string, content: string
 <body><main>${content}</main>${script ? `<script nonce="${nonce}">${script}</script>` : ''}</body></html>`;
 }
 
-/** Posts the outcome to whichever window opened or frames the page, only to the named origins. */
-/** Posts `message` to whichever window opened or frames the page, only to the named origins. */
-const POST_TO_OPENER = `function cpePost(m,o){var t=[];if(window.parent&&window.parent!==window)t.push(window.parent);if(window.opener)t.push(window.opener);
-t.forEach(function(w){o.forEach(function(origin){try{w.postMessage(m,origin)}catch(e){}})});}`;
+/**
+ * Every challenge document speaks to the SDK's dialog over a MessageChannel, never on a window: it
+ * says `ready` to its parent with the uuid of its fragment (which the SDK added; nothing else), and
+ * accepts exactly one init from its parent, of one of the named origins, with a port; `cpeSend`
+ * queues messages until then. The form keeps the fragment, so the answer's page does the same.
+ */
+function channelScript(origins: string[]): string {
+  return `(function(){var u=location.hash.slice(1),p,q=[],o=${scriptJson(origins)};
+window.cpeSend=function(m){p?p.postMessage(m):q.push(m)};
+function h(e){var a=location.ancestorOrigins;if(p||e.source!==parent||!e.ports[0]||o.indexOf(e.origin)<0||(a&&a.length&&a[0]!==e.origin))return;
+var d=e.data;if(!d||d.type!==${scriptJson(CHALLENGE_INIT_TYPE)}||d.session!==u)return;p=e.ports[0];removeEventListener('message',h);q.splice(0).forEach(cpeSend)}
+addEventListener('message',h);var f=document.querySelector('form');if(f)f.action+=location.hash;
+if(parent!==window&&/^[0-9a-f-]{36}$/.test(u))parent.postMessage({type:${scriptJson(CHALLENGE_READY_TYPE)},session:u},'*');})();`;
+}
 
 function resultScript(message: ChallengeMessage, origins: string[]): string {
-  return `${POST_TO_OPENER}cpePost(${scriptJson(message)},${scriptJson(origins)});`;
+  return `${channelScript(origins)}cpeSend(${scriptJson(message)});`;
 }
 
 /** Escape inside the page (another origin than the merchant's dialog) asks the SDK to cancel. */
 function escapeScript(message: ChallengeCancel, origins: string[]): string {
-  return `${POST_TO_OPENER}document.addEventListener('keydown',function(e){if(e.key==='Escape'){e.preventDefault();cpePost(${scriptJson(message)},${scriptJson(origins)});}});`;
+  return `${channelScript(origins)}document.addEventListener('keydown',function(e){if(e.key==='Escape'){e.preventDefault();cpeSend(${scriptJson(message)});}});`;
 }
 
 function challengeForm(view: ChallengeView, secret: string, { cat, tag, scheme }: ChallengeLook): string {
@@ -59,6 +72,7 @@ function challengeForm(view: ChallengeView, secret: string, { cat, tag, scheme }
 <p class="note">${escapeHtml(cat.challengeNote)}</p>
 <form method="post" action="/frames/challenge?${look}">
 <input type="hidden" name="challenge" value="${escapeHtml(secret)}">
+<input type="hidden" name="form_token" value="${escapeHtml(view.formToken)}">
 <div class="buttons"><button type="submit" name="outcome" value="complete">${escapeHtml(cat.challengeComplete)}</button>
 <button type="submit" name="outcome" value="fail">${escapeHtml(cat.challengeFail)}</button></div></form>`;
 }
@@ -69,9 +83,11 @@ const outcomePage = (status: string, { cat }: ChallengeLook) =>
 
 /**
  * The 3-D Secure simulator: `GET /frames/challenge?challenge=<secret>` shows the amount and the
- * buttons Complete and Fail; the form posts the answer with the same secret (never a guessable id),
- * the service records it, and the answer page posts `{type: 'cpe:3ds:result', transaction_id,
- * status}` to its parent or opener. `Accept: application/json` on the POST gets that object as JSON.
+ * buttons Complete and Fail; the form posts the answer with the same secret (never a guessable id)
+ * and the challenge's one-time form token (in the form only, never in a URL), from the service's own
+ * origin; the service records it, and the answer page sends `{type: 'cpe:3ds:result',
+ * transaction_id, status}` on the port the SDK handed it (channelScript). `Accept: application/json`
+ * on the POST gets that object as JSON.
  */
 export function challengeRoutes({ payments, config }: Services): Router<AppState> {
   const router = new Router<AppState>();
@@ -98,13 +114,19 @@ export function challengeRoutes({ payments, config }: Services): Router<AppState
   });
 
   router.post('/frames/challenge', async (ctx) => {
-    const origin = ctx.get('origin');
-    const site = ctx.get('sec-fetch-site');
-    // The form is the service's own page; an answer from any other origin is forged.
-    if ((origin && origin !== ownOrigin()) || (site && site !== 'same-origin'))
-      throw new ApiError(403, 'invalid_request_error', 'origin_not_allowed', 'Challenges are answered from the challenge page only.');
+    // The form is the service's own page: its Origin (required), same-origin fetch metadata where
+    // sent, and the one-time token the form carries. A script, another page or curl is refused.
+    const refused = ownOriginRefusal(ctx, config.publicUrl, {
+      code: 'challenge_page_only',
+      refused: 'Challenges are answered from the challenge page only',
+      instead: 'The shopper answers in the challenge page the SDK shows; in tests, drive that page in a browser.',
+    });
+    if (refused) throw refused;
     const input = Answer.safeParse(ctx.request.body ?? {});
     if (!input.success) throw new ApiError(400, 'invalid_request_error', 'parameter_invalid', 'Send challenge and outcome (complete or fail).', 'outcome');
+    const pending = await payments.challengeView(input.data.challenge);
+    if (pending?.status === 'pending' && !same(input.data.form_token ?? '', pending.formToken))
+      throw new ApiError(403, 'invalid_request_error', 'challenge_page_only', "Challenges are answered from the challenge page only: the answer did not carry the page's one-time form token.", 'form_token');
     const view = await payments.answerChallenge(input.data.challenge, input.data.outcome);
     const message: ChallengeMessage = {
       type: CHALLENGE_MESSAGE_TYPE,

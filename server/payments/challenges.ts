@@ -16,6 +16,8 @@ export interface ChallengeRow {
   /** The merchant page origin that confirmed (direct mode), where the outcome is posted. */
   origin: string | null;
   status: 'pending' | 'completed' | 'failed';
+  /** The one-time token the challenge page's form carries (never in a URL): the answer must bring it. */
+  form_token?: string;
   created_at: number;
   expires_at: number;
 }
@@ -29,6 +31,8 @@ export interface ChallengeView {
   merchantName: string;
   /** Origins that may frame the page and receive the outcome message. */
   origins: string[];
+  /** The token the page's form carries; the answer must bring it. */
+  formToken: string;
 }
 
 /** The 3-D Secure simulator's challenges: opened at confirm, answered on their page, then expired. */
@@ -46,7 +50,7 @@ export class Challenges {
   async open(input: Pick<ChallengeRow, 'transaction_id' | 'intent_id' | 'attempt_id' | 'merchant_id' | 'origin'>): Promise<string> {
     const secret = newSecret('');
     const now = this.clock.now();
-    await this.#challenges.insert({ id: hashSecret(secret), ...input, status: 'pending', created_at: now, expires_at: now + CHALLENGE_TTL_SECONDS });
+    await this.#challenges.insert({ id: hashSecret(secret), ...input, status: 'pending', form_token: newSecret(''), created_at: now, expires_at: now + CHALLENGE_TTL_SECONDS });
     return secret;
   }
 

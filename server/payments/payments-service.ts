@@ -230,6 +230,7 @@ export class PaymentsService {
       value: { amount: intent.amount, currency: intent.currency },
       merchantName: merchant?.name ?? 'the merchant',
       origins: challenge.origin ? [challenge.origin] : (merchant?.origins ?? []),
+      formToken: challenge.form_token ?? '',
     };
   }
 

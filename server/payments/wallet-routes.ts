@@ -2,11 +2,10 @@ import Router from '@koa/router';
 import type { Middleware } from 'koa';
 import { z } from 'zod';
 import type { Services } from '../services.ts';
-import { DEFAULT_TOKENISE_RATE_LIMIT } from '../config.ts';
 import type { AppState } from '../http/app-state.ts';
 import { mount } from '../http/operation.ts';
-import { rateLimit } from '../http/rate-limit.ts';
-import { cors } from './cors.ts';
+import { ownOriginOnly } from '../http/origin-refusals.ts';
+import type { CardTestingLimits } from './card-testing.ts';
 import { sessionAuth, sessionIntentId } from './payment-auth.ts';
 import { SCHEME_NAMES } from './cards.ts';
 import { WalletName } from './schemas.ts';
@@ -45,23 +44,48 @@ export const WalletApproveResponse = z
   })
   .meta({ id: 'WalletApproveResponse' });
 
-/** Mounted beside the frames' tokenise route: same session auth, own-origin CORS, idempotency and rate limits. */
-export function walletRoutes(services: Services): Router<AppState> {
+export const WalletSheetView = z
+  .object({
+    payment_intent_id: z.string(),
+    amount: z.int().describe('What will be charged, in minor units'),
+    currency: z.string(),
+    merchant_name: z.string().describe("The merchant's registered name"),
+  })
+  .meta({ id: 'WalletSheetView' });
+
+/**
+ * Mounted beside the frames' tokenise route, as guarded: the service's own pages only (`frames_only`),
+ * the card-testing limits per address, session and merchant, session auth, idempotency. The sheet
+ * reads what it shows (the amount, the currency, the merchant's registered name) from the service,
+ * never from its address, which the merchant page writes.
+ */
+export function walletRoutes(services: Services, cardTesting: CardTestingLimits): Router<AppState> {
   const { idempotencyKeys, merchants, payments, config } = services;
   const router = new Router<AppState>();
   const path = '/frames/wallet/approve';
-  const ownOrigin = () => new URL(config.publicUrl).origin;
-  const framesCors = cors({ preflight: (origin) => origin === ownOrigin(), request: (origin) => origin === ownOrigin() });
-  const limits = config.tokeniseRateLimit ?? DEFAULT_TOKENISE_RATE_LIMIT;
-  const perSession = rateLimit(limits.perSession, (state) => `tokenise:${state.rateKey}`);
-  const perAddress = rateLimit(limits.perIp, (_state, ip) => `tokenise-ip:${ip}`);
-  const exceptPreflight =
-    (middleware: Middleware<AppState>): Middleware<AppState> =>
-    (ctx, next) =>
-      ctx.method === 'OPTIONS' ? next() : middleware(ctx, next);
+  const framesOnly = ownOriginOnly(() => config.publicUrl, {
+    code: 'frames_only',
+    refused: "The wallet sheet's routes answer the service's wallet sheet only",
+    instead: 'A wallet payment is approved by the shopper in the wallet sheet, which the SDK opens.',
+  });
+  const guard: Middleware<AppState>[] = [cardTesting.perAddress, framesOnly, sessionAuth(merchants, payments)];
+  router.use(path, ...guard, cardTesting.perSession, cardTesting.perMerchant, idempotencyKeys.middleware());
+  router.use('/frames/wallet/sheet', ...guard);
 
-  router.options(path, framesCors.preflight);
-  router.use(path, ...[framesCors.request, perAddress, sessionAuth(merchants, payments), perSession, idempotencyKeys.middleware()].map(exceptPreflight));
+  mount(router, {
+    auth: 'session',
+    tag: 'Hosted frames',
+    method: 'post',
+    path: '/frames/wallet/sheet',
+    summary: 'Wallet test sheet: what it shows (the amount, the currency, the merchant\'s registered name) (hosted frames only)',
+    body: z.strictObject({}),
+    response: WalletSheetView,
+    handler: async ({ ctx }) => {
+      const merchantId = ctx.state.merchantId!;
+      const intent = await payments.sessionView(merchantId, sessionIntentId(ctx, undefined));
+      return { payment_intent_id: intent.paymentIntentId, amount: intent.amount, currency: intent.currency, merchant_name: (await merchants.get(merchantId))?.name ?? '' };
+    },
+  });
 
   mount(router, {
     auth: 'session',

@@ -223,7 +223,8 @@ describe('3-D Secure dialog (manual path, a page that never answers)', () => {
     expect(label?.textContent).to.equal('Verify your payment');
     const iframe = dialog.querySelector('iframe')!;
     // The challenge page in the element's language and colour scheme.
-    expect(iframe.src).to.equal(`${challenge.url}&lang=en&theme=light`);
+    // The fragment: the uuid the page's `ready` must name before it gets its port.
+    expect(iframe.src).to.match(new RegExp(`^${challenge.url.replace(/[?.]/g, '\\$&')}&lang=en&theme=light#[0-9a-f-]{36}$`));
     // The dialog holds the focus (no focus ring on its title); Tab goes into the page, then to the close button.
     expect(el.shadowRoot!.activeElement).to.equal(dialog);
     expect(getComputedStyle(dialog).outlineStyle).to.equal('none');

@@ -21,7 +21,7 @@ async function press(el: HTMLElement & { focus(): void }) {
   await pause(200);
   await sendKeys({ press: 'Enter' });
   await waitUntil(() => el.shadowRoot!.querySelector('dialog')?.open, 'no sheet dialog', { timeout: 8000 });
-  await pause(800); // the sheet loads and receives its session
+  await pause(1500); // the sheet loads, receives its session, and arms Approve after half a second fully visible
 }
 
 /** Answers the sheet: `down` ArrowDowns in the test card list (0 visa, 2 declined), then Approve. */

@@ -4,8 +4,9 @@ import { startStack, type Stack } from './helpers/stack.ts';
 
 /**
  * The 3-D Secure challenge page in a real browser: framed by the merchant page (another origin), it
- * shows the amount, and Complete or Fail reaches the page that opened it as a postMessage from the
- * service origin, while the intent moves on the server.
+ * shows the amount, and Complete or Fail reaches the page that framed it on the MessageChannel port
+ * that page handed to the challenge's `ready` (the service origin's, naming the uuid of its fragment),
+ * while the intent moves on the server. On the window, only `ready` with that uuid.
  */
 describe('3-D Secure challenge in Chromium', { timeout: 60_000 }, () => {
   let stack: Stack;
@@ -45,18 +46,28 @@ describe('3-D Secure challenge in Chromium', { timeout: 60_000 }, () => {
     const { id, challenge } = await challengeIntent();
     const { page, problems } = await stack.newPage();
     await page.goto(`${stack.demoUrl}/components/card`);
-    // The merchant page frames the challenge and keeps what it hears.
-    await page.evaluate((url) => {
+    // The merchant page frames the challenge as the SDK does (a uuid in the fragment; a port for each
+    // of its documents' `ready`) and keeps what it hears, on the window and on the ports.
+    const uuid = await page.evaluate((url) => {
+      const session = crypto.randomUUID();
+      const w = window as unknown as { heard: unknown[]; onWindow: unknown[] };
+      w.heard = [];
+      w.onWindow = [];
       // Only the challenge's messages: the demo page's own card frame says hello too.
       addEventListener('message', (event) => {
-        if (String(event.data?.type ?? '').startsWith('cpe:3ds:')) (window as unknown as { heard: unknown[] }).heard.push({ origin: event.origin, data: event.data });
+        if (!String(event.data?.type ?? '').startsWith('cpe:3ds:')) return;
+        w.onWindow.push({ origin: event.origin, data: event.data });
+        if (event.data.type !== 'cpe:3ds:ready' || event.data.session !== session) return;
+        const { port1, port2 } = new MessageChannel();
+        port1.onmessage = (m) => w.heard.push({ origin: event.origin, data: m.data });
+        (event.source as Window).postMessage({ type: 'cpe:3ds:init', session }, { targetOrigin: event.origin, transfer: [port2] });
       });
-      (window as unknown as { heard: unknown[] }).heard = [];
       const frame = document.createElement('iframe');
-      frame.src = url;
+      frame.src = `${url}#${session}`;
       frame.title = '3-D Secure';
       frame.style.height = '400px';
       document.body.append(frame);
+      return session;
     }, challenge.url);
     const frame = page.frameLocator('iframe[title="3-D Secure"]');
     await frame.getByText('£12.34').first().waitFor({ timeout: 10_000 });
@@ -66,11 +77,14 @@ describe('3-D Secure challenge in Chromium', { timeout: 60_000 }, () => {
     } else await frame.getByRole('button', { name: button }).click({ timeout: 10_000 });
     const heard = await page.waitForFunction(() => (window as unknown as { heard: unknown[] }).heard[0], undefined, { timeout: 10_000 });
     const message = (await heard.jsonValue()) as { origin: string; data: unknown };
+    const onWindow = (await page.evaluate(() => (window as unknown as { onWindow: Array<{ data: unknown }> }).onWindow)).map((m) => m.data);
+    assert.ok(onWindow.length >= 1);
+    for (const data of onWindow) assert.deepEqual(data, { type: 'cpe:3ds:ready', session: uuid }, 'on the window, only ready with the uuid');
     assert.deepEqual(problems, []);
     return { id, challenge, message };
   }
 
-  it('Complete: the merchant page hears "completed" from the service origin, and the intent can be authorised', async () => {
+  it('Complete: the merchant page hears "completed" on the port handed to the service origin, and the intent can be authorised', async () => {
     const { id, challenge, message } = await runChallenge('Complete');
     assert.equal(message.origin, new URL(stack.serviceUrl).origin);
     assert.deepEqual(message.data, { type: 'cpe:3ds:result', transaction_id: challenge.transaction_id, status: 'completed' });

@@ -61,15 +61,23 @@ describe('frame pages over the bridge', () => {
     expect(el.shadowRoot!.activeElement!.id).to.equal('cpe-name');
   });
 
-  it('a second init replaces the port and sends ready again', async () => {
-    const { iframe, session, events } = await mount('card-form', 'pk=pk_test_1&lang=en');
+  it('a second init is ignored: one init per load (a page script cannot re-point the frame)', async () => {
+    const { iframe, session, events, end: first } = await mount('card-form', 'pk=pk_test_1&lang=en');
     const channel = new MessageChannel();
     const again: FrameEventRecord[] = [];
     const end = new ElementEnd(channel.port1, (name, detail) => again.push({ name, detail }));
     iframe.contentWindow!.postMessage({ cpe: 1, type: 'init', session, config: { pubKey: 'pk_test_1', tokens: {} } }, location.origin, [channel.port2]);
-    await waitUntil(() => again.some((e) => e.name === 'ready'));
-    await end.request('reset', {});
+    const unanswered = await Promise.race([end.request('reset', {}).then(() => false), new Promise((resolve) => setTimeout(resolve, 500, true))]);
+    expect(unanswered, 'the second port was answered').to.equal(true);
+    expect(again).to.deep.equal([]);
+    await first.request('reset', {});
     expect(events.filter((e) => e.name === 'ready')).to.have.length(1);
+  });
+
+  it("an init whose pubKey is not its address's pk is ignored; configure with another pk is refused", async () => {
+    const { end } = await mount('card-form', 'pk=pk_test_1&lang=en');
+    const error = await end.request('configure', { pubKey: 'pk_test_other', tokens: {} }).catch((e) => e);
+    expect(error).to.include({ code: 'merchant_mismatch' });
   });
 
   it('an init with the wrong session is ignored', async () => {

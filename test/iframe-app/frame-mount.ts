@@ -6,7 +6,8 @@ export type FrameEventRecord = { name: string; detail: any };
 
 /**
  * Mounts a bridge frame page (served by the test server from iframe-app/) as the SDK does and
- * completes the handshake; `before` runs on the frame's window before `init` (to stub its fetch).
+ * completes the handshake; `before` runs on the frame's window before `init` (to stub its fetch; by
+ * default GET /intent answers that session pi_1 is this merchant's, as the frame's check asks).
  */
 export async function mountFrame(app: string, query: string, config: Partial<FrameConfig> = {}, before?: (win: Window & typeof globalThis) => void) {
   const session = crypto.randomUUID();
@@ -19,7 +20,12 @@ export async function mountFrame(app: string, query: string, config: Partial<Fra
     window.addEventListener('message', function hello(e) {
       if (e.source !== iframe.contentWindow || !Hello.safeParse(e.data).success || e.data.session !== session) return;
       window.removeEventListener('message', hello);
-      before?.(iframe.contentWindow as Window & typeof globalThis);
+      // The service's answer to the frame's session check (GET /intent): session pi_1 of this merchant.
+      const win = iframe.contentWindow as Window & typeof globalThis;
+      const real = win.fetch.bind(win);
+      win.fetch = async (url, init) =>
+        String(url) === '/intent' ? new Response(JSON.stringify({ paymentIntentId: 'pi_1', status: 'requires_payment_method', amount: 1234, currency: 'GBP' })) : real(url, init);
+      before?.(win);
       const channel = new MessageChannel();
       const end = new ElementEnd(channel.port1, (name, detail) => events.push({ name, detail }));
       iframe.contentWindow!.postMessage({ cpe: 1, type: 'init', session, config: { pubKey: 'pk_test_1', tokens: {}, ...config } }, location.origin, [channel.port2]);

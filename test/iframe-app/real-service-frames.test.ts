@@ -77,18 +77,24 @@ describe('issue-7 frames served by the real service', function () {
 
   it('wallet sheet: the session by message, Approve with the keyboard → a wallet token that attaches', async () => {
     const intent = await newIntent();
-    const { iframe, messages, uuid } = await openSheet({ wallet: 'b', merchantName: 'WTR shop', amount: 1234, currency: 'GBP', emailAddressRequired: true });
-    iframe.contentWindow!.postMessage({ type: 'cpe:wallet:session', session: uuid, sessionToken: intent.sessionToken, paymentIntentId: intent.paymentIntentId }, config.serviceUrl);
+    const { iframe, messages, uuid } = await openSheet({ wallet: 'b', emailAddressRequired: true });
+    // The SDK's init: the session with a port; the result comes back on the port, never the window.
+    const { port1, port2 } = new MessageChannel();
+    const onPort: any[] = [];
+    port1.onmessage = (e) => onPort.push(e.data);
+    iframe.contentWindow!.postMessage({ type: 'cpe:wallet:session', session: uuid, sessionToken: intent.sessionToken, paymentIntentId: intent.paymentIntentId }, { targetOrigin: config.serviceUrl, transfer: [port2] });
     iframe.focus();
-    await pause(150);
+    // The service's amount shows, and Approve arms after half a second fully visible.
+    await pause(900);
     // The first Tab reaches the checked test card (Visa, approved), the next one Approve.
     await sendKeys({ press: 'Tab' });
     await pause(100);
     await sendKeys({ press: 'Tab' });
     await pause(100);
     await sendKeys({ press: 'Enter' });
-    await waitUntil(() => messages.some((m) => m.type === 'cpe:wallet:result'), 'no result', { timeout: 8000 });
-    const result = messages.find((m) => m.type === 'cpe:wallet:result');
+    await waitUntil(() => onPort.some((m) => m.type === 'cpe:wallet:result'), 'no result', { timeout: 8000 });
+    expect(messages.filter((m) => m.type === 'cpe:wallet:result'), 'nothing on the window').to.deep.equal([]);
+    const result = onPort.find((m) => m.type === 'cpe:wallet:result');
     expect(result).to.include({ status: 'approved', session: uuid, scheme: 'visa', last4: '4242', email: 'shopper@example.test' });
     expect(result.token).to.match(/^tok_/);
     expect(result).not.to.have.property('billingAddress');
@@ -103,7 +109,7 @@ describe('issue-7 frames served by the real service', function () {
   });
 
   it('wallet sheet: Escape cancels', async () => {
-    const { iframe, messages, uuid } = await openSheet({ wallet: 'a', merchantName: 'WTR shop', amount: 500, currency: 'EUR' });
+    const { iframe, messages, uuid } = await openSheet({ wallet: 'a' });
     iframe.focus();
     await pause(150);
     await sendKeys({ press: 'Tab' });

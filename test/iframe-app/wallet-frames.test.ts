@@ -79,15 +79,16 @@ describe('wallet button frame', () => {
   });
 });
 
-const REQUEST: WalletRequest = { wallet: 'b', merchantName: 'Demo Shop', amount: 1234, currency: 'GBP' };
+const REQUEST: WalletRequest = { wallet: 'b' };
 
 async function sheet(request: WalletRequest, approveAnswer?: (body: any) => { status: number; body: unknown }) {
   const uuid = crypto.randomUUID();
   const iframe = document.createElement('iframe');
-  iframe.style.width = '480px';
-  iframe.style.height = '640px';
+  // In view, whole: Approve arms only once fully visible for half a second.
+  iframe.style.cssText = 'position:fixed;top:0;left:0;width:480px;height:580px;border:0';
   iframe.src = `/iframe-app/wallet-sheet/index.html?pk=pk_test_1&r=${encodeWalletRequest(request)}&lang=en#${uuid}`;
   const messages: any[] = [];
+  const onPort: any[] = [];
   const requests: { url: string; headers: Record<string, string>; body: any }[] = [];
   const onMessage = (e: MessageEvent) => {
     if (e.source === iframe.contentWindow) messages.push(e.data);
@@ -101,14 +102,23 @@ async function sheet(request: WalletRequest, approveAnswer?: (body: any) => { st
   win.fetch = async (url, init) => {
     const body = JSON.parse(String(init?.body));
     requests.push({ url: String(url), headers: init?.headers as Record<string, string>, body });
+    if (String(url) === '/frames/wallet/sheet') return new Response(JSON.stringify({ payment_intent_id: 'pi_1', amount: 1234, currency: 'GBP', merchant_name: 'Demo Shop' }), { status: 200 });
     const answer = approveAnswer?.(body) ?? { status: 200, body: { token: 'tok_w1', scheme: 'visa', last4: '4242', expiry_month: 12, expiry_year: 2030, origins: ['https://elsewhere.example', location.origin] } };
     return new Response(JSON.stringify(answer.body), { status: answer.status });
   };
   const el = iframe.contentDocument!.querySelector('cpe-wallet-sheet') as WalletSheet;
   const q = (s: string) => el.shadowRoot!.querySelector<HTMLElement>(s)!;
-  const sendSession = (session = uuid) => iframe.contentWindow!.postMessage({ type: 'cpe:wallet:session', session, sessionToken: 'st_1', paymentIntentId: 'pi_1' }, location.origin);
-  const results = () => messages.filter((m) => m.type === 'cpe:wallet:result');
-  return { iframe, el, q, messages, results, requests, sendSession, uuid, doc: iframe.contentDocument!, cleanup: () => window.removeEventListener('message', onMessage) };
+  /** The SDK's init: the session with port2 of a fresh channel; the sheet answers on port1. */
+  const sendSession = (session = uuid) => {
+    const { port1, port2 } = new MessageChannel();
+    port1.onmessage = (e) => onPort.push(e.data);
+    iframe.contentWindow!.postMessage({ type: 'cpe:wallet:session', session, sessionToken: 'st_1', paymentIntentId: 'pi_1' }, { targetOrigin: location.origin, transfer: [port2] });
+  };
+  const armed = () => waitUntil(() => !(q('.approve') as HTMLButtonElement).disabled, 'Approve never armed', { timeout: 4000 });
+  /** Results: on the port (and a cancel before any port, on the window). */
+  const results = () => [...onPort, ...messages].filter((m) => m.type === 'cpe:wallet:result');
+  const approvals = () => requests.filter((r) => r.url === '/frames/wallet/approve');
+  return { iframe, el, q, messages, onPort, results, requests, approvals, sendSession, armed, uuid, doc: iframe.contentDocument!, cleanup: () => window.removeEventListener('message', onMessage) };
 }
 
 describe('wallet test sheet', () => {
@@ -121,6 +131,11 @@ describe('wallet test sheet', () => {
   it('shows the merchant, the amount, what was asked for and the test cards; axe finds nothing', async () => {
     const s = await sheet({ ...REQUEST, billingAddressRequired: true, emailAddressRequired: true, allowCreditCards: false, label: 'Order 42' });
     cleanup = s.cleanup;
+    s.sendSession();
+    // The merchant's name and the amount come from the service (POST /frames/wallet/sheet), not the address.
+    await waitUntil(() => s.el.view !== undefined);
+    await s.el.updateComplete;
+    expect(s.requests[0]!.url).to.equal('/frames/wallet/sheet');
     const text = s.el.shadowRoot!.textContent!.replace(/\s+/g, ' ');
     for (const part of ['Test mode', 'Pay Demo Shop', '£12.34', 'Order 42', 'Demo Shop asks for', 'Billing address', 'Email address', 'Credit cards are not accepted.', 'Visa •••• 0002declined'])
       expect(text).to.contain(part);
@@ -131,37 +146,43 @@ describe('wallet test sheet', () => {
     expect(await axeIn(s.doc)).to.deep.equal([]);
   });
 
-  it('Approve: POST /frames/wallet/approve with the session, then a result with only the asked-for fields, to the parent', async () => {
+  it('Approve: POST /frames/wallet/approve with the session, then a result with only the asked-for fields, on the port (never the window)', async () => {
     const s = await sheet({ ...REQUEST, emailAddressRequired: true });
     cleanup = s.cleanup;
     s.sendSession(crypto.randomUUID()); // another sheet's session: ignored
     s.sendSession();
+    s.sendSession(); // a second init: ignored (one per load)
     await waitUntil(() => s.el.session !== undefined);
+    await s.armed();
     s.el.shadowRoot!.querySelector<HTMLInputElement>('input[value=declined]')!.click();
     s.q('.approve').click();
     await waitUntil(() => s.results().length === 1, 'no result');
-    expect(s.requests).to.have.length(1);
-    expect(s.requests[0]!.url).to.equal('/frames/wallet/approve');
-    expect(s.requests[0]!.body).to.deep.equal({ card: 'declined', wallet: 'b', payment_intent_id: 'pi_1' });
-    expect(s.requests[0]!.headers['X-CPE-Public-Key']).to.equal('pk_test_1');
-    expect(s.requests[0]!.headers['X-CPE-Session-Token']).to.equal('st_1');
-    expect(s.results()[0]).to.deep.equal({ type: 'cpe:wallet:result', session: s.uuid, status: 'approved', token: 'tok_w1', scheme: 'visa', last4: '4242', email: 'shopper@example.test' });
+    expect(s.approvals()).to.have.length(1);
+    expect(s.approvals()[0]!.body).to.deep.equal({ card: 'declined', wallet: 'b', payment_intent_id: 'pi_1' });
+    expect(s.approvals()[0]!.headers['X-CPE-Public-Key']).to.equal('pk_test_1');
+    expect(s.approvals()[0]!.headers['X-CPE-Session-Token']).to.equal('st_1');
+    expect(s.messages.filter((m) => m.type === 'cpe:wallet:result'), 'nothing on the window').to.deep.equal([]);
+    expect(s.onPort[0]).to.deep.equal({ type: 'cpe:wallet:result', session: s.uuid, status: 'approved', token: 'tok_w1', scheme: 'visa', last4: '4242', email: 'shopper@example.test' });
     expect((s.q('.approve') as HTMLButtonElement).disabled).to.equal(true);
   });
 
-  it('Approve with billing address and assurance details asked; pressed before the session arrives, it waits for it', async () => {
+  it('Approve with billing address and assurance details asked; inert before the session and half a second fully visible', async () => {
     const s = await sheet({ ...REQUEST, wallet: 'a', billingAddressRequired: true, assuranceDetailsRequired: true });
     cleanup = s.cleanup;
     s.q('.approve').click();
     await s.el.updateComplete;
     expect(s.q('[role=status]').textContent).to.equal('Connecting…');
-    expect(s.requests).to.have.length(0);
+    expect((s.q('.approve') as HTMLButtonElement).disabled).to.equal(true);
     s.sendSession();
+    await waitUntil(() => s.el.view !== undefined);
+    await s.armed();
+    expect(s.approvals(), 'the early press did nothing').to.have.length(0);
+    s.q('.approve').click();
     await waitUntil(() => s.results().length === 1, 'no result');
     const result = s.results()[0];
     expect(Object.keys(result).sort()).to.deep.equal(['assuranceDetails', 'billingAddress', 'last4', 'scheme', 'session', 'status', 'token', 'type']);
     expect(result.billingAddress).to.deep.equal({ name: 'Ada Lovelace', address1: '12 Analytical Row', postcode: 'N1 9GU', country: 'GB' });
-    expect(s.requests[0]!.body.wallet).to.equal('a');
+    expect(s.approvals()[0]!.body.wallet).to.equal('a');
   });
 
   it('a refused approve says so and lets the shopper try again', async () => {
@@ -170,6 +191,7 @@ describe('wallet test sheet', () => {
     cleanup = s.cleanup;
     s.sendSession();
     await waitUntil(() => s.el.session !== undefined);
+    await s.armed();
     s.q('.approve').click();
     await waitUntil(() => s.q('[role=status]').textContent === 'The wallet could not approve the payment. Try again or cancel.');
     expect(s.results()).to.have.length(0);
@@ -193,7 +215,8 @@ describe('wallet test sheet', () => {
     e.doc.dispatchEvent(new KeyboardEvent('keydown', { key: 'Escape', bubbles: true }));
     await waitUntil(() => e.results().length === 1);
     expect(e.results()[0]).to.deep.equal({ type: 'cpe:wallet:result', session: e.uuid, status: 'cancelled' });
-    expect(e.requests).to.have.length(0);
+    expect(e.approvals()).to.have.length(0);
+    expect(e.messages.filter((m) => m.type === 'cpe:wallet:result'), 'after the port, nothing on the window').to.deep.equal([]);
   });
 
   it('an address without a valid request is unavailable', async () => {

@@ -55,8 +55,8 @@ describe('generated guards (protocol/generated/guards.ts)', () => {
       ['field value', FieldMessage, guards.FieldMessage, { cpe: 1, type: 'value', id: 'a', field: 'cvc', value: '123', valid: true }],
       ['field value too long', FieldMessage, guards.FieldMessage, { cpe: 1, type: 'value', id: 'a', field: 'cvc', value: '1'.repeat(121), valid: true }],
       ['field message, unknown type', FieldMessage, guards.FieldMessage, { cpe: 1, type: 'steal', field: 'number' }],
-      ['wallet request', WalletRequest, guards.WalletRequest, { wallet: 'b', merchantName: 'Shop', amount: 1234, currency: 'GBP' }],
-      ['wallet request, currency', WalletRequest, guards.WalletRequest, { wallet: 'b', merchantName: 'Shop', amount: 1234, currency: 'GBPX' }],
+      ['wallet request', WalletRequest, guards.WalletRequest, { wallet: 'b', label: 'Order 42', emailAddressRequired: true }],
+      ['wallet request, label too long', WalletRequest, guards.WalletRequest, { wallet: 'b', label: 'x'.repeat(101) }],
       ['wallet session', WalletSession, guards.WalletSession, { type: 'cpe:wallet:session', session: 's', sessionToken: 't', paymentIntentId: 'pi' }],
       ['wallet approval, no token', WalletApproval, guards.WalletApproval, { scheme: 'visa', last4: '4242', origins: [] }],
     ];

@@ -79,13 +79,23 @@ export const getIntent = async (svc: TestService, id: string) => {
   return r.body;
 };
 
-/** Answers a challenge the way the page's form does (form POST, same secret). */
-export function answerChallenge(svc: TestService, url: string, outcome: 'complete' | 'fail', headers: Record<string, string> = {}) {
+/** The one-time token the challenge page's form carries ('' when the page has no form). */
+export async function challengeFormToken(url: string): Promise<string> {
+  const html = await (await fetch(url)).text();
+  return /name="form_token" value="([^"]*)"/.exec(html)?.[1] ?? '';
+}
+
+/**
+ * Answers a challenge the way the page's form does: a form POST from the service's own page (its
+ * Origin, same-origin fetch metadata), with the secret and the form's one-time token.
+ */
+export async function answerChallenge(svc: TestService, url: string, outcome: 'complete' | 'fail', headers: Record<string, string> = {}) {
   const secret = new URL(url).searchParams.get('challenge')!;
+  const form_token = await challengeFormToken(url.startsWith('http') ? url : `${svc.url}${url}`);
   return fetch(`${svc.url}/frames/challenge`, {
     method: 'POST',
-    headers: { 'content-type': 'application/x-www-form-urlencoded', ...headers },
-    body: new URLSearchParams({ challenge: secret, outcome }),
+    headers: { 'content-type': 'application/x-www-form-urlencoded', ...fromFrame(svc), ...headers },
+    body: new URLSearchParams({ challenge: secret, form_token, outcome }),
   });
 }
 

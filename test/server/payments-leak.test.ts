@@ -144,10 +144,10 @@ async function lifecycle(card: LeakCard, index: number): Promise<void> {
       requests++;
       const pageRes = await fetch(`${service.url}${url.pathname}${url.search}`);
       assert.equal(pageRes.status, 200);
-      await pageRes.text();
+      const form_token = /name="form_token" value="([^"]*)"/.exec(await pageRes.text())?.[1] ?? '';
       const answer = await call('POST', '/frames/challenge', {
-        form: { challenge: secret, outcome: card.flow === 'challenge-complete' ? 'complete' : 'fail' },
-        headers: { accept: 'application/json' },
+        form: { challenge: secret, form_token, outcome: card.flow === 'challenge-complete' ? 'complete' : 'fail' },
+        headers: { accept: 'application/json', origin: service.url, 'sec-fetch-site': 'same-origin' },
       });
       assert.equal(answer.status, 200, JSON.stringify(answer.body));
     } else {

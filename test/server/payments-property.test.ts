@@ -5,7 +5,7 @@ import { allows, TRANSITIONS, type IntentOperation, type IntentStatus } from '..
 import { MAX_FAILED_ATTEMPTS } from '../../server/payments/payments-service.ts';
 import { replayable } from '../../server/http/idempotency.ts';
 import { startTestService, type ApiResponse, type TestService } from '../helpers/service.ts';
-import { CARDS, createBody, fromFrame, futureYear } from './payments-fixtures.ts';
+import { CARDS, challengeFormToken, createBody, fromFrame, futureYear } from './payments-fixtures.ts';
 
 /**
  * Property: whatever sequence of operations a client sends to one Payment Intent (valid or not, in
@@ -315,7 +315,9 @@ async function runSequence(create: { amount: number; autoCapture?: boolean; moto
         const url = step.bogus || challenges.length === 0 ? undefined : challenges[step.pick % challenges.length];
         const secret = url ? new URL(url).searchParams.get('challenge')! : 'not-a-challenge-secret';
         const op: IntentOperation = step.outcome === 'complete' ? 'complete_challenge' : 'fail_challenge';
-        const request = { method: 'POST', path: '/frames/challenge', form: { challenge: secret, outcome: step.outcome }, headers: { accept: 'application/json' } };
+        // As the challenge page's form answers: its one-time token, the service's Origin and fetch metadata.
+        const form_token = url ? await challengeFormToken(url) : '';
+        const request = { method: 'POST', path: '/frames/challenge', form: { challenge: secret, form_token, outcome: step.outcome }, headers: { accept: 'application/json', ...fromFrame(svc) } };
         const response = await call(request);
         // Not an idempotent route: not kept for repeats.
         return { sent: { label: `challenge ${step.outcome}${url ? '' : ' (unknown secret)'}`, op, request: request as never, response } };

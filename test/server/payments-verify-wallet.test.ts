@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { startTestService, type TestService } from '../helpers/service.ts';
-import { CARDS, answerChallenge, assertError, backend, createBody, createIntent, getIntent, tokenOf, type Session } from './payments-fixtures.ts';
+import { CARDS, answerChallenge, assertError, backend, createBody, createIntent, getIntent, tokenOf, fromFrame, type Session } from './payments-fixtures.ts';
 
 let svc: TestService;
 before(async () => (svc = await startTestService()));
@@ -131,7 +131,7 @@ describe('card verification intents (purpose verify)', () => {
 
 describe('wallet test sheet: POST /frames/wallet/approve', () => {
   const approve = (s: Session, body: Record<string, unknown>, headers: Record<string, string> = {}) =>
-    svc.api('POST', '/frames/wallet/approve', { headers: { ...s.headers, ...headers }, json: body });
+    svc.api('POST', '/frames/wallet/approve', { headers: { ...s.headers, ...fromFrame(svc), ...headers }, json: body });
 
   test('mints a single-use wallet token for the chosen test card; the attempt and verify show the wallet', async () => {
     const s = await createIntent(svc);
@@ -183,9 +183,13 @@ describe('wallet test sheet: POST /frames/wallet/approve', () => {
     assert.equal(v.body.auth.wallet, 'b');
   });
 
-  test('session auth, validation, own-origin CORS and idempotency', async () => {
+  test("session auth, validation, the service's own pages only (no CORS) and idempotency", async () => {
     const s = await createIntent(svc);
-    assertError(await svc.api('POST', '/frames/wallet/approve', { json: { card: 'visa', wallet: 'a' } }), 401);
+    assertError(await svc.api('POST', '/frames/wallet/approve', { headers: fromFrame(svc), json: { card: 'visa', wallet: 'a' } }), 401);
+    // A script or curl (no Origin) is refused before anything else, as tokenise is.
+    const script = await svc.api('POST', '/frames/wallet/approve', { headers: s.headers, json: { card: 'visa', wallet: 'a' } });
+    assertError(script, 403);
+    assert.equal(script.body.error.code, 'frames_only');
     assertError(await approve(s, { card: 'visa', wallet: 'a' }, { 'X-CPE-Session-Token': 'cpe_st_wrong' }), 401);
     assertError(await approve(s, { card: 'amex', wallet: 'a' }), 400, 'card');
     assertError(await approve(s, { card: 'visa', wallet: 'c' }), 400, 'wallet');
@@ -194,7 +198,7 @@ describe('wallet test sheet: POST /frames/wallet/approve', () => {
     assertError(await approve(s, { card: 'visa', wallet: 'a' }, { Origin: 'http://localhost:4243' }), 403);
     const own = await approve(s, { card: 'visa', wallet: 'a' }, { Origin: svc.url });
     assert.equal(own.status, 200);
-    assert.equal(own.headers.get('access-control-allow-origin'), svc.url);
+    assert.equal(own.headers.get('access-control-allow-origin'), null);
     const preflight = await fetch(`${svc.url}/frames/wallet/approve`, {
       method: 'OPTIONS',
       headers: { Origin: 'http://localhost:4243', 'Access-Control-Request-Method': 'POST' },
