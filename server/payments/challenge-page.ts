@@ -43,14 +43,16 @@ function page(nonce: string, look: ChallengeLook, title: string, content: string
  * Every challenge document speaks to the SDK's dialog over a MessageChannel, never on a window: it
  * says `ready` to its parent with the uuid of its fragment (which the SDK added; nothing else), and
  * accepts exactly one init from its parent, of one of the named origins, with a port; `cpeSend`
- * queues messages until then. The form keeps the fragment, so the answer's page does the same.
+ * queues messages until then. The form keeps the fragment, so the answer's page does the same: its
+ * buttons are rendered disabled and enabled only once the fragment is in its action (a shopper
+ * quicker than the script would post an answer whose page cannot reach the SDK).
  */
 function channelScript(origins: string[]): string {
   return `(function(){var u=location.hash.slice(1),p,q=[],o=${scriptJson(origins)};
 window.cpeSend=function(m){p?p.postMessage(m):q.push(m)};
 function h(e){var a=location.ancestorOrigins;if(p||e.source!==parent||!e.ports[0]||o.indexOf(e.origin)<0||(a&&a.length&&a[0]!==e.origin))return;
 var d=e.data;if(!d||d.type!==${scriptJson(CHALLENGE_INIT_TYPE)}||d.session!==u)return;p=e.ports[0];removeEventListener('message',h);q.splice(0).forEach(cpeSend)}
-addEventListener('message',h);var f=document.querySelector('form');if(f)f.action+=location.hash;
+addEventListener('message',h);var f=document.querySelector('form');if(f){f.action+=location.hash;f.querySelectorAll('button').forEach(function(b){b.disabled=false})}
 if(parent!==window&&/^[0-9a-f-]{36}$/.test(u))parent.postMessage({type:${scriptJson(CHALLENGE_READY_TYPE)},session:u},'*');})();`;
 }
 
@@ -73,8 +75,8 @@ function challengeForm(view: ChallengeView, secret: string, { cat, tag, scheme }
 <form method="post" action="/frames/challenge?${look}">
 <input type="hidden" name="challenge" value="${escapeHtml(secret)}">
 <input type="hidden" name="form_token" value="${escapeHtml(view.formToken)}">
-<div class="buttons"><button type="submit" name="outcome" value="complete">${escapeHtml(cat.challengeComplete)}</button>
-<button type="submit" name="outcome" value="fail">${escapeHtml(cat.challengeFail)}</button></div></form>`;
+<div class="buttons"><button type="submit" name="outcome" value="complete" disabled>${escapeHtml(cat.challengeComplete)}</button>
+<button type="submit" name="outcome" value="fail" disabled>${escapeHtml(cat.challengeFail)}</button></div></form>`;
 }
 
 /** The outcome's page: what happened, in the page's language. */

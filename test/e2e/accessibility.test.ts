@@ -145,7 +145,7 @@ describe('keyboard only', () => {
       await page.waitForFunction(() => document.querySelector('cpe-card')?.shadowRoot?.querySelector('dialog[open]'), undefined, { timeout: 15_000 });
       let challenge: Frame | undefined;
       for (let i = 0; i < 50 && !(challenge = await inner()); i++) await page.waitForTimeout(100);
-      await challenge!.waitForSelector('button[value="complete"]');
+      await challenge!.waitForSelector('button[value="complete"]:enabled');
       for (let i = 0; i < 10 && !(await challenge!.evaluate(() => (document.activeElement as HTMLButtonElement | null)?.value === 'complete')); i++) await page.keyboard.press('Tab');
       await page.keyboard.press('Enter');
       const status = page.locator('#status[data-state="success"], #status[data-state="failure"]');

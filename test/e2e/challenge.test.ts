@@ -72,6 +72,8 @@ describe('3-D Secure challenge in Chromium', { timeout: 60_000 }, () => {
     const frame = page.frameLocator('iframe[title="3-D Secure"]');
     await frame.getByText('£12.34').first().waitFor({ timeout: 10_000 });
     if (button === 'Escape') {
+      // Enabled once the page's script has put the fragment into the form's action.
+      await frame.locator('button[value="complete"]:enabled').waitFor({ timeout: 10_000 });
       await frame.getByRole('button', { name: 'Complete' }).focus();
       await page.keyboard.press('Escape');
     } else await frame.getByRole('button', { name: button }).click({ timeout: 10_000 });

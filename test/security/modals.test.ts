@@ -51,7 +51,7 @@ describe('the modals trap the keyboard', { timeout: 240_000 }, () => {
       await page.locator('#status[data-state="ready"]').waitFor({ timeout: 15_000 });
       await typeCard(page, CARDS.challenge);
       await page.click('#pay');
-      await page.frameLocator('dialog iframe').getByRole('button', { name: 'Complete' }).waitFor({ timeout: 15_000 });
+      await page.frameLocator('dialog iframe').locator('button[value="complete"]:enabled').waitFor({ timeout: 15_000 });
       await assertTrapped(page, 'cpe-card');
       for (let i = 0; i < 4 && (await focusPlace(page, 'cpe-card')) !== 'dialog'; i++) await page.keyboard.press('Tab');
       await page.keyboard.press('Escape');
