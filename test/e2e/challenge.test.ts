@@ -77,7 +77,7 @@ describe('3-D Secure challenge in Chromium', { timeout: 60_000 }, () => {
       await frame.getByRole('button', { name: 'Complete' }).focus();
       await page.keyboard.press('Escape');
     } else await frame.getByRole('button', { name: button }).click({ timeout: 10_000 });
-    const heard = await page.waitForFunction(() => (window as unknown as { heard: unknown[] }).heard[0], undefined, { timeout: 10_000 });
+    const heard = await page.waitForFunction(() => (window as unknown as { heard: unknown[] }).heard[0], undefined, { timeout: 10_000, polling: 100 });
     const message = (await heard.jsonValue()) as { origin: string; data: unknown };
     const onWindow = (await page.evaluate(() => (window as unknown as { onWindow: Array<{ data: unknown }> }).onWindow)).map((m) => m.data);
     assert.ok(onWindow.length >= 1);
