@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { Frame, Page } from 'playwright-core';
-import { CARDS, cscFor, digitsOf, typeCard, watchMerchantPage } from './helpers/checkout.ts';
+import { CARDS, cscFor, digitsOf, pressPay, typeCard, watchMerchantPage } from './helpers/checkout.ts';
 import { DARK_PAGE, frameOf, openSheet, payInFlow, startLook } from './helpers/look.ts';
 import { seriousViolations } from './helpers/axe.ts';
 import { startStack, type Stack } from './helpers/stack.ts';
@@ -67,7 +67,7 @@ describe('axe-core: no serious or critical violation', () => {
     const { page, context } = await open('/components/card', {});
     try {
       await typeCard(page, CARDS.challenge);
-      await page.click('#pay');
+      await pressPay(page);
       const challenge = page.frameLocator('dialog iframe');
       await challenge.getByRole('button', { name: 'Complete' }).waitFor({ timeout: 15_000 });
       assert.deepEqual(await seriousViolations(page), []);
@@ -162,7 +162,7 @@ describe('keyboard only', () => {
     const { page, context } = await open('/components/card', {});
     try {
       await typeCard(page, CARDS.challenge);
-      await page.click('#pay');
+      await pressPay(page);
       await page.frameLocator('dialog iframe').getByRole('button', { name: 'Complete' }).waitFor({ timeout: 15_000 });
       await page.keyboard.press('Escape');
       const status = page.locator('#status[data-state="failure"]');

@@ -95,19 +95,25 @@ export async function typeCard(page: Page, number: string, { split = false, expi
   await fieldFrame(page, 'Name on card', split).getByLabel('Name on card').fill(name);
 }
 
-/** Clicks Pay and waits for the outcome the page shows: 'success' or 'failure', with its text. */
-export async function pay(page: Page, challenge?: 'complete' | 'fail'): Promise<{ state: string; text: string }> {
+/**
+ * Clicks Pay and makes sure the payment started. Headless Chromium 156 now and then keeps a card
+ * frame's old, taller hit-test region after the frame shrinks to its content (seen in about one page
+ * in ten under load: mouse events up to ~50 px below the frame's new bottom edge still go to the
+ * frame, every later click too, while elementFromPoint names the button). When the click did not start
+ * the payment, Pay is pressed by keyboard, which no hit test routes; the payment is what is checked.
+ */
+export async function pressPay(page: Page): Promise<void> {
   await page.click('#pay');
-  // Headless Chromium 156 now and then keeps a card frame's old, taller hit-test region after the
-  // frame shrinks to its content (seen in about one page in ten under load: mouse events up to ~50 px
-  // below the frame's new bottom edge still go to the frame, every later click too, while
-  // elementFromPoint names the button). When the click did not start the payment, Pay is pressed by
-  // keyboard, which no hit test routes; the payment and its outcome are what these tests check.
   const started = await page.locator('#status:not([data-state="ready"])').waitFor({ timeout: 3_000 }).then(() => true, () => false);
   if (!started) {
     await page.locator('#pay').focus();
     await page.keyboard.press('Enter');
   }
+}
+
+/** Clicks Pay and waits for the outcome the page shows: 'success' or 'failure', with its text. */
+export async function pay(page: Page, challenge?: 'complete' | 'fail'): Promise<{ state: string; text: string }> {
+  await pressPay(page);
   if (challenge) {
     const dialog = page.frameLocator('dialog iframe');
     await dialog.getByRole('button', { name: challenge === 'complete' ? 'Complete' : 'Fail' }).click({ timeout: 15_000 });
