@@ -44,9 +44,6 @@ export class ApiError extends Error {
 export const invalidParam = (param: string, message: string, code = 'parameter_invalid') =>
   new ApiError(400, 'invalid_request_error', code, message, param);
 
-export const missingParam = (param: string) =>
-  new ApiError(400, 'invalid_request_error', 'parameter_missing', `Missing required param: ${param}.`, param);
-
 /** Absent and not-yours look the same, so an id reveals nothing about other users. */
 export const noSuch = (kind: string, id: string, param: string | null = 'id') =>
   new ApiError(404, 'invalid_request_error', 'resource_missing', `No such ${kind}: '${id}'`, param);

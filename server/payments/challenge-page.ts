@@ -14,6 +14,7 @@ import { formatAmount } from './iso-codes.ts';
 import { fill } from '../../iframe-app/shared/format.ts';
 
 import { CHALLENGE_CANCEL_TYPE, CHALLENGE_INIT_TYPE, CHALLENGE_MESSAGE_TYPE, CHALLENGE_READY_TYPE, type ChallengeCancel, type ChallengeMessage } from '../../protocol/challenge.ts';
+import { SESSION_UUID } from '../../protocol/session-uuid.ts';
 
 const Answer = z.strictObject({ challenge: z.string().max(200), form_token: z.string().max(200).optional(), outcome: z.enum(['complete', 'fail']) });
 const same = (a: string, b: string) => a.length === b.length && a.length > 0 && timingSafeEqual(Buffer.from(a), Buffer.from(b));
@@ -53,7 +54,7 @@ window.cpeSend=function(m){p?p.postMessage(m):q.push(m)};
 function h(e){var a=location.ancestorOrigins;if(p||e.source!==parent||!e.ports[0]||o.indexOf(e.origin)<0||(a&&a.length&&a[0]!==e.origin))return;
 var d=e.data;if(!d||d.type!==${scriptJson(CHALLENGE_INIT_TYPE)}||d.session!==u)return;p=e.ports[0];removeEventListener('message',h);q.splice(0).forEach(cpeSend)}
 addEventListener('message',h);var f=document.querySelector('form');if(f){f.action+=location.hash;f.querySelectorAll('button').forEach(function(b){b.disabled=false})}
-if(parent!==window&&/^[0-9a-f-]{36}$/.test(u))parent.postMessage({type:${scriptJson(CHALLENGE_READY_TYPE)},session:u},'*');})();`;
+if(parent!==window&&${SESSION_UUID}.test(u))parent.postMessage({type:${scriptJson(CHALLENGE_READY_TYPE)},session:u},'*');})();`;
 }
 
 function resultScript(message: ChallengeMessage, origins: string[]): string {
