@@ -1,11 +1,14 @@
 import cluster from 'node:cluster';
 import { startDemo } from '../demo/server.ts';
-import { configFromEnv } from './config.ts';
-import { readSdkRelease, sdkScriptTag } from './http/sdk-release.ts';
-import type { Credentials } from './seed.ts';
-import { startService } from './start.ts';
+import { configFromEnv } from '../server/config.ts';
+import { readSdkRelease, sdkScriptTag } from '../server/http/sdk-release.ts';
+import type { Credentials } from '../server/seed.ts';
+import { startService } from '../server/start.ts';
 
-/** `npm start`: the service (one process, or CPE_PROCESSES workers) and the demo merchant, on two origins. */
+/**
+ * `npm start`: the service (one process, or CPE_PROCESSES workers) and the demo merchant, on two
+ * origins. It composes the two from here, outside server/, so the service never imports the demo.
+ */
 const config = configFromEnv();
 
 /** A taken port is the newcomer's most likely failure: say what to do instead of a stack trace. */
