@@ -39,7 +39,7 @@ function cpeService() {
       register();
       if (!ensureBuilt({ quiet: true })) throw new Error('vite build failed: dist/ is missing.');
       const { startService } = await import('./server/start.ts');
-      const { CpeClient, cpeMiddleware, toSession } = await import('./server/client/index.ts');
+      const { CpeClient, cpeMiddleware, toSession } = await import('./client/index.ts');
       dataDir = mkdtempSync(join(tmpdir(), 'cpe-wtr-'));
       const off = { perSecond: 0, burst: 0 };
       service = await startService({

@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import { PUBLIC_KEY_HEADER, SESSION_TOKEN_HEADER } from '../protocol/headers.ts';
-import { ErrorBody } from './http/api-error.ts';
-import type { Auth, Operation } from './http/operation.ts';
+import { ErrorBody } from '../api/errors.ts';
+import type { Operation } from '../api/operations.ts';
+import type { Auth } from '../api/routes.ts';
 
 const security: Record<Auth, Record<string, string[]>[]> = {
   accessToken: [{ accessToken: [] }],

@@ -5,7 +5,7 @@ import type { Services } from '../services.ts';
 import { ApiError } from '../http/api-error.ts';
 import type { AppState } from '../http/app-state.ts';
 import { issueToError } from '../http/zod-issues.ts';
-import { USERNAME } from '../identity/users.ts';
+import { USERNAME } from '../../api/messaging.ts';
 
 const TokenRequest = z.strictObject({ username: z.string().regex(USERNAME, 'expected 1 to 64 letters, digits, dots, dashes or underscores') });
 const MerchantRequest = z.strictObject({ origins: z.array(z.string().max(2048)).max(50), name: z.string().max(100).optional() });

@@ -3,8 +3,8 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { after, before, describe, test } from 'node:test';
 import Koa from 'koa';
-import { CpeApiError, CpeClient, cpeMiddleware, cpeNodeHandler, toSession } from '../../server/client/index.ts';
-import { retryDelayMs } from '../../server/client/cpe-client.ts';
+import { CpeApiError, CpeClient, cpeMiddleware, cpeNodeHandler, toSession } from '../../client/index.ts';
+import { retryDelayMs } from '../../client/cpe-client.ts';
 import { startTestService, type TestService } from '../helpers/service.ts';
 import { CARDS, createBody, tokenOf, type Session } from './payments-fixtures.ts';
 

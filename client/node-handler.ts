@@ -1,4 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { IDEMPOTENCY_HEADER } from '../protocol/headers.ts';
 import { cpeRoutes, ROUTES, type RouteOptions } from './cpe-routes.ts';
 import { readJson } from './json-body.ts';
 
@@ -32,7 +33,7 @@ export function cpeNodeHandler<Req extends IncomingMessage = IncomingMessage>(op
     if (req.method !== 'POST') return send(error(405, 'method_not_allowed', `${req.method} is not allowed: POST`), { allow: 'POST' });
     try {
       const read = await readJson(req, (req as { body?: unknown }).body);
-      const key = req.headers['x-idempotency-key'];
+      const key = req.headers[IDEMPOTENCY_HEADER.toLowerCase()];
       send('answer' in read ? read.answer : await run(route, read.body, typeof key === 'string' && key ? key : undefined, req));
     } catch (failure) {
       // A throw of your own hooks (allowIntent): the framework's error handler, or a bare 500.

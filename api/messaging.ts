@@ -1,6 +1,8 @@
 import { z } from 'zod';
-import { formBoolean, formInt, idString, listEnvelope, listQuery, multilineText, text } from '../http/form-values.ts';
-import { USERNAME } from '../identity/users.ts';
+import { formBoolean, formInt, idString, listEnvelope, listQuery, multilineText, text } from './form-values.ts';
+
+/** A messaging user's name: 1 to 64 letters, digits, dots, dashes or underscores. */
+export const USERNAME = /^[A-Za-z0-9_.-]{1,64}$/;
 
 const timestamp = z.int().describe('Unix time in seconds');
 

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { formBoolean, formInt, text } from '../http/form-values.ts';
+import { formBoolean, formInt, text } from './form-values.ts';
 import {
   AttachResponse,
   AttemptError,
@@ -12,8 +12,8 @@ import {
   StoredCard,
   ThreeDs,
   TokeniseResponse,
-} from '../../protocol/intent.ts';
-import { SCHEME_NAMES } from './cards.ts';
+} from '../protocol/intent.ts';
+import { SCHEME_NAMES } from '../protocol/card-schemes.ts';
 
 // The answers the browser reads are defined once in protocol/ (the SDK and the frames parse them too).
 export { AttachResponse, AttemptError, AuthoriseResponse, ChallengePayload, ConfirmResponse, PaymentMethod, SessionIntent, StoredCard, ThreeDs, TokeniseResponse };
@@ -30,7 +30,7 @@ export const WalletName = z.enum(['a', 'b']);
 /** Largest amount in minor units: 99,999,999 (e.g. £999,999.99). */
 export const MAX_AMOUNT = 99_999_999;
 
-const intentId = z.string().regex(/^pi_[A-Za-z0-9]{1,64}$/, 'expected a payment intent id (pi_…)').describe('Payment Intent id');
+export const IntentId = z.string().regex(/^pi_[A-Za-z0-9]{1,64}$/, 'expected a payment intent id (pi_…)').describe('Payment Intent id');
 const upper = (s: string) => s.toUpperCase();
 
 export const Currency = z
@@ -175,8 +175,8 @@ export type PaymentIntent = z.infer<typeof PaymentIntent>;
 // Requests. The backend routes require payment_intent_id; the session routes may omit it (the
 // session names its intent) and refuse any other.
 
-const backendId = { payment_intent_id: intentId };
-const sessionId = { payment_intent_id: intentId.optional() };
+const backendId = { payment_intent_id: IntentId };
+const sessionId = { payment_intent_id: IntentId.optional() };
 
 const attachFields = {
   token: z

@@ -1,7 +1,6 @@
-import type { z } from 'zod';
-import type { PaymentIntentCreate, VerifyResponse } from '../payments/schemas.ts';
-import type { PaymentIntentSession } from '../../protocol/session.ts';
-import { CpeApiError, type CpeClient, type In } from './cpe-client.ts';
+import type { Answer, BodyIn } from '../api/operations.ts';
+import type { PaymentIntentSession } from '../protocol/session.ts';
+import { CpeApiError, type CpeClient } from './cpe-client.ts';
 
 export type { PaymentIntentSession };
 
@@ -21,14 +20,14 @@ export interface RouteOptions<C> {
   /** Called with each intent `exchange` created, so you can tie it to the shopper (see allowIntent). */
   onCreated?(session: PaymentIntentSession, ctx: C): void | Promise<void>;
   /** Called with the verify result when a Flow reports the end of a payment: fulfil here, on `success`. */
-  onVerified?(result: z.output<typeof VerifyResponse>, ctx: C): void | Promise<void>;
+  onVerified?(result: Answer<'verifyPaymentIntent'>, ctx: C): void | Promise<void>;
   /**
    * Checkout Context: turns the shopper's basket (the body the SDK posts to `middleware.exchange`)
    * into the creation input of a Payment Intent, validated and priced by you, at commit time. The
    * body's `context.amount` and `context.currency` (what the page showed) must equal the priced
    * input's, else the route answers 409 `context_mismatch` and creates nothing.
    */
-  exchange?(body: unknown, ctx: C): In<typeof PaymentIntentCreate> | Promise<In<typeof PaymentIntentCreate>>;
+  exchange?(body: unknown, ctx: C): BodyIn<'createPaymentIntent'> | Promise<BodyIn<'createPaymentIntent'>>;
 }
 
 /** The five routes, by the path each is served at (`/api/cpe/verify-auth`) and its handler's name. */

@@ -1,21 +1,8 @@
 import { randomUUID } from 'node:crypto';
-import type { z } from 'zod';
-import type { ErrorBody } from '../http/api-error.ts';
-import type {
-  AttachRequest,
-  AttachResponse,
-  AuthoriseResponse,
-  CaptureRequest,
-  ConfirmResponse,
-  IntentRequest,
-  PaymentIntent,
-  PaymentIntentCreate,
-  PaymentIntentCreated,
-  TokenCreateRequest,
-  TokeniseResponse,
-  VerifyRequest,
-  VerifyResponse,
-} from '../payments/schemas.ts';
+import type { ErrorBody } from '../api/errors.ts';
+import type { Answer, BodyIn } from '../api/operations.ts';
+import { IDEMPOTENCY_HEADER } from '../protocol/headers.ts';
+import { pathOf, ROUTES, type OperationName } from '../api/routes.ts';
 
 export interface CpeClientOptions {
   /** The merchant's licence key (`sk_test_…`). Server side only: never send it to a browser. */
@@ -35,6 +22,9 @@ export interface CpeClientOptions {
   /** Waits between retries; tests replace it to record the delays instead of sleeping. */
   sleep?: (ms: number) => Promise<void>;
 }
+
+/** The backend route each middleware route forwards to. */
+const FORWARDED = { attach: 'attachPaymentIntent', confirm: 'confirmPaymentIntent', authorise: 'authorisePaymentIntent' } as const;
 
 /** The longest Retry-After honoured; a longer one is the caller's to schedule, not a retry's. */
 const MAX_RETRY_AFTER_MS = 60_000;
@@ -84,10 +74,6 @@ export class CpeApiError extends Error {
   }
 }
 
-/** A schema's input type: what a caller may send (shared with middleware.ts). */
-export type In<T extends z.ZodType> = z.input<T>;
-type Out<T extends z.core.$ZodType> = z.output<T>;
-
 /**
  * The typed Node client of the service's backend routes (`import { CpeClient } from 'cpe/server'`).
  *
@@ -115,44 +101,44 @@ export class CpeClient {
     this.#sleep = options.sleep ?? ((ms) => new Promise((resolve) => setTimeout(resolve, ms)));
   }
 
-  createPaymentIntent(input: In<typeof PaymentIntentCreate>, options?: RequestOptions): Promise<Out<typeof PaymentIntentCreated>> {
-    return this.#call('POST', '/v1/payment_intents', input, options);
+  createPaymentIntent(input: BodyIn<'createPaymentIntent'>, options?: RequestOptions): Promise<Answer<'createPaymentIntent'>> {
+    return this.#call('createPaymentIntent', input, options);
   }
 
-  retrievePaymentIntent(paymentIntentId: string): Promise<Out<typeof PaymentIntent>> {
-    return this.#call('GET', `/v1/payment_intents/${encodeURIComponent(paymentIntentId)}`);
+  retrievePaymentIntent(paymentIntentId: string): Promise<Answer<'retrievePaymentIntent'>> {
+    return this.#call('retrievePaymentIntent', undefined, {}, { id: paymentIntentId });
   }
 
   /**
    * Test mode: a single-use card token made from your server (`POST /v1/tokens`), for server-side
    * tests; it attaches once, to any of your intents. In a browser the hosted frames tokenise.
    */
-  createToken(input: In<typeof TokenCreateRequest>, options?: RequestOptions): Promise<Out<typeof TokeniseResponse>> {
-    return this.#call('POST', '/v1/tokens', input, options);
+  createToken(input: BodyIn<'createToken'>, options?: RequestOptions): Promise<Answer<'createToken'>> {
+    return this.#call('createToken', input, options);
   }
 
-  attach(input: In<typeof AttachRequest>, options?: RequestOptions): Promise<Out<typeof AttachResponse>> {
-    return this.#call('POST', '/v1/payment_intents/attach', input, options);
+  attach(input: BodyIn<'attachPaymentIntent'>, options?: RequestOptions): Promise<Answer<'attachPaymentIntent'>> {
+    return this.#call('attachPaymentIntent', input, options);
   }
 
-  confirm(input: In<typeof IntentRequest>, options?: RequestOptions): Promise<Out<typeof ConfirmResponse>> {
-    return this.#call('POST', '/v1/payment_intents/confirm', input, options);
+  confirm(input: BodyIn<'confirmPaymentIntent'>, options?: RequestOptions): Promise<Answer<'confirmPaymentIntent'>> {
+    return this.#call('confirmPaymentIntent', input, options);
   }
 
-  authorise(input: In<typeof IntentRequest>, options?: RequestOptions): Promise<Out<typeof AuthoriseResponse>> {
-    return this.#call('POST', '/v1/payment_intents/authorise', input, options);
+  authorise(input: BodyIn<'authorisePaymentIntent'>, options?: RequestOptions): Promise<Answer<'authorisePaymentIntent'>> {
+    return this.#call('authorisePaymentIntent', input, options);
   }
 
-  capture(input: In<typeof CaptureRequest>, options?: RequestOptions): Promise<Out<typeof PaymentIntent>> {
-    return this.#call('POST', '/v1/payment_intents/capture', input, options);
+  capture(input: BodyIn<'capturePaymentIntent'>, options?: RequestOptions): Promise<Answer<'capturePaymentIntent'>> {
+    return this.#call('capturePaymentIntent', input, options);
   }
 
-  cancel(input: In<typeof IntentRequest>, options?: RequestOptions): Promise<Out<typeof PaymentIntent>> {
-    return this.#call('POST', '/v1/payment_intents/cancel', input, options);
+  cancel(input: BodyIn<'cancelPaymentIntent'>, options?: RequestOptions): Promise<Answer<'cancelPaymentIntent'>> {
+    return this.#call('cancelPaymentIntent', input, options);
   }
 
-  verify(input: In<typeof VerifyRequest>, options?: RequestOptions): Promise<Out<typeof VerifyResponse>> {
-    return this.#call('POST', '/v1/payment_intents/verify', input, options);
+  verify(input: BodyIn<'verifyPaymentIntent'>, options?: RequestOptions): Promise<Answer<'verifyPaymentIntent'>> {
+    return this.#call('verifyPaymentIntent', input, options);
   }
 
   /**
@@ -160,30 +146,33 @@ export class CpeClient {
    * merchant's middleware route does with the SDK's request.
    */
   async forward(operation: 'attach' | 'confirm' | 'authorise', body: unknown, options?: RequestOptions): Promise<RawAnswer> {
-    return this.#send('POST', `/v1/payment_intents/${operation}`, body, options);
+    return this.#send(FORWARDED[operation], body, options);
   }
 
-  async #call<T>(method: 'GET' | 'POST', path: string, body?: unknown, options?: RequestOptions): Promise<T> {
-    const answer = await this.#send(method, path, body, options);
+  async #call<K extends OperationName>(name: K, body?: unknown, options?: RequestOptions, params?: Record<string, string>): Promise<Answer<K>> {
+    const answer = await this.#send(name, body, options, params);
     if (answer.status >= 400) {
       const error = (answer.body as Partial<ErrorBody>)?.error ?? { type: 'api_error', code: 'unexpected_answer', message: `HTTP ${answer.status}`, param: null };
       throw new CpeApiError(answer.status, error);
     }
-    return answer.body as T;
+    return answer.body as Answer<K>;
   }
 
-  async #send(method: 'GET' | 'POST', path: string, body?: unknown, options: RequestOptions = {}): Promise<RawAnswer> {
+  async #send(name: OperationName, body?: unknown, options: RequestOptions = {}, params?: Record<string, string>): Promise<RawAnswer> {
+    const route = ROUTES[name];
+    const method = route.method.toUpperCase();
     const headers: Record<string, string> = { authorization: `Bearer ${this.#licenceKey}`, accept: 'application/json' };
     if (method === 'POST') {
       headers['content-type'] = 'application/json';
       // One key for the request and its retries, so a retry can never pay twice.
-      headers['x-idempotency-key'] = options.idempotencyKey ?? randomUUID();
+      headers[IDEMPOTENCY_HEADER] = options.idempotencyKey ?? randomUUID();
     }
+    const url = this.#baseUrl + pathOf(route, params);
     for (let attempt = 0; ; attempt++) {
       let response: Response;
       let text: string;
       try {
-        response = await fetch(this.#baseUrl + path, {
+        response = await fetch(url, {
           method,
           headers,
           body: method === 'POST' ? JSON.stringify(body ?? {}) : undefined,
