@@ -31,8 +31,14 @@ export interface RouteOptions<C> {
 }
 
 /** The five routes, by the path each is served at (`/api/cpe/verify-auth`) and its handler's name. */
-export const ROUTES = { attach: 'attach', confirm: 'confirm', authorise: 'authorise', 'verify-auth': 'verifyAuth', exchange: 'exchange' } as const;
-export type RouteName = (typeof ROUTES)[keyof typeof ROUTES];
+const MIDDLEWARE_ROUTES = { attach: 'attach', confirm: 'confirm', authorise: 'authorise', 'verify-auth': 'verifyAuth', exchange: 'exchange' } as const;
+export type RouteName = (typeof MIDDLEWARE_ROUTES)[keyof typeof MIDDLEWARE_ROUTES];
+
+/** The route served at `path` under `prefix` (`/api/cpe/verify-auth`: verifyAuth), if any; never a name every object has. */
+export function routeAt(path: string, prefix: string): RouteName | undefined {
+  const name = path.startsWith(`${prefix}/`) ? path.slice(prefix.length + 1) : '';
+  return Object.hasOwn(MIDDLEWARE_ROUTES, name) ? MIDDLEWARE_ROUTES[name as keyof typeof MIDDLEWARE_ROUTES] : undefined;
+}
 
 /** A route's answer: the status and JSON body to send. */
 export interface RouteAnswer {

@@ -1,6 +1,6 @@
 import type { Context, Middleware } from 'koa';
 import { IDEMPOTENCY_HEADER } from '../protocol/headers.ts';
-import { cpeRoutes, ROUTES, type RouteName, type RouteOptions } from './cpe-routes.ts';
+import { cpeRoutes, routeAt, type RouteName, type RouteOptions } from './cpe-routes.ts';
 import { readJson } from './json-body.ts';
 
 export { toSession, type PaymentIntentSession } from './cpe-routes.ts';
@@ -39,7 +39,7 @@ export function cpeMiddleware(options: MiddlewareOptions) {
     router(prefix = ''): CpeRouter {
       return {
         routes: () => async (ctx, next) => {
-          const route = ctx.path.startsWith(`${prefix}/`) ? ROUTES[ctx.path.slice(prefix.length + 1) as keyof typeof ROUTES] : undefined;
+          const route = routeAt(ctx.path, prefix);
           if (!route) return next();
           if (ctx.method !== 'POST') {
             ctx.status = 405;

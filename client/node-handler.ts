@@ -1,6 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { IDEMPOTENCY_HEADER } from '../protocol/headers.ts';
-import { cpeRoutes, ROUTES, type RouteOptions } from './cpe-routes.ts';
+import { cpeRoutes, routeAt, type RouteOptions } from './cpe-routes.ts';
 import { readJson } from './json-body.ts';
 
 /** cpeNodeHandler's options: the routes' hooks get the request (`req`); `prefix` is where the five routes are served. */
@@ -23,7 +23,7 @@ export function cpeNodeHandler<Req extends IncomingMessage = IncomingMessage>(op
   const prefix = options.prefix ?? '';
   return async (req: Req, res: ServerResponse, next?: (error?: unknown) => void): Promise<void> => {
     const path = new URL(req.url ?? '/', 'http://merchant.invalid').pathname;
-    const route = path.startsWith(`${prefix}/`) ? ROUTES[path.slice(prefix.length + 1) as keyof typeof ROUTES] : undefined;
+    const route = routeAt(path, prefix);
     const send = ({ status, body }: { status: number; body: unknown }, headers: Record<string, string> = {}) => {
       res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', ...headers });
       res.end(JSON.stringify(body));

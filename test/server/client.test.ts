@@ -306,4 +306,11 @@ describe('cpeNodeHandler: the same routes as plain (req, res), for Express or an
     assert.equal((await post('/api/cpe/attach', '{"payment_intent_id":')).body.error.code, 'body_invalid');
     assert.equal((await post('/api/cpe/attach', JSON.stringify({ pad: 'x'.repeat(70_000) }))).status, 413);
   });
+
+  test("a name every object has (/constructor, /toString) is no route: it goes on, as any other path", async () => {
+    for (const name of ['constructor', 'toString', '__proto__']) {
+      const response = await fetch(`${base}/api/cpe/${name}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
+      assert.deepEqual([response.status, await response.text()], [200, 'the rest of the app'], name);
+    }
+  });
 });
