@@ -143,7 +143,7 @@ export class CardFieldElement extends CardInputs {
         const missing = this.siblings.filter((f) => !got[f]);
         reject({
           code: 'missing_field',
-          message: `The ${missing.map((f) => this.cat[f]).join(', ')} field did not answer: mount every field of cpe-card-fields and wait for them to be ready.`,
+          message: `The ${missing.map((f) => this.catalogue[f]).join(', ')} field did not answer: mount every field of cpe-card-fields and wait for them to be ready.`,
           field: missing[0],
         } satisfies FrameError);
       }, this.collectTimeoutMs);
@@ -165,13 +165,13 @@ export class CardFieldElement extends CardInputs {
     const bad = this.validateAll();
     this.emitState();
     const answers = await this.collect();
-    if (bad) throw { code: 'invalid_card', message: this.shown.number ?? this.cat.numberInvalid, field: 'number' } satisfies FrameError;
+    if (bad) throw { code: 'invalid_card', message: this.shown.number ?? this.catalogue.numberInvalid, field: 'number' } satisfies FrameError;
     const values: Values = { number: this.values.number, expiry: '', cvc: '', name: '' };
     for (const f of this.siblings) {
       const raw = answers[f]!.value;
       values[f] = normalise(f, raw, raw.length, this.scheme).value;
       const problem = problemOf(f, values[f], this.scheme);
-      if (problem || !answers[f]!.valid) throw { code: 'invalid_card', message: this.cat[problem ?? 'refused'], field: f } satisfies FrameError;
+      if (problem || !answers[f]!.valid) throw { code: 'invalid_card', message: this.catalogue[problem ?? 'refused'], field: f } satisfies FrameError;
     }
     return this.submit(values);
   }

@@ -39,7 +39,7 @@ export class CardInputs extends LitElement {
     theme: { reflect: true },
     colorScheme: { reflect: true, attribute: 'scheme' },
     display: { attribute: 'card-schemes-display' },
-    cat: { attribute: false },
+    catalogue: { attribute: false },
     values: { state: true },
     shown: { state: true },
     outerScheme: { state: true },
@@ -50,7 +50,7 @@ export class CardInputs extends LitElement {
   /** The colour scheme the element resolved (attribute `scheme`, shared/theme.ts); unset, `theme` decides. */
   colorScheme?: ColorScheme;
   display: CardSchemesDisplay = 'detected';
-  cat: Catalogue = en;
+  catalogue: Catalogue = en;
   /** The fields this element shows. */
   get fields(): readonly CardField[] {
     return FIELDS;
@@ -96,7 +96,7 @@ export class CardInputs extends LitElement {
     if (leaving && this.values[field]) this.touched.add(field);
     const problem = this.problem(field);
     const show = problem && (this.touched.has(field) || showsWhileTyping(field, this.values[field], problem));
-    const text = this.#refusals[field] ?? (show ? this.cat[problem] : undefined);
+    const text = this.#refusals[field] ?? (show ? this.catalogue[problem] : undefined);
     if (text !== this.shown[field]) this.shown = { ...this.shown, [field]: text };
   }
 
@@ -258,7 +258,7 @@ export class CardInputs extends LitElement {
   protected async doTokenise(): Promise<TokeniseResult> {
     const bad = this.validateAll();
     this.emitState();
-    if (bad) throw { code: 'invalid_card', message: this.shown[bad] ?? this.cat.refused, field: bad } satisfies FrameError;
+    if (bad) throw { code: 'invalid_card', message: this.shown[bad] ?? this.catalogue.refused, field: bad } satisfies FrameError;
     return this.submit(this.values);
   }
 
@@ -289,7 +289,7 @@ export class CardInputs extends LitElement {
     const text = typeof error.message === 'string' ? error.message : `Tokenise failed (HTTP ${response.status}).`;
     const field = error.type === 'card_error' ? fieldOfParam(error.param) : undefined;
     if (!field) throw { code, message: text } satisfies FrameError;
-    const message = serviceMessage(this.cat, code, text);
+    const message = serviceMessage(this.catalogue, code, text);
     this.showError(field, message);
     throw { code, message, field } satisfies FrameError;
   }
@@ -298,13 +298,13 @@ export class CardInputs extends LitElement {
   protected renderBadgeStrip() {
     if (this.display !== 'all' || !this.fields.includes('number')) return nothing;
     const picked = this.scheme && this.scheme !== 'unknown';
-    return html`<div class="logos ${picked ? 'picked' : ''}" role="group" aria-label=${this.cat.acceptedCards}>
+    return html`<div class="logos ${picked ? 'picked' : ''}" role="group" aria-label=${this.catalogue.acceptedCards}>
       ${KNOWN_SCHEMES.map((s) => schemeLogo(s, this.scheme === s ? 'logo on' : 'logo'))}
     </div>`;
   }
 
   protected renderField(field: CardField): TemplateResult {
-    const cat = this.cat;
+    const catalogue = this.catalogue;
     const id = `cpe-${field}`;
     const message = this.shown[field];
     const minimal = this.layout === 'row-minimal';
@@ -312,10 +312,10 @@ export class CardInputs extends LitElement {
     // `detected`: the number shows the scheme's mark at its end (a plain card until one is known).
     const logo = field === 'number' && this.display === 'detected';
     const scheme = this.scheme && this.scheme !== 'unknown' ? (this.scheme as KnownScheme) : undefined;
-    const placeholder = minimal && (field === 'number' || field === 'name') ? cat[field] : cat[`${field}Placeholder`];
+    const placeholder = minimal && (field === 'number' || field === 'name') ? catalogue[field] : catalogue[`${field}Placeholder`];
     const ok = this.touched.has(field) && !message && !this.problem(field);
     return html`<div class="field ${field}">
-      <label for=${id} class=${minimal ? 'sr' : ''}>${cat[field]}</label>
+      <label for=${id} class=${minimal ? 'sr' : ''}>${catalogue[field]}</label>
       <div class="box">
         <input
           id=${id}

@@ -131,7 +131,7 @@ const SERVICE_CODES: Record<string, MessageKey> = {
   invalid_cvc: 'cvcIncomplete',
   invalid_name: 'nameRequired',
 };
-export const serviceMessage = (cat: Catalogue, code: string, message: string) => (SERVICE_CODES[code] ? cat[SERVICE_CODES[code]] : message || cat.refused);
+export const serviceMessage = (catalogue: Catalogue, code: string, message: string) => (SERVICE_CODES[code] ? catalogue[SERVICE_CODES[code]] : message || catalogue.refused);
 
 /** `card[number]`, `card[exp_month]` … → the field. */
 export function fieldOfParam(param: unknown): CardField | undefined {

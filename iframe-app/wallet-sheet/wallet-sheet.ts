@@ -162,7 +162,7 @@ export class WalletSheet extends LitElement {
     }
   `;
   static override properties = {
-    cat: { attribute: false },
+    catalogue: { attribute: false },
     theme: { reflect: true },
     colorScheme: { reflect: true, attribute: 'scheme' },
     phase: { state: true },
@@ -172,7 +172,7 @@ export class WalletSheet extends LitElement {
     armed: { state: true },
   };
 
-  cat: Catalogue = en;
+  catalogue: Catalogue = en;
   /** Without a `scheme`, the sheet follows `prefers-color-scheme` (shared/styles.ts). */
   theme = 'auto';
   /** The colour scheme of the element that opened the sheet (its address's `theme`); unset, the OS decides. */
@@ -311,41 +311,41 @@ export class WalletSheet extends LitElement {
     const r = this.request;
     const d = TEST_WALLET_DETAILS;
     const items = [
-      r.billingAddressRequired ? html`<li>${this.cat.sheetBilling}: ${Object.values(d.billingAddress).join(', ')}</li>` : nothing,
-      r.emailAddressRequired ? html`<li>${this.cat.sheetEmail}: ${d.email}</li>` : nothing,
-      r.assuranceDetailsRequired ? html`<li>${this.cat.sheetAssurance}</li>` : nothing,
+      r.billingAddressRequired ? html`<li>${this.catalogue.sheetBilling}: ${Object.values(d.billingAddress).join(', ')}</li>` : nothing,
+      r.emailAddressRequired ? html`<li>${this.catalogue.sheetEmail}: ${d.email}</li>` : nothing,
+      r.assuranceDetailsRequired ? html`<li>${this.catalogue.sheetAssurance}</li>` : nothing,
     ];
     const any = r.billingAddressRequired || r.emailAddressRequired || r.assuranceDetailsRequired;
-    return any ? html`<ul class="asks">${items}</ul>` : html`<p class="asks">${this.cat.sheetAsksNothing}</p>`;
+    return any ? html`<ul class="asks">${items}</ul>` : html`<p class="asks">${this.catalogue.sheetAsksNothing}</p>`;
   }
 
   override render() {
     const r = this.request;
-    const cat = this.cat;
+    const catalogue = this.catalogue;
     const view = this.view;
     const merchant = view?.merchant;
     const busy = this.phase === 'approving';
     const done = this.phase === 'done';
-    const status = busy ? cat.processing : this.phase === 'failed' ? cat.sheetFailed : view ? '' : cat.sheetWaiting;
+    const status = busy ? catalogue.processing : this.phase === 'failed' ? catalogue.sheetFailed : view ? '' : catalogue.sheetWaiting;
     return html`<main aria-labelledby="title">
-      <p class="note">${cat.sheetTestNote}</p>
-      <h1 id="title">${merchant ? fill(cat.sheetPayTo, { merchant }) : fill(cat.sheetTitle, { wallet: r.wallet === 'a' ? 'Wallet A' : 'Wallet B' })}</h1>
-      <p class="amount"><span class="sr">${cat.sheetAmount}: </span><bdi dir="ltr">${view ? formatMinor(view.amount, view.currency, this.lang) : '…'}</bdi>${r.label ? html` <small>${r.label}</small>` : nothing}</p>
-      <h2 aria-hidden=${merchant ? nothing : 'true'}>${merchant ? fill(cat.sheetAsks, { merchant }) : '\u00a0'}</h2>
+      <p class="note">${catalogue.sheetTestNote}</p>
+      <h1 id="title">${merchant ? fill(catalogue.sheetPayTo, { merchant }) : fill(catalogue.sheetTitle, { wallet: r.wallet === 'a' ? 'Wallet A' : 'Wallet B' })}</h1>
+      <p class="amount"><span class="sr">${catalogue.sheetAmount}: </span><bdi dir="ltr">${view ? formatMinor(view.amount, view.currency, this.lang) : '…'}</bdi>${r.label ? html` <small>${r.label}</small>` : nothing}</p>
+      <h2 aria-hidden=${merchant ? nothing : 'true'}>${merchant ? fill(catalogue.sheetAsks, { merchant }) : '\u00a0'}</h2>
       ${this.#asked()}
-      ${r.allowCreditCards === false ? html`<p class="note">${cat.sheetCreditNo}</p>` : nothing}
-      ${r.allowPrepaidCards === false ? html`<p class="note">${cat.sheetPrepaidNo}</p>` : nothing}
+      ${r.allowCreditCards === false ? html`<p class="note">${catalogue.sheetCreditNo}</p>` : nothing}
+      ${r.allowPrepaidCards === false ? html`<p class="note">${catalogue.sheetPrepaidNo}</p>` : nothing}
       <fieldset ?disabled=${busy || done}>
-        <legend>${cat.sheetCard}</legend>
+        <legend>${catalogue.sheetCard}</legend>
         ${WALLET_TEST_CARD_CHOICES.map(
           (c) =>
-            html`<label><input type="radio" name="card" value=${c} .checked=${this.card === c} @change=${() => (this.card = c)} /><bdi dir="ltr">Visa •••• ${TEST_CARD_LAST4[c]}</bdi><span>${cat.sheetCards[c]}</span></label>`,
+            html`<label><input type="radio" name="card" value=${c} .checked=${this.card === c} @change=${() => (this.card = c)} /><bdi dir="ltr">Visa •••• ${TEST_CARD_LAST4[c]}</bdi><span>${catalogue.sheetCards[c]}</span></label>`,
         )}
       </fieldset>
       <p class="status ${this.phase}" role="status" aria-live="polite">${status}</p>
       <div class="actions">
-        <button class="approve" type="button" ?disabled=${busy || done || !view || !this.armed} @click=${() => void this.approve()}>${cat.approve}</button>
-        <button class="cancel" type="button" ?disabled=${done} @click=${() => this.cancel()}>${cat.cancel}</button>
+        <button class="approve" type="button" ?disabled=${busy || done || !view || !this.armed} @click=${() => void this.approve()}>${catalogue.approve}</button>
+        <button class="cancel" type="button" ?disabled=${done} @click=${() => this.cancel()}>${catalogue.cancel}</button>
       </div>
     </main>`;
   }
