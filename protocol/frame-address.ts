@@ -15,7 +15,6 @@ export type Theme = (typeof THEMES)[number];
 export function frameUrl(serviceOrigin: string, app: FrameApp, params: FrameParams, session: string): string {
   const query = new URLSearchParams();
   for (const [key, value] of Object.entries(params)) if (value !== undefined) query.set(key, String(value));
-  query.set('v', '1');
   return `${serviceOrigin}/frames/${app}/?${query}#${session}`;
 }
 

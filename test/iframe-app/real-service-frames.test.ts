@@ -20,7 +20,7 @@ async function mountRemote(app: string, query: string, withSession: boolean) {
   const iframe = document.createElement('iframe');
   iframe.style.width = '600px';
   iframe.style.height = '360px';
-  iframe.src = `${config.serviceUrl}/frames/${app}/?pk=${config.publicKey}&lang=en&v=1&${query}#${session}`;
+  iframe.src = `${config.serviceUrl}/frames/${app}/?pk=${config.publicKey}&lang=en&${query}#${session}`;
   const events: FrameEventRecord[] = [];
   const end = new Promise<ElementEnd>((resolve) => {
     window.addEventListener('message', function hello(e) {

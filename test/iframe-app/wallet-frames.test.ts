@@ -19,7 +19,7 @@ const VERBS_B: Record<string, string> = {
 };
 
 async function button(query: string) {
-  const frame = await mountFrame('wallet-button', `pk=pk_test_1&v=1&${query}`);
+  const frame = await mountFrame('wallet-button', `pk=pk_test_1&${query}`);
   const el = frame.doc.querySelector('cpe-wallet-button') as WalletButton;
   return { ...frame, el, button: el.shadowRoot!.querySelector('button')! };
 }
