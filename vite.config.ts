@@ -12,7 +12,7 @@ import { packageBuild } from './scripts/vite-package.ts';
  *
  *   dist/sdk/cpe.js     the browser SDK: one minified ES module, loaded cross-origin by merchant
  *                       pages (`components/index.ts`). No Lit and no zod: it validates with the
- *                       guards generated from protocol/'s zod schemas (protocol/generated/guards.ts).
+ *                       guards generated from protocol/'s zod schemas (protocol/runtime/guards.ts).
  *   dist/frames/<app>/  the hosted iframe apps, one per `iframe-app/<app>/main.ts`, served by the
  *                       service under `/frames/<app>/`: one page each with its code inline, and the
  *                       language catalogues in dist/frames/assets/.

@@ -4,7 +4,7 @@
  * from it (vite.config.ts, `framePages`); the component tests' dev server answers
  * `/iframe-app/<app>/index.html` with it (web-test-runner.config.mjs).
  */
-import { FRAME_APPS, type FrameApp } from '../protocol/frame-address.ts';
+import { FRAME_APPS, type FrameApp } from '../protocol/runtime/frame-address.ts';
 
 const PAGES: Record<FrameApp, { title: string; stylesheet?: string }> = {
   'card-form': { title: 'Card payment' },

@@ -1,10 +1,10 @@
-import type { CardField, ChangeState } from '../../protocol/bridge.ts';
-import { frameUrl } from '../../protocol/frame-address.ts';
-import type { PaymentIntentSession } from '../../protocol/session.ts';
+import type { CardField, ChangeState } from '../../protocol/schemas/bridge.ts';
+import { frameUrl } from '../../protocol/runtime/frame-address.ts';
+import type { PaymentIntentSession } from '../../protocol/schemas/session.ts';
 import type { ElementsController } from '../controller.ts';
 import { Frame } from '../internal/frame.ts';
 import { FrameHost, px } from '../internal/frame-host.ts';
-import { CardFieldsElementOptions as schema } from '../../protocol/generated/guards.ts';
+import { CardFieldsElementOptions as schema } from '../../protocol/runtime/guards.ts';
 import { resolveTarget, type CardFieldsElementOptions } from '../internal/options.ts';
 import type { OptionProperties } from '../internal/properties.ts';
 import { sheet } from '../internal/styles.ts';

@@ -1,10 +1,10 @@
-import type { PaymentIntentSession } from '../../protocol/session.ts';
-import type { ChangeState } from '../../protocol/bridge.ts';
-import { frameUrl, type Layout } from '../../protocol/frame-address.ts';
+import type { PaymentIntentSession } from '../../protocol/schemas/session.ts';
+import type { ChangeState } from '../../protocol/schemas/bridge.ts';
+import { frameUrl, type Layout } from '../../protocol/runtime/frame-address.ts';
 import type { ElementsController } from '../controller.ts';
 import { Frame } from '../internal/frame.ts';
 import { FrameHost } from '../internal/frame-host.ts';
-import { CardElementOptions as schema } from '../../protocol/generated/guards.ts';
+import { CardElementOptions as schema } from '../../protocol/runtime/guards.ts';
 import { resolveTarget, type CardElementOptions } from '../internal/options.ts';
 import type { OptionProperties } from '../internal/properties.ts';
 import { sheet } from '../internal/styles.ts';

@@ -1,6 +1,6 @@
-import type { ElementsOptions, MiddlewareRoutes } from '../../protocol/elements-options.ts';
-import * as guards from '../../protocol/generated/guards.ts';
-import { isRelativeUrl } from '../../protocol/option-checks.ts';
+import type { ElementsOptions, MiddlewareRoutes } from '../../protocol/schemas/elements-options.ts';
+import * as guards from '../../protocol/runtime/guards.ts';
+import { isRelativeUrl } from '../../protocol/runtime/option-checks.ts';
 import { makeController, type ElementsController } from '../controller.ts';
 import { adoptEarlyProperties, camel, kebab } from '../define.ts';
 import { SdkError } from '../errors.ts';

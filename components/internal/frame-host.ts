@@ -1,8 +1,7 @@
-import type { ChangeState, ColorScheme, DialogTexts, FrameConfig, FrameEventDetail, FrameEventName, TokeniseResult } from '../../protocol/bridge.ts';
-import type { AttachResponse, AuthoriseResponse, ChallengePayload, ConfirmResponse } from '../../protocol/intent.ts';
-import * as guards from '../../protocol/generated/guards.ts';
-import type { JsonSchema } from '../../protocol/json-guard.ts';
-import type { PaymentIntentSession } from '../../protocol/session.ts';
+import type { ChangeState, ColorScheme, DialogTexts, FrameConfig, FrameEventDetail, FrameEventName, TokeniseResult } from '../../protocol/schemas/bridge.ts';
+import type { AttachResponse, AuthoriseResponse, ChallengePayload, ConfirmResponse } from '../../protocol/schemas/intent.ts';
+import * as guards from '../../protocol/runtime/guards.ts';
+import type { PaymentIntentSession } from '../../protocol/schemas/session.ts';
 import type { ElementsController } from '../controller.ts';
 import { adoptEarlyProperties, camel, kebab } from '../define.ts';
 import { SdkError } from '../errors.ts';
@@ -11,7 +10,7 @@ import { postJson, intentStep, scrub, sessionHeaders } from '../transport/transp
 import { showChallenge } from './challenge-dialog.ts';
 import { resolveLook } from './color-scheme.ts';
 import type { Frame, FrameOwner } from './frame.ts';
-import { parse, type SharedElementOptions } from './options.ts';
+import { parse, type OptionsGuard, type SharedElementOptions } from './options.ts';
 
 /** `HTMLElement` in a browser; a plain class during server-side rendering, so importing never throws. */
 export const Base = (typeof HTMLElement === 'undefined' ? class {} : HTMLElement) as typeof HTMLElement;
@@ -262,7 +261,7 @@ export abstract class FrameHost extends Base implements FrameOwner, ElementsApi 
   }
 
   /** The options schema; in HTML the observed attributes (kebab-case) are its options (camelCase). */
-  protected abstract readonly schema: JsonSchema;
+  protected abstract readonly schema: OptionsGuard;
   /** True for a factory's element (options from the factory, `element` is its container). */
   protected get factory(): boolean {
     return this.#factory;

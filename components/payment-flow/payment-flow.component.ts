@@ -1,7 +1,7 @@
-import type { ChangeState, FrameEventDetail, FrameEventName, FlowState } from '../../protocol/bridge.ts';
-import { frameUrl } from '../../protocol/frame-address.ts';
-import { CardElementOptions as schema } from '../../protocol/generated/guards.ts';
-import type { PaymentIntentSession } from '../../protocol/session.ts';
+import type { ChangeState, FrameEventDetail, FrameEventName, FlowState } from '../../protocol/schemas/bridge.ts';
+import { frameUrl } from '../../protocol/runtime/frame-address.ts';
+import { CardElementOptions as schema } from '../../protocol/runtime/guards.ts';
+import type { PaymentIntentSession } from '../../protocol/schemas/session.ts';
 import { LAYOUT_MIN_HEIGHT } from '../card/card.component.ts';
 import type { ElementsController } from '../controller.ts';
 import { Frame } from '../internal/frame.ts';

@@ -1,4 +1,4 @@
-import { WalletAOptions as schema } from '../../protocol/generated/guards.ts';
+import { WalletAOptions as schema } from '../../protocol/runtime/guards.ts';
 import type { CpeEvent } from '../events.ts';
 import type { WalletAOptions } from '../internal/options.ts';
 import type { OptionProperties } from '../internal/properties.ts';

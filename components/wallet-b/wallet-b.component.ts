@@ -1,4 +1,4 @@
-import { WalletBOptions as schema } from '../../protocol/generated/guards.ts';
+import { WalletBOptions as schema } from '../../protocol/runtime/guards.ts';
 import type { ElementsController } from '../controller.ts';
 import { SdkError } from '../errors.ts';
 import type { CpeEvent } from '../events.ts';

@@ -1,6 +1,6 @@
 import { css, html, nothing, svg } from 'lit';
-import type { FlowState } from '../../protocol/bridge.ts';
-import { PUBLIC_KEY_HEADER, SESSION_TOKEN_HEADER } from '../../protocol/headers.ts';
+import type { FlowState } from '../../protocol/schemas/bridge.ts';
+import { PUBLIC_KEY_HEADER, SESSION_TOKEN_HEADER } from '../../protocol/runtime/headers.ts';
 import { CardInputs } from '../shared/card-inputs.ts';
 import { fill, formatMinor } from '../shared/format.ts';
 import { emitFrameEvent, type FrameEventRequest } from '../shared/frame-app.ts';

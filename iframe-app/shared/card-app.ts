@@ -1,6 +1,6 @@
-import type { FrameConfig } from '../../protocol/bridge.ts';
-import type { FrameParams } from '../../protocol/frame-url.ts';
-import type { Handlers } from '../../protocol/rpc.ts';
+import type { FrameConfig } from '../../protocol/schemas/bridge.ts';
+import type { FrameParams } from '../../protocol/schemas/frame-url.ts';
+import type { Handlers } from '../../protocol/runtime/rpc.ts';
 import type { CardInputs } from './card-inputs.ts';
 import { emitFrameEvent, type FrameApp } from './frame-app.ts';
 import { checkSession, PAID_STATUSES, refusal } from './session-check.ts';

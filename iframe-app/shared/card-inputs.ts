@@ -1,9 +1,9 @@
 import { LitElement, html, nothing, svg, type TemplateResult } from 'lit';
 import { live } from 'lit/directives/live.js';
-import type { CardSchemesDisplay, ChangeState, ColorScheme, FrameSession, TokeniseResult } from '../../protocol/bridge.ts';
-import { TokeniseResult as TokeniseResultGuard } from '../../protocol/generated/guards.ts';
-import { conforms } from '../../protocol/json-guard.ts';
-import type { Layout, Theme } from '../../protocol/frame-url.ts';
+import type { CardSchemesDisplay, ChangeState, ColorScheme, FrameSession, TokeniseResult } from '../../protocol/schemas/bridge.ts';
+import { TokeniseResult as TokeniseResultGuard } from '../../protocol/runtime/guards.ts';
+import { conforms } from '../../protocol/runtime/json-guard.ts';
+import type { Layout, Theme } from '../../protocol/schemas/frame-url.ts';
 import { FIELDS, cvcLength, detect, displayOf, emptyValues, fieldOfParam, normalise, problemOf, serviceMessage, showsWhileTyping, type CardField, type Scheme, type Values } from './card.ts';
 import { en, type Catalogue } from './i18n.ts';
 import { cardOutline, KNOWN_SCHEMES, schemeLogo, type KnownScheme } from './scheme-logos.ts';
@@ -281,7 +281,7 @@ export class CardInputs extends LitElement {
     if (response.ok) {
       const d = body?.data ?? {};
       const result = { data: { cp_card_token: d.cp_card_token, scheme: d.scheme, last4: d.last4, expiry_month: d.expiry_month, expiry_year: d.expiry_year } };
-      if (conforms<TokeniseResult>(TokeniseResultGuard, result)) return result;
+      if (conforms(TokeniseResultGuard, result)) return result;
       throw { code: 'bad_response', message: 'The payment service answered tokenise with an unexpected shape.' } satisfies FrameError;
     }
     const error = body?.error ?? {};

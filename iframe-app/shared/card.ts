@@ -1,5 +1,5 @@
-import { SCHEMES, luhnValid, schemeOf, type Scheme } from '../../protocol/card-schemes.ts';
-import type { CardField } from '../../protocol/bridge.ts';
+import { SCHEMES, luhnValid, schemeOf, type Scheme } from '../../protocol/runtime/card-schemes.ts';
+import type { CardField } from '../../protocol/schemas/bridge.ts';
 import type { Catalogue } from './i18n.ts';
 
 export type { CardField, Scheme };

@@ -1,6 +1,6 @@
-import type { ColorScheme, FrameConfig, FrameEventDetail, FrameEventName } from '../../protocol/bridge.ts';
-import type { Layout, Theme } from '../../protocol/frame-url.ts';
-import type { Handlers } from '../../protocol/rpc.ts';
+import type { ColorScheme, FrameConfig, FrameEventDetail, FrameEventName } from '../../protocol/schemas/bridge.ts';
+import type { Layout, Theme } from '../../protocol/schemas/frame-url.ts';
+import type { Handlers } from '../../protocol/runtime/rpc.ts';
 import type { Catalogue } from './i18n.ts';
 
 /** What the host sets on an app's element and waits for: its look, its texts, its first render. */

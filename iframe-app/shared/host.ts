@@ -1,10 +1,10 @@
-import type { FrameConfig, Hello, Init as InitMessage } from '../../protocol/bridge.ts';
-import { readFrameUrl } from '../../protocol/read-frame-url.ts';
-import type { FrameParams } from '../../protocol/frame-url.ts';
-import { Init } from '../../protocol/generated/guards.ts';
-import { conforms } from '../../protocol/json-guard.ts';
-import { BRIDGE_VERSION } from '../../protocol/version.ts';
-import { FrameEnd, type Handlers, type PortLike } from '../../protocol/rpc.ts';
+import type { FrameConfig, Hello } from '../../protocol/schemas/bridge.ts';
+import { readFrameUrl } from '../../protocol/runtime/read-frame-url.ts';
+import type { FrameParams } from '../../protocol/schemas/frame-url.ts';
+import { Init } from '../../protocol/runtime/guards.ts';
+import { conforms } from '../../protocol/runtime/json-guard.ts';
+import { BRIDGE_VERSION } from '../../protocol/runtime/version.ts';
+import { FrameEnd, type Handlers, type PortLike } from '../../protocol/runtime/rpc.ts';
 import type { FrameApp, FrameEventRequest } from './frame-app.ts';
 import { applyLanguage, dialogTexts, en, loadCatalogue } from './i18n.ts';
 import { acceptOneInit } from './parent-init.ts';
@@ -75,7 +75,7 @@ export async function startFrame(create: (params: FrameParams) => FrameApp | und
   const handlers: Handlers = { configure: (config) => (configure(config), {}), ...app.handlers };
 
   acceptOneInit(
-    (init) => (conforms<InitMessage>(Init, init) && init.session === session && init.config.pubKey === params.pk ? init : undefined),
+    (init) => (conforms(Init, init) && init.session === session && init.config.pubKey === params.pk ? init : undefined),
     (init, port) => {
       end = new FrameEnd(port as unknown as PortLike, handlers);
       configure(init.config);

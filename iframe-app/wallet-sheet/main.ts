@@ -1,4 +1,4 @@
-import { decodeWalletRequest } from '../../protocol/wallet-request.ts';
+import { decodeWalletRequest } from '../../protocol/runtime/wallet-request.ts';
 import { renderUnavailable } from '../shared/host.ts';
 import { applyLanguage, LANGUAGE_TAG, loadCatalogue } from '../shared/i18n.ts';
 import { WalletSheet } from './wallet-sheet.ts';

@@ -1,10 +1,10 @@
 import { LitElement, css, html, nothing } from 'lit';
-import { IDEMPOTENCY_HEADER, PUBLIC_KEY_HEADER, SESSION_TOKEN_HEADER } from '../../protocol/headers.ts';
-import { WalletApproval as WalletApprovalGuard, WalletResult as WalletResultGuard, WalletSession as WalletSessionGuard } from '../../protocol/generated/guards.ts';
-import { conforms } from '../../protocol/json-guard.ts';
-import type { WalletApproval, WalletRequest, WalletResult, WalletSession, WalletSheetReady } from '../../protocol/wallet.ts';
-import { WALLET_MESSAGE_TYPE, WALLET_READY_TYPE, WALLET_TEST_CARD_CHOICES, type WalletTestCardChoice } from '../../protocol/wallet-sheet.ts';
-import type { ColorScheme } from '../../protocol/bridge.ts';
+import { IDEMPOTENCY_HEADER, PUBLIC_KEY_HEADER, SESSION_TOKEN_HEADER } from '../../protocol/runtime/headers.ts';
+import { WalletApproval as WalletApprovalGuard, WalletResult as WalletResultGuard, WalletSession as WalletSessionGuard } from '../../protocol/runtime/guards.ts';
+import { conforms } from '../../protocol/runtime/json-guard.ts';
+import type { WalletRequest, WalletResult, WalletSession, WalletSheetReady } from '../../protocol/schemas/wallet.ts';
+import { WALLET_MESSAGE_TYPE, WALLET_READY_TYPE, WALLET_TEST_CARD_CHOICES, type WalletTestCardChoice } from '../../protocol/runtime/wallet-sheet.ts';
+import type { ColorScheme } from '../../protocol/schemas/bridge.ts';
 import { fill, formatMinor } from '../shared/format.ts';
 import { en, type Catalogue } from '../shared/i18n.ts';
 import { acceptOneInit } from '../shared/parent-init.ts';
@@ -28,7 +28,7 @@ export const TEST_WALLET_DETAILS = {
   assuranceDetails: { accountVerified: true, cardHolderAuthenticated: false },
 } as const;
 
-/** The last four digits of each test card (protocol/wallet-sheet.ts's choices; the service's test cards). */
+/** The last four digits of each test card (protocol/runtime/wallet-sheet.ts's choices; the service's test cards). */
 const TEST_CARD_LAST4: Record<WalletTestCardChoice, string> = { visa: '4242', challenge: '3220', declined: '0002', insufficient: '9995', attach_fail: '0127' };
 
 type Phase = 'idle' | 'approving' | 'failed' | 'done';
@@ -38,7 +38,7 @@ type Phase = 'idle' | 'approving' | 'failed' | 'done';
  * shows in a modal dialog. It shows what will be charged and to whom, as the service says (the
  * intent's amount and currency, the merchant's registered name: POST /frames/wallet/sheet), what the
  * merchant asked for, a choice of test card, **Approve** and **Cancel** (Escape cancels). The session
- * arrives once, with a MessageChannel port (protocol/wallet.ts WalletSession; parent-init.ts), and
+ * arrives once, with a MessageChannel port (protocol/schemas/wallet.ts WalletSession; parent-init.ts), and
  * every result goes back on that port, never on a window. Approve stays inert until the session is
  * checked and the buttons have been fully visible for half a second (visibility-gate.ts): a blind
  * click through a sheet the page hid, or a click the instant it appeared, pays nothing.
@@ -203,7 +203,7 @@ export class WalletSheet extends LitElement {
     super.connectedCallback();
     this.win.addEventListener('keydown', this.#onKeydown);
     acceptOneInit(
-      (data) => (conforms<WalletSession>(WalletSessionGuard, data) && data.session === this.uuid ? data : undefined),
+      (data) => (conforms(WalletSessionGuard, data) && data.session === this.uuid ? data : undefined),
       (session, port) => void this.#adopt(session, port),
     );
   }
@@ -280,7 +280,7 @@ export class WalletSheet extends LitElement {
     try {
       const response = await this.#call('/frames/wallet/approve', session, { card: this.card, wallet: this.request.wallet, payment_intent_id: session.paymentIntentId }, crypto.randomUUID());
       const approval: unknown = await response.json();
-      if (!conforms<WalletApproval>(WalletApprovalGuard, approval)) throw new Error('unexpected answer');
+      if (!conforms(WalletApprovalGuard, approval)) throw new Error('unexpected answer');
       if (!response.ok) throw new Error('refused');
       const r = this.request;
       const result: WalletResult = {

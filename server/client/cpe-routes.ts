@@ -1,6 +1,6 @@
 import type { z } from 'zod';
 import type { PaymentIntentCreate, VerifyResponse } from '../payments/schemas.ts';
-import type { PaymentIntentSession } from '../../protocol/session.ts';
+import type { PaymentIntentSession } from '../../protocol/schemas/session.ts';
 import { CpeApiError, type CpeClient, type In } from './cpe-client.ts';
 
 export type { PaymentIntentSession };

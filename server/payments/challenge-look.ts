@@ -1,5 +1,5 @@
 import { catalogueOf, resolveLanguage, type Catalogue } from '../../iframe-app/i18n/catalogues.ts';
-import { LANGUAGE_TAG } from '../../protocol/language-tag.ts';
+import { LANGUAGE_TAG } from '../../protocol/runtime/language-tag.ts';
 
 /**
  * How the 3-D Secure test page looks and speaks: the language and colour scheme of the element that

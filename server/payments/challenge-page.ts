@@ -13,7 +13,7 @@ import { CHALLENGE_STYLE, challengeLook, htmlAttributes, SHIELD, type ChallengeL
 import { formatAmount } from './iso-codes.ts';
 import { fill } from '../../iframe-app/shared/format.ts';
 
-import { CHALLENGE_CANCEL_TYPE, CHALLENGE_INIT_TYPE, CHALLENGE_MESSAGE_TYPE, CHALLENGE_READY_TYPE, type ChallengeCancel, type ChallengeMessage } from '../../protocol/challenge.ts';
+import { CHALLENGE_CANCEL_TYPE, CHALLENGE_INIT_TYPE, CHALLENGE_MESSAGE_TYPE, CHALLENGE_READY_TYPE, type ChallengeCancel, type ChallengeMessage } from '../../protocol/schemas/challenge.ts';
 
 const Answer = z.strictObject({ challenge: z.string().max(200), form_token: z.string().max(200).optional(), outcome: z.enum(['complete', 'fail']) });
 const same = (a: string, b: string) => a.length === b.length && a.length > 0 && timingSafeEqual(Buffer.from(a), Buffer.from(b));

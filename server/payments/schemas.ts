@@ -12,7 +12,7 @@ import {
   StoredCard,
   ThreeDs,
   TokeniseResponse,
-} from '../../protocol/intent.ts';
+} from '../../protocol/schemas/intent.ts';
 import { SCHEME_NAMES } from './cards.ts';
 
 // The answers the browser reads are defined once in protocol/ (the SDK and the frames parse them too).
@@ -21,7 +21,7 @@ import { COUNTRIES, CURRENCIES } from './iso-codes.ts';
 
 const timestamp = z.int().describe('Unix time in seconds');
 
-/** What an intent is for (protocol/intent.ts has the browser's copy): a payment, or a card verification. */
+/** What an intent is for (protocol/schemas/intent.ts has the browser's copy): a payment, or a card verification. */
 export const IntentPurpose = z
   .enum(['payment', 'verify'])
   .describe('payment: take the amount. verify: check the card (amount 0): confirm and 3-D Secure as usual, authorise moves no money, nothing to capture.');

@@ -1,7 +1,7 @@
 import { expect, waitUntil } from '@open-wc/testing';
-import type { FrameConfig } from '../../protocol/bridge.ts';
+import type { FrameConfig } from '../../protocol/schemas/bridge.ts';
 import type { CardInputs } from '../../iframe-app/shared/card-inputs.ts';
-import { ElementEnd } from '../../protocol/rpc.ts';
+import { ElementEnd } from '../../protocol/runtime/rpc.ts';
 import { mountFrame, type FrameEventRecord } from './frame-mount.ts';
 import { future } from './helpers.ts';
 

@@ -4,7 +4,7 @@ import { CardFieldElement } from '../../iframe-app/field/card-field.ts';
 import { FlowForm } from '../../iframe-app/flow/flow-form.ts';
 import type { CardInputs } from '../../iframe-app/shared/card-inputs.ts';
 import { applyLanguage, en, LANGUAGES, loadCatalogue, type Catalogue } from '../../iframe-app/shared/i18n.ts';
-import { LAYOUTS } from '../../protocol/frame-url.ts';
+import { LAYOUTS } from '../../protocol/schemas/frame-url.ts';
 import { future } from './helpers.ts';
 
 /**

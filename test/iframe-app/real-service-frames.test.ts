@@ -6,8 +6,8 @@
  */
 import { expect, waitUntil } from '@open-wc/testing';
 import { sendKeys } from '@web/test-runner-commands';
-import { Hello } from '../../protocol/bridge.ts';
-import { ElementEnd } from '../../protocol/rpc.ts';
+import { Hello } from '../../protocol/schemas/bridge.ts';
+import { ElementEnd } from '../../protocol/runtime/rpc.ts';
 import type { FrameEventRecord } from './frame-mount.ts';
 
 let config: { serviceUrl: string; publicKey: string };

@@ -4,7 +4,7 @@ import { walletLabel, validAppearance, type WalletButton } from '../../iframe-ap
 import type { WalletSheet } from '../../iframe-app/wallet-sheet/wallet-sheet.ts';
 import walletEn from '../../iframe-app/i18n/en.ts';
 import walletFr from '../../iframe-app/i18n/fr.ts';
-import { WALLET_A_STYLES, WALLET_A_TYPES, WALLET_B_TYPES, encodeWalletRequest, type WalletRequest } from '../../protocol/wallet.ts';
+import { WALLET_A_STYLES, WALLET_A_TYPES, WALLET_B_TYPES, encodeWalletRequest, type WalletRequest } from '../../protocol/schemas/wallet.ts';
 import { axeIn, mountFrame } from './frame-mount.ts';
 
 const VERBS_A: Record<string, string> = {

@@ -9,10 +9,10 @@ import * as z from 'zod/mini';
  * secret goes in the address: the session token travels only on the private port. The fragment (never
  * sent to the server) holds the per-mount session uuid the handshake checks.
  */
-import { LAYOUTS, THEMES } from './frame-address.ts';
-import { LANGUAGE_TAG } from './language-tag.ts';
+import { LAYOUTS, THEMES } from '../runtime/frame-address.ts';
+import { LANGUAGE_TAG } from '../runtime/language-tag.ts';
 
-export { FRAME_APPS, LAYOUTS, THEMES, frameUrl, type FrameApp, type Layout, type Theme } from './frame-address.ts';
+export { FRAME_APPS, LAYOUTS, THEMES, frameUrl, type FrameApp, type Layout, type Theme } from '../runtime/frame-address.ts';
 
 export const FrameParams = z.object({
   pk: z.string().check(z.startsWith('pk_')),

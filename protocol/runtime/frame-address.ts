@@ -1,4 +1,4 @@
-import type { FrameParams } from './frame-url.ts';
+import type { FrameParams } from '../schemas/frame-url.ts';
 
 /**
  * The zod-free half of frame-url.ts (the merchant-side SDK imports this one): the frame apps,

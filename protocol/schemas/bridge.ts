@@ -14,11 +14,11 @@ import * as z from 'zod/mini';
  *      other (iframe-app/shared/parent-init.ts). A session (in the init or a later `configure`) is
  *      taken once the service says it is that merchant's, and that intent's when the address has `ok`.
  *   4. From then on every message travels on the private port: `Request`/`Response` pairs (one
- *      mechanism, protocol/rpc.ts, for every ElementsApi method) and `FrameEvent`s from the frame.
+ *      mechanism, protocol/runtime/rpc.ts, for every ElementsApi method) and `FrameEvent`s from the frame.
  *
  * A second `Hello` for the same session (the frame reloaded: a new load) starts the handshake again on a new port.
  */
-import { BRIDGE_VERSION } from './version.ts';
+import { BRIDGE_VERSION } from '../runtime/version.ts';
 
 export { BRIDGE_VERSION };
 const v = z.literal(BRIDGE_VERSION);
