@@ -4,9 +4,9 @@
  * from it (vite.config.ts, `framePages`); the component tests' dev server answers
  * `/iframe-app/<app>/index.html` with it (web-test-runner.config.mjs).
  */
-import { FRAME_APPS, type FrameApp } from '../protocol/runtime/frame-address.ts';
+import { FRAME_APPS, type FrameAppName } from '../protocol/runtime/frame-address.ts';
 
-const PAGES: Record<FrameApp, { title: string; stylesheet?: string }> = {
+const PAGES: Record<FrameAppName, { title: string; stylesheet?: string }> = {
   'card-form': { title: 'Card payment' },
   field: { title: 'Card field' },
   flow: { title: 'Card payment' },
@@ -19,7 +19,7 @@ export { FRAME_APPS };
 
 /** The page of a frame app, or undefined for a name that is not one. */
 export function framePage(app: string): string | undefined {
-  const page = Object.hasOwn(PAGES, app) ? PAGES[app as FrameApp] : undefined;
+  const page = Object.hasOwn(PAGES, app) ? PAGES[app as FrameAppName] : undefined;
   if (!page) return undefined;
   return `<!doctype html>
 <html lang="en">

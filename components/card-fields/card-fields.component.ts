@@ -1,5 +1,5 @@
 import type { CardField, ChangeState } from '../../protocol/schemas/bridge.ts';
-import { frameUrl } from '../../protocol/runtime/frame-address.ts';
+import { CARD_FIELDS, frameUrl } from '../../protocol/runtime/frame-address.ts';
 import type { PaymentIntentSession } from '../../protocol/schemas/session.ts';
 import type { ElementsController } from '../controller.ts';
 import { Frame } from '../internal/frame.ts';
@@ -10,7 +10,6 @@ import type { OptionProperties } from '../internal/properties.ts';
 import { sheet } from '../internal/styles.ts';
 import styles, { fieldBoxStyles } from './card-fields.styles.ts';
 
-const FIELDS: CardField[] = ['number', 'expiry', 'cvc', 'name'];
 const TITLES: Record<CardField, string> = { number: 'Card number', expiry: 'Expiry date', cvc: 'Security code', name: 'Name on card' };
 
 /** Minimum height of each field's box in CSS pixels (one input with its label and focus ring). */
@@ -74,7 +73,7 @@ export class CpeCardFields extends FrameHost {
   protected place(): void {
     const { element, fields, resolveOptions: resolve = {} } = this.options;
     const scope = !this.factory ? this : element ? resolveTarget(this.where, 'element', element, resolve) : undefined;
-    this.#targets = FIELDS.map((field) => [field, resolveTarget(this.where, `fields.${field}`, fields?.[field], resolve, `[data-cpe-field="${field}"]`, scope)]);
+    this.#targets = CARD_FIELDS.map((field) => [field, resolveTarget(this.where, `fields.${field}`, fields?.[field], resolve, `[data-cpe-field="${field}"]`, scope)]);
     if (!this.isConnected) (scope ?? this.#targets[0]![1]).append(this);
   }
 

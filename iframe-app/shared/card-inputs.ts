@@ -223,10 +223,10 @@ export class CardInputs extends LitElement {
     if (!grid || !width) return;
     const gap = parseFloat(getComputedStyle(grid).columnGap) || 0;
     const choices = this.fields.length === 1 ? (['column'] as const) : ARRANGEMENTS[this.layout];
-    const sum = (fields: CardField[], needs: Partial<Record<CardField, number>>) => fields.reduce((total, f) => total + (needs[f] ?? 0), (fields.length - 1) * gap);
+    const sum = (fields: readonly CardField[], needs: Partial<Record<CardField, number>>) => fields.reduce((total, f) => total + (needs[f] ?? 0), (fields.length - 1) * gap);
     const fits = (arr: Arrangement, needs: Partial<Record<CardField, number>>): boolean =>
       arr === 'one'
-        ? sum(['number', 'expiry', 'cvc', 'name'], needs) <= width
+        ? sum(FIELDS, needs) <= width
         : arr === 'two'
           ? sum(['number', 'expiry', 'cvc'], needs) <= width && (needs.name ?? 0) <= width
           : arr === 'split'

@@ -1,10 +1,11 @@
 import { SCHEMES, luhnValid, schemeOf, type Scheme } from '../../protocol/runtime/card-schemes.ts';
 import type { CardField } from '../../protocol/schemas/bridge.ts';
+import { CARD_FIELDS } from '../../protocol/runtime/frame-address.ts';
 import type { Catalogue } from './i18n.ts';
 
 export type { CardField, Scheme };
 export { schemeOf };
-export const FIELDS: readonly CardField[] = ['number', 'expiry', 'cvc', 'name'];
+export const FIELDS: readonly CardField[] = CARD_FIELDS;
 
 /** What each input holds, normalised: digits for number, expiry (MMYY) and cvc; text for name. */
 export type Values = Record<CardField, string>;

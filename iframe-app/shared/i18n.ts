@@ -1,5 +1,5 @@
 import type { DialogTexts } from '../../protocol/schemas/bridge.ts';
-import { LANGUAGE_TAG } from '../../protocol/runtime/language-tag.ts';
+import { LANGUAGE_TAG } from '../../protocol/runtime/patterns.ts';
 import { catalogueOf, LANGUAGES, resolveLanguage } from '../i18n/catalogues.ts';
 import en, { type Catalogue } from '../i18n/en.ts';
 

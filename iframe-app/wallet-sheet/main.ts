@@ -1,3 +1,4 @@
+import { UUID } from '../../protocol/runtime/patterns.ts';
 import { decodeWalletRequest } from '../../protocol/runtime/wallet-request.ts';
 import { renderUnavailable } from '../shared/host.ts';
 import { applyLanguage, LANGUAGE_TAG, loadCatalogue } from '../shared/i18n.ts';
@@ -14,7 +15,7 @@ async function main(): Promise<void> {
   const pk = query.get('pk') ?? '';
   const request = decodeWalletRequest(query.get('r') ?? '');
   const uuid = location.hash.slice(1);
-  if (!request || !pk.startsWith('pk_') || !/^[0-9a-f-]{36}$/.test(uuid) || window.parent === window) return renderUnavailable(catalogue.unavailable);
+  if (!request || !pk.startsWith('pk_') || !UUID.test(uuid) || window.parent === window) return renderUnavailable(catalogue.unavailable);
   const sheet = new WalletSheet(request, pk, uuid, safeTag);
   sheet.catalogue = catalogue;
   // The element's colour scheme, for the sheet and its document (which the dialog's iframe shares, so it stays transparent).

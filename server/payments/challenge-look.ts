@@ -1,5 +1,5 @@
 import { catalogueOf, resolveLanguage, type Catalogue } from '../../iframe-app/i18n/catalogues.ts';
-import { LANGUAGE_TAG } from '../../protocol/runtime/language-tag.ts';
+import { LANGUAGE_TAG, LANGUAGE_TAG_MAX_LENGTH } from '../../protocol/runtime/patterns.ts';
 
 /**
  * How the 3-D Secure test page looks and speaks: the language and colour scheme of the element that
@@ -18,7 +18,7 @@ export interface ChallengeLook {
 
 /** The look asked for by the page's query (`lang`, `theme`); English and the OS's scheme otherwise. */
 export async function challengeLook(query: Record<string, unknown>): Promise<ChallengeLook> {
-  const tag = typeof query.lang === 'string' && LANGUAGE_TAG.test(query.lang) && query.lang.length <= 35 ? query.lang : 'en';
+  const tag = typeof query.lang === 'string' && LANGUAGE_TAG.test(query.lang) && query.lang.length <= LANGUAGE_TAG_MAX_LENGTH ? query.lang : 'en';
   const theme = query.theme;
   const scheme = theme === 'light' || theme === 'dark' ? theme : undefined;
   const lang = resolveLanguage(tag) ?? 'en';

@@ -12,6 +12,7 @@ import type { ChallengeView } from './payments-service.ts';
 import { CHALLENGE_STYLE, challengeLook, htmlAttributes, SHIELD, type ChallengeLook } from './challenge-look.ts';
 import { formatAmount } from './iso-codes.ts';
 import { fill } from '../../iframe-app/shared/format.ts';
+import { UUID } from '../../protocol/runtime/patterns.ts';
 
 import { CHALLENGE_CANCEL_TYPE, CHALLENGE_INIT_TYPE, CHALLENGE_MESSAGE_TYPE, CHALLENGE_READY_TYPE, type ChallengeCancel, type ChallengeMessage } from '../../protocol/schemas/challenge.ts';
 
@@ -53,7 +54,7 @@ window.cpeSend=function(m){p?p.postMessage(m):q.push(m)};
 function h(e){var a=location.ancestorOrigins;if(p||e.source!==parent||!e.ports[0]||o.indexOf(e.origin)<0||(a&&a.length&&a[0]!==e.origin))return;
 var d=e.data;if(!d||d.type!==${scriptJson(CHALLENGE_INIT_TYPE)}||d.session!==u)return;p=e.ports[0];removeEventListener('message',h);q.splice(0).forEach(cpeSend)}
 addEventListener('message',h);var f=document.querySelector('form');if(f){f.action+=location.hash;f.querySelectorAll('button').forEach(function(b){b.disabled=false})}
-if(parent!==window&&/^[0-9a-f-]{36}$/.test(u))parent.postMessage({type:${scriptJson(CHALLENGE_READY_TYPE)},session:u},'*');})();`;
+if(parent!==window&&${UUID}.test(u))parent.postMessage({type:${scriptJson(CHALLENGE_READY_TYPE)},session:u},'*');})();`;
 }
 
 function resultScript(message: ChallengeMessage, origins: string[]): string {

@@ -1,5 +1,6 @@
 import Router from '@koa/router';
 import type { Middleware } from 'koa';
+import { PUBLIC_KEY_HEADER } from '../../protocol/runtime/headers.ts';
 import type { Services } from '../services.ts';
 import type { AppState } from '../http/app-state.ts';
 import { mount, type Ctx } from '../http/operation.ts';
@@ -86,7 +87,7 @@ export function backendPaymentRoutes(
 export function browserPaymentRoutes(services: Services, limiter: Middleware<AppState>, cardTesting: CardTestingLimits): Router<AppState> {
   const { idempotencyKeys, merchants, payments, config } = services;
   const router = new Router<AppState>();
-  const keyOf = (ctx: Ctx) => merchants.byKey(ctx.get('x-cpe-public-key'), 'public');
+  const keyOf = (ctx: Ctx) => merchants.byKey(ctx.get(PUBLIC_KEY_HEADER), 'public');
 
   const merchantCors = cors({
     preflight: (origin) => merchants.anyAllows(origin),
