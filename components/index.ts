@@ -27,7 +27,7 @@ export { CpeVerifyFlow } from './verify-flow/verify-flow.component.ts';
 export { CpeWalletA } from './wallet-a/wallet-a.component.ts';
 export { CpeWalletB } from './wallet-b/wallet-b.component.ts';
 export type { WalletAvailability, WalletApproved } from './internal/wallet-host.ts';
-export type { WalletUnavailableReason } from '../protocol/runtime/wallet-sheet.ts';
+export type { WalletUnavailableReason } from '../protocol/runtime/wallet.ts';
 export { FrameHost } from './internal/frame-host.ts';
 export type {
   ElementsApi,

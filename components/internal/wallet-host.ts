@@ -4,7 +4,7 @@ import { WalletSheetReady } from '../../protocol/runtime/guards.ts';
 import { conforms } from '../../protocol/runtime/json-guard.ts';
 import type { PaymentIntentSession } from '../../protocol/schemas/session.ts';
 import type { WalletResult } from '../../protocol/schemas/wallet.ts';
-import { encodeWalletRequest, WALLET_SESSION_TYPE, type WalletUnavailableReason } from '../../protocol/runtime/wallet-sheet.ts';
+import { encodeWalletRequest, WALLET_SESSION_TYPE, type WalletUnavailableReason } from '../../protocol/runtime/wallet.ts';
 import type { ElementsController } from '../controller.ts';
 import { SdkError } from '../errors.ts';
 import { modal } from './challenge-dialog.ts';

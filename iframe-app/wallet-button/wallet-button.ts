@@ -1,7 +1,7 @@
 import { LitElement, css, html } from 'lit';
 import type { ColorScheme } from '../../protocol/schemas/bridge.ts';
 import type { Layout, Theme } from '../../protocol/schemas/frame-url.ts';
-import { WALLET_A_STYLES, WALLET_A_TYPES, WALLET_B_STYLES, WALLET_B_TYPES } from '../../protocol/runtime/wallet-sheet.ts';
+import { WALLET_A_STYLES, WALLET_A_TYPES, WALLET_B_STYLES, WALLET_B_TYPES } from '../../protocol/runtime/wallet.ts';
 import { emitFrameEvent, type FrameApp } from '../shared/frame-app.ts';
 import { en, type Catalogue } from '../shared/i18n.ts';
 

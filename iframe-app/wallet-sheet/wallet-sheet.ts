@@ -3,7 +3,7 @@ import { IDEMPOTENCY_HEADER, PUBLIC_KEY_HEADER, SESSION_TOKEN_HEADER } from '../
 import { WalletApproval as WalletApprovalGuard, WalletResult as WalletResultGuard, WalletSession as WalletSessionGuard } from '../../protocol/runtime/guards.ts';
 import { conforms } from '../../protocol/runtime/json-guard.ts';
 import type { WalletRequest, WalletResult, WalletSession, WalletSheetReady } from '../../protocol/schemas/wallet.ts';
-import { WALLET_MESSAGE_TYPE, WALLET_READY_TYPE, WALLET_TEST_CARD_CHOICES, type WalletTestCardChoice } from '../../protocol/runtime/wallet-sheet.ts';
+import { WALLET_MESSAGE_TYPE, WALLET_READY_TYPE, WALLET_TEST_CARD_CHOICES, type WalletTestCardChoice } from '../../protocol/runtime/wallet.ts';
 import type { ColorScheme } from '../../protocol/schemas/bridge.ts';
 import { fill, formatMinor } from '../shared/format.ts';
 import { en, type Catalogue } from '../shared/i18n.ts';
@@ -28,7 +28,7 @@ export const TEST_WALLET_DETAILS = {
   assuranceDetails: { accountVerified: true, cardHolderAuthenticated: false },
 } as const;
 
-/** The last four digits of each test card (protocol/runtime/wallet-sheet.ts's choices; the service's test cards). */
+/** The last four digits of each test card (protocol/runtime/wallet.ts's choices; the service's test cards). */
 const TEST_CARD_LAST4: Record<WalletTestCardChoice, string> = { visa: '4242', challenge: '3220', declined: '0002', insufficient: '9995', attach_fail: '0127' };
 
 type Phase = 'idle' | 'approving' | 'failed' | 'done';

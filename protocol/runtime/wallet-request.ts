@@ -2,7 +2,7 @@ import { WalletRequest as WalletRequestGuard } from './guards.ts';
 import { conforms } from './json-guard.ts';
 import type { WalletRequest } from '../schemas/wallet.ts';
 
-// The wallet sheet's reader of its `r` parameter (wallet-sheet.ts encodes it), with the generated guard: no zod in the frames.
+// The wallet sheet's reader of its `r` parameter (wallet.ts encodes it), with the generated guard: no zod in the frames.
 
 /** The WalletRequest of an `r` parameter, or undefined when it is not one. */
 export function decodeWalletRequest(r: string): WalletRequest | undefined {
