@@ -1,8 +1,9 @@
 import type { FrameParams } from '../schemas/frame-url.ts';
 
 /**
- * The zod-free part of the frame address (its schema: protocol/schemas/frame-url.ts) (the merchant-side SDK imports this one): the frame apps,
- * layouts and themes, and the address builder. The frames read it with read-frame-url.ts.
+ * The zod-free part of the frame address (its schema: protocol/schemas/frame-url.ts), which the
+ * merchant-side SDK imports: the frame apps, the card fields, layouts and themes, and the address
+ * builder. The frames read it with read-frame-url.ts.
  */
 export const FRAME_APPS = ['card-form', 'field', 'flow', 'wallet-button', 'wallet-sheet'] as const;
 export type FrameAppName = (typeof FRAME_APPS)[number];
