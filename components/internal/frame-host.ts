@@ -1,60 +1,29 @@
 import type { ChangeState, ColorScheme, DialogTexts, FrameConfig, FrameEventDetail, FrameEventName, TokeniseResult } from '../../protocol/bridge.ts';
-import type { AttachResponse, AuthoriseResponse, ChallengePayload, ConfirmResponse } from '../../protocol/intent.ts';
+import type { AttachResponse, ChallengePayload, ConfirmResponse } from '../../protocol/intent.ts';
 import * as guards from '../../protocol/generated/guards.ts';
 import type { JsonSchema } from '../../protocol/json-guard.ts';
 import type { PaymentIntentSession } from '../../protocol/session.ts';
 import type { ElementsController } from '../controller.ts';
-import { adoptEarlyProperties, camel, kebab } from '../define.ts';
+import { adoptEarlyProperties, camel, HTMLElementOrStub, kebab } from '../define.ts';
 import { SdkError } from '../errors.ts';
 import { dispatchCpeEvent, type CpeEvent, type CpeEventDetails, type CpeEventName } from '../events.ts';
 import { postJson, intentStep, scrub, sessionHeaders } from '../transport/transport.ts';
+import { PaymentAttempt, type AttemptHost } from './payment-attempt.ts';
 import { showChallenge } from './challenge-dialog.ts';
 import { resolveLook } from './color-scheme.ts';
 import type { Frame, FrameOwner } from './frame.ts';
-import { parse, type SharedElementOptions } from './options.ts';
+import {
+  parse,
+  type AttachOptions,
+  type AuthOptions,
+  type AuthoriseResult,
+  type ChallengeOutcome,
+  type ConfirmOptions,
+  type ConfirmResult,
+  type SharedElementOptions,
+} from './options.ts';
 
-/** `HTMLElement` in a browser; a plain class during server-side rendering, so importing never throws. */
-export const Base = (typeof HTMLElement === 'undefined' ? class {} : HTMLElement) as typeof HTMLElement;
 
-export interface AttachOptions {
-  /** Default: the session's Payment Intent. */
-  intentId?: string;
-  /** Default: the token of the last `tokenise()`. */
-  token?: string;
-  /** Vault the card (needs the intent's `account_id`). */
-  storeCard?: boolean;
-}
-
-export interface ConfirmOptions {
-  intentId?: string;
-  /** Show the 3-D Secure challenge when one is needed. Default true. */
-  autoHandle3DS?: boolean;
-  /** After `requires_authorisation`, call `authoriseViaBackend` with `authorise.endpoint` (or `middleware.authorise`). */
-  autoAuthorise?: boolean;
-  /** Overrides the attempt's key for confirm (and the automatic authorise). */
-  idempotencyKey?: string;
-  authorise?: { endpoint: string; payload?: unknown };
-}
-
-export interface AuthOptions {
-  intentId?: string;
-  /** A relative route of your backend (never the service): it receives `{payment_intent_id, ...payload}`. */
-  endpoint: string;
-  headers?: Record<string, string>;
-  /** Default 30000. */
-  timeoutMs?: number;
-  /** Merged into the body (an object), or sent as `payload`. */
-  payload?: unknown;
-  idempotencyKey?: string;
-  /** Then post `{payment_intent_id}` to `middleware.verifyAuth`; its answer is at `verify` of the result. */
-  verify?: boolean;
-}
-
-/** `confirm()`'s answer; with `autoAuthorise`, the authorisation's answer is at `authorise`. */
-export type ConfirmResult = ConfirmResponse & { authorise?: AuthoriseResult };
-/** Your backend's answer to `authoriseViaBackend` (the service's AuthoriseResponse when forwarded as is). */
-export type AuthoriseResult = Partial<AuthoriseResponse> & { authorised?: boolean; status?: string; verify?: unknown };
-export type ChallengeOutcome = 'completed' | 'failed' | undefined;
 export type { AttachResponse, ChallengePayload, ConfirmResponse, TokeniseResult };
 
 /** Spec "ElementsApi": what every CPE element implements. */
@@ -147,7 +116,7 @@ function deferred(): Deferred {
  * @csspart challenge - The 3-D Secure `<dialog>`.
  * @csspart challenge-cancel - The challenge's Cancel button.
  */
-export abstract class FrameHost extends Base implements FrameOwner, ElementsApi {
+export abstract class FrameHost extends HTMLElementOrStub implements FrameOwner, ElementsApi {
   /** How long the frame may take to say `ready` before `cpe:error` (code `timeout`) and awaitReady rejects. */
   static handshakeTimeoutMs = 15_000;
   /** The options written as attributes (kebab-case): `total` and `appearance` take two each (`total-amount`, `total-label`). */
@@ -164,7 +133,7 @@ export abstract class FrameHost extends Base implements FrameOwner, ElementsApi 
   }
 
   /** Name used in messages: `cardElement`, `<cpe-card>`. */
-  protected abstract readonly where: string;
+  protected abstract readonly apiName: string;
   /** The validated options (from the factory, or from attributes). */
   protected options: SharedElementOptions = {};
   /** Current frames, the first being the one that tokenises and takes focus. */
@@ -195,11 +164,8 @@ export abstract class FrameHost extends Base implements FrameOwner, ElementsApi 
   #look = '';
   /** What the dialogs say, in the frames' language (their `ready` tells). */
   protected texts?: DialogTexts;
-  // The attempt: one idempotency key from tokenise to authorise.
-  #key?: string;
-  #token?: string;
-  #attached?: { intentId: string; ok: boolean };
-  #confirmed?: { intentId: string; status: string };
+  /** The payment attempt (no DOM): its key, token and steps; this element runs them inside their events. */
+  protected readonly attempt = new PaymentAttempt(this.#attemptHost());
 
   /** The Elements controller; set it (or wrap the element in `<cpe-elements>`) and a connected element initialises itself. */
   get controller(): ElementsController | undefined {
@@ -221,7 +187,7 @@ export abstract class FrameHost extends Base implements FrameOwner, ElementsApi 
 
   /** `cardElement` (a factory's element) or `<cpe-card>` (written in HTML): what messages call it. */
   get #name(): string {
-    return this.#factory ? this.where : `<${this.localName}>`;
+    return this.#factory ? this.apiName : `<${this.localName}>`;
   }
 
   /** The options the attributes say (camelCased; `height` and a `width` in pixels as numbers), before validation. */
@@ -341,11 +307,11 @@ export abstract class FrameHost extends Base implements FrameOwner, ElementsApi 
     if (!this.#ready || this.#ready.settled) this.#ready = deferred();
     try {
       const controller = this.controller;
-      if (!controller) throw new SdkError('invalid_state', `${this.where}: no controller: set .controller or put it in <cpe-elements>`);
+      if (!controller) throw new SdkError('invalid_state', `${this.apiName}: no controller: set .controller or put it in <cpe-elements>`);
       // The attributes are the options (a factory's were reflected to them, and may have been changed since).
       this.options = parse(this.#name, this.schema, { ...this.#extras, ...this.#attributeOptions() });
       this.place();
-      if (!(await this.precheck(controller))) return this.#ready!.reject(new SdkError('unavailable', `${this.where}: not available here (see its availability)`));
+      if (!(await this.precheck(controller))) return this.#ready!.reject(new SdkError('unavailable', `${this.apiName}: not available here (see its availability)`));
       // The frame loads while createServerIntent runs: ready is the later of the two, not their sum.
       const initial = controller.initial();
       initial.catch(noop);
@@ -362,7 +328,7 @@ export abstract class FrameHost extends Base implements FrameOwner, ElementsApi 
             'init',
             new SdkError(
               'timeout',
-              `${this.where}: the frame did not answer in ${FrameHost.handshakeTimeoutMs / 1000} s: is ${controller.serviceOrigin} reachable, allowed by your CSP (frame-src) and this origin registered for your key?`,
+              `${this.apiName}: the frame did not answer in ${FrameHost.handshakeTimeoutMs / 1000} s: is ${controller.serviceOrigin} reachable, allowed by your CSP (frame-src) and this origin registered for your key?`,
             ),
           ),
         FrameHost.handshakeTimeoutMs,
@@ -400,6 +366,33 @@ export abstract class FrameHost extends Base implements FrameOwner, ElementsApi 
     return this.controller!.session(this.options.identifier ?? this.localName);
   }
 
+  /** What the attempt needs from this element (read when a step runs: the controller may change). */
+  #attemptHost(): AttemptHost {
+    const element = this;
+    return {
+      get apiName() {
+        return element.apiName;
+      },
+      get noToken() {
+        return element.noToken;
+      },
+      get serviceOrigin() {
+        return element.controller!.serviceOrigin;
+      },
+      get pageUrl() {
+        return location.href;
+      },
+      get verifyRoute() {
+        return element.controller?.middleware.verifyAuth;
+      },
+      commit: () => this.commit(),
+      step: (step, body, key) => intentStep(this.controller!, step, body, key),
+      post: postJson,
+      sessionHeaders: (key) => sessionHeaders(this.controller!, key),
+      refused: (detail) => this.emit('cpe:error', detail),
+    };
+  }
+
   #fail(operation: string, error: unknown): SdkError {
     const e = error instanceof SdkError ? error : new SdkError((error as { code?: string })?.code ?? 'error', scrub(String((error as Error)?.message ?? error)));
     this.emit('cpe:error', { message: e.message, code: e.code, operation });
@@ -410,7 +403,7 @@ export abstract class FrameHost extends Base implements FrameOwner, ElementsApi 
   /** Resolves when the handshake completed (not when the shopper completed the form). */
   awaitReady(): Promise<void> {
     if (!this.#ready) {
-      if (!this.#wanted && this.#factory) return Promise.reject(new SdkError('invalid_state', `${this.where}: call init() before awaitReady()`));
+      if (!this.#wanted && this.#factory) return Promise.reject(new SdkError('invalid_state', `${this.apiName}: call init() before awaitReady()`));
       this.#ready = deferred();
     }
     return this.#ready.promise;
@@ -508,7 +501,7 @@ export abstract class FrameHost extends Base implements FrameOwner, ElementsApi 
   }
 
   async #readyFrame(): Promise<Frame> {
-    if (!this.#init && this.#factory) throw new SdkError('invalid_state', `${this.where}: call init() first`);
+    if (!this.#init && this.#factory) throw new SdkError('invalid_state', `${this.apiName}: call init() first`);
     await this.awaitReady();
     return this.frames[0]!;
   }
@@ -518,15 +511,9 @@ export abstract class FrameHost extends Base implements FrameOwner, ElementsApi 
     return this.#op('tokenise', 'processing', noop, async () => {
       await this.commit();
       const result = await (await this.#readyFrame()).request('tokenise', {});
-      this.#newAttempt(result.data.cp_card_token);
+      this.attempt.start(result.data.cp_card_token);
       return result;
     });
-  }
-
-  #newAttempt(token?: string): void {
-    this.#key = crypto.randomUUID();
-    this.#token = token;
-    this.#attached = this.#confirmed = undefined;
   }
 
   /**
@@ -539,27 +526,8 @@ export abstract class FrameHost extends Base implements FrameOwner, ElementsApi 
     return this.#op(
       'attach',
       'attach',
-      () => {
-        o = parse(`${this.where}.attach`, guards.AttachOptions, options);
-        if (!o.token && !this.#token) throw new SdkError('invalid_state', `${this.where}.attach: ${this.noToken}`);
-      },
-      async () => {
-        if (o.token && o.token !== this.#token) this.#newAttempt(o.token);
-        const token = this.#token!;
-        const intentId = o.intentId ?? (await this.commit()).paymentIntentId;
-        const body = { payment_intent_id: intentId, token, ...(o.storeCard !== undefined && { storeCard: o.storeCard }) };
-        const answer: AttachResponse = await intentStep(this.controller!, 'attach', body, this.#key!);
-        this.#token = undefined;
-        const ok = answer.status !== 'requires_payment_method';
-        this.#attached = { intentId, ok };
-        if (!ok)
-          this.emit('cpe:error', {
-            message: scrub(answer.error?.message ?? 'The card was not accepted: use another card.'),
-            code: answer.error?.code ?? 'attach_failed',
-            operation: 'attach',
-          });
-        return answer;
-      },
+      () => this.attempt.checkAttach((o = parse(`${this.apiName}.attach`, guards.AttachOptions, options))),
+      () => this.attempt.attach(o),
       (answer) => ({ status: answer.status }),
     );
   }
@@ -575,31 +543,12 @@ export abstract class FrameHost extends Base implements FrameOwner, ElementsApi 
     const result: ConfirmResult = await this.#op(
       'confirm',
       'confirm',
-      () => {
-        o = parse(`${this.where}.confirm`, guards.ConfirmOptions, options);
-        if (!this.#attached) throw new SdkError('invalid_state', `${this.where}.confirm: call attach() first`);
-        if (!this.#attached.ok)
-          throw new SdkError('invalid_state', `${this.where}.confirm: attach returned requires_payment_method: tokenise and attach another card`);
-        endpoint = o.authorise?.endpoint ?? this.controller!.middleware.authorise;
-        if (o.autoAuthorise && !endpoint)
-          throw new SdkError('invalid_options', `${this.where}.confirm: "autoAuthorise" needs "authorise.endpoint" or middleware.authorise`, 'authorise.endpoint');
-      },
-      async () => {
-        const intentId = o.intentId ?? this.#attached!.intentId;
-        let answer: ConfirmResponse = await intentStep(this.controller!, 'confirm', { payment_intent_id: intentId }, o.idempotencyKey ?? this.#key!);
-        this.#confirmed = { intentId, status: answer.status };
-        if (answer.status === 'requires_customer_authentication' && answer.challenge && o.autoHandle3DS !== false) {
-          const outcome = await this.#challenge(answer.challenge);
-          if (outcome) answer = { ...answer, challenge: null, status: this.#confirmed.status as ConfirmResponse['status'], three_ds: `challenge_${outcome}` };
-        } else if (answer.status !== 'requires_authorisation' && answer.status !== 'requires_customer_authentication') {
-          this.emit('cpe:error', { message: `Cannot proceed to authorisation (${answer.status}).`, code: 'confirm_failed', operation: 'confirm' });
-        }
-        return answer;
-      },
+      () => (endpoint = this.attempt.checkConfirm((o = parse(`${this.apiName}.confirm`, guards.ConfirmOptions, options)), this.controller!.middleware.authorise)),
+      () => this.attempt.confirm(o, (challenge) => this.#challenge(challenge)),
       (answer) => ({ status: answer.status }),
     );
     if (o!.autoAuthorise && result.status === 'requires_authorisation')
-      result.authorise = await this.authoriseViaBackend({ endpoint: endpoint!, payload: o!.authorise?.payload, intentId: this.#confirmed!.intentId, idempotencyKey: o!.idempotencyKey });
+      result.authorise = await this.authoriseViaBackend({ endpoint: endpoint!, payload: o!.authorise?.payload, intentId: this.attempt.confirmedIntent, idempotencyKey: o!.idempotencyKey });
     return result;
   }
 
@@ -607,11 +556,11 @@ export abstract class FrameHost extends Base implements FrameOwner, ElementsApi 
   async #challenge(challenge: ChallengePayload): Promise<ChallengeOutcome> {
     const origin = this.controller!.serviceOrigin;
     const url = new URL(challenge.url, origin);
-    if (url.origin !== origin) throw new SdkError('invalid_options', `${this.where}: the challenge url must be a page of the service (${origin})`, 'url');
+    if (url.origin !== origin) throw new SdkError('invalid_options', `${this.apiName}: the challenge url must be a page of the service (${origin})`, 'url');
     this.emit('cpe:challenge:start', {});
     const look = { scheme: this.scheme, texts: this.texts, lang: this.options.language ?? 'en' };
     const outcome = await showChallenge(this.shadowRoot!, origin, { ...challenge, url: url.href }, this.#abort?.signal ?? new AbortController().signal, look);
-    if (outcome) this.#confirmed = { intentId: this.#confirmed?.intentId ?? this.session!.paymentIntentId, status: outcome === 'completed' ? 'requires_authorisation' : 'failed' };
+    this.attempt.challenged(outcome, this.session!.paymentIntentId);
     if (outcome !== 'completed')
       this.emit(
         'cpe:error',
@@ -630,8 +579,8 @@ export abstract class FrameHost extends Base implements FrameOwner, ElementsApi 
       'handle3DSAuthentication',
       undefined,
       () => {
-        c = parse(`${this.where}.handle3DSAuthentication`, guards.ChallengeOptions, challenge);
-        if (!this.isConnected) throw new SdkError('invalid_state', `${this.where}: the element must be in the document`);
+        c = parse(`${this.apiName}.handle3DSAuthentication`, guards.ChallengeOptions, challenge);
+        if (!this.isConnected) throw new SdkError('invalid_state', `${this.apiName}: the element must be in the document`);
       },
       () => this.#challenge(c),
     );
@@ -650,29 +599,11 @@ export abstract class FrameHost extends Base implements FrameOwner, ElementsApi 
   /** `direct`: the Flows' session route `/intent/authorise` (spec transport rule 4), with the session's headers. */
   #authorise(options: AuthOptions, direct?: boolean): Promise<AuthoriseResult> {
     let o: AuthOptions;
-    const verifyRoute = this.controller?.middleware.verifyAuth;
     return this.#op(
       'authorise',
       'authorise',
-      () => {
-        o = direct ? options : parse(`${this.where}.authoriseViaBackend`, guards.AuthOptions, options);
-        if (!direct && new URL(o.endpoint, location.href).origin === this.controller?.serviceOrigin)
-          throw new SdkError('invalid_options', `${this.where}.authoriseViaBackend: "endpoint" must be your backend, not the service`, 'endpoint');
-        if (o.verify && !verifyRoute) throw new SdkError('invalid_options', `${this.where}.authoriseViaBackend: "verify" needs middleware.verifyAuth`, 'verify');
-        if (this.#confirmed?.status !== 'requires_authorisation')
-          throw new SdkError('invalid_state', `${this.where}.authoriseViaBackend: confirm() did not return requires_authorisation`);
-      },
-      async () => {
-        const intentId = o.intentId ?? this.#confirmed!.intentId;
-        const payload = o.payload && typeof o.payload === 'object' && !Array.isArray(o.payload) ? o.payload : o.payload === undefined ? {} : { payload: o.payload };
-        const key = o.idempotencyKey ?? this.#key ?? crypto.randomUUID();
-        const headers = direct ? await sessionHeaders(this.controller!, key) : { ...o.headers, 'X-Idempotency-Key': key };
-        const answer: AuthoriseResult = await postJson(o.endpoint, { payment_intent_id: intentId, ...payload }, headers, o.timeoutMs);
-        if (answer.authorised === false)
-          this.emit('cpe:error', { message: scrub(answer.error?.message ?? 'The payment was not authorised.'), code: answer.error?.code ?? 'not_authorised', operation: 'authorise' });
-        if (o.verify) answer.verify = await postJson(verifyRoute!, { payment_intent_id: intentId }, { 'X-Idempotency-Key': key });
-        return answer;
-      },
+      () => this.attempt.checkAuthorise((o = direct ? options : parse(`${this.apiName}.authoriseViaBackend`, guards.AuthOptions, options)), direct),
+      () => this.attempt.authorise(o, direct),
       (answer) => ({ authorised: answer.authorised, status: answer.status, success: answer.authorised !== false }),
     );
   }
@@ -704,17 +635,12 @@ export abstract class FrameHost extends Base implements FrameOwner, ElementsApi 
     }
   }
 
-  /** Ends the attempt: the next attach is a fresh one (a new idempotency key and 3-D Secure transaction). */
-  protected newAttempt(token?: string): void {
-    this.#newAttempt(token);
-  }
-
   /** Clears every field and its validation (after a decline, say) and ends the attempt. */
   reset(): Promise<void> {
     return this.#op('reset', undefined, noop, async () => {
       await this.#readyFrame();
       await Promise.all(this.frames.map((frame) => frame.request('reset', {})));
-      this.#newAttempt();
+      this.attempt.start();
     });
   }
 
