@@ -7,8 +7,8 @@ import type { ElementsController } from '../controller.ts';
 import { adoptEarlyProperties, camel, HTMLElementOrStub, kebab } from '../define.ts';
 import { SdkError } from '../errors.ts';
 import { dispatchCpeEvent, type CpeEvent, type CpeEventDetails, type CpeEventName } from '../events.ts';
-import { postJson, intentStep, scrub, sessionHeaders } from '../transport/transport.ts';
-import { PaymentAttempt, type AttemptHost } from './payment-attempt.ts';
+import { scrub } from '../transport/transport.ts';
+import { PaymentAttempt } from './payment-attempt.ts';
 import { showChallenge } from './challenge-dialog.ts';
 import { resolveLook } from './color-scheme.ts';
 import type { Frame, FrameOwner } from './frame.ts';
@@ -165,7 +165,10 @@ export abstract class FrameHost extends HTMLElementOrStub implements FrameOwner,
   /** What the dialogs say, in the frames' language (their `ready` tells). */
   protected texts?: DialogTexts;
   /** The payment attempt (no DOM): its key, token and steps; this element runs them inside their events. */
-  protected readonly attempt = new PaymentAttempt(this.#attemptHost());
+  protected readonly attempt = new PaymentAttempt(
+    () => this.controller!,
+    (detail) => this.emit('cpe:error', detail),
+  );
 
   /** The Elements controller; set it (or wrap the element in `<cpe-elements>`) and a connected element initialises itself. */
   get controller(): ElementsController | undefined {
@@ -366,33 +369,6 @@ export abstract class FrameHost extends HTMLElementOrStub implements FrameOwner,
     return this.controller!.session(this.options.identifier ?? this.localName);
   }
 
-  /** What the attempt needs from this element (read when a step runs: the controller may change). */
-  #attemptHost(): AttemptHost {
-    const element = this;
-    return {
-      get apiName() {
-        return element.apiName;
-      },
-      get noToken() {
-        return element.noToken;
-      },
-      get serviceOrigin() {
-        return element.controller!.serviceOrigin;
-      },
-      get pageUrl() {
-        return location.href;
-      },
-      get verifyRoute() {
-        return element.controller?.middleware.verifyAuth;
-      },
-      commit: () => this.commit(),
-      step: (step, body, key) => intentStep(this.controller!, step, body, key),
-      post: postJson,
-      sessionHeaders: (key) => sessionHeaders(this.controller!, key),
-      refused: (detail) => this.emit('cpe:error', detail),
-    };
-  }
-
   #fail(operation: string, error: unknown): SdkError {
     const e = error instanceof SdkError ? error : new SdkError((error as { code?: string })?.code ?? 'error', scrub(String((error as Error)?.message ?? error)));
     this.emit('cpe:error', { message: e.message, code: e.code, operation });
@@ -482,10 +458,19 @@ export abstract class FrameHost extends HTMLElementOrStub implements FrameOwner,
     matchMedia('(prefers-color-scheme: dark)').addEventListener('change', check, { signal });
   }
 
-  /** Runs one ElementsApi operation: `…:start`, the work, `cpe:error` on failure, `…:end`. */
-  async #op<T>(operation: string, phase: 'processing' | 'attach' | 'confirm' | 'authorise' | undefined, guard: () => void, work: () => Promise<T>, end?: (result: T) => object): Promise<T> {
+  /**
+   * Runs one ElementsApi operation: its checks (`guard`, given the messages' prefix: `cardElement.attach`),
+   * `…:start`, the work, `cpe:error` on failure, `…:end`.
+   */
+  async #op<T>(
+    operation: string,
+    phase: 'processing' | 'attach' | 'confirm' | 'authorise' | undefined,
+    guard: (at: string) => void,
+    work: () => Promise<T>,
+    end?: (result: T) => object,
+  ): Promise<T> {
     try {
-      guard();
+      guard(`${this.apiName}.${operation === 'authorise' ? 'authoriseViaBackend' : operation}`);
     } catch (error) {
       throw this.#fail(operation, error);
     }
@@ -526,8 +511,8 @@ export abstract class FrameHost extends HTMLElementOrStub implements FrameOwner,
     return this.#op(
       'attach',
       'attach',
-      () => this.attempt.checkAttach((o = parse(`${this.apiName}.attach`, guards.AttachOptions, options))),
-      () => this.attempt.attach(o),
+      (at) => this.attempt.checkAttach(at, (o = parse(at, guards.AttachOptions, options)), this.noToken),
+      async () => this.attempt.attach(o, o.intentId ?? (await this.commit()).paymentIntentId),
       (answer) => ({ status: answer.status }),
     );
   }
@@ -543,7 +528,7 @@ export abstract class FrameHost extends HTMLElementOrStub implements FrameOwner,
     const result: ConfirmResult = await this.#op(
       'confirm',
       'confirm',
-      () => (endpoint = this.attempt.checkConfirm((o = parse(`${this.apiName}.confirm`, guards.ConfirmOptions, options)), this.controller!.middleware.authorise)),
+      (at) => (endpoint = this.attempt.checkConfirm(at, (o = parse(at, guards.ConfirmOptions, options)))),
       () => this.attempt.confirm(o, (challenge) => this.#challenge(challenge)),
       (answer) => ({ status: answer.status }),
     );
@@ -578,8 +563,8 @@ export abstract class FrameHost extends HTMLElementOrStub implements FrameOwner,
     return this.#op(
       'handle3DSAuthentication',
       undefined,
-      () => {
-        c = parse(`${this.apiName}.handle3DSAuthentication`, guards.ChallengeOptions, challenge);
+      (at) => {
+        c = parse(at, guards.ChallengeOptions, challenge);
         if (!this.isConnected) throw new SdkError('invalid_state', `${this.apiName}: the element must be in the document`);
       },
       () => this.#challenge(c),
@@ -602,7 +587,7 @@ export abstract class FrameHost extends HTMLElementOrStub implements FrameOwner,
     return this.#op(
       'authorise',
       'authorise',
-      () => this.attempt.checkAuthorise((o = direct ? options : parse(`${this.apiName}.authoriseViaBackend`, guards.AuthOptions, options)), direct),
+      (at) => this.attempt.checkAuthorise(at, (o = direct ? options : parse(at, guards.AuthOptions, options)), direct),
       () => this.attempt.authorise(o, direct),
       (answer) => ({ authorised: answer.authorised, status: answer.status, success: answer.authorised !== false }),
     );

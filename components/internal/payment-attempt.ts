@@ -1,37 +1,16 @@
+import { IDEMPOTENCY_HEADER } from '../../protocol/headers.ts';
 import type { AttachResponse, ChallengePayload, ConfirmResponse } from '../../protocol/intent.ts';
 import { SdkError } from '../errors.ts';
 import type { CpeEventDetails } from '../events.ts';
-import { scrub } from '../transport/transport.ts';
+import { intentStep, postJson, scrub, sessionHeaders, type Backend } from '../transport/transport.ts';
 import type { AttachOptions, AuthOptions, AuthoriseResult, ChallengeOutcome, ConfirmOptions } from './options.ts';
-
-/** What an attempt needs from its element: its name, the backend's routes, the network and `cpe:error`. No DOM. */
-export interface AttemptHost {
-  /** What messages call the element: `cardElement`. */
-  readonly apiName: string;
-  /** Attach's refusal when there is no token. */
-  readonly noToken: string;
-  /** The service's origin, and the page's address that relative endpoints resolve against. */
-  readonly serviceOrigin: string;
-  readonly pageUrl: string;
-  /** `middleware.verifyAuth`, when set. */
-  readonly verifyRoute?: string;
-  /** The session (created, or exchanged, at the shopper's commit). */
-  commit(): Promise<{ paymentIntentId: string }>;
-  /** Attach or confirm through the configured transport (transport.ts `intentStep`). */
-  step(step: 'attach' | 'confirm', body: object, key: string): Promise<any>;
-  /** POSTs JSON (transport.ts `postJson`). */
-  post(url: string, body: unknown, headers: Record<string, string>, timeoutMs?: number): Promise<any>;
-  /** The session-backed routes' headers with `key` (transport.ts `sessionHeaders`). */
-  sessionHeaders(key: string): Promise<Record<string, string>>;
-  /** A step the service refused: `cpe:error` without failing the operation. */
-  refused(detail: CpeEventDetails['cpe:error']): void;
-}
 
 /**
  * One payment attempt: one idempotency key from tokenise to authorise, the token, and how far
  * attach → confirm → authorise got (the spec's order rules). No DOM: the element runs each step
- * inside its events (`…:start`, `cpe:error`, `…:end`); the 3-D Secure challenge is its own part.
- * Each step has a `check…` (throws an SdkError before anything is sent) and the step itself.
+ * inside its events (`…:start`, `cpe:error`, `…:end`), and shows the 3-D Secure challenge.
+ * Each step has a `check…` that throws an SdkError before anything is sent (`at` begins its
+ * message: `cardElement.confirm`); a step the service refuses resolves, and `refused` hears it.
  */
 export class PaymentAttempt {
   #key?: string;
@@ -39,7 +18,11 @@ export class PaymentAttempt {
   #attached?: { intentId: string; ok: boolean };
   #confirmed?: { intentId: string; status: string };
 
-  constructor(readonly host: AttemptHost) {}
+  constructor(
+    /** The element's controller when a step runs (it may change between steps). */
+    readonly backend: () => Backend,
+    readonly refused: (detail: CpeEventDetails['cpe:error']) => void,
+  ) {}
 
   /** A new attempt (a new idempotency key and 3-D Secure transaction), with the token it attaches. */
   start(token?: string): void {
@@ -48,32 +31,28 @@ export class PaymentAttempt {
     this.#attached = this.#confirmed = undefined;
   }
 
-  checkAttach(o: AttachOptions): void {
-    if (!o.token && !this.#token) throw new SdkError('invalid_state', `${this.host.apiName}.attach: ${this.host.noToken}`);
+  /** `noToken`: why there is no token (wallet B: the shopper has not approved yet). */
+  checkAttach(at: string, o: AttachOptions, noToken: string): void {
+    if (!o.token && !this.#token) throw new SdkError('invalid_state', `${at}: ${noToken}`);
   }
 
-  /** Attaches the token; `requires_payment_method` resolves but is refused (`cpe:error`) and forbids confirm. */
-  async attach(o: AttachOptions): Promise<AttachResponse> {
-    const host = this.host;
+  /** Attaches the token to `intentId`; `requires_payment_method` resolves, is refused and forbids confirm. */
+  async attach(o: AttachOptions, intentId: string): Promise<AttachResponse> {
     if (o.token && o.token !== this.#token) this.start(o.token);
-    const token = this.#token!;
-    const intentId = o.intentId ?? (await host.commit()).paymentIntentId;
-    const body = { payment_intent_id: intentId, token, ...(o.storeCard !== undefined && { storeCard: o.storeCard }) };
-    const answer: AttachResponse = await host.step('attach', body, this.#key!);
+    const body = { payment_intent_id: intentId, token: this.#token, ...(o.storeCard !== undefined && { storeCard: o.storeCard }) };
+    const answer: AttachResponse = await intentStep(this.backend(), 'attach', body, this.#key!);
     this.#token = undefined;
     const ok = answer.status !== 'requires_payment_method';
     this.#attached = { intentId, ok };
-    if (!ok)
-      host.refused({ message: scrub(answer.error?.message ?? 'The card was not accepted: use another card.'), code: answer.error?.code ?? 'attach_failed', operation: 'attach' });
+    if (!ok) this.refused({ message: scrub(answer.error?.message ?? 'The card was not accepted: use another card.'), code: answer.error?.code ?? 'attach_failed', operation: 'attach' });
     return answer;
   }
 
   /** Throws unless an accepted attach came first; answers the endpoint `autoAuthorise` would use. */
-  checkConfirm(o: ConfirmOptions, authoriseRoute?: string): string | undefined {
-    const at = `${this.host.apiName}.confirm`;
+  checkConfirm(at: string, o: ConfirmOptions): string | undefined {
     if (!this.#attached) throw new SdkError('invalid_state', `${at}: call attach() first`);
     if (!this.#attached.ok) throw new SdkError('invalid_state', `${at}: attach returned requires_payment_method: tokenise and attach another card`);
-    const endpoint = o.authorise?.endpoint ?? authoriseRoute;
+    const endpoint = o.authorise?.endpoint ?? this.backend().middleware.authorise;
     if (o.autoAuthorise && !endpoint) throw new SdkError('invalid_options', `${at}: "autoAuthorise" needs "authorise.endpoint" or middleware.authorise`, 'authorise.endpoint');
     return endpoint;
   }
@@ -81,18 +60,18 @@ export class PaymentAttempt {
   /** Confirms; a challenge goes to `challenge` (unless `autoHandle3DS: false`) and the answer says its outcome. */
   async confirm(o: ConfirmOptions, challenge: (payload: ChallengePayload) => Promise<ChallengeOutcome>): Promise<ConfirmResponse> {
     const intentId = o.intentId ?? this.#attached!.intentId;
-    let answer: ConfirmResponse = await this.host.step('confirm', { payment_intent_id: intentId }, o.idempotencyKey ?? this.#key!);
+    let answer: ConfirmResponse = await intentStep(this.backend(), 'confirm', { payment_intent_id: intentId }, o.idempotencyKey ?? this.#key!);
     this.#confirmed = { intentId, status: answer.status };
     if (answer.status === 'requires_customer_authentication' && answer.challenge && o.autoHandle3DS !== false) {
       const outcome = await challenge(answer.challenge);
       if (outcome) answer = { ...answer, challenge: null, status: this.#confirmed.status as ConfirmResponse['status'], three_ds: `challenge_${outcome}` };
     } else if (answer.status !== 'requires_authorisation' && answer.status !== 'requires_customer_authentication') {
-      this.host.refused({ message: `Cannot proceed to authorisation (${answer.status}).`, code: 'confirm_failed', operation: 'confirm' });
+      this.refused({ message: `Cannot proceed to authorisation (${answer.status}).`, code: 'confirm_failed', operation: 'confirm' });
     }
     return answer;
   }
 
-  /** The intent confirm confirmed (for the automatic authorise). */
+  /** The intent confirm confirmed (the automatic authorise's). */
   get confirmedIntent(): string | undefined {
     return this.#confirmed?.intentId;
   }
@@ -103,12 +82,10 @@ export class PaymentAttempt {
   }
 
   /** `direct`: the Flows' session route (the endpoint is the service's own). Throws unless confirm reached `requires_authorisation`. */
-  checkAuthorise(o: AuthOptions, direct?: boolean): void {
-    const { apiName, serviceOrigin, pageUrl, verifyRoute } = this.host;
-    const at = `${apiName}.authoriseViaBackend`;
-    if (!direct && new URL(o.endpoint, pageUrl).origin === serviceOrigin)
-      throw new SdkError('invalid_options', `${at}: "endpoint" must be your backend, not the service`, 'endpoint');
-    if (o.verify && !verifyRoute) throw new SdkError('invalid_options', `${at}: "verify" needs middleware.verifyAuth`, 'verify');
+  checkAuthorise(at: string, o: AuthOptions, direct?: boolean): void {
+    const { serviceOrigin, middleware } = this.backend();
+    if (!direct && new URL(o.endpoint, location.href).origin === serviceOrigin) throw new SdkError('invalid_options', `${at}: "endpoint" must be your backend, not the service`, 'endpoint');
+    if (o.verify && !middleware.verifyAuth) throw new SdkError('invalid_options', `${at}: "verify" needs middleware.verifyAuth`, 'verify');
     if (this.#confirmed?.status !== 'requires_authorisation') throw new SdkError('invalid_state', `${at}: confirm() did not return requires_authorisation`);
   }
 
@@ -117,15 +94,15 @@ export class PaymentAttempt {
    * retry is safe), then `middleware.verifyAuth` with `verify`. `authorised: false` is refused.
    */
   async authorise(o: AuthOptions, direct?: boolean): Promise<AuthoriseResult> {
-    const host = this.host;
+    const backend = this.backend();
     const intentId = o.intentId ?? this.#confirmed!.intentId;
     const payload = o.payload && typeof o.payload === 'object' && !Array.isArray(o.payload) ? o.payload : o.payload === undefined ? {} : { payload: o.payload };
     const key = o.idempotencyKey ?? this.#key ?? crypto.randomUUID();
-    const headers = direct ? await host.sessionHeaders(key) : { ...o.headers, 'X-Idempotency-Key': key };
-    const answer: AuthoriseResult = await host.post(o.endpoint, { payment_intent_id: intentId, ...payload }, headers, o.timeoutMs);
+    const headers = direct ? await sessionHeaders(backend, key) : { ...o.headers, [IDEMPOTENCY_HEADER]: key };
+    const answer: AuthoriseResult = await postJson(o.endpoint, { payment_intent_id: intentId, ...payload }, headers, o.timeoutMs);
     if (answer.authorised === false)
-      host.refused({ message: scrub(answer.error?.message ?? 'The payment was not authorised.'), code: answer.error?.code ?? 'not_authorised', operation: 'authorise' });
-    if (o.verify) answer.verify = await host.post(host.verifyRoute!, { payment_intent_id: intentId }, { 'X-Idempotency-Key': key });
+      this.refused({ message: scrub(answer.error?.message ?? 'The payment was not authorised.'), code: answer.error?.code ?? 'not_authorised', operation: 'authorise' });
+    if (o.verify) answer.verify = await postJson(backend.middleware.verifyAuth!, { payment_intent_id: intentId }, { [IDEMPOTENCY_HEADER]: key });
     return answer;
   }
 }
