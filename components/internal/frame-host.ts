@@ -11,6 +11,7 @@ import { scrub } from '../transport/transport.ts';
 import { PaymentAttempt } from './payment-attempt.ts';
 import { showChallenge } from './challenge-dialog.ts';
 import { resolveLook } from './color-scheme.ts';
+import { FrameMount, noop, type HostController } from './frame-mount.ts';
 import type { Frame, FrameOwner } from './frame.ts';
 import {
   parse,
@@ -44,29 +45,7 @@ export interface ElementsApi {
   onError(listener: (event: CpeEvent<'cpe:error'>) => void): this;
 }
 
-/** The nineteen theme tokens of the spec, read from the element's computed style. */
-export const TOKENS = 'bg bg-alt fg fg-muted border border-subtle focus error success accent input-bg input-fg input-border input-placeholder font radius gap padding control-height'
-  .split(' ')
-  .map((name) => `--cpe-${name}`);
-
-const noop = () => {};
 export const px = (value: number | string) => (typeof value === 'number' ? `${value}px` : value);
-
-interface Deferred {
-  promise: Promise<void>;
-  resolve(): void;
-  reject(error: Error): void;
-  settled?: boolean;
-}
-function deferred(): Deferred {
-  const d = {} as Deferred;
-  d.promise = new Promise<void>((resolve, reject) => {
-    d.resolve = () => ((d.settled = true), resolve());
-    d.reject = (error) => ((d.settled = true), reject(error));
-  });
-  d.promise.catch(noop);
-  return d;
-}
 
 /**
  * The base of every merchant-side element: a thin host for hosted frames (no card data here),
@@ -136,8 +115,18 @@ export abstract class FrameHost extends HTMLElementOrStub implements FrameOwner,
   protected abstract readonly apiName: string;
   /** The validated options (from the factory, or from attributes). */
   protected options: SharedElementOptions = {};
+  /** The frames of the current mount: their handshake, ready, timeout and look. */
+  readonly #mount = new FrameMount(
+    this,
+    () => this.frameConfig(),
+    () => this.emit('cpe:ready', {}),
+  );
+  /** The element's parts, told when its frames go. */
+  readonly #parts: HostController[] = [this.#mount];
   /** Current frames, the first being the one that tokenises and takes focus. */
-  protected frames: Frame[] = [];
+  protected get frames(): Frame[] {
+    return this.#mount.frames;
+  }
   /** The controller's Payment Intent session; none yet with Checkout Context until the shopper commits. */
   protected get session(): PaymentIntentSession | undefined {
     return this.controller?.current;
@@ -154,16 +143,6 @@ export abstract class FrameHost extends HTMLElementOrStub implements FrameOwner,
   #wanted = false;
   #init?: Promise<void>;
   #gen = 0;
-  #abort?: AbortController;
-  #ready?: Deferred;
-  #readySent = false;
-  /** createServerIntent has not answered yet: ready waits for it. */
-  #sessionPending = false;
-  #timer?: ReturnType<typeof setTimeout>;
-  /** The tokens and colour scheme last sent to the frames (JSON), to send them again only when they change. */
-  #look = '';
-  /** What the dialogs say, in the frames' language (their `ready` tells). */
-  protected texts?: DialogTexts;
   /** The payment attempt (no DOM): its key, token and steps; this element runs them inside their events. */
   protected readonly attempt = new PaymentAttempt(
     () => this.controller!,
@@ -277,11 +256,7 @@ export abstract class FrameHost extends HTMLElementOrStub implements FrameOwner,
     this.controller?.hosts.delete(this);
     this.#gen++;
     this.#init = undefined;
-    this.#abort?.abort();
-    if (this.#ready?.settled) this.#ready = undefined;
-    clearTimeout(this.#timer);
-    for (const frame of this.frames) frame.destroy();
-    this.frames = [];
+    for (const part of this.#parts) part.hostDisconnected?.();
   }
 
   protected emit<K extends CpeEventName>(name: K, detail: CpeEventDetails[K]): void {
@@ -307,42 +282,34 @@ export abstract class FrameHost extends HTMLElementOrStub implements FrameOwner,
 
   async #start(gen: number): Promise<void> {
     if (gen !== this.#gen) return;
-    if (!this.#ready || this.#ready.settled) this.#ready = deferred();
+    this.#mount.begin();
     try {
       const controller = this.controller;
       if (!controller) throw new SdkError('invalid_state', `${this.apiName}: no controller: set .controller or put it in <cpe-elements>`);
       // The attributes are the options (a factory's were reflected to them, and may have been changed since).
       this.options = parse(this.#name, this.schema, { ...this.#extras, ...this.#attributeOptions() });
       this.place();
-      if (!(await this.precheck(controller))) return this.#ready!.reject(new SdkError('unavailable', `${this.apiName}: not available here (see its availability)`));
+      if (!(await this.precheck(controller))) return this.#mount.fail(new SdkError('unavailable', `${this.apiName}: not available here (see its availability)`));
       // The frame loads while createServerIntent runs: ready is the later of the two, not their sum.
       const initial = controller.initial();
       initial.catch(noop);
       controller.hosts.add(this);
-      const abort = (this.#abort = new AbortController());
       const { width } = this.options;
       if (width !== undefined) this.style.width = px(width);
-      this.#readySent = false;
-      this.#sessionPending = true;
-      this.frames = this.mount(controller, controller.current);
-      this.#timer = setTimeout(
-        () =>
-          this.#fail(
-            'init',
-            new SdkError(
-              'timeout',
-              `${this.apiName}: the frame did not answer in ${FrameHost.handshakeTimeoutMs / 1000} s: is ${controller.serviceOrigin} reachable, allowed by your CSP (frame-src) and this origin registered for your key?`,
-            ),
+      this.#mount.start(this.mount(controller, controller.current), FrameHost.handshakeTimeoutMs, () =>
+        this.#fail(
+          'init',
+          new SdkError(
+            'timeout',
+            `${this.apiName}: the frame did not answer in ${FrameHost.handshakeTimeoutMs / 1000} s: is ${controller.serviceOrigin} reachable, allowed by your CSP (frame-src) and this origin registered for your key?`,
           ),
-        FrameHost.handshakeTimeoutMs,
+        ),
       );
-      this.#watchTheme(abort.signal);
       const session = await initial;
       if (gen !== this.#gen) return;
       // Frames that finished their handshake first get the session now; later ones get it in theirs.
       if (session) await this.adopt();
-      this.#sessionPending = false;
-      this.#maybeReady();
+      this.#mount.sessionArrived();
     } catch (error) {
       if (gen === this.#gen) this.#unmount();
       throw this.#fail('init', error);
@@ -361,7 +328,7 @@ export abstract class FrameHost extends HTMLElementOrStub implements FrameOwner,
 
   /** @internal The controller's session arrived (Checkout Context): each ready frame gets it with `configure`. */
   adopt(): Promise<unknown> {
-    return Promise.all(this.frames.map((frame) => frame.end && frame.request('configure', this.frameConfig())));
+    return this.#mount.configure();
   }
 
   /** The session, created (Checkout Context: exchanged) at the shopper's commit; named by this element. */
@@ -372,17 +339,19 @@ export abstract class FrameHost extends HTMLElementOrStub implements FrameOwner,
   #fail(operation: string, error: unknown): SdkError {
     const e = error instanceof SdkError ? error : new SdkError((error as { code?: string })?.code ?? 'error', scrub(String((error as Error)?.message ?? error)));
     this.emit('cpe:error', { message: e.message, code: e.code, operation });
-    if (operation === 'init') this.#ready?.reject(e);
+    if (operation === 'init') this.#mount.fail(e);
     return e;
   }
 
   /** Resolves when the handshake completed (not when the shopper completed the form). */
   awaitReady(): Promise<void> {
-    if (!this.#ready) {
-      if (!this.#wanted && this.#factory) return Promise.reject(new SdkError('invalid_state', `${this.apiName}: call init() before awaitReady()`));
-      this.#ready = deferred();
-    }
-    return this.#ready.promise;
+    if (!this.#mount.awaited && !this.#wanted && this.#factory) return Promise.reject(new SdkError('invalid_state', `${this.apiName}: call init() before awaitReady()`));
+    return this.#mount.whenReady();
+  }
+
+  /** What the dialogs say, in the frames' language (their `ready` tells). */
+  protected get texts(): DialogTexts | undefined {
+    return this.#mount.texts;
   }
 
   /** The colour scheme of the frames and dialogs: the `theme` option, or with `auto` the page around the element. */
@@ -392,24 +361,11 @@ export abstract class FrameHost extends HTMLElementOrStub implements FrameOwner,
 
   /** @internal FrameOwner: the config the frames get at the handshake and with `configure`. */
   frameConfig(): FrameConfig {
-    const style = getComputedStyle(this);
-    const tokens: Record<string, string> = {};
-    for (const name of TOKENS) {
-      const value = style.getPropertyValue(name).trim();
-      if (value) tokens[name] = value;
-    }
-    // The frames paint the page's own background (unless --cpe-bg says otherwise) in its colour scheme,
-    // and their iframes take that scheme too, so the browser keeps them transparent.
-    const { scheme, background } = resolveLook(this, this.options.theme);
-    if (background) tokens['--cpe-bg'] ??= background;
-    for (const frame of this.frames) frame.iframe.style.colorScheme = scheme;
-    this.#look = JSON.stringify([tokens, scheme]);
     const session = this.session;
     return {
       pubKey: this.controller!.pubKey,
       session: session && { paymentIntentId: session.paymentIntentId, sessionToken: session.sessionToken },
-      tokens,
-      scheme,
+      ...this.#mount.look(this.options.theme),
       cardSchemesDisplay: this.options.cardSchemesDisplay,
       extra: this.extra(),
     };
@@ -422,40 +378,7 @@ export abstract class FrameHost extends HTMLElementOrStub implements FrameOwner,
       const { message, code } = detail as FrameEventDetail<'error'>;
       this.emit('cpe:error', { message: scrub(message), code, operation: 'frame' });
     }
-    if (name === 'ready') {
-      const { texts } = detail as FrameEventDetail<'ready'>;
-      if (texts) this.texts = texts;
-      // The reserved height was for the skeleton: from now on the element is as tall as its frame.
-      (frame.box instanceof HTMLElement ? frame.box : this).style.minHeight = '';
-      this.#maybeReady();
-    }
-  }
-
-  /** Ready: every frame finished its handshake and has the session (when there is one yet). */
-  #maybeReady(): void {
-    if (this.#readySent || this.#sessionPending || !this.frames.every((f) => f.ready)) return;
-    this.#readySent = true;
-    clearTimeout(this.#timer);
-    this.#ready?.resolve();
-    this.emit('cpe:ready', {});
-  }
-
-  /**
-   * Follows `--cpe-*` and colour scheme changes: the style, class and theme attributes of the element
-   * and its ancestors (a page switching its own theme), and the operating system's preference.
-   */
-  #watchTheme(signal: AbortSignal): void {
-    const check = () => {
-      if (!this.frames.length) return;
-      const before = this.#look;
-      const config = this.frameConfig();
-      if (this.#look !== before) for (const frame of this.frames) if (frame.end) frame.request('configure', config).catch(noop);
-    };
-    const observer = new MutationObserver(check);
-    for (let node: Element | null = this; node; node = node.parentElement ?? ((node.getRootNode() as ShadowRoot).host || null))
-      observer.observe(node, { attributes: true, attributeFilter: ['style', 'class', 'theme', 'data-theme'] });
-    signal.addEventListener('abort', () => observer.disconnect());
-    matchMedia('(prefers-color-scheme: dark)').addEventListener('change', check, { signal });
+    if (name === 'ready') this.#mount.frameReady(frame, (detail as FrameEventDetail<'ready'>).texts);
   }
 
   /**
@@ -544,7 +467,7 @@ export abstract class FrameHost extends HTMLElementOrStub implements FrameOwner,
     if (url.origin !== origin) throw new SdkError('invalid_options', `${this.apiName}: the challenge url must be a page of the service (${origin})`, 'url');
     this.emit('cpe:challenge:start', {});
     const look = { scheme: this.scheme, texts: this.texts, lang: this.options.language ?? 'en' };
-    const outcome = await showChallenge(this.shadowRoot!, origin, { ...challenge, url: url.href }, this.#abort?.signal ?? new AbortController().signal, look);
+    const outcome = await showChallenge(this.shadowRoot!, origin, { ...challenge, url: url.href }, this.#mount.signal ?? new AbortController().signal, look);
     this.attempt.challenged(outcome, this.session!.paymentIntentId);
     if (outcome !== 'completed')
       this.emit(
