@@ -9,7 +9,7 @@ import { SdkError } from '../errors.ts';
 import { dispatchCpeEvent, type CpeEvent, type CpeEventDetails, type CpeEventName } from '../events.ts';
 import { scrub } from '../transport/transport.ts';
 import { PaymentAttempt } from './payment-attempt.ts';
-import { showChallenge } from './challenge-dialog.ts';
+import { challenge } from './challenge.ts';
 import { resolveLook } from './color-scheme.ts';
 import { FrameMount, noop, type HostController } from './frame-mount.ts';
 import type { Frame, FrameOwner } from './frame.ts';
@@ -460,24 +460,12 @@ export abstract class FrameHost extends HTMLElementOrStub implements FrameOwner,
     return result;
   }
 
-  /** The challenge modal with its events; records the outcome on the attempt. */
-  async #challenge(challenge: ChallengePayload): Promise<ChallengeOutcome> {
-    const origin = this.controller!.serviceOrigin;
-    const url = new URL(challenge.url, origin);
-    if (url.origin !== origin) throw new SdkError('invalid_options', `${this.apiName}: the challenge url must be a page of the service (${origin})`, 'url');
-    this.emit('cpe:challenge:start', {});
+  /** The challenge modal with its events (in this mount: it closes when the frames go); the attempt records the outcome. */
+  #challenge(payload: ChallengePayload): Promise<ChallengeOutcome> {
     const look = { scheme: this.scheme, texts: this.texts, lang: this.options.language ?? 'en' };
-    const outcome = await showChallenge(this.shadowRoot!, origin, { ...challenge, url: url.href }, this.#mount.signal ?? new AbortController().signal, look);
-    this.attempt.challenged(outcome, this.session!.paymentIntentId);
-    if (outcome !== 'completed')
-      this.emit(
-        'cpe:error',
-        outcome
-          ? { message: '3-D Secure authentication failed.', code: 'authentication_failed', operation: 'challenge' }
-          : { message: '3-D Secure authentication was cancelled.', code: 'challenge_cancelled', operation: 'challenge' },
-      );
-    this.emit('cpe:challenge:end', { status: outcome ?? 'cancelled' });
-    return outcome;
+    return challenge(this, this.apiName, this.controller!.serviceOrigin, payload, look, this.#mount.signal ?? new AbortController().signal, (outcome) =>
+      this.attempt.challenged(outcome, this.session!.paymentIntentId),
+    );
   }
 
   /** The manual 3-D Secure path (confirm with `autoHandle3DS: false`): `completed`, `failed`, or undefined when cancelled. */
