@@ -55,13 +55,17 @@ export class FrameMount implements HostController {
   #look = '';
   #abort?: AbortController;
 
-  constructor(
-    readonly host: HTMLElement,
-    /** The config the frames get at the handshake and with `configure` (it reads `look()`). */
-    readonly config: () => FrameConfig,
-    /** Every frame is ready. */
-    readonly onReady: () => void,
-  ) {}
+  readonly #host: HTMLElement;
+  /** The config the frames get at the handshake and with `configure` (it reads `look()`). */
+  readonly #config: () => FrameConfig;
+  /** Every frame is ready. */
+  readonly #onReady: () => void;
+
+  constructor(host: HTMLElement, config: () => FrameConfig, onReady: () => void) {
+    this.#host = host;
+    this.#config = config;
+    this.#onReady = onReady;
+  }
 
   /** Aborted when this mount ends (its dialogs close). */
   get signal(): AbortSignal | undefined {
@@ -106,14 +110,14 @@ export class FrameMount implements HostController {
 
   /** Every frame that finished its handshake gets the config again (the session arrived). */
   configure(): Promise<unknown> {
-    return Promise.all(this.frames.map((frame) => frame.end && frame.request('configure', this.config())));
+    return Promise.all(this.frames.map((frame) => frame.end && frame.request('configure', this.#config())));
   }
 
   /** A frame finished its handshake. */
   frameReady(frame: Frame, texts?: DialogTexts): void {
     if (texts) this.texts = texts;
     // The reserved height was for the skeleton: from now on the element is as tall as its frame.
-    (frame.box instanceof HTMLElement ? frame.box : this.host).style.minHeight = '';
+    (frame.box instanceof HTMLElement ? frame.box : this.#host).style.minHeight = '';
     this.#maybeReady();
   }
 
@@ -123,12 +127,12 @@ export class FrameMount implements HostController {
     this.#readySent = true;
     clearTimeout(this.#timer);
     this.#ready?.resolve();
-    this.onReady();
+    this.#onReady();
   }
 
   /** The `--cpe-*` tokens and colour scheme for the frames, recorded as the look they have. */
   look(theme?: Theme): { tokens: Record<string, string>; scheme: ColorScheme } {
-    const style = getComputedStyle(this.host);
+    const style = getComputedStyle(this.#host);
     const tokens: Record<string, string> = {};
     for (const name of TOKENS) {
       const value = style.getPropertyValue(name).trim();
@@ -136,7 +140,7 @@ export class FrameMount implements HostController {
     }
     // The frames paint the page's own background (unless --cpe-bg says otherwise) in its colour scheme,
     // and their iframes take that scheme too, so the browser keeps them transparent.
-    const { scheme, background } = resolveLook(this.host, theme);
+    const { scheme, background } = resolveLook(this.#host, theme);
     if (background) tokens['--cpe-bg'] ??= background;
     for (const frame of this.frames) frame.iframe.style.colorScheme = scheme;
     this.#look = JSON.stringify([tokens, scheme]);
@@ -151,11 +155,11 @@ export class FrameMount implements HostController {
     const check = () => {
       if (!this.frames.length) return;
       const before = this.#look;
-      const config = this.config();
+      const config = this.#config();
       if (this.#look !== before) for (const frame of this.frames) if (frame.end) frame.request('configure', config).catch(noop);
     };
     const observer = new MutationObserver(check);
-    for (let node: Element | null = this.host; node; node = node.parentElement ?? ((node.getRootNode() as ShadowRoot).host || null))
+    for (let node: Element | null = this.#host; node; node = node.parentElement ?? ((node.getRootNode() as ShadowRoot).host || null))
       observer.observe(node, { attributes: true, attributeFilter: ['style', 'class', 'theme', 'data-theme'] });
     signal.addEventListener('abort', () => observer.disconnect());
     matchMedia('(prefers-color-scheme: dark)').addEventListener('change', check, { signal });

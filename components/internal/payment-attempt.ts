@@ -18,11 +18,15 @@ export class PaymentAttempt {
   #attached?: { intentId: string; ok: boolean };
   #confirmed?: { intentId: string; status: string };
 
-  constructor(
-    /** The element's controller when a step runs (it may change between steps). */
-    readonly backend: () => Backend,
-    readonly refused: (detail: CpeEventDetails['cpe:error']) => void,
-  ) {}
+  /** The element's controller when a step runs (it may change between steps). */
+  readonly #backend: () => Backend;
+  /** Hears a step the service refused (the element's `cpe:error`). */
+  readonly #refused: (detail: CpeEventDetails['cpe:error']) => void;
+
+  constructor(backend: () => Backend, refused: (detail: CpeEventDetails['cpe:error']) => void) {
+    this.#backend = backend;
+    this.#refused = refused;
+  }
 
   /** A new attempt (a new idempotency key and 3-D Secure transaction), with the token it attaches. */
   start(token?: string): void {
@@ -40,11 +44,11 @@ export class PaymentAttempt {
   async attach(o: AttachOptions, intentId: string): Promise<AttachResponse> {
     if (o.token && o.token !== this.#token) this.start(o.token);
     const body = { payment_intent_id: intentId, token: this.#token, ...(o.storeCard !== undefined && { storeCard: o.storeCard }) };
-    const answer: AttachResponse = await intentStep(this.backend(), 'attach', body, this.#key!);
+    const answer: AttachResponse = await intentStep(this.#backend(), 'attach', body, this.#key!);
     this.#token = undefined;
     const ok = answer.status !== 'requires_payment_method';
     this.#attached = { intentId, ok };
-    if (!ok) this.refused({ message: scrub(answer.error?.message ?? 'The card was not accepted: use another card.'), code: answer.error?.code ?? 'attach_failed', operation: 'attach' });
+    if (!ok) this.#refused({ message: scrub(answer.error?.message ?? 'The card was not accepted: use another card.'), code: answer.error?.code ?? 'attach_failed', operation: 'attach' });
     return answer;
   }
 
@@ -52,7 +56,7 @@ export class PaymentAttempt {
   checkConfirm(at: string, o: ConfirmOptions): string | undefined {
     if (!this.#attached) throw new SdkError('invalid_state', `${at}: call attach() first`);
     if (!this.#attached.ok) throw new SdkError('invalid_state', `${at}: attach returned requires_payment_method: tokenise and attach another card`);
-    const endpoint = o.authorise?.endpoint ?? this.backend().middleware.authorise;
+    const endpoint = o.authorise?.endpoint ?? this.#backend().middleware.authorise;
     if (o.autoAuthorise && !endpoint) throw new SdkError('invalid_options', `${at}: "autoAuthorise" needs "authorise.endpoint" or middleware.authorise`, 'authorise.endpoint');
     return endpoint;
   }
@@ -60,13 +64,13 @@ export class PaymentAttempt {
   /** Confirms; a challenge goes to `challenge` (unless `autoHandle3DS: false`) and the answer says its outcome. */
   async confirm(o: ConfirmOptions, challenge: (payload: ChallengePayload) => Promise<ChallengeOutcome>): Promise<ConfirmResponse> {
     const intentId = o.intentId ?? this.#attached!.intentId;
-    let answer: ConfirmResponse = await intentStep(this.backend(), 'confirm', { payment_intent_id: intentId }, o.idempotencyKey ?? this.#key!);
+    let answer: ConfirmResponse = await intentStep(this.#backend(), 'confirm', { payment_intent_id: intentId }, o.idempotencyKey ?? this.#key!);
     this.#confirmed = { intentId, status: answer.status };
     if (answer.status === 'requires_customer_authentication' && answer.challenge && o.autoHandle3DS !== false) {
       const outcome = await challenge(answer.challenge);
       if (outcome) answer = { ...answer, challenge: null, status: this.#confirmed.status as ConfirmResponse['status'], three_ds: `challenge_${outcome}` };
     } else if (answer.status !== 'requires_authorisation' && answer.status !== 'requires_customer_authentication') {
-      this.refused({ message: `Cannot proceed to authorisation (${answer.status}).`, code: 'confirm_failed', operation: 'confirm' });
+      this.#refused({ message: `Cannot proceed to authorisation (${answer.status}).`, code: 'confirm_failed', operation: 'confirm' });
     }
     return answer;
   }
@@ -83,7 +87,7 @@ export class PaymentAttempt {
 
   /** `direct`: the Flows' session route (the endpoint is the service's own). Throws unless confirm reached `requires_authorisation`. */
   checkAuthorise(at: string, o: AuthOptions, direct?: boolean): void {
-    const { serviceOrigin, middleware } = this.backend();
+    const { serviceOrigin, middleware } = this.#backend();
     if (!direct && new URL(o.endpoint, location.href).origin === serviceOrigin) throw new SdkError('invalid_options', `${at}: "endpoint" must be your backend, not the service`, 'endpoint');
     if (o.verify && !middleware.verifyAuth) throw new SdkError('invalid_options', `${at}: "verify" needs middleware.verifyAuth`, 'verify');
     if (this.#confirmed?.status !== 'requires_authorisation') throw new SdkError('invalid_state', `${at}: confirm() did not return requires_authorisation`);
@@ -94,14 +98,14 @@ export class PaymentAttempt {
    * retry is safe), then `middleware.verifyAuth` with `verify`. `authorised: false` is refused.
    */
   async authorise(o: AuthOptions, direct?: boolean): Promise<AuthoriseResult> {
-    const backend = this.backend();
+    const backend = this.#backend();
     const intentId = o.intentId ?? this.#confirmed!.intentId;
     const payload = o.payload && typeof o.payload === 'object' && !Array.isArray(o.payload) ? o.payload : o.payload === undefined ? {} : { payload: o.payload };
     const key = o.idempotencyKey ?? this.#key ?? crypto.randomUUID();
     const headers = direct ? await sessionHeaders(backend, key) : { ...o.headers, [IDEMPOTENCY_HEADER]: key };
     const answer: AuthoriseResult = await postJson(o.endpoint, { payment_intent_id: intentId, ...payload }, headers, o.timeoutMs);
     if (answer.authorised === false)
-      this.refused({ message: scrub(answer.error?.message ?? 'The payment was not authorised.'), code: answer.error?.code ?? 'not_authorised', operation: 'authorise' });
+      this.#refused({ message: scrub(answer.error?.message ?? 'The payment was not authorised.'), code: answer.error?.code ?? 'not_authorised', operation: 'authorise' });
     if (o.verify) answer.verify = await postJson(backend.middleware.verifyAuth!, { payment_intent_id: intentId }, { [IDEMPOTENCY_HEADER]: key });
     return answer;
   }
