@@ -50,7 +50,10 @@ export const px = (value: number | string) => (typeof value === 'number' ? `${va
 /**
  * The base of every merchant-side element: a thin host for hosted frames (no card data here),
  * implementing ElementsApi once. Subclasses say where their frames go (`mount`) and what a frame's
- * change means (`frameChange`).
+ * change means (`frameChange`). It holds its parts, in the shape of Lit's reactive controllers: the
+ * frame mount (frame-mount.ts: handshake, ready, timeout, theme), the payment attempt
+ * (payment-attempt.ts: key, token, attach → confirm → authorise; no DOM) and the 3-D Secure
+ * challenge (challenge.ts); this class keeps the options, the lifecycle and the operations' events.
  *
  * Lifecycle: a factory's element waits for `init()`; an element written in HTML initialises itself
  * once connected with a controller (its `controller` property or the enclosing `<cpe-elements>`).
