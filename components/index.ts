@@ -29,19 +29,8 @@ export { CpeWalletB } from './wallet-b/wallet-b.component.ts';
 export type { WalletAvailability, WalletApproved } from './internal/wallet-host.ts';
 export type { WalletUnavailableReason } from '../protocol/runtime/wallet.ts';
 export { FrameHost } from './internal/frame-host.ts';
-export type {
-  ElementsApi,
-  AttachOptions,
-  ConfirmOptions,
-  AuthOptions,
-  ConfirmResult,
-  AuthoriseResult,
-  ChallengeOutcome,
-  AttachResponse,
-  ConfirmResponse,
-  ChallengePayload,
-  TokeniseResult,
-} from './internal/frame-host.ts';
+export type { ElementsApi, AttachResponse, ConfirmResponse, ChallengePayload, TokeniseResult } from './internal/frame-host.ts';
+export type { AttachOptions, ConfirmOptions, AuthOptions, ConfirmResult, AuthoriseResult, ChallengeOutcome } from './internal/options.ts';
 export type { FlowOptions, WalletAOptions, WalletBOptions, WalletTotal } from './internal/options.ts';
 export type { CardElementOptions, CardFieldsElementOptions, CardFieldTargets, MountTarget, ResolveOptions, SharedElementOptions } from './internal/options.ts';
 export type { ChangeState, CardSchemesDisplay } from '../protocol/schemas/bridge.ts';

@@ -57,7 +57,7 @@ export const FIELD_MIN_HEIGHT = 44;
  */
 export class CpeCardFields extends FrameHost {
   static observedAttributes = ['language', 'theme', 'identifier', 'card-schemes-display', 'width', 'height'];
-  protected readonly where = 'cardFieldsElement';
+  protected readonly apiName = 'cardFieldsElement';
   protected readonly schema = schema;
   declare protected options: CardFieldsElementOptions;
   #targets: [CardField, Element][] = [];
@@ -72,8 +72,8 @@ export class CpeCardFields extends FrameHost {
 
   protected place(): void {
     const { element, fields, resolveOptions: resolve = {} } = this.options;
-    const scope = !this.factory ? this : element ? resolveTarget(this.where, 'element', element, resolve) : undefined;
-    this.#targets = CARD_FIELDS.map((field) => [field, resolveTarget(this.where, `fields.${field}`, fields?.[field], resolve, `[data-cpe-field="${field}"]`, scope)]);
+    const scope = !this.factory ? this : element ? resolveTarget(this.apiName, 'element', element, resolve) : undefined;
+    this.#targets = CARD_FIELDS.map((field) => [field, resolveTarget(this.apiName, `fields.${field}`, fields?.[field], resolve, `[data-cpe-field="${field}"]`, scope)]);
     if (!this.isConnected) (scope ?? this.#targets[0]![1]).append(this);
   }
 

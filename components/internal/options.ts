@@ -2,6 +2,7 @@ import type * as z from 'zod/mini';
 import { check, type Guard } from '../../protocol/runtime/json-guard.ts';
 import { CUSTOM_CHECKS } from '../../protocol/runtime/option-checks.ts';
 import type * as schemas from '../../protocol/schemas/elements-options.ts';
+import type { AuthoriseResponse, ConfirmResponse } from '../../protocol/schemas/intent.ts';
 import { describeIssues, SdkError } from '../errors.ts';
 
 /**
@@ -96,3 +97,44 @@ export function resolveTarget(where: string, option: string, value: MountTarget 
     fail(`"${option}" <${element.localName}> is a custom element (allowCustomElement is false): use a <div>`);
   return element;
 }
+
+/** The options of the ElementsApi operations (`attach`, `confirm`, `authoriseViaBackend`) and their results. */
+export interface AttachOptions {
+  /** Default: the session's Payment Intent. */
+  intentId?: string;
+  /** Default: the token of the last `tokenise()`. */
+  token?: string;
+  /** Vault the card (needs the intent's `account_id`). */
+  storeCard?: boolean;
+}
+
+export interface ConfirmOptions {
+  intentId?: string;
+  /** Show the 3-D Secure challenge when one is needed. Default true. */
+  autoHandle3DS?: boolean;
+  /** After `requires_authorisation`, call `authoriseViaBackend` with `authorise.endpoint` (or `middleware.authorise`). */
+  autoAuthorise?: boolean;
+  /** Overrides the attempt's key for confirm (and the automatic authorise). */
+  idempotencyKey?: string;
+  authorise?: { endpoint: string; payload?: unknown };
+}
+
+export interface AuthOptions {
+  intentId?: string;
+  /** A relative route of your backend (never the service): it receives `{payment_intent_id, ...payload}`. */
+  endpoint: string;
+  headers?: Record<string, string>;
+  /** Default 30000. */
+  timeoutMs?: number;
+  /** Merged into the body (an object), or sent as `payload`. */
+  payload?: unknown;
+  idempotencyKey?: string;
+  /** Then post `{payment_intent_id}` to `middleware.verifyAuth`; its answer is at `verify` of the result. */
+  verify?: boolean;
+}
+
+/** `confirm()`'s answer; with `autoAuthorise`, the authorisation's answer is at `authorise`. */
+export type ConfirmResult = ConfirmResponse & { authorise?: AuthoriseResult };
+/** Your backend's answer to `authoriseViaBackend` (the service's AuthoriseResponse when forwarded as is). */
+export type AuthoriseResult = Partial<AuthoriseResponse> & { authorised?: boolean; status?: string; verify?: unknown };
+export type ChallengeOutcome = 'completed' | 'failed' | undefined;

@@ -23,7 +23,7 @@ import { WalletHost, type WalletApproved } from '../internal/wallet-host.ts';
  */
 export class CpeWalletA extends WalletHost {
   static observedAttributes = ['identifier', 'language', 'theme', 'total-amount', 'total-label', 'appearance-type', 'appearance-style'];
-  protected readonly where = 'walletA';
+  protected readonly apiName = 'walletA';
   protected readonly wallet = 'a';
   protected readonly schema = schema;
 
