@@ -6,26 +6,22 @@ import {
   AuthoriseResponse,
   ChallengePayload,
   ConfirmResponse,
+  IntentPurpose,
   IntentStatus,
   PaymentMethod,
   SessionIntent,
   StoredCard,
   ThreeDs,
   TokeniseResponse,
-} from '../protocol/intent.ts';
-import { SCHEME_NAMES } from '../protocol/card-schemes.ts';
+} from '../protocol/schemas/intent.ts';
+import { SCHEME_NAMES } from '../protocol/runtime/card-schemes.ts';
 
 // The answers the browser reads are defined once in protocol/ (the SDK and the frames parse them too).
-export { AttachResponse, AttemptError, AuthoriseResponse, ChallengePayload, ConfirmResponse, PaymentMethod, SessionIntent, StoredCard, ThreeDs, TokeniseResponse };
+export { AttachResponse, AttemptError, AuthoriseResponse, ChallengePayload, ConfirmResponse, IntentPurpose, PaymentMethod, SessionIntent, StoredCard, ThreeDs, TokeniseResponse };
 import { COUNTRIES, CURRENCIES } from './iso-codes.ts';
 
 const timestamp = z.int().describe('Unix time in seconds');
 
-/** What an intent is for (protocol/intent.ts has the browser's copy): a payment, or a card verification. */
-export const IntentPurpose = z
-  .enum(['payment', 'verify'])
-  .describe('payment: take the amount. verify: check the card (amount 0): confirm and 3-D Secure as usual, authorise moves no money, nothing to capture.');
-export type IntentPurpose = z.infer<typeof IntentPurpose>;
 export const WalletName = z.enum(['a', 'b']);
 /** Largest amount in minor units: 99,999,999 (e.g. £999,999.99). */
 export const MAX_AMOUNT = 99_999_999;
@@ -97,7 +93,7 @@ export const PaymentIntentCreate = z
     recurringIntent: RecurringIntent.optional(),
     autoCapture: formBoolean.optional().describe('Default true: authorise captures at once. False: authorise leaves requires_capture.'),
     moto: formBoolean.optional().describe('Mail or telephone order: 3-D Secure is skipped. Default false.'),
-    purpose: IntentPurpose.optional().describe('Default payment. verify: a card verification intent (amount 0); the card is vaulted when storeCard or recurringIntent asks.'),
+    purpose: z.optional(IntentPurpose).describe('Default payment. verify: a card verification intent (amount 0); the card is vaulted when storeCard or recurringIntent asks.'),
   })
   .superRefine((input, ctx) => {
     if (input.purpose === 'verify' ? input.amount !== 0 : input.amount < 1)
@@ -221,7 +217,7 @@ export const AuthDetails = z
     expiry_month: z.int(),
     expiry_year: z.int(),
     three_ds: ThreeDs,
-    purpose: IntentPurpose.describe('verify: a card verification, authorised without moving money (amount 0)'),
+    purpose: z.enum(IntentPurpose.options).describe('verify: a card verification, authorised without moving money (amount 0)'),
     wallet: WalletName.nullable().describe('The wallet the card came from, or null for a card entered in the hosted fields'),
     name: personal,
     email: personal,

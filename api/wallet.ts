@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { SCHEME_NAMES } from '../protocol/card-schemes.ts';
-import { WALLET_TEST_CARD_CHOICES } from '../protocol/wallet-sheet.ts';
+import { SCHEME_NAMES } from '../protocol/runtime/card-schemes.ts';
+import { WALLET_TEST_CARD_CHOICES } from '../protocol/runtime/wallet.ts';
 import { IntentId, WalletName } from './payments.ts';
 
 // The wallet test sheet's routes (iframe-app/wallet-sheet/; server/payments/wallet-routes.ts holds the test cards' numbers).

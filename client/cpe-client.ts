@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { ErrorBody } from '../api/errors.ts';
 import type { Answer, BodyIn } from '../api/operations.ts';
-import { IDEMPOTENCY_HEADER } from '../protocol/headers.ts';
+import { IDEMPOTENCY_HEADER } from '../protocol/runtime/headers.ts';
 import { pathOf, ROUTES, type OperationName } from '../api/routes.ts';
 
 export interface CpeClientOptions {

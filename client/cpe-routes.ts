@@ -1,5 +1,5 @@
 import type { Answer, BodyIn } from '../api/operations.ts';
-import type { PaymentIntentSession } from '../protocol/session.ts';
+import type { PaymentIntentSession } from '../protocol/schemas/session.ts';
 import { CpeApiError, type CpeClient } from './cpe-client.ts';
 
 export type { PaymentIntentSession };

@@ -1,5 +1,5 @@
 import type { Context, Middleware } from 'koa';
-import { IDEMPOTENCY_HEADER } from '../protocol/headers.ts';
+import { IDEMPOTENCY_HEADER } from '../protocol/runtime/headers.ts';
 import { cpeRoutes, routeAt, type RouteName, type RouteOptions } from './cpe-routes.ts';
 import { readJson } from './json-body.ts';
 

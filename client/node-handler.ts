@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { IDEMPOTENCY_HEADER } from '../protocol/headers.ts';
+import { IDEMPOTENCY_HEADER } from '../protocol/runtime/headers.ts';
 import { cpeRoutes, routeAt, type RouteOptions } from './cpe-routes.ts';
 import { readJson } from './json-body.ts';
 

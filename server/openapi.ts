@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { PUBLIC_KEY_HEADER, SESSION_TOKEN_HEADER } from '../protocol/headers.ts';
+import { PUBLIC_KEY_HEADER, SESSION_TOKEN_HEADER } from '../protocol/runtime/headers.ts';
 import { ErrorBody } from '../api/errors.ts';
 import type { Operation } from '../api/operations.ts';
 import type { Auth } from '../api/routes.ts';

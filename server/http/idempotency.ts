@@ -1,7 +1,7 @@
 import { createCipheriv, createDecipheriv, createHmac, hash } from 'node:crypto';
 import { randomBytes } from '../identity/secrets.ts';
 import type { Middleware } from 'koa';
-import { IDEMPOTENCY_HEADER } from '../../protocol/headers.ts';
+import { IDEMPOTENCY_HEADER } from '../../protocol/runtime/headers.ts';
 import { ApiError } from './api-error.ts';
 import { asFormValues } from './parameters.ts';
 import type { AppState } from './app-state.ts';

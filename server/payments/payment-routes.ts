@@ -1,9 +1,9 @@
 import Router from '@koa/router';
 import type { Middleware } from 'koa';
+import { PUBLIC_KEY_HEADER } from '../../protocol/runtime/headers.ts';
 import type { Services } from '../services.ts';
 import type { AppState } from '../http/app-state.ts';
 import { ROUTES } from '../../api/routes.ts';
-import { PUBLIC_KEY_HEADER } from '../../protocol/headers.ts';
 import { mount, type Ctx } from '../http/operation.ts';
 import { ownOriginOnly, pageOriginRefused } from '../http/origin-refusals.ts';
 import { limitedAuth } from '../http/rate-limit.ts';

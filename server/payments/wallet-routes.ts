@@ -7,7 +7,7 @@ import { ownOriginOnly } from '../http/origin-refusals.ts';
 import type { CardTestingLimits } from './card-testing.ts';
 import { sessionAuth, sessionIntentId } from './payment-auth.ts';
 import { ROUTES } from '../../api/routes.ts';
-import type { WalletTestCardChoice } from '../../protocol/wallet-sheet.ts';
+import type { WalletTestCardChoice } from '../../protocol/runtime/wallet.ts';
 
 /**
  * The wallet test sheet's one route (`iframe-app/wallet-sheet/`): the shopper pressed Approve with

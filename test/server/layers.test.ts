@@ -41,7 +41,7 @@ describe('layers', () => {
 
   it("at run time it runs the table's plain half (api/routes.ts) and Node's own modules: no zod", () => {
     const { files, packages } = closure('client/index.ts', false);
-    assert.deepEqual(files.filter((file) => !file.startsWith('client/')), ['api/routes.ts', 'protocol/headers.ts']);
+    assert.deepEqual(files.filter((file) => !file.startsWith('client/')), ['api/routes.ts', 'protocol/runtime/headers.ts']);
     assert.deepEqual(packages.filter((name) => !name.startsWith('node:')), []);
   });
 

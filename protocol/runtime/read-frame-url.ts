@@ -1,6 +1,7 @@
-import type { FrameParams } from './frame-url.ts';
-import { FrameParams as FrameParamsGuard } from './generated/guards.ts';
+import type { FrameParams } from '../schemas/frame-url.ts';
+import { FrameParams as FrameParamsGuard } from './guards.ts';
 import { conforms } from './json-guard.ts';
+import { UUID } from './patterns.ts';
 
 /**
  * The frame's own view of its address (frame-address.ts builds it); undefined when it is not a valid
@@ -11,6 +12,6 @@ export function readFrameUrl(location: { search: string; hash: string }): { para
   const query = new URLSearchParams(location.search);
   const params = Object.fromEntries(Object.keys(FrameParamsGuard.properties!).flatMap((key) => (query.has(key) ? [[key, query.get(key)]] : [])));
   const session = location.hash.slice(1);
-  if (!conforms<FrameParams>(FrameParamsGuard, params) || !/^[0-9a-f-]{36}$/.test(session)) return undefined;
+  if (!conforms(FrameParamsGuard, params) || !UUID.test(session)) return undefined;
   return { params, session };
 }

@@ -1,5 +1,5 @@
 import * as z from 'zod/mini';
-import { WALLET_MESSAGE_TYPE, WALLET_READY_TYPE, WALLET_SESSION_TYPE, encodeWalletRequest as encode } from './wallet-sheet.ts';
+import { WALLET_MESSAGE_TYPE, WALLET_READY_TYPE, WALLET_SESSION_TYPE, encodeWalletRequest as encode } from '../runtime/wallet.ts';
 
 export {
   WALLET_A_STYLES,
@@ -13,7 +13,7 @@ export {
   WALLET_UNAVAILABLE_REASONS,
   type WalletTestCardChoice,
   type WalletUnavailableReason,
-} from './wallet-sheet.ts';
+} from '../runtime/wallet.ts';
 
 /**
  * Wallets. With test keys both wallet buttons render anywhere and open the service's wallet test

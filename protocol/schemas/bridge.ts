@@ -1,4 +1,6 @@
 import * as z from 'zod/mini';
+import { CARD_FIELDS } from '../runtime/frame-address.ts';
+import { LANGUAGE_TAG_MAX_LENGTH } from '../runtime/patterns.ts';
 
 /**
  * THE bridge between a merchant-page element (components/) and its hosted frame (iframe-app/), both
@@ -14,11 +16,11 @@ import * as z from 'zod/mini';
  *      other (iframe-app/shared/parent-init.ts). A session (in the init or a later `configure`) is
  *      taken once the service says it is that merchant's, and that intent's when the address has `ok`.
  *   4. From then on every message travels on the private port: `Request`/`Response` pairs (one
- *      mechanism, protocol/rpc.ts, for every ElementsApi method) and `FrameEvent`s from the frame.
+ *      mechanism, protocol/runtime/rpc.ts, for every ElementsApi method) and `FrameEvent`s from the frame.
  *
  * A second `Hello` for the same session (the frame reloaded: a new load) starts the handshake again on a new port.
  */
-import { BRIDGE_VERSION } from './version.ts';
+import { BRIDGE_VERSION } from '../runtime/version.ts';
 
 export { BRIDGE_VERSION };
 const v = z.literal(BRIDGE_VERSION);
@@ -123,7 +125,7 @@ export type Response = z.infer<typeof Response>;
 
 // Events: frame → element, on the port.
 
-export const CardField = z.enum(['number', 'expiry', 'cvc', 'name']);
+export const CardField = z.enum(CARD_FIELDS);
 export type CardField = z.infer<typeof CardField>;
 
 /** The `cpe:change` state. Never digits: only what is complete, empty or invalid, and the scheme. */
@@ -143,7 +145,7 @@ const text = z.string().check(z.maxLength(200));
  * language, so the SDK carries no catalogue: `title` and `frame` name the challenge dialog and its
  * frame, `cancel` the dialogs' close button; `lang` and `dir` are the catalogue's.
  */
-export const DialogTexts = z.object({ lang: z.string().check(z.maxLength(35)), dir: z.enum(['ltr', 'rtl']), title: text, frame: text, cancel: text });
+export const DialogTexts = z.object({ lang: z.string().check(z.maxLength(LANGUAGE_TAG_MAX_LENGTH)), dir: z.enum(['ltr', 'rtl']), title: text, frame: text, cancel: text });
 export type DialogTexts = z.infer<typeof DialogTexts>;
 
 export const EVENTS = {

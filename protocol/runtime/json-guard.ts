@@ -1,6 +1,6 @@
 /**
  * A tiny validator for the JSON Schema subset that `z.toJSONSchema` gives for the protocol's shapes
- * (protocol/generated/guards.ts, generated from the zod schemas by scripts/gen-guards.ts). The
+ * (protocol/runtime/guards.ts, generated from the zod schemas by scripts/gen-guards.ts). The
  * merchant-side SDK validates with it instead of carrying the zod runtime (nor zod's `new Function`
  * probe, which a strict CSP reports).
  *
@@ -90,5 +90,16 @@ export function check(schema: JsonSchema, value: unknown, customs: Customs = {},
   return issues;
 }
 
-/** True when `value` conforms to `schema`: a type guard for the shape the schema was generated from. */
-export const conforms = <T>(schema: JsonSchema, value: unknown): value is T => !check(schema, value).length;
+declare const shape: unique symbol;
+
+/**
+ * A generated guard (protocol/runtime/guards.ts): the JSON Schema of a zod schema, carrying that
+ * schema's type (a type only: nothing at run time).
+ */
+export type Guard<T> = JsonSchema & { readonly [shape]?: T };
+
+/** True when `value` conforms to `guard`: narrows to the type of the schema the guard was generated from. */
+export const conforms = <T>(guard: Guard<T>, value: unknown): value is T => !check(guard, value).length;
+
+/** Whether `key` names one of a table of guards (the bridge's EVENTS, PARAMS, RESULTS by name). */
+export const hasGuard = <K extends string>(guards: Record<K, unknown>, key: string): key is K => Object.hasOwn(guards, key);

@@ -1,4 +1,4 @@
-/** The challenge messages' types: the zod-free half of challenge.ts, for the merchant-side SDK (as wallet-sheet.ts is to wallet.ts). */
+/** The challenge messages' types: the zod-free part of the challenge protocol (its schemas: protocol/schemas/challenge.ts), for the merchant-side SDK. */
 export const CHALLENGE_READY_TYPE = 'cpe:3ds:ready';
 export const CHALLENGE_INIT_TYPE = 'cpe:3ds:init';
 export const CHALLENGE_MESSAGE_TYPE = 'cpe:3ds:result';

@@ -1,7 +1,6 @@
 /**
- * The zod-free half of wallet.ts (the merchant-side SDK imports this one, as frame-address.ts is to
- * frame-url.ts): the appearance lists, the message types and the sheet address's `r` encoder
- * (wallet-request.ts decodes it).
+ * The zod-free part of the wallets' protocol (its schemas: protocol/schemas/wallet.ts): the
+ * appearance lists, the message types and the sheet address's `r` encoder (wallet-request.ts decodes it).
  */
 export const WALLET_A_TYPES = ['add-money', 'book', 'buy', 'check-out', 'contribute', 'donate', 'order', 'plain', 'reload', 'rent', 'subscribe', 'support', 'tip', 'top-up'] as const;
 export const WALLET_A_STYLES = ['dark', 'white', 'white-outline'] as const;

@@ -1,12 +1,12 @@
-import type { FrameEvent as FrameEventMessage, FrameEventDetail, FrameEventName, Method, ParamsOf, Request, Response as ResponseMessage, ResultOf } from './bridge.ts';
-import { EVENTS, FrameEvent, RESULTS, Response } from './generated/guards.ts';
-import { conforms } from './json-guard.ts';
+import type { FrameEventDetail, FrameEventName, Method, ParamsOf, Request, ResultOf } from '../schemas/bridge.ts';
+import { EVENTS, FrameEvent, RESULTS, Response } from './guards.ts';
+import { conforms, hasGuard, type Guard } from './json-guard.ts';
 import { BRIDGE_VERSION } from './version.ts';
 
 /**
  * The element's (merchant page's) end of the bridge's port: no zod here. Messages are validated
- * with the guards generated from protocol/bridge.ts's schemas (protocol/generated/guards.ts); the
- * frame's end (rpc-frame.ts) validates with zod. protocol/rpc.ts re-exports both.
+ * with the guards generated from protocol/schemas/bridge.ts's schemas (protocol/runtime/guards.ts), as
+ * the frame's end (rpc-frame.ts) does. protocol/runtime/rpc.ts re-exports both.
  */
 
 /** The part of MessagePort the bridge uses (structural, so this file needs no DOM types). */
@@ -71,12 +71,13 @@ export class ElementEnd {
   }
 
   #receive(data: unknown): void {
-    if (conforms<FrameEventMessage>(FrameEvent, data)) {
-      const schema = EVENTS[data.name];
-      if (Object.hasOwn(EVENTS, data.name) && conforms(schema!, data.detail)) this.onEvent(data.name as FrameEventName, data.detail as never);
+    if (conforms(FrameEvent, data)) {
+      const { name, detail } = data;
+      // Each event's detail has its own guard: the one of this name.
+      if (hasGuard(EVENTS, name) && conforms(EVENTS[name] as Guard<unknown>, detail)) this.onEvent(name, detail as never);
       return;
     }
-    if (!conforms<ResponseMessage>(Response, data)) return;
+    if (!conforms(Response, data)) return;
     const pending = this.#pending.get(data.id);
     if (!pending) return;
     this.#pending.delete(data.id);
@@ -86,7 +87,7 @@ export class ElementEnd {
       pending.reject(new BridgeRequestError(code, message, field));
       return;
     }
-    if (conforms(RESULTS[pending.method]!, data.result)) pending.resolve(data.result);
+    if (conforms(RESULTS[pending.method] as Guard<unknown>, data.result)) pending.resolve(data.result);
     else pending.reject(new BridgeRequestError('bad_response', `The payment frame answered ${pending.method} with an unexpected shape.`));
   }
 }

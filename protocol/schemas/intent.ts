@@ -1,5 +1,5 @@
 import * as z from 'zod/mini';
-import { SCHEME_NAMES } from './card-schemes.ts';
+import { SCHEME_NAMES } from '../runtime/card-schemes.ts';
 
 /**
  * The Payment Intent as the browser meets it: its states, and the answers of the session-backed

@@ -9,10 +9,10 @@ import * as z from 'zod/mini';
  * secret goes in the address: the session token travels only on the private port. The fragment (never
  * sent to the server) holds the per-mount session uuid the handshake checks.
  */
-import { LAYOUTS, THEMES } from './frame-address.ts';
-import { LANGUAGE_TAG } from './language-tag.ts';
+import { CARD_FIELDS, LAYOUTS, THEMES } from '../runtime/frame-address.ts';
+import { LANGUAGE_TAG, UUID } from '../runtime/patterns.ts';
 
-export { FRAME_APPS, LAYOUTS, THEMES, frameUrl, type FrameApp, type Layout, type Theme } from './frame-address.ts';
+export { FRAME_APPS, LAYOUTS, THEMES, frameUrl, type FrameAppName, type Layout, type Theme } from '../runtime/frame-address.ts';
 
 export const FrameParams = z.object({
   pk: z.string().check(z.startsWith('pk_')),
@@ -21,8 +21,8 @@ export const FrameParams = z.object({
   layout: z.optional(z.enum(LAYOUTS)),
   theme: z.optional(z.enum(THEMES)),
   /** Field frames (cpe-card-fields): which field, and the group uuid that names their shared channel. */
-  field: z.optional(z.enum(['number', 'expiry', 'cvc', 'name'])),
-  group: z.optional(z.string().check(z.regex(/^[0-9a-f-]{36}$/))),
+  field: z.optional(z.enum(CARD_FIELDS)),
+  group: z.optional(z.string().check(z.regex(UUID))),
   /** Flow frames: a payment (`pay`, the button reads "Pay £12.34") or a card check (`verify`). */
   flow: z.optional(z.enum(['pay', 'verify'])),
   /** Wallet button frames: which wallet, and the button's appearance (validated by the SDK first). */

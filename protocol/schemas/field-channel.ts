@@ -1,8 +1,8 @@
 import * as z from 'zod/mini';
 import { CardField } from './bridge.ts';
-import { FIELD_CHANNEL_VERSION } from './field-channel-name.ts';
+import { FIELD_CHANNEL_VERSION } from '../runtime/field-channel-name.ts';
 
-export { FIELD_CHANNEL_VERSION, fieldChannelName } from './field-channel-name.ts';
+export { FIELD_CHANNEL_VERSION, fieldChannelName } from '../runtime/field-channel-name.ts';
 
 /**
  * The channel between the four field frames of one `<cpe-card-fields>` (iframe-app/field/): a

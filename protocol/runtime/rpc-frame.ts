@@ -1,12 +1,12 @@
-import type { BridgeError, FrameEvent, FrameEventDetail, FrameEventName, Method, ParamsOf, Request as RequestMessage, ResultOf } from './bridge.ts';
-import { PARAMS, Request } from './generated/guards.ts';
-import { conforms } from './json-guard.ts';
+import type { BridgeError, FrameEvent, FrameEventDetail, FrameEventName, Method, ParamsOf, ResultOf } from '../schemas/bridge.ts';
+import { PARAMS, Request } from './guards.ts';
+import { conforms, hasGuard, type Guard } from './json-guard.ts';
 import type { PortLike } from './rpc-element.ts';
 import { BRIDGE_VERSION } from './version.ts';
 
 /**
  * The frame's end of the bridge's port (iframe-app/). Like the element's end, it validates with the
- * guards generated from protocol/bridge.ts's schemas: the frames carry no zod either (less code to
+ * guards generated from protocol/schemas/bridge.ts's schemas: the frames carry no zod either (less code to
  * load before the frame is ready).
  */
 export type Handlers = { [M in Method]?: (params: ParamsOf<M>) => Promise<ResultOf<M>> | ResultOf<M> };
@@ -33,13 +33,13 @@ export class FrameEnd {
   }
 
   async #receive(data: unknown): Promise<void> {
-    if (!conforms<RequestMessage>(Request, data)) return;
+    if (!conforms(Request, data)) return;
     const { id, method, params } = data;
     const answer = (body: { ok: true; result: unknown } | { ok: false; error: BridgeError }) =>
       this.port.postMessage({ cpe: BRIDGE_VERSION, kind: 'response', id, ...body });
-    const handler = Object.hasOwn(PARAMS, method) && Object.hasOwn(this.handlers, method) ? (this.handlers[method as Method] as (params: unknown) => unknown) : undefined;
+    const handler = hasGuard(PARAMS, method) && Object.hasOwn(this.handlers, method) ? (this.handlers[method] as (params: unknown) => unknown) : undefined;
     if (!handler) return answer({ ok: false, error: { code: 'unknown_method', message: `This frame does not handle ${method}.` } });
-    if (!conforms(PARAMS[method]!, params)) return answer({ ok: false, error: { code: 'bad_request', message: `Invalid parameters for ${method}.` } });
+    if (!conforms(PARAMS[method as Method] as Guard<unknown>, params)) return answer({ ok: false, error: { code: 'bad_request', message: `Invalid parameters for ${method}.` } });
     try {
       answer({ ok: true, result: await handler(params) });
     } catch (error) {

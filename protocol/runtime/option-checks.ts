@@ -3,7 +3,7 @@ import type { Customs } from './json-guard.ts';
 /**
  * The option checks that JSON Schema cannot express, hand-written (no zod here: the merchant-side
  * SDK imports this module). The zod schemas in elements-options.ts use them through `z.custom` and
- * name them with `custom` in their metadata, so the generated guards (protocol/generated/guards.ts)
+ * name them with `custom` in their metadata, so the generated guards (protocol/runtime/guards.ts)
  * call the same functions by name. Messages stay in the schemas.
  */
 export const CUSTOM_CHECKS = {

@@ -1,5 +1,5 @@
 import * as z from 'zod/mini';
-import { CHALLENGE_CANCEL_TYPE, CHALLENGE_MESSAGE_TYPE } from './challenge-types.ts';
+import { CHALLENGE_CANCEL_TYPE, CHALLENGE_MESSAGE_TYPE } from '../runtime/challenge-types.ts';
 
 /**
  * The 3-D Secure challenge page and the SDK's dialog speak over a MessageChannel, never on a window:
@@ -7,7 +7,7 @@ import { CHALLENGE_CANCEL_TYPE, CHALLENGE_MESSAGE_TYPE } from './challenge-types
  * with `init` (the same uuid) and port2 of a fresh channel, to the service origin only; the page
  * accepts exactly one init per document, from its parent and one of the merchant's origins.
  */
-export { CHALLENGE_CANCEL_TYPE, CHALLENGE_INIT_TYPE, CHALLENGE_MESSAGE_TYPE, CHALLENGE_READY_TYPE } from './challenge-types.ts';
+export { CHALLENGE_CANCEL_TYPE, CHALLENGE_INIT_TYPE, CHALLENGE_MESSAGE_TYPE, CHALLENGE_READY_TYPE } from '../runtime/challenge-types.ts';
 
 /** What the challenge page sends on the port: the transaction id and the outcome, never a secret. */
 export const ChallengeMessage = z.object({
