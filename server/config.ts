@@ -1,5 +1,5 @@
 import { resolve } from 'node:path';
-import { DEFAULT_IDEMPOTENCY_RETENTION_SECONDS } from './http/idempotency.ts';
+import { DEFAULT_IDEMPOTENCY_RETENTION_SECONDS } from './idempotency/idempotency-keys.ts';
 import type { RateLimitOptions } from './http/rate-limit.ts';
 import { MIN_COMPACT_BYTES } from './store/embedded/compaction.ts';
 

@@ -4,7 +4,7 @@ import qs from 'qs';
 import { z } from 'zod';
 import type { AppState } from './app-state.ts';
 import { INHERITED, inheritedName, inheritedParam } from './body.ts';
-import { listJson } from './json-text.ts';
+import { listJson, type ListEnvelope } from './json-text.ts';
 import { issueToError } from './zod-issues.ts';
 
 export type Method = 'get' | 'post' | 'put' | 'delete';
@@ -23,7 +23,11 @@ export interface Operation<B extends z.ZodType = z.ZodType, Q extends z.ZodType 
   body?: B;
   query?: Q;
   response: R;
-  /** Extra answers worth documenting beyond the error object of every 4xx. */
+  /**
+   * The answer is a list envelope (listEnvelope) whose items the service declared unchanging
+   * (json-text.ts): the page is written from their kept JSON text instead of serialised again.
+   */
+  keptListJson?: true;
   handler(input: { body: z.output<B>; query: z.output<Q>; params: Record<string, string>; ctx: Ctx }): Promise<z.input<R>> | z.input<R>;
 }
 
@@ -94,12 +98,10 @@ export function mount<B extends z.ZodType, Q extends z.ZodType, R extends z.core
     }
     const result = await operation.handler({ body: body as z.output<B>, query: query.data as z.output<Q>, params: ctx.params, ctx });
     ctx.status = 200;
-    // A list page is written from the kept JSON of its unchanging rows: the same bytes and headers.
-    const text = operation.method === 'get' ? listJson(result) : undefined;
-    if (text === undefined) ctx.body = result;
-    else {
+    if (operation.keptListJson) {
+      // Written from the kept JSON of its unchanging rows: the same bytes and headers as JSON.stringify.
       ctx.type = 'json';
-      ctx.body = text;
-    }
+      ctx.body = listJson(result as ListEnvelope);
+    } else ctx.body = result;
   });
 }

@@ -30,7 +30,7 @@ export function messagingRoutes({ users, messaging, idempotencyKeys }: Pick<Serv
   const common = { auth: 'accessToken' as const };
 
   const contacts = { ...common, tag: 'Contacts' };
-  mount(router, { ...contacts, method: 'get', path: '/v1/contacts', summary: 'List contacts, newest first', query: ContactListQuery, response: ContactList,
+  mount(router, { ...contacts, method: 'get', path: '/v1/contacts', summary: 'List contacts, newest first', query: ContactListQuery, response: ContactList, keptListJson: true,
     handler: ({ ctx, query }) => messaging.listContacts(user(ctx), query) });
   mount(router, { ...contacts, method: 'post', path: '/v1/contacts', summary: 'Create a contact and its conversation', body: ContactCreate, response: Contact,
     handler: ({ ctx, body }) => messaging.createContact(user(ctx), body) });
@@ -42,7 +42,7 @@ export function messagingRoutes({ users, messaging, idempotencyKeys }: Pick<Serv
     handler: ({ ctx, params }) => messaging.deleteContact(user(ctx), params.id) });
 
   const conversations = { ...common, tag: 'Conversations' };
-  mount(router, { ...conversations, method: 'get', path: '/v1/conversations', summary: 'List conversations, newest first', query: ConversationListQuery, response: ConversationList,
+  mount(router, { ...conversations, method: 'get', path: '/v1/conversations', summary: 'List conversations, newest first', query: ConversationListQuery, response: ConversationList, keptListJson: true,
     handler: ({ ctx, query }) => messaging.listConversations(user(ctx), query) });
   mount(router, { ...conversations, method: 'post', path: '/v1/conversations', summary: 'Create a conversation with a contact or a group', body: ConversationCreate, response: Conversation,
     handler: ({ ctx, body }) => messaging.createConversation(user(ctx), body) });
@@ -54,7 +54,7 @@ export function messagingRoutes({ users, messaging, idempotencyKeys }: Pick<Serv
     handler: ({ ctx, params }) => messaging.deleteConversation(user(ctx), params.id) });
 
   const messages = { ...common, tag: 'Messages' };
-  mount(router, { ...messages, method: 'get', path: '/v1/conversations/:id/messages', summary: 'List the messages of a conversation, newest first', query: MessageListQuery, response: MessageList,
+  mount(router, { ...messages, method: 'get', path: '/v1/conversations/:id/messages', summary: 'List the messages of a conversation, newest first', query: MessageListQuery, response: MessageList, keptListJson: true,
     handler: ({ ctx, params, query }) => messaging.listMessages(user(ctx), params.id, query) });
   mount(router, { ...messages, method: 'post', path: '/v1/conversations/:id/messages', summary: 'Post a message; moves last_active_at of the conversation and its contact', body: MessageCreate, response: Message,
     handler: ({ ctx, params, body }) => messaging.createMessage(user(ctx), params.id, body) });
