@@ -1,8 +1,9 @@
 import { spawnSync } from 'node:child_process';
-import { existsSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build, defineConfig, type InlineConfig, type Plugin, type UserConfig } from 'vite';
+import { framePage, FRAME_APPS } from './iframe-app/frame-page.ts';
 import { inlineFrameEntry } from './scripts/vite-inline-frame.ts';
 import { packageBuild } from './scripts/vite-package.ts';
 
@@ -11,13 +12,13 @@ import { packageBuild } from './scripts/vite-package.ts';
  *
  *   dist/sdk/cpe.js     the browser SDK: one minified ES module, loaded cross-origin by merchant
  *                       pages (`components/index.ts`). No Lit and no zod: it validates with the
- *                       guards generated from protocol/'s zod schemas (protocol/generated/guards.ts).
- *   dist/frames/<app>/  the hosted iframe apps, one per `iframe-app/<app>/index.html`, served by the
+ *                       guards generated from protocol/'s zod schemas (protocol/runtime/guards.ts).
+ *   dist/frames/<app>/  the hosted iframe apps, one per `iframe-app/<app>/main.ts`, served by the
  *                       service under `/frames/<app>/`: one page each with its code inline, and the
  *                       language catalogues in dist/frames/assets/.
  *
  * The SDK build is this file's config; the frames build runs after it (plugin `framesBuild`), one
- * build per discovered page, so a new frame is just a new folder with an index.html: no change here.
+ * build per frame app, so a new frame is a new folder with a main.ts and its line in iframe-app/frame-page.ts.
  */
 const root = dirname(fileURLToPath(import.meta.url));
 const framesRoot = join(root, 'iframe-app');
@@ -36,15 +37,25 @@ const oxc: UserConfig['oxc'] = {
   typescript: { removeClassFieldsWithoutInitializer: true },
 };
 
-/** Each `iframe-app/<name>/index.html` is one frame page, served at `/frames/<name>/`. */
+/**
+ * Each frame app (`iframe-app/<name>/main.ts`) is one frame page, served at `/frames/<name>/`: its
+ * index.html is not a file but iframe-app/frame-page.ts's page for it (`framePages`).
+ */
 export function frameEntries(dir = framesRoot): Record<string, string> {
-  if (!existsSync(dir)) return {};
   const entries: Record<string, string> = {};
-  for (const item of readdirSync(dir, { withFileTypes: true })) {
-    const page = join(dir, item.name, 'index.html');
-    if (item.isDirectory() && existsSync(page)) entries[item.name] = page;
-  }
+  for (const name of FRAME_APPS) if (existsSync(join(dir, name, 'main.ts'))) entries[name] = join(dir, name, 'index.html');
   return entries;
+}
+
+/** Serves each frame's index.html from the one page source (iframe-app/frame-page.ts). */
+function framePages(pages: Record<string, string>): Plugin {
+  const byPath = new Map(Object.entries(pages).map(([name, page]) => [page, framePage(name)!]));
+  return {
+    name: 'cpe:frame-pages',
+    enforce: 'pre',
+    resolveId: (id) => (byPath.has(id) ? id : undefined),
+    load: (id) => byPath.get(id),
+  };
 }
 
 /**
@@ -60,7 +71,7 @@ export function framesConfig(name: string, page: string, options: { emptyOutDir:
     publicDir: false,
     logLevel: 'warn',
     oxc,
-    plugins: [inlineFrameEntry('/frames/', { earlyHello: speaksBridge(page) })],
+    plugins: [framePages({ [name]: page }), inlineFrameEntry('/frames/', { earlyHello: speaksBridge(page) })],
     build: {
       outDir: dirs.outDir,
       emptyOutDir: options.emptyOutDir,

@@ -21,6 +21,7 @@ import { ensureBuilt } from './scripts/ensure-built.mjs';
  *   GET  /__cpe/intent/:id   the Payment Intent as the shop's backend sees it (attempts included)
  *   POST /__cpe/mw/exchange   Checkout Context: every basket is priced £12.34 GBP
  *   POST /__cpe/mw/attach, /confirm, /authorise, /verify-auth, /exchange   cpeMiddleware's routes
+ *   GET  /iframe-app/<app>/index.html   a frame app's page (iframe-app/frame-page.ts)
  *   GET  /frames/…?pk=pk_test_fake   a fake frame page (test/components/fixtures/fake-frame.ts) for
  *                        handshake tests whose controller uses the test server as its service
  *
@@ -39,7 +40,8 @@ function cpeService() {
       register();
       if (!ensureBuilt({ quiet: true })) throw new Error('vite build failed: dist/ is missing.');
       const { startService } = await import('./server/start.ts');
-      const { CpeClient, cpeMiddleware, toSession } = await import('./server/client/index.ts');
+      const { framePage } = await import('./iframe-app/frame-page.ts');
+      const { CpeClient, cpeMiddleware, toSession } = await import('./client/index.ts');
       dataDir = mkdtempSync(join(tmpdir(), 'cpe-wtr-'));
       const off = { perSecond: 0, burst: 0 };
       service = await startService({
@@ -74,6 +76,14 @@ function cpeService() {
         const run = (i) => (i < routes.length ? routes[i](ctx, () => run(i + 1)) : next());
         return run(0);
       };
+      use(async (ctx, next) => {
+        // A frame app's page, from its one source (the build makes dist/frames/<app>/index.html from it).
+        const app = /^\/iframe-app\/([a-z-]+)\/index\.html$/.exec(ctx.path)?.[1];
+        const page = app && framePage(app);
+        if (!page) return next();
+        ctx.type = 'html';
+        ctx.body = page;
+      });
       use(async (ctx, next) => {
         // A fake hosted frame for the handshake tests (their controller's service is the test server).
         if (ctx.path.startsWith('/frames/') && ctx.query.pk === 'pk_test_fake') {

@@ -1,7 +1,7 @@
-import type { CheckoutContext, CreateServerIntent, ElementsOptions, MiddlewareRoutes } from '../protocol/elements-options.ts';
-import * as guards from '../protocol/generated/guards.ts';
-import { check } from '../protocol/json-guard.ts';
-import type { PaymentIntentSession } from '../protocol/session.ts';
+import type { CheckoutContext, CreateServerIntent, ElementsOptions, MiddlewareRoutes } from '../protocol/schemas/elements-options.ts';
+import * as guards from '../protocol/runtime/guards.ts';
+import { check } from '../protocol/runtime/json-guard.ts';
+import type { PaymentIntentSession } from '../protocol/schemas/session.ts';
 import { CpeCardFields } from './card-fields/card-fields.ts';
 import { CpeCard } from './card/card.ts';
 import { describeIssues, SdkError } from './errors.ts';
@@ -26,7 +26,7 @@ export const sdkOrigin = (): string => new URL(import.meta.url).origin;
  */
 export function makeController(options: ElementsOptions, serviceOrigin = sdkOrigin(), where = 'createElements'): ElementsController {
   if (firstCopy) throw new SdkError('sdk_loaded_twice', `${where}: the CPE SDK is loaded twice, from ${firstCopy} (first: the page's elements are its) and ${import.meta.url}: load it once.`);
-  const { pubKey, createServerIntent, middleware, context } = parse<ElementsOptions>(where, guards.ElementsOptions, options);
+  const { pubKey, createServerIntent, middleware, context } = parse(where, guards.ElementsOptions, options);
   const fail = (option: string, text: string) => {
     throw new SdkError('invalid_options', `${where}: ${text}`, option);
   };
@@ -96,7 +96,7 @@ export class ElementsController {
   }
 
   #flow<T extends FrameHost>(flow: T, where: string, options: FlowOptions, identifier: string): T {
-    const o = parse<FlowOptions>(where, guards.CardElementOptions, options);
+    const o = parse(where, guards.CardElementOptions, options);
     this.claim(flow, where, (o.identifier ??= identifier));
     return flow.setup(this, o);
   }

@@ -57,3 +57,6 @@ export function adoptEarlyProperties(element: HTMLElement, props: readonly strin
       (element as unknown as Record<string, unknown>)[name] = value;
     }
 }
+
+/** `HTMLElement` in a browser; a plain class during server-side rendering, so importing never throws. */
+export const HTMLElementOrStub = (typeof HTMLElement === 'undefined' ? class {} : HTMLElement) as typeof HTMLElement;

@@ -1,4 +1,4 @@
-import type { GuardIssue } from '../protocol/json-guard.ts';
+import type { GuardIssue } from '../protocol/runtime/json-guard.ts';
 
 /**
  * Codes of the errors the SDK throws for misuse (spec, Errors 1): invalid options, an invalid mount
@@ -37,7 +37,7 @@ export class SdkError extends Error {
 const KNOWN_SPELLINGS: Record<string, string> = { authorize: 'authorise', verifyauth: 'verifyAuth', publicKey: 'pubKey' };
 
 /**
- * One readable message from the guards' issues (protocol/json-guard.ts), one sentence per option at
+ * One readable message from the guards' issues (protocol/runtime/json-guard.ts), one sentence per option at
  * fault, each the option's name and the `message` its schema carries:
  * `createElements: option "pubKey" must be your public key, a string starting "pk_".`
  */

@@ -1,5 +1,5 @@
-import type { ChangeState } from '../protocol/bridge.ts';
-import type { WalletUnavailableReason } from '../protocol/wallet-sheet.ts';
+import type { ChangeState } from '../protocol/schemas/bridge.ts';
+import type { WalletUnavailableReason } from '../protocol/runtime/wallet.ts';
 
 /**
  * The browser events of the spec, with their exact names. Every one is a DOM `CustomEvent`

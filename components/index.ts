@@ -14,7 +14,7 @@
  * `/intent/*`). No `unsafe-eval`, no `unsafe-inline` script or style: the elements' styles are
  * constructed stylesheets and sizes are set through the CSSOM.
  */
-import type { ElementsOptions } from '../protocol/elements-options.ts';
+import type { ElementsOptions } from '../protocol/schemas/elements-options.ts';
 import { makeController, type ElementsController } from './controller.ts';
 import './elements/elements.ts';
 
@@ -27,29 +27,18 @@ export { CpeVerifyFlow } from './verify-flow/verify-flow.component.ts';
 export { CpeWalletA } from './wallet-a/wallet-a.component.ts';
 export { CpeWalletB } from './wallet-b/wallet-b.component.ts';
 export type { WalletAvailability, WalletApproved } from './internal/wallet-host.ts';
-export type { WalletUnavailableReason } from '../protocol/wallet-sheet.ts';
+export type { WalletUnavailableReason } from '../protocol/runtime/wallet.ts';
 export { FrameHost } from './internal/frame-host.ts';
-export type {
-  ElementsApi,
-  AttachOptions,
-  ConfirmOptions,
-  AuthOptions,
-  ConfirmResult,
-  AuthoriseResult,
-  ChallengeOutcome,
-  AttachResponse,
-  ConfirmResponse,
-  ChallengePayload,
-  TokeniseResult,
-} from './internal/frame-host.ts';
+export type { ElementsApi, AttachResponse, ConfirmResponse, ChallengePayload, TokeniseResult } from './internal/frame-host.ts';
+export type { AttachOptions, ConfirmOptions, AuthOptions, ConfirmResult, AuthoriseResult, ChallengeOutcome } from './internal/options.ts';
 export type { FlowOptions, WalletAOptions, WalletBOptions, WalletTotal } from './internal/options.ts';
 export type { CardElementOptions, CardFieldsElementOptions, CardFieldTargets, MountTarget, ResolveOptions, SharedElementOptions } from './internal/options.ts';
-export type { ChangeState, CardSchemesDisplay } from '../protocol/bridge.ts';
-export type { Layout, Theme } from '../protocol/frame-address.ts';
+export type { ChangeState, CardSchemesDisplay } from '../protocol/schemas/bridge.ts';
+export type { Layout, Theme } from '../protocol/runtime/frame-address.ts';
 export { SdkError, type SdkErrorCode } from './errors.ts';
 export { CPE_EVENTS, dispatchCpeEvent, type CpeEvent, type CpeEventDetails, type CpeEventName } from './events.ts';
-export type { ElementsOptions, MiddlewareRoutes, CreateServerIntent, CheckoutContext } from '../protocol/elements-options.ts';
-export type { PaymentIntentSession } from '../protocol/session.ts';
+export type { ElementsOptions, MiddlewareRoutes, CreateServerIntent, CheckoutContext } from '../protocol/schemas/elements-options.ts';
+export type { PaymentIntentSession } from '../protocol/schemas/session.ts';
 export type { CpeCardProperties } from './card/card.component.ts';
 export type { CpeCardFieldsProperties } from './card-fields/card-fields.component.ts';
 export type { CpeElementsProperties } from './elements/elements.component.ts';

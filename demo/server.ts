@@ -6,7 +6,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { bodyParser } from '@koa/bodyparser';
 import Koa from 'koa';
-import { CpeClient, cpeMiddleware, toSession } from '../server/client/index.ts';
+import { CpeClient, cpeMiddleware, toSession } from '../client/index.ts';
 import type { Credentials } from '../server/seed.ts';
 import type { PageConfig } from './chrome.ts';
 import { createInbox, doneWord, MessagingError } from './inbox.ts';

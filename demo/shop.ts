@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type Koa from 'koa';
-import type { CpeClient } from '../server/client/index.ts';
-import { toSession } from '../server/client/index.ts';
+import type { CpeClient } from '../client/index.ts';
+import { toSession } from '../client/index.ts';
 import { escape, shell, type PageConfig } from './chrome.ts';
 import { money, translator, type Language, type T, type Text } from './i18n.ts';
 

@@ -9,7 +9,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
-const SOURCES = ['components', 'protocol', 'iframe-app', 'server/client', 'react', 'vite.config.ts', 'scripts/vite-inline-frame.ts', 'scripts/vite-package.ts', 'package-lock.json'];
+const SOURCES = ['components', 'protocol', 'iframe-app', 'client', 'api', 'react', 'vite.config.ts', 'scripts/vite-inline-frame.ts', 'scripts/vite-package.ts', 'package-lock.json'];
 export const SDK_FILE = join(root, 'dist/sdk/cpe.js');
 
 function newestMtime(path) {

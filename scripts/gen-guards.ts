@@ -1,7 +1,7 @@
 /**
- * Generates protocol/generated/guards.ts: plain JSON Schema objects, converted with `z.toJSONSchema`
+ * Generates protocol/runtime/guards.ts: plain JSON Schema objects, converted with `z.toJSONSchema`
  * from the protocol's zod schemas, for what the merchant-side SDK and the frames validate without zod (with
- * protocol/json-guard.ts). The zod schemas stay the one definition; test/server/guards-fresh.test.ts
+ * protocol/runtime/json-guard.ts). The zod schemas stay the one definition; test/server/guards-fresh.test.ts
  * fails when the checked-in file differs from a fresh generation.
  *
  *   npm run gen:guards       (node --import tsx scripts/gen-guards.ts)
@@ -9,26 +9,16 @@
 import { writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import * as z from 'zod/mini';
-import { defaultMessage, type JsonSchema } from '../protocol/json-guard.ts';
-import { EVENTS, FrameEvent, Hello, Init, METHODS, Request, Response, TokeniseResult } from '../protocol/bridge.ts';
-import { ChallengeCancel, ChallengeMessage } from '../protocol/challenge.ts';
-import {
-  AttachOptions,
-  AuthOptions,
-  CardElementOptions,
-  CardFieldsElementOptions,
-  ChallengeOptions,
-  ConfirmOptions,
-  ElementsOptions,
-  WalletAOptions,
-  WalletBOptions,
-} from '../protocol/elements-options.ts';
-import { FieldMessage } from '../protocol/field-channel.ts';
-import { FrameParams } from '../protocol/frame-url.ts';
-import { PaymentIntentSession } from '../protocol/session.ts';
-import { WalletApproval, WalletRequest, WalletResult, WalletSession, WalletSheetReady } from '../protocol/wallet.ts';
+import { defaultMessage, type JsonSchema } from '../protocol/runtime/json-guard.ts';
+import * as bridge from '../protocol/schemas/bridge.ts';
+import * as challenge from '../protocol/schemas/challenge.ts';
+import * as elementsOptions from '../protocol/schemas/elements-options.ts';
+import * as fieldChannel from '../protocol/schemas/field-channel.ts';
+import * as frameUrl from '../protocol/schemas/frame-url.ts';
+import * as session from '../protocol/schemas/session.ts';
+import * as wallet from '../protocol/schemas/wallet.ts';
 
-export const GUARDS_PATH = fileURLToPath(new URL('../protocol/generated/guards.ts', import.meta.url));
+export const GUARDS_PATH = fileURLToPath(new URL('../protocol/runtime/guards.ts', import.meta.url));
 
 type Json = Record<string, unknown>;
 const SAFE = Number.MAX_SAFE_INTEGER;
@@ -84,62 +74,91 @@ function minimal(node: unknown, names = false): unknown {
   return out;
 }
 
+/** One guard: its JSON Schema, and the TypeScript type of its constant (the schema's input type). */
+type Entry = { json: unknown; type: string };
+
+/** The schema modules, as the generated file imports them (type-only: no zod reaches the browser). */
+const MODULES = { bridge, challenge, elementsOptions, fieldChannel, frameUrl, session, wallet } as const;
+const FILES: Record<keyof typeof MODULES, string> = {
+  bridge: 'bridge',
+  challenge: 'challenge',
+  elementsOptions: 'elements-options',
+  fieldChannel: 'field-channel',
+  frameUrl: 'frame-url',
+  session: 'session',
+  wallet: 'wallet',
+};
+
+/** The guard of `module.name`, typed `Guard<z.input<typeof module.name>>`. */
+function guard<M extends keyof typeof MODULES>(module: M, name: keyof (typeof MODULES)[M] & string): Entry {
+  return { json: toGuard(MODULES[module][name] as z.core.$ZodType), type: `Guard<z.input<typeof ${module}.${name}>>` };
+}
+
+/** A guard per bridge method or event, each typed with its own schema. */
+function byName(what: 'EVENTS' | 'PARAMS' | 'RESULTS'): Entry {
+  if (what === 'EVENTS') return { json: map(bridge.EVENTS), type: '{ [E in keyof typeof bridge.EVENTS]: Guard<z.input<(typeof bridge.EVENTS)[E]>> }' };
+  const part = what === 'PARAMS' ? 'params' : 'result';
+  const schemas = Object.fromEntries(Object.entries(bridge.METHODS).map(([method, pair]) => [method, pair[part]]));
+  return { json: map(schemas), type: `{ [M in keyof typeof bridge.METHODS]: Guard<z.input<(typeof bridge.METHODS)[M]['${part}']>> }` };
+}
+
 const map = (entries: Record<string, z.core.$ZodType>) => Object.fromEntries(Object.entries(entries).map(([key, schema]) => [key, toGuard(schema)]));
 
 /** What the SDK and the frames validate, by export name. */
-export function guards(): Record<string, unknown> {
+export function guards(): Record<string, Entry> {
   return {
-    // Frame → page, on the bridge (protocol/bridge.ts).
-    Hello: toGuard(Hello),
-    Response: toGuard(Response),
-    FrameEvent: toGuard(FrameEvent),
-    EVENTS: map(EVENTS),
-    RESULTS: map(Object.fromEntries(Object.entries(METHODS).map(([method, { result }]) => [method, result]))),
+    // Frame → page, on the bridge (protocol/schemas/bridge.ts).
+    Hello: guard('bridge', 'Hello'),
+    Response: guard('bridge', 'Response'),
+    FrameEvent: guard('bridge', 'FrameEvent'),
+    EVENTS: byName('EVENTS'),
+    RESULTS: byName('RESULTS'),
     // The 3-D Secure challenge page and the wallet sheet → page.
-    ChallengeMessage: toGuard(ChallengeMessage),
-    ChallengeCancel: toGuard(ChallengeCancel),
-    WalletResult: toGuard(WalletResult),
-    WalletSheetReady: toGuard(WalletSheetReady),
+    ChallengeMessage: guard('challenge', 'ChallengeMessage'),
+    ChallengeCancel: guard('challenge', 'ChallengeCancel'),
+    WalletResult: guard('wallet', 'WalletResult'),
+    WalletSheetReady: guard('wallet', 'WalletSheetReady'),
     // The merchant backend's createServerIntent answer.
-    PaymentIntentSession: toGuard(PaymentIntentSession),
-    // Options (protocol/elements-options.ts).
-    ElementsOptions: toGuard(ElementsOptions),
+    PaymentIntentSession: guard('session', 'PaymentIntentSession'),
+    // Options (protocol/schemas/elements-options.ts).
+    ElementsOptions: guard('elementsOptions', 'ElementsOptions'),
     // Also the Flows' options (FlowOptions is CardElementOptions).
-    CardElementOptions: toGuard(CardElementOptions),
-    CardFieldsElementOptions: toGuard(CardFieldsElementOptions),
-    WalletAOptions: toGuard(WalletAOptions),
-    WalletBOptions: toGuard(WalletBOptions),
-    AttachOptions: toGuard(AttachOptions),
-    ConfirmOptions: toGuard(ConfirmOptions),
-    AuthOptions: toGuard(AuthOptions),
-    ChallengeOptions: toGuard(ChallengeOptions),
+    CardElementOptions: guard('elementsOptions', 'CardElementOptions'),
+    CardFieldsElementOptions: guard('elementsOptions', 'CardFieldsElementOptions'),
+    WalletAOptions: guard('elementsOptions', 'WalletAOptions'),
+    WalletBOptions: guard('elementsOptions', 'WalletBOptions'),
+    AttachOptions: guard('elementsOptions', 'AttachOptions'),
+    ConfirmOptions: guard('elementsOptions', 'ConfirmOptions'),
+    AuthOptions: guard('elementsOptions', 'AuthOptions'),
+    ChallengeOptions: guard('elementsOptions', 'ChallengeOptions'),
     // What the frames (iframe-app/) validate: the page's messages, their own address, each other's
     // messages on the field channel, and the service's answers.
-    Init: toGuard(Init),
-    Request: toGuard(Request),
-    PARAMS: map(Object.fromEntries(Object.entries(METHODS).map(([method, { params }]) => [method, params]))),
-    FrameParams: toGuard(FrameParams),
-    TokeniseResult: toGuard(TokeniseResult),
-    FieldMessage: toGuard(FieldMessage),
-    WalletRequest: toGuard(WalletRequest),
-    WalletSession: toGuard(WalletSession),
-    WalletApproval: toGuard(WalletApproval),
+    Init: guard('bridge', 'Init'),
+    Request: guard('bridge', 'Request'),
+    PARAMS: byName('PARAMS'),
+    FrameParams: guard('frameUrl', 'FrameParams'),
+    TokeniseResult: guard('bridge', 'TokeniseResult'),
+    FieldMessage: guard('fieldChannel', 'FieldMessage'),
+    WalletRequest: guard('wallet', 'WalletRequest'),
+    WalletSession: guard('wallet', 'WalletSession'),
+    WalletApproval: guard('wallet', 'WalletApproval'),
   };
 }
 
 /** The module's text. */
 export function generateGuards(): string {
   const lines = [
-    '// GENERATED by scripts/gen-guards.ts (npm run gen:guards) from the zod schemas in protocol/: do not edit.',
-    '// JSON Schema (draft 2020-12 subset) for protocol/json-guard.ts; `message` is the SDK\'s sentence, `custom` a',
-    '// hand-written check of protocol/option-checks.ts. test/server/guards-fresh.test.ts keeps it fresh.',
-    "import type { JsonSchema } from '../json-guard.ts';",
+    '// GENERATED by scripts/gen-guards.ts (npm run gen:guards) from the zod schemas in protocol/schemas/: do not edit.',
+    '// JSON Schema (draft 2020-12 subset) for protocol/runtime/json-guard.ts; `message` is the SDK\'s sentence, `custom` a',
+    '// hand-written check of protocol/runtime/option-checks.ts. test/server/guards-fresh.test.ts keeps it fresh.',
+    '// Each guard is typed with its schema\'s type (type-only imports: no zod at run time), so `conforms(guard, value)`',
+    '// narrows to what the schema accepts.',
+    "import type * as z from 'zod/mini';",
+    ...Object.entries(FILES).map(([module, file]) => `import type * as ${module} from '../schemas/${file}.ts';`),
+    "import type { Guard } from './json-guard.ts';",
     '',
   ];
-  for (const [name, value] of Object.entries(guards())) {
-    const type = name === 'EVENTS' || name === 'RESULTS' || name === 'PARAMS' ? 'Record<string, JsonSchema>' : 'JsonSchema';
-    lines.push(`export const ${name}: ${type} = ${JSON.stringify(value)};`);
-  }
+  for (const [name, { json, type }] of Object.entries(guards())) lines.push(`export const ${name}: ${type} = ${JSON.stringify(json)};`);
   return `${lines.join('\n')}\n`;
 }
 

@@ -1,7 +1,7 @@
 import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join, posix } from 'node:path';
 import type { Plugin } from 'vite';
-import { BRIDGE_VERSION } from '../protocol/version.ts';
+import { BRIDGE_VERSION } from '../protocol/runtime/version.ts';
 
 /**
  * Makes each built frame page one response: its entry module and its stylesheets go inline into

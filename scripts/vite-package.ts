@@ -9,8 +9,9 @@ import { build, type Plugin } from 'vite';
  * `exports`): plain JavaScript for Node 20 and any bundler, with declarations.
  *
  *   dist/server/   `cpe/server`: CpeClient, cpeMiddleware (Koa), cpeNodeHandler (req, res), toSession:
- *                  one module with no import but Node's own (the client's types come from the
- *                  service's zod schemas: declarations only, never its code)
+ *                  client/: one module with no import but Node's own (its paths come from
+ *                  api/routes.ts, plain data; its types from api/operations.ts's zod schemas:
+ *                  declarations only, never their code)
  *   dist/react/    `cpe/react`: the React components; imports only `react` (the SDK's types as `cpe/sdk`)
  */
 export function packageBuild(root: string): Plugin {
@@ -19,9 +20,9 @@ export function packageBuild(root: string): Plugin {
     apply: 'build',
     async closeBundle(error?: Error) {
       if (error) return;
-      await bundle(root, 'server/client/index.ts', 'dist/server', [/^node:/]);
+      await bundle(root, 'client/index.ts', 'dist/server', [/^node:/]);
       await bundle(root, 'react/index.ts', 'dist/react', ['react', /^react\//]);
-      declarations(root, 'server/client/index.ts', 'dist/server', ['node']);
+      declarations(root, 'client/index.ts', 'dist/server', ['node']);
       // cpe/react's declarations: only its own file; `cpe/sdk` stays as written and resolves to dist/sdk in the package.
       const temp = mkdtempSync(join(tmpdir(), 'cpe-react-types-'));
       try {

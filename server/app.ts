@@ -10,7 +10,8 @@ import { rateLimit } from './http/rate-limit.ts';
 import { requestLog } from './http/request-log.ts';
 import { staticAssets } from './http/static-assets.ts';
 import { messagingRoutes } from './messaging/routes.ts';
-import { operationsOf } from './http/operation.ts';
+import { OPERATIONS } from '../api/operations.ts';
+import { mountedOperations } from './http/operation.ts';
 import { openApiDocument } from './openapi.ts';
 import { publicHostRedirect } from './http/public-host.ts';
 import { cardTestingLimits } from './payments/card-testing.ts';
@@ -41,13 +42,14 @@ export function createApp(services: Services, options: { adminSecret?: string } 
 
   const root = new Router<AppState>();
   root.get('/v1/openapi.json', (ctx) => {
-    ctx.body = openApiDocument(config.publicUrl, described);
+    ctx.body = openApiDocument(config.publicUrl, OPERATIONS);
   });
   root.get('/healthz', (ctx) => {
     ctx.body = { ok: true };
   });
 
-  // Every router the app mounts, in order; the API description covers exactly their operations.
+  // Every router the app mounts, in order; together they serve every operation of the table (api/),
+  // which the API description describes.
   const routers = [
     root,
     messagingRoutes(services, limiter),
@@ -57,7 +59,9 @@ export function createApp(services: Services, options: { adminSecret?: string } 
     walletRoutes(services, cardTesting),
     adminRoutes(services, options.adminSecret),
   ];
-  const described = operationsOf(routers);
+  const served = mountedOperations(routers);
+  const unserved = OPERATIONS.filter((operation) => !served.has(operation.name));
+  if (unserved.length) throw new Error(`No router mounts ${unserved.map((operation) => operation.name).join(', ')} (api/routes.ts)`);
 
   const { rateBuckets } = services.store;
   if (rateBuckets)

@@ -1,6 +1,8 @@
 import { z } from 'zod';
-import { ErrorBody } from './http/api-error.ts';
-import type { Auth, Operation } from './http/operation.ts';
+import { PUBLIC_KEY_HEADER, SESSION_TOKEN_HEADER } from '../protocol/runtime/headers.ts';
+import { ErrorBody } from '../api/errors.ts';
+import type { Operation } from '../api/operations.ts';
+import type { Auth } from '../api/routes.ts';
 
 const security: Record<Auth, Record<string, string[]>[]> = {
   accessToken: [{ accessToken: [] }],
@@ -108,8 +110,8 @@ export function openApiDocument(serverUrl: string, operations: readonly Operatio
       securitySchemes: {
         accessToken: { type: 'http', scheme: 'bearer', description: 'Messaging access token (`npm run -s token -- <username>`).' },
         licenceKey: { type: 'http', scheme: 'bearer', description: 'Merchant licence key: server to server only.' },
-        publicKey: { type: 'apiKey', in: 'header', name: 'X-CPE-Public-Key' },
-        sessionToken: { type: 'apiKey', in: 'header', name: 'X-CPE-Session-Token' },
+        publicKey: { type: 'apiKey', in: 'header', name: PUBLIC_KEY_HEADER },
+        sessionToken: { type: 'apiKey', in: 'header', name: SESSION_TOKEN_HEADER },
       },
     },
   };

@@ -6,7 +6,7 @@
  *   npm run -s bench:messaging [-- --duration 10 --connections 50 --sizes 1000,10000]
  *   (or BENCH_DURATION, BENCH_CONNECTIONS, BENCH_SIZES, BENCH_TIMEOUT)
  *
- * Both servers are child processes (`node --import tsx server/main.ts` and json-server's own CLI);
+ * Both servers are child processes (`node --import tsx scripts/start.ts` and json-server's own CLI);
  * autocannon runs in this process; all traffic stays on 127.0.0.1. Prints a markdown table and the
  * target checks, and writes everything to bench/results/messaging-<date>.json.
  */

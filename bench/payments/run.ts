@@ -7,7 +7,7 @@
  * A complete payment is the intent-level flow for a frictionless card (4242 4242 4242 4242), six
  * requests in order: create → tokenise → attach → confirm → authorise → verify, each checked
  * (status 200, the expected intent status, verify `success`). N concurrent payment loops run in
- * this process against the service as a separate child process (`node --import tsx server/main.ts`,
+ * this process against the service as a separate child process (`node --import tsx scripts/start.ts`,
  * what `npm start` runs) with a real data folder, so every acknowledged step is on disk (group
  * commit: an fdatasync of the append log). All traffic stays on 127.0.0.1.
  *
@@ -204,7 +204,7 @@ try {
     `Payments benchmark: ${duration} s measured after ${warmup} s warm-up, ${concurrency} concurrent payment loops, idempotency keys ${idempotencyKeys ? 'on' : 'off'}, ` +
       `node ${process.version}, ${cpus().length} CPUs${cpuProf ? ', service under --cpu-prof' : ''}`,
   );
-  log(`Service: node --import tsx server/main.ts, data in ${dataDir}, ${Object.entries(SERVICE_ENV).map(([k, v]) => `${k}=${v}`).join(' ')} (rate limits off)`);
+  log(`Service: node --import tsx scripts/start.ts, data in ${dataDir}, ${Object.entries(SERVICE_ENV).map(([k, v]) => `${k}=${v}`).join(' ')} (rate limits off)`);
   const service = await startService(root, dataDir, SERVICE_ENV, { nodeFlags: cpuProf ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : [] });
   const client = jsonClient(service.port, concurrency);
   let measured: Window;

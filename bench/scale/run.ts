@@ -51,7 +51,7 @@ function cpuTicks(): { machine: number; busy: number; ours: number } {
     if (!/^\d+$/.test(pid)) continue;
     try {
       const cmdline = readFileSync(`/proc/${pid}/cmdline`, 'utf8');
-      if (Number(pid) !== process.pid && !cmdline.includes('server/main.ts') && !cmdline.startsWith('postgres')) continue;
+      if (Number(pid) !== process.pid && !cmdline.includes('scripts/start.ts') && !cmdline.startsWith('postgres')) continue;
       const stat = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
       ours += Number(stat[11]) + Number(stat[12]);
     } catch {

@@ -62,7 +62,7 @@ export interface ServiceChild extends Child {
 }
 
 /**
- * `npm start`'s service process (`node --import tsx server/main.ts`, without the npm wrapper and its
+ * `npm start`'s service process (`node --import tsx scripts/start.ts`, without the npm wrapper and its
  * build check) on free loopback ports, with its own data folder and the given environment; resolves
  * once it answers and has written its credentials.
  */
@@ -73,7 +73,7 @@ export async function startServiceChild(
   options: { nodeFlags?: string[]; keepBytes?: number; startTimeoutMs?: number } = {},
 ): Promise<ServiceChild> {
   const [port, demoPort] = [await freePort(), await freePort()];
-  const child = spawnNode('the service', [...(options.nodeFlags ?? []), '--import', 'tsx', 'server/main.ts'], {
+  const child = spawnNode('the service', [...(options.nodeFlags ?? []), '--import', 'tsx', 'scripts/start.ts'], {
     cwd: root,
     env: { PORT: String(port), DEMO_PORT: String(demoPort), CPE_DATA_DIR: dataDir, CPE_PUBLIC_URL: `http://127.0.0.1:${port}`, ...env },
     keepBytes: options.keepBytes,

@@ -1,16 +1,15 @@
-import type { CardField, ChangeState } from '../../protocol/bridge.ts';
-import { frameUrl } from '../../protocol/frame-address.ts';
-import type { PaymentIntentSession } from '../../protocol/session.ts';
+import type { CardField, ChangeState } from '../../protocol/schemas/bridge.ts';
+import { CARD_FIELDS, frameUrl } from '../../protocol/runtime/frame-address.ts';
+import type { PaymentIntentSession } from '../../protocol/schemas/session.ts';
 import type { ElementsController } from '../controller.ts';
 import { Frame } from '../internal/frame.ts';
 import { FrameHost, px } from '../internal/frame-host.ts';
-import { CardFieldsElementOptions as schema } from '../../protocol/generated/guards.ts';
+import { CardFieldsElementOptions as schema } from '../../protocol/runtime/guards.ts';
 import { resolveTarget, type CardFieldsElementOptions } from '../internal/options.ts';
 import type { OptionProperties } from '../internal/properties.ts';
 import { sheet } from '../internal/styles.ts';
 import styles, { fieldBoxStyles } from './card-fields.styles.ts';
 
-const FIELDS: CardField[] = ['number', 'expiry', 'cvc', 'name'];
 const TITLES: Record<CardField, string> = { number: 'Card number', expiry: 'Expiry date', cvc: 'Security code', name: 'Name on card' };
 
 /** Minimum height of each field's box in CSS pixels (one input with its label and focus ring). */
@@ -58,7 +57,7 @@ export const FIELD_MIN_HEIGHT = 44;
  */
 export class CpeCardFields extends FrameHost {
   static observedAttributes = ['language', 'theme', 'identifier', 'card-schemes-display', 'width', 'height'];
-  protected readonly where = 'cardFieldsElement';
+  protected readonly apiName = 'cardFieldsElement';
   protected readonly schema = schema;
   declare protected options: CardFieldsElementOptions;
   #targets: [CardField, Element][] = [];
@@ -73,8 +72,8 @@ export class CpeCardFields extends FrameHost {
 
   protected place(): void {
     const { element, fields, resolveOptions: resolve = {} } = this.options;
-    const scope = !this.factory ? this : element ? resolveTarget(this.where, 'element', element, resolve) : undefined;
-    this.#targets = FIELDS.map((field) => [field, resolveTarget(this.where, `fields.${field}`, fields?.[field], resolve, `[data-cpe-field="${field}"]`, scope)]);
+    const scope = !this.factory ? this : element ? resolveTarget(this.apiName, 'element', element, resolve) : undefined;
+    this.#targets = CARD_FIELDS.map((field) => [field, resolveTarget(this.apiName, `fields.${field}`, fields?.[field], resolve, `[data-cpe-field="${field}"]`, scope)]);
     if (!this.isConnected) (scope ?? this.#targets[0]![1]).append(this);
   }
 

@@ -1,10 +1,10 @@
-import type { PaymentIntentSession } from '../../protocol/session.ts';
-import type { ChangeState } from '../../protocol/bridge.ts';
-import { frameUrl, type Layout } from '../../protocol/frame-address.ts';
+import type { PaymentIntentSession } from '../../protocol/schemas/session.ts';
+import type { ChangeState } from '../../protocol/schemas/bridge.ts';
+import { frameUrl, type Layout } from '../../protocol/runtime/frame-address.ts';
 import type { ElementsController } from '../controller.ts';
 import { Frame } from '../internal/frame.ts';
 import { FrameHost } from '../internal/frame-host.ts';
-import { CardElementOptions as schema } from '../../protocol/generated/guards.ts';
+import { CardElementOptions as schema } from '../../protocol/runtime/guards.ts';
 import { resolveTarget, type CardElementOptions } from '../internal/options.ts';
 import type { OptionProperties } from '../internal/properties.ts';
 import { sheet } from '../internal/styles.ts';
@@ -46,7 +46,7 @@ export const LAYOUT_MIN_HEIGHT: Record<Layout, number> = { stack: 180, 'row-mini
  */
 export class CpeCard extends FrameHost {
   static observedAttributes = ['layout', 'language', 'theme', 'identifier', 'card-schemes-display', 'width', 'height'];
-  protected readonly where = 'cardElement';
+  protected readonly apiName = 'cardElement';
   protected readonly schema = schema;
   declare protected options: CardElementOptions;
 
@@ -57,7 +57,7 @@ export class CpeCard extends FrameHost {
 
   protected place(): void {
     const { element, resolveOptions } = this.options;
-    if (this.factory && !this.isConnected) resolveTarget(this.where, 'element', element, resolveOptions, '#cpe-card, [data-cpe-card]').append(this);
+    if (this.factory && !this.isConnected) resolveTarget(this.apiName, 'element', element, resolveOptions, '#cpe-card, [data-cpe-card]').append(this);
   }
 
   protected mount(controller: ElementsController, session?: PaymentIntentSession): Frame[] {

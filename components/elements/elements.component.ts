@@ -1,11 +1,10 @@
-import type { ElementsOptions, MiddlewareRoutes } from '../../protocol/elements-options.ts';
-import * as guards from '../../protocol/generated/guards.ts';
-import { isRelativeUrl } from '../../protocol/option-checks.ts';
+import type { ElementsOptions, MiddlewareRoutes } from '../../protocol/schemas/elements-options.ts';
+import * as guards from '../../protocol/runtime/guards.ts';
+import { isRelativeUrl } from '../../protocol/runtime/option-checks.ts';
 import { makeController, type ElementsController } from '../controller.ts';
-import { adoptEarlyProperties, camel, kebab } from '../define.ts';
+import { adoptEarlyProperties, camel, HTMLElementOrStub, kebab } from '../define.ts';
 import { SdkError } from '../errors.ts';
 import { dispatchCpeEvent } from '../events.ts';
-import { Base } from '../internal/frame-host.ts';
 import { parse } from '../internal/options.ts';
 import { postJson } from '../transport/transport.ts';
 
@@ -52,7 +51,7 @@ function intentUrl(url: string | null): void {
  * @fires {CustomEvent<{ controller: ElementsController }>} cpe-elements:ready - The controller exists (also the `controller` property); again after each change.
  * @fires {CustomEvent<{ message: string, code?: string, operation?: string }>} cpe:error - Invalid attributes (code `invalid_options`, operation `init`).
  */
-export class CpeElements extends Base {
+export class CpeElements extends HTMLElementOrStub {
   static observedAttributes = ['pub-key', 'intent-url', 'attach-url', 'confirm-url', 'authorise-url', 'verify-auth-url', 'exchange-url', 'amount', 'currency', 'reference'];
   static props = CpeElements.observedAttributes.map(camel);
 

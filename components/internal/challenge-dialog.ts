@@ -1,9 +1,8 @@
-import type { ColorScheme, DialogTexts } from '../../protocol/bridge.ts';
-import type { ChallengeCancel as CancelMessage, ChallengeMessage as ResultMessage } from '../../protocol/challenge.ts';
-import { CHALLENGE_INIT_TYPE, CHALLENGE_READY_TYPE } from '../../protocol/challenge-types.ts';
-import { ChallengeCancel, ChallengeMessage } from '../../protocol/generated/guards.ts';
-import type { ChallengePayload } from '../../protocol/intent.ts';
-import { conforms } from '../../protocol/json-guard.ts';
+import type { ColorScheme, DialogTexts } from '../../protocol/schemas/bridge.ts';
+import { CHALLENGE_INIT_TYPE, CHALLENGE_READY_TYPE } from '../../protocol/runtime/challenge-types.ts';
+import { ChallengeCancel, ChallengeMessage } from '../../protocol/runtime/guards.ts';
+import type { ChallengePayload } from '../../protocol/schemas/intent.ts';
+import { conforms } from '../../protocol/runtime/json-guard.ts';
 
 /** The focused element, looking into open shadow roots (where `document.activeElement` stops). */
 function deepActive(): HTMLElement | null {
@@ -102,7 +101,7 @@ export function modal<T>(
  * Each page of the challenge says `ready` with the uuid the SDK put in its address's fragment (only
  * from the service origin and this frame's window); the SDK hands it a fresh MessageChannel port, and
  * the page's `{type: 'cpe:3ds:result'}` or cancel comes back on that port, for this transaction only
- * (protocol/challenge.ts): nothing of the challenge travels on a window. Resolves `completed` or
+ * (protocol/schemas/challenge.ts): nothing of the challenge travels on a window. Resolves `completed` or
  * `failed`; `undefined` when the shopper cancels or `signal` aborts (the element was removed).
  */
 export function showChallenge(
@@ -128,8 +127,8 @@ export function showChallenge(
       const { port1, port2 } = new MessageChannel();
       port1.onmessage = ({ data }) => {
         if (data?.transaction_id !== challenge.transaction_id) return;
-        if (conforms<ResultMessage>(ChallengeMessage, data)) done(data.status);
-        else if (conforms<CancelMessage>(ChallengeCancel, data)) done();
+        if (conforms(ChallengeMessage, data)) done(data.status);
+        else if (conforms(ChallengeCancel, data)) done();
       };
       iframe.contentWindow!.postMessage({ type: CHALLENGE_INIT_TYPE, session: uuid }, { targetOrigin: origin, transfer: [port2] });
     },

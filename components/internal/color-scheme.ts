@@ -1,5 +1,5 @@
-import type { ColorScheme } from '../../protocol/bridge.ts';
-import type { Theme } from '../../protocol/frame-address.ts';
+import type { ColorScheme } from '../../protocol/schemas/bridge.ts';
+import type { Theme } from '../../protocol/runtime/frame-address.ts';
 
 /**
  * The colour scheme and background of the page around `el`, which `theme: 'auto'` follows (not only the operating

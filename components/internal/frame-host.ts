@@ -1,60 +1,30 @@
-import type { ChangeState, ColorScheme, DialogTexts, FrameConfig, FrameEventDetail, FrameEventName, TokeniseResult } from '../../protocol/bridge.ts';
-import type { AttachResponse, AuthoriseResponse, ChallengePayload, ConfirmResponse } from '../../protocol/intent.ts';
-import * as guards from '../../protocol/generated/guards.ts';
-import type { JsonSchema } from '../../protocol/json-guard.ts';
-import type { PaymentIntentSession } from '../../protocol/session.ts';
+import type { ChangeState, ColorScheme, DialogTexts, FrameConfig, FrameEventDetail, FrameEventName, TokeniseResult } from '../../protocol/schemas/bridge.ts';
+import type { AttachResponse, ChallengePayload, ConfirmResponse } from '../../protocol/schemas/intent.ts';
+import * as guards from '../../protocol/runtime/guards.ts';
+import type { PaymentIntentSession } from '../../protocol/schemas/session.ts';
 import type { ElementsController } from '../controller.ts';
-import { adoptEarlyProperties, camel, kebab } from '../define.ts';
+import { adoptEarlyProperties, camel, HTMLElementOrStub, kebab } from '../define.ts';
 import { SdkError } from '../errors.ts';
 import { dispatchCpeEvent, type CpeEvent, type CpeEventDetails, type CpeEventName } from '../events.ts';
-import { postJson, intentStep, scrub, sessionHeaders } from '../transport/transport.ts';
-import { showChallenge } from './challenge-dialog.ts';
+import { scrub } from '../transport/transport.ts';
+import { PaymentAttempt } from './payment-attempt.ts';
+import { challenge } from './challenge.ts';
 import { resolveLook } from './color-scheme.ts';
+import { FrameMount, noop, type HostController } from './frame-mount.ts';
 import type { Frame, FrameOwner } from './frame.ts';
-import { parse, type SharedElementOptions } from './options.ts';
+import {
+  parse,
+  type AttachOptions,
+  type AuthOptions,
+  type AuthoriseResult,
+  type ChallengeOutcome,
+  type ConfirmOptions,
+  type ConfirmResult,
+  type OptionsGuard,
+  type SharedElementOptions,
+} from './options.ts';
 
-/** `HTMLElement` in a browser; a plain class during server-side rendering, so importing never throws. */
-export const Base = (typeof HTMLElement === 'undefined' ? class {} : HTMLElement) as typeof HTMLElement;
 
-export interface AttachOptions {
-  /** Default: the session's Payment Intent. */
-  intentId?: string;
-  /** Default: the token of the last `tokenise()`. */
-  token?: string;
-  /** Vault the card (needs the intent's `account_id`). */
-  storeCard?: boolean;
-}
-
-export interface ConfirmOptions {
-  intentId?: string;
-  /** Show the 3-D Secure challenge when one is needed. Default true. */
-  autoHandle3DS?: boolean;
-  /** After `requires_authorisation`, call `authoriseViaBackend` with `authorise.endpoint` (or `middleware.authorise`). */
-  autoAuthorise?: boolean;
-  /** Overrides the attempt's key for confirm (and the automatic authorise). */
-  idempotencyKey?: string;
-  authorise?: { endpoint: string; payload?: unknown };
-}
-
-export interface AuthOptions {
-  intentId?: string;
-  /** A relative route of your backend (never the service): it receives `{payment_intent_id, ...payload}`. */
-  endpoint: string;
-  headers?: Record<string, string>;
-  /** Default 30000. */
-  timeoutMs?: number;
-  /** Merged into the body (an object), or sent as `payload`. */
-  payload?: unknown;
-  idempotencyKey?: string;
-  /** Then post `{payment_intent_id}` to `middleware.verifyAuth`; its answer is at `verify` of the result. */
-  verify?: boolean;
-}
-
-/** `confirm()`'s answer; with `autoAuthorise`, the authorisation's answer is at `authorise`. */
-export type ConfirmResult = ConfirmResponse & { authorise?: AuthoriseResult };
-/** Your backend's answer to `authoriseViaBackend` (the service's AuthoriseResponse when forwarded as is). */
-export type AuthoriseResult = Partial<AuthoriseResponse> & { authorised?: boolean; status?: string; verify?: unknown };
-export type ChallengeOutcome = 'completed' | 'failed' | undefined;
 export type { AttachResponse, ChallengePayload, ConfirmResponse, TokeniseResult };
 
 /** Spec "ElementsApi": what every CPE element implements. */
@@ -75,34 +45,15 @@ export interface ElementsApi {
   onError(listener: (event: CpeEvent<'cpe:error'>) => void): this;
 }
 
-/** The nineteen theme tokens of the spec, read from the element's computed style. */
-export const TOKENS = 'bg bg-alt fg fg-muted border border-subtle focus error success accent input-bg input-fg input-border input-placeholder font radius gap padding control-height'
-  .split(' ')
-  .map((name) => `--cpe-${name}`);
-
-const noop = () => {};
 export const px = (value: number | string) => (typeof value === 'number' ? `${value}px` : value);
-
-interface Deferred {
-  promise: Promise<void>;
-  resolve(): void;
-  reject(error: Error): void;
-  settled?: boolean;
-}
-function deferred(): Deferred {
-  const d = {} as Deferred;
-  d.promise = new Promise<void>((resolve, reject) => {
-    d.resolve = () => ((d.settled = true), resolve());
-    d.reject = (error) => ((d.settled = true), reject(error));
-  });
-  d.promise.catch(noop);
-  return d;
-}
 
 /**
  * The base of every merchant-side element: a thin host for hosted frames (no card data here),
  * implementing ElementsApi once. Subclasses say where their frames go (`mount`) and what a frame's
- * change means (`frameChange`).
+ * change means (`frameChange`). It holds its parts, in the shape of Lit's reactive controllers: the
+ * frame mount (frame-mount.ts: handshake, ready, timeout, theme), the payment attempt
+ * (payment-attempt.ts: key, token, attach → confirm → authorise; no DOM) and the 3-D Secure
+ * challenge (challenge.ts); this class keeps the options, the lifecycle and the operations' events.
  *
  * Lifecycle: a factory's element waits for `init()`; an element written in HTML initialises itself
  * once connected with a controller (its `controller` property or the enclosing `<cpe-elements>`).
@@ -147,7 +98,7 @@ function deferred(): Deferred {
  * @csspart challenge - The 3-D Secure `<dialog>`.
  * @csspart challenge-cancel - The challenge's Cancel button.
  */
-export abstract class FrameHost extends Base implements FrameOwner, ElementsApi {
+export abstract class FrameHost extends HTMLElementOrStub implements FrameOwner, ElementsApi {
   /** How long the frame may take to say `ready` before `cpe:error` (code `timeout`) and awaitReady rejects. */
   static handshakeTimeoutMs = 15_000;
   /** The options written as attributes (kebab-case): `total` and `appearance` take two each (`total-amount`, `total-label`). */
@@ -164,11 +115,21 @@ export abstract class FrameHost extends Base implements FrameOwner, ElementsApi 
   }
 
   /** Name used in messages: `cardElement`, `<cpe-card>`. */
-  protected abstract readonly where: string;
+  protected abstract readonly apiName: string;
   /** The validated options (from the factory, or from attributes). */
   protected options: SharedElementOptions = {};
+  /** The frames of the current mount: their handshake, ready, timeout and look. */
+  readonly #mount = new FrameMount(
+    this,
+    () => this.frameConfig(),
+    () => this.emit('cpe:ready', {}),
+  );
+  /** The element's parts, told when its frames go. */
+  readonly #parts: HostController[] = [this.#mount];
   /** Current frames, the first being the one that tokenises and takes focus. */
-  protected frames: Frame[] = [];
+  protected get frames(): Frame[] {
+    return this.#mount.frames;
+  }
   /** The controller's Payment Intent session; none yet with Checkout Context until the shopper commits. */
   protected get session(): PaymentIntentSession | undefined {
     return this.controller?.current;
@@ -185,21 +146,11 @@ export abstract class FrameHost extends Base implements FrameOwner, ElementsApi 
   #wanted = false;
   #init?: Promise<void>;
   #gen = 0;
-  #abort?: AbortController;
-  #ready?: Deferred;
-  #readySent = false;
-  /** createServerIntent has not answered yet: ready waits for it. */
-  #sessionPending = false;
-  #timer?: ReturnType<typeof setTimeout>;
-  /** The tokens and colour scheme last sent to the frames (JSON), to send them again only when they change. */
-  #look = '';
-  /** What the dialogs say, in the frames' language (their `ready` tells). */
-  protected texts?: DialogTexts;
-  // The attempt: one idempotency key from tokenise to authorise.
-  #key?: string;
-  #token?: string;
-  #attached?: { intentId: string; ok: boolean };
-  #confirmed?: { intentId: string; status: string };
+  /** The payment attempt (no DOM): its key, token and steps; this element runs them inside their events. */
+  protected readonly attempt = new PaymentAttempt(
+    () => this.controller!,
+    (detail) => this.emit('cpe:error', detail),
+  );
 
   /** The Elements controller; set it (or wrap the element in `<cpe-elements>`) and a connected element initialises itself. */
   get controller(): ElementsController | undefined {
@@ -221,7 +172,7 @@ export abstract class FrameHost extends Base implements FrameOwner, ElementsApi 
 
   /** `cardElement` (a factory's element) or `<cpe-card>` (written in HTML): what messages call it. */
   get #name(): string {
-    return this.#factory ? this.where : `<${this.localName}>`;
+    return this.#factory ? this.apiName : `<${this.localName}>`;
   }
 
   /** The options the attributes say (camelCased; `height` and a `width` in pixels as numbers), before validation. */
@@ -262,7 +213,7 @@ export abstract class FrameHost extends Base implements FrameOwner, ElementsApi 
   }
 
   /** The options schema; in HTML the observed attributes (kebab-case) are its options (camelCase). */
-  protected abstract readonly schema: JsonSchema;
+  protected abstract readonly schema: OptionsGuard;
   /** True for a factory's element (options from the factory, `element` is its container). */
   protected get factory(): boolean {
     return this.#factory;
@@ -308,11 +259,7 @@ export abstract class FrameHost extends Base implements FrameOwner, ElementsApi 
     this.controller?.hosts.delete(this);
     this.#gen++;
     this.#init = undefined;
-    this.#abort?.abort();
-    if (this.#ready?.settled) this.#ready = undefined;
-    clearTimeout(this.#timer);
-    for (const frame of this.frames) frame.destroy();
-    this.frames = [];
+    for (const part of this.#parts) part.hostDisconnected?.();
   }
 
   protected emit<K extends CpeEventName>(name: K, detail: CpeEventDetails[K]): void {
@@ -338,42 +285,34 @@ export abstract class FrameHost extends Base implements FrameOwner, ElementsApi 
 
   async #start(gen: number): Promise<void> {
     if (gen !== this.#gen) return;
-    if (!this.#ready || this.#ready.settled) this.#ready = deferred();
+    this.#mount.begin();
     try {
       const controller = this.controller;
-      if (!controller) throw new SdkError('invalid_state', `${this.where}: no controller: set .controller or put it in <cpe-elements>`);
+      if (!controller) throw new SdkError('invalid_state', `${this.apiName}: no controller: set .controller or put it in <cpe-elements>`);
       // The attributes are the options (a factory's were reflected to them, and may have been changed since).
       this.options = parse(this.#name, this.schema, { ...this.#extras, ...this.#attributeOptions() });
       this.place();
-      if (!(await this.precheck(controller))) return this.#ready!.reject(new SdkError('unavailable', `${this.where}: not available here (see its availability)`));
+      if (!(await this.precheck(controller))) return this.#mount.fail(new SdkError('unavailable', `${this.apiName}: not available here (see its availability)`));
       // The frame loads while createServerIntent runs: ready is the later of the two, not their sum.
       const initial = controller.initial();
       initial.catch(noop);
       controller.hosts.add(this);
-      const abort = (this.#abort = new AbortController());
       const { width } = this.options;
       if (width !== undefined) this.style.width = px(width);
-      this.#readySent = false;
-      this.#sessionPending = true;
-      this.frames = this.mount(controller, controller.current);
-      this.#timer = setTimeout(
-        () =>
-          this.#fail(
-            'init',
-            new SdkError(
-              'timeout',
-              `${this.where}: the frame did not answer in ${FrameHost.handshakeTimeoutMs / 1000} s: is ${controller.serviceOrigin} reachable, allowed by your CSP (frame-src) and this origin registered for your key?`,
-            ),
+      this.#mount.start(this.mount(controller, controller.current), FrameHost.handshakeTimeoutMs, () =>
+        this.#fail(
+          'init',
+          new SdkError(
+            'timeout',
+            `${this.apiName}: the frame did not answer in ${FrameHost.handshakeTimeoutMs / 1000} s: is ${controller.serviceOrigin} reachable, allowed by your CSP (frame-src) and this origin registered for your key?`,
           ),
-        FrameHost.handshakeTimeoutMs,
+        ),
       );
-      this.#watchTheme(abort.signal);
       const session = await initial;
       if (gen !== this.#gen) return;
       // Frames that finished their handshake first get the session now; later ones get it in theirs.
       if (session) await this.adopt();
-      this.#sessionPending = false;
-      this.#maybeReady();
+      this.#mount.sessionArrived();
     } catch (error) {
       if (gen === this.#gen) this.#unmount();
       throw this.#fail('init', error);
@@ -392,7 +331,7 @@ export abstract class FrameHost extends Base implements FrameOwner, ElementsApi 
 
   /** @internal The controller's session arrived (Checkout Context): each ready frame gets it with `configure`. */
   adopt(): Promise<unknown> {
-    return Promise.all(this.frames.map((frame) => frame.end && frame.request('configure', this.frameConfig())));
+    return this.#mount.configure();
   }
 
   /** The session, created (Checkout Context: exchanged) at the shopper's commit; named by this element. */
@@ -403,17 +342,19 @@ export abstract class FrameHost extends Base implements FrameOwner, ElementsApi 
   #fail(operation: string, error: unknown): SdkError {
     const e = error instanceof SdkError ? error : new SdkError((error as { code?: string })?.code ?? 'error', scrub(String((error as Error)?.message ?? error)));
     this.emit('cpe:error', { message: e.message, code: e.code, operation });
-    if (operation === 'init') this.#ready?.reject(e);
+    if (operation === 'init') this.#mount.fail(e);
     return e;
   }
 
   /** Resolves when the handshake completed (not when the shopper completed the form). */
   awaitReady(): Promise<void> {
-    if (!this.#ready) {
-      if (!this.#wanted && this.#factory) return Promise.reject(new SdkError('invalid_state', `${this.where}: call init() before awaitReady()`));
-      this.#ready = deferred();
-    }
-    return this.#ready.promise;
+    if (!this.#mount.awaited && !this.#wanted && this.#factory) return Promise.reject(new SdkError('invalid_state', `${this.apiName}: call init() before awaitReady()`));
+    return this.#mount.whenReady();
+  }
+
+  /** What the dialogs say, in the frames' language (their `ready` tells). */
+  protected get texts(): DialogTexts | undefined {
+    return this.#mount.texts;
   }
 
   /** The colour scheme of the frames and dialogs: the `theme` option, or with `auto` the page around the element. */
@@ -423,24 +364,11 @@ export abstract class FrameHost extends Base implements FrameOwner, ElementsApi 
 
   /** @internal FrameOwner: the config the frames get at the handshake and with `configure`. */
   frameConfig(): FrameConfig {
-    const style = getComputedStyle(this);
-    const tokens: Record<string, string> = {};
-    for (const name of TOKENS) {
-      const value = style.getPropertyValue(name).trim();
-      if (value) tokens[name] = value;
-    }
-    // The frames paint the page's own background (unless --cpe-bg says otherwise) in its colour scheme,
-    // and their iframes take that scheme too, so the browser keeps them transparent.
-    const { scheme, background } = resolveLook(this, this.options.theme);
-    if (background) tokens['--cpe-bg'] ??= background;
-    for (const frame of this.frames) frame.iframe.style.colorScheme = scheme;
-    this.#look = JSON.stringify([tokens, scheme]);
     const session = this.session;
     return {
       pubKey: this.controller!.pubKey,
       session: session && { paymentIntentId: session.paymentIntentId, sessionToken: session.sessionToken },
-      tokens,
-      scheme,
+      ...this.#mount.look(this.options.theme),
       cardSchemesDisplay: this.options.cardSchemesDisplay,
       extra: this.extra(),
     };
@@ -453,46 +381,22 @@ export abstract class FrameHost extends Base implements FrameOwner, ElementsApi 
       const { message, code } = detail as FrameEventDetail<'error'>;
       this.emit('cpe:error', { message: scrub(message), code, operation: 'frame' });
     }
-    if (name === 'ready') {
-      const { texts } = detail as FrameEventDetail<'ready'>;
-      if (texts) this.texts = texts;
-      // The reserved height was for the skeleton: from now on the element is as tall as its frame.
-      (frame.box instanceof HTMLElement ? frame.box : this).style.minHeight = '';
-      this.#maybeReady();
-    }
-  }
-
-  /** Ready: every frame finished its handshake and has the session (when there is one yet). */
-  #maybeReady(): void {
-    if (this.#readySent || this.#sessionPending || !this.frames.every((f) => f.ready)) return;
-    this.#readySent = true;
-    clearTimeout(this.#timer);
-    this.#ready?.resolve();
-    this.emit('cpe:ready', {});
+    if (name === 'ready') this.#mount.frameReady(frame, (detail as FrameEventDetail<'ready'>).texts);
   }
 
   /**
-   * Follows `--cpe-*` and colour scheme changes: the style, class and theme attributes of the element
-   * and its ancestors (a page switching its own theme), and the operating system's preference.
+   * Runs one ElementsApi operation: its checks (`guard`, given the messages' prefix: `cardElement.attach`),
+   * `…:start`, the work, `cpe:error` on failure, `…:end`.
    */
-  #watchTheme(signal: AbortSignal): void {
-    const check = () => {
-      if (!this.frames.length) return;
-      const before = this.#look;
-      const config = this.frameConfig();
-      if (this.#look !== before) for (const frame of this.frames) if (frame.end) frame.request('configure', config).catch(noop);
-    };
-    const observer = new MutationObserver(check);
-    for (let node: Element | null = this; node; node = node.parentElement ?? ((node.getRootNode() as ShadowRoot).host || null))
-      observer.observe(node, { attributes: true, attributeFilter: ['style', 'class', 'theme', 'data-theme'] });
-    signal.addEventListener('abort', () => observer.disconnect());
-    matchMedia('(prefers-color-scheme: dark)').addEventListener('change', check, { signal });
-  }
-
-  /** Runs one ElementsApi operation: `…:start`, the work, `cpe:error` on failure, `…:end`. */
-  async #op<T>(operation: string, phase: 'processing' | 'attach' | 'confirm' | 'authorise' | undefined, guard: () => void, work: () => Promise<T>, end?: (result: T) => object): Promise<T> {
+  async #op<T>(
+    operation: string,
+    phase: 'processing' | 'attach' | 'confirm' | 'authorise' | undefined,
+    guard: (at: string) => void,
+    work: () => Promise<T>,
+    end?: (result: T) => object,
+  ): Promise<T> {
     try {
-      guard();
+      guard(`${this.apiName}.${operation === 'authorise' ? 'authoriseViaBackend' : operation}`);
     } catch (error) {
       throw this.#fail(operation, error);
     }
@@ -508,7 +412,7 @@ export abstract class FrameHost extends Base implements FrameOwner, ElementsApi 
   }
 
   async #readyFrame(): Promise<Frame> {
-    if (!this.#init && this.#factory) throw new SdkError('invalid_state', `${this.where}: call init() first`);
+    if (!this.#init && this.#factory) throw new SdkError('invalid_state', `${this.apiName}: call init() first`);
     await this.awaitReady();
     return this.frames[0]!;
   }
@@ -518,15 +422,9 @@ export abstract class FrameHost extends Base implements FrameOwner, ElementsApi 
     return this.#op('tokenise', 'processing', noop, async () => {
       await this.commit();
       const result = await (await this.#readyFrame()).request('tokenise', {});
-      this.#newAttempt(result.data.cp_card_token);
+      this.attempt.start(result.data.cp_card_token);
       return result;
     });
-  }
-
-  #newAttempt(token?: string): void {
-    this.#key = crypto.randomUUID();
-    this.#token = token;
-    this.#attached = this.#confirmed = undefined;
   }
 
   /**
@@ -539,27 +437,8 @@ export abstract class FrameHost extends Base implements FrameOwner, ElementsApi 
     return this.#op(
       'attach',
       'attach',
-      () => {
-        o = parse(`${this.where}.attach`, guards.AttachOptions, options);
-        if (!o.token && !this.#token) throw new SdkError('invalid_state', `${this.where}.attach: ${this.noToken}`);
-      },
-      async () => {
-        if (o.token && o.token !== this.#token) this.#newAttempt(o.token);
-        const token = this.#token!;
-        const intentId = o.intentId ?? (await this.commit()).paymentIntentId;
-        const body = { payment_intent_id: intentId, token, ...(o.storeCard !== undefined && { storeCard: o.storeCard }) };
-        const answer: AttachResponse = await intentStep(this.controller!, 'attach', body, this.#key!);
-        this.#token = undefined;
-        const ok = answer.status !== 'requires_payment_method';
-        this.#attached = { intentId, ok };
-        if (!ok)
-          this.emit('cpe:error', {
-            message: scrub(answer.error?.message ?? 'The card was not accepted: use another card.'),
-            code: answer.error?.code ?? 'attach_failed',
-            operation: 'attach',
-          });
-        return answer;
-      },
+      (at) => this.attempt.checkAttach(at, (o = parse(at, guards.AttachOptions, options)), this.noToken),
+      async () => this.attempt.attach(o, o.intentId ?? (await this.commit()).paymentIntentId),
       (answer) => ({ status: answer.status }),
     );
   }
@@ -575,52 +454,21 @@ export abstract class FrameHost extends Base implements FrameOwner, ElementsApi 
     const result: ConfirmResult = await this.#op(
       'confirm',
       'confirm',
-      () => {
-        o = parse(`${this.where}.confirm`, guards.ConfirmOptions, options);
-        if (!this.#attached) throw new SdkError('invalid_state', `${this.where}.confirm: call attach() first`);
-        if (!this.#attached.ok)
-          throw new SdkError('invalid_state', `${this.where}.confirm: attach returned requires_payment_method: tokenise and attach another card`);
-        endpoint = o.authorise?.endpoint ?? this.controller!.middleware.authorise;
-        if (o.autoAuthorise && !endpoint)
-          throw new SdkError('invalid_options', `${this.where}.confirm: "autoAuthorise" needs "authorise.endpoint" or middleware.authorise`, 'authorise.endpoint');
-      },
-      async () => {
-        const intentId = o.intentId ?? this.#attached!.intentId;
-        let answer: ConfirmResponse = await intentStep(this.controller!, 'confirm', { payment_intent_id: intentId }, o.idempotencyKey ?? this.#key!);
-        this.#confirmed = { intentId, status: answer.status };
-        if (answer.status === 'requires_customer_authentication' && answer.challenge && o.autoHandle3DS !== false) {
-          const outcome = await this.#challenge(answer.challenge);
-          if (outcome) answer = { ...answer, challenge: null, status: this.#confirmed.status as ConfirmResponse['status'], three_ds: `challenge_${outcome}` };
-        } else if (answer.status !== 'requires_authorisation' && answer.status !== 'requires_customer_authentication') {
-          this.emit('cpe:error', { message: `Cannot proceed to authorisation (${answer.status}).`, code: 'confirm_failed', operation: 'confirm' });
-        }
-        return answer;
-      },
+      (at) => (endpoint = this.attempt.checkConfirm(at, (o = parse(at, guards.ConfirmOptions, options)))),
+      () => this.attempt.confirm(o, (challenge) => this.#challenge(challenge)),
       (answer) => ({ status: answer.status }),
     );
     if (o!.autoAuthorise && result.status === 'requires_authorisation')
-      result.authorise = await this.authoriseViaBackend({ endpoint: endpoint!, payload: o!.authorise?.payload, intentId: this.#confirmed!.intentId, idempotencyKey: o!.idempotencyKey });
+      result.authorise = await this.authoriseViaBackend({ endpoint: endpoint!, payload: o!.authorise?.payload, intentId: this.attempt.confirmedIntent, idempotencyKey: o!.idempotencyKey });
     return result;
   }
 
-  /** The challenge modal with its events; records the outcome on the attempt. */
-  async #challenge(challenge: ChallengePayload): Promise<ChallengeOutcome> {
-    const origin = this.controller!.serviceOrigin;
-    const url = new URL(challenge.url, origin);
-    if (url.origin !== origin) throw new SdkError('invalid_options', `${this.where}: the challenge url must be a page of the service (${origin})`, 'url');
-    this.emit('cpe:challenge:start', {});
+  /** The challenge modal with its events (in this mount: it closes when the frames go); the attempt records the outcome. */
+  #challenge(payload: ChallengePayload): Promise<ChallengeOutcome> {
     const look = { scheme: this.scheme, texts: this.texts, lang: this.options.language ?? 'en' };
-    const outcome = await showChallenge(this.shadowRoot!, origin, { ...challenge, url: url.href }, this.#abort?.signal ?? new AbortController().signal, look);
-    if (outcome) this.#confirmed = { intentId: this.#confirmed?.intentId ?? this.session!.paymentIntentId, status: outcome === 'completed' ? 'requires_authorisation' : 'failed' };
-    if (outcome !== 'completed')
-      this.emit(
-        'cpe:error',
-        outcome
-          ? { message: '3-D Secure authentication failed.', code: 'authentication_failed', operation: 'challenge' }
-          : { message: '3-D Secure authentication was cancelled.', code: 'challenge_cancelled', operation: 'challenge' },
-      );
-    this.emit('cpe:challenge:end', { status: outcome ?? 'cancelled' });
-    return outcome;
+    return challenge(this, this.apiName, this.controller!.serviceOrigin, payload, look, this.#mount.signal ?? new AbortController().signal, (outcome) =>
+      this.attempt.challenged(outcome, this.session!.paymentIntentId),
+    );
   }
 
   /** The manual 3-D Secure path (confirm with `autoHandle3DS: false`): `completed`, `failed`, or undefined when cancelled. */
@@ -629,9 +477,9 @@ export abstract class FrameHost extends Base implements FrameOwner, ElementsApi 
     return this.#op(
       'handle3DSAuthentication',
       undefined,
-      () => {
-        c = parse(`${this.where}.handle3DSAuthentication`, guards.ChallengeOptions, challenge);
-        if (!this.isConnected) throw new SdkError('invalid_state', `${this.where}: the element must be in the document`);
+      (at) => {
+        c = parse(at, guards.ChallengeOptions, challenge);
+        if (!this.isConnected) throw new SdkError('invalid_state', `${this.apiName}: the element must be in the document`);
       },
       () => this.#challenge(c),
     );
@@ -650,29 +498,11 @@ export abstract class FrameHost extends Base implements FrameOwner, ElementsApi 
   /** `direct`: the Flows' session route `/intent/authorise` (spec transport rule 4), with the session's headers. */
   #authorise(options: AuthOptions, direct?: boolean): Promise<AuthoriseResult> {
     let o: AuthOptions;
-    const verifyRoute = this.controller?.middleware.verifyAuth;
     return this.#op(
       'authorise',
       'authorise',
-      () => {
-        o = direct ? options : parse(`${this.where}.authoriseViaBackend`, guards.AuthOptions, options);
-        if (!direct && new URL(o.endpoint, location.href).origin === this.controller?.serviceOrigin)
-          throw new SdkError('invalid_options', `${this.where}.authoriseViaBackend: "endpoint" must be your backend, not the service`, 'endpoint');
-        if (o.verify && !verifyRoute) throw new SdkError('invalid_options', `${this.where}.authoriseViaBackend: "verify" needs middleware.verifyAuth`, 'verify');
-        if (this.#confirmed?.status !== 'requires_authorisation')
-          throw new SdkError('invalid_state', `${this.where}.authoriseViaBackend: confirm() did not return requires_authorisation`);
-      },
-      async () => {
-        const intentId = o.intentId ?? this.#confirmed!.intentId;
-        const payload = o.payload && typeof o.payload === 'object' && !Array.isArray(o.payload) ? o.payload : o.payload === undefined ? {} : { payload: o.payload };
-        const key = o.idempotencyKey ?? this.#key ?? crypto.randomUUID();
-        const headers = direct ? await sessionHeaders(this.controller!, key) : { ...o.headers, 'X-Idempotency-Key': key };
-        const answer: AuthoriseResult = await postJson(o.endpoint, { payment_intent_id: intentId, ...payload }, headers, o.timeoutMs);
-        if (answer.authorised === false)
-          this.emit('cpe:error', { message: scrub(answer.error?.message ?? 'The payment was not authorised.'), code: answer.error?.code ?? 'not_authorised', operation: 'authorise' });
-        if (o.verify) answer.verify = await postJson(verifyRoute!, { payment_intent_id: intentId }, { 'X-Idempotency-Key': key });
-        return answer;
-      },
+      (at) => this.attempt.checkAuthorise(at, (o = direct ? options : parse(at, guards.AuthOptions, options)), direct),
+      () => this.attempt.authorise(o, direct),
       (answer) => ({ authorised: answer.authorised, status: answer.status, success: answer.authorised !== false }),
     );
   }
@@ -704,17 +534,12 @@ export abstract class FrameHost extends Base implements FrameOwner, ElementsApi 
     }
   }
 
-  /** Ends the attempt: the next attach is a fresh one (a new idempotency key and 3-D Secure transaction). */
-  protected newAttempt(token?: string): void {
-    this.#newAttempt(token);
-  }
-
   /** Clears every field and its validation (after a decline, say) and ends the attempt. */
   reset(): Promise<void> {
     return this.#op('reset', undefined, noop, async () => {
       await this.#readyFrame();
       await Promise.all(this.frames.map((frame) => frame.request('reset', {})));
-      this.#newAttempt();
+      this.attempt.start();
     });
   }
 

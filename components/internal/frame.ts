@@ -1,8 +1,8 @@
-import type { FrameConfig, FrameEventDetail, FrameEventName, Hello as HelloMessage, Init, Method, ParamsOf, ResultOf } from '../../protocol/bridge.ts';
-import { Hello } from '../../protocol/generated/guards.ts';
-import { conforms } from '../../protocol/json-guard.ts';
-import { BridgeRequestError, ElementEnd } from '../../protocol/rpc-element.ts';
-import { BRIDGE_VERSION } from '../../protocol/version.ts';
+import type { FrameConfig, FrameEventDetail, FrameEventName, Init, Method, ParamsOf, ResultOf } from '../../protocol/schemas/bridge.ts';
+import { Hello } from '../../protocol/runtime/guards.ts';
+import { conforms } from '../../protocol/runtime/json-guard.ts';
+import { BridgeRequestError, ElementEnd } from '../../protocol/runtime/rpc-element.ts';
+import { BRIDGE_VERSION } from '../../protocol/runtime/version.ts';
 
 export interface FrameOwner {
   /** The config sent in Init (and again with `configure`). */
@@ -11,7 +11,7 @@ export interface FrameOwner {
 }
 
 /**
- * One hosted iframe and its end of the bridge (protocol/bridge.ts). The frame's `Hello` is accepted
+ * One hosted iframe and its end of the bridge (protocol/schemas/bridge.ts). The frame's `Hello` is accepted
  * only from the service origin, from this iframe's window and with this mount's session uuid; the
  * answer `Init` goes to the service origin only and hands over port2 of a fresh MessageChannel.
  * A later `Hello` (the frame reloaded) closes the old port and hands over a new one.
@@ -46,7 +46,7 @@ export class Frame {
 
   #hello = (event: MessageEvent) => {
     if (event.origin !== this.origin || event.source !== this.iframe.contentWindow || !event.source) return;
-    if (!conforms<HelloMessage>(Hello, event.data) || event.data.session !== this.session) return;
+    if (!conforms(Hello, event.data) || event.data.session !== this.session) return;
     this.end?.close('The payment frame reloaded.');
     this.ready = false;
     const { port1, port2 } = new MessageChannel();

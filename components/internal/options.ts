@@ -1,118 +1,66 @@
-import type { CardSchemesDisplay } from '../../protocol/bridge.ts';
-import type { Layout, Theme } from '../../protocol/frame-address.ts';
-import { check, type JsonSchema } from '../../protocol/json-guard.ts';
-import { CUSTOM_CHECKS } from '../../protocol/option-checks.ts';
-import type { WALLET_A_STYLES, WALLET_A_TYPES, WALLET_B_TYPES } from '../../protocol/wallet-sheet.ts';
+import type * as z from 'zod/mini';
+import { check, type Guard } from '../../protocol/runtime/json-guard.ts';
+import { CUSTOM_CHECKS } from '../../protocol/runtime/option-checks.ts';
+import type * as schemas from '../../protocol/schemas/elements-options.ts';
+import type { AuthoriseResponse, ConfirmResponse } from '../../protocol/schemas/intent.ts';
 import { describeIssues, SdkError } from '../errors.ts';
+
+/**
+ * The element factories' options are their zod schemas' input types (protocol/schemas/elements-options.ts,
+ * where each option is documented), checked here through the guards generated from them: one
+ * definition. `Dom` reads the schemas' stand-ins for DOM types as the DOM types (protocol/ has no DOM).
+ */
+export type Dom<T> = T extends schemas.DomElement
+  ? Element
+  : T extends schemas.DomParentNode
+    ? ParentNode
+    : T extends Node | ((...args: never[]) => unknown)
+      ? T
+      : T extends object
+        ? { [K in keyof T]: Dom<T[K]> }
+        : T;
+
+/** The options a schema takes, as the SDK's public type. */
+type OptionsOf<S extends z.core.$ZodType> = Dom<z.input<S>>;
 
 /** A mount target: a CSS selector (searched in `resolveOptions.within`, default the document) or an Element. */
 export type MountTarget = string | Element;
 
-/** How `element` (and the card fields' targets) are found. */
-export interface ResolveOptions {
-  /** When `element` is omitted, look for a known mount target (see each element's docs). Default false. */
-  autoDiscover?: boolean;
-  /** Allow mounting into a custom element (a tag with a dash, or `is=`). Default true. */
-  allowCustomElement?: boolean;
-  /** Where selectors and auto-discovery search. Default: the document. */
-  within?: ParentNode;
-}
-
-/**
- * Settings every card element shares. These interfaces document the options; the rules are the zod
- * schemas of protocol/elements-options.ts, checked here through their generated guards.
- */
-export interface SharedElementOptions {
-  /** Instance identifier (several elements on one page). */
-  identifier?: string;
-  /** Mount target: the element is appended inside it. */
-  element?: MountTarget;
-  /** BCP 47 language of the frame, default `en`; an unknown one falls back to English. */
-  language?: string;
-  /** `auto` (default: follows the page around the element, else `prefers-color-scheme`), `light` or `dark`. */
-  theme?: Theme;
-  /** CSS width of the element, default `100%` of its container (a number is pixels). */
-  width?: string | number;
-  /** Height in pixels to reserve; never below the layout's minimum, and the frame still grows to its content. */
-  height?: number;
-  resolveOptions?: ResolveOptions;
-  /** Card scheme badges: `detected` (default: only the scheme typed), `all` or `none`. */
-  cardSchemesDisplay?: CardSchemesDisplay;
-}
-
-export interface CardElementOptions extends SharedElementOptions {
-  /** `row` by default; see the spec's layout table. */
-  layout?: Layout;
-}
+export type CardElementOptions = OptionsOf<typeof schemas.CardElementOptions>;
 
 /** paymentFlow / verifyFlow: the card element's options; `identifier` defaults to `default_payment_flow` / `default_verify_flow`. */
-export type FlowOptions = CardElementOptions;
+export type FlowOptions = OptionsOf<typeof schemas.FlowOptions>;
+
+/** Settings every card element shares (the card element's, but its layout). */
+export type SharedElementOptions = Omit<CardElementOptions, 'layout'>;
+
+/** How `element` (and the card fields' targets) are found. */
+export type ResolveOptions = NonNullable<SharedElementOptions['resolveOptions']>;
+
+export type WalletAOptions = OptionsOf<typeof schemas.WalletAOptions>;
+
+export type WalletBOptions = OptionsOf<typeof schemas.WalletBOptions>;
 
 /** The wallets' `total`: the amount in minor units (1234 for £12.34), shown on the wallet sheet. */
-export interface WalletTotal {
-  amount: number;
-  label?: string;
-}
+export type WalletTotal = NonNullable<WalletAOptions['total']>;
 
-export interface WalletAOptions {
-  identifier?: string;
-  element?: MountTarget;
-  /** BCP 47 language of the button and the wallet sheet, default `en`. */
-  language?: string;
-  /** `auto` (default: the page around the element), `light` or `dark`: the wallet sheet and its dialog. */
-  theme?: Theme;
-  total?: WalletTotal;
-  appearance?: { type?: (typeof WALLET_A_TYPES)[number]; style?: (typeof WALLET_A_STYLES)[number] };
-}
-
-export interface WalletBOptions {
-  identifier?: string;
-  element?: MountTarget;
-  /** BCP 47 language of the button and the wallet sheet, default `en`. */
-  language?: string;
-  /** `auto` (default: the page around the element), `light` or `dark`: the wallet sheet and its dialog. */
-  theme?: Theme;
-  environment?: 'TEST' | 'PRODUCTION';
-  /** Required: your wallet B merchant id. */
-  merchantId: string;
-  /** Required: the name shown to the shopper. */
-  merchantName: string;
-  total?: WalletTotal;
-  appearance?: { type?: (typeof WALLET_B_TYPES)[number]; style?: 'dark' };
-  allowCreditCards?: boolean;
-  allowPrepaidCards?: boolean;
-  assuranceDetailsRequired?: boolean;
-  billingAddressRequired?: boolean;
-  emailAddressRequired?: boolean;
-}
+export type CardFieldsElementOptions = OptionsOf<typeof schemas.CardFieldsElementOptions>;
 
 /** The four hosted fields of `cardFieldsElement`: each its own iframe in its own mount target. */
-export interface CardFieldTargets {
-  number: MountTarget;
-  expiry: MountTarget;
-  cvc: MountTarget;
-  /** Required, like the other three: the service refuses a card without the cardholder's name. */
-  name: MountTarget;
-}
+export type CardFieldTargets = NonNullable<CardFieldsElementOptions['fields']>;
 
-export interface CardFieldsElementOptions extends SharedElementOptions {
-  /**
-   * Mount targets of the four fields, all required. Default: the descendants
-   * `[data-cpe-field="number"]`, `"expiry"`, `"cvc"` and `"name"` of `element` (or, with
-   * `autoDiscover`, of `within` / the document).
-   */
-  fields?: CardFieldTargets;
-}
+/** The guard of an element's options (each element's own; every one has the shared settings). */
+export type OptionsGuard = Guard<z.input<typeof schemas.CardElementOptions>> | Guard<z.input<typeof schemas.WalletAOptions>> | Guard<z.input<typeof schemas.WalletBOptions>> | Guard<z.input<typeof schemas.CardFieldsElementOptions>>;
 
 /**
- * Checks `value` against a generated guard (protocol/generated/guards.ts) or throws an SdkError
+ * Checks `value` against a generated guard (protocol/runtime/guards.ts) or throws an SdkError
  * (`invalid_options`) naming every option at fault; with `only` (a path such as `total` or
  * `context.amount`), the faults of that option alone (a property set while other required options
  * are still to come).
  */
-export function parse<T>(where: string, schema: JsonSchema, value: unknown, only?: string): T {
-  const issues = check(schema, value, CUSTOM_CHECKS).filter((issue) => !only || `${issue.path.join('.')}.`.startsWith(`${only}.`));
-  if (!issues.length) return value as T;
+export function parse<T>(where: string, guard: Guard<T>, value: unknown, only?: string): Dom<T> {
+  const issues = check(guard, value, CUSTOM_CHECKS).filter((issue) => !only || `${issue.path.join('.')}.`.startsWith(`${only}.`));
+  if (!issues.length) return value as Dom<T>;
   const { message, option } = describeIssues(where, 'option', issues);
   throw new SdkError('invalid_options', message, option);
 }
@@ -149,3 +97,44 @@ export function resolveTarget(where: string, option: string, value: MountTarget 
     fail(`"${option}" <${element.localName}> is a custom element (allowCustomElement is false): use a <div>`);
   return element;
 }
+
+/** The options of the ElementsApi operations (`attach`, `confirm`, `authoriseViaBackend`) and their results. */
+export interface AttachOptions {
+  /** Default: the session's Payment Intent. */
+  intentId?: string;
+  /** Default: the token of the last `tokenise()`. */
+  token?: string;
+  /** Vault the card (needs the intent's `account_id`). */
+  storeCard?: boolean;
+}
+
+export interface ConfirmOptions {
+  intentId?: string;
+  /** Show the 3-D Secure challenge when one is needed. Default true. */
+  autoHandle3DS?: boolean;
+  /** After `requires_authorisation`, call `authoriseViaBackend` with `authorise.endpoint` (or `middleware.authorise`). */
+  autoAuthorise?: boolean;
+  /** Overrides the attempt's key for confirm (and the automatic authorise). */
+  idempotencyKey?: string;
+  authorise?: { endpoint: string; payload?: unknown };
+}
+
+export interface AuthOptions {
+  intentId?: string;
+  /** A relative route of your backend (never the service): it receives `{payment_intent_id, ...payload}`. */
+  endpoint: string;
+  headers?: Record<string, string>;
+  /** Default 30000. */
+  timeoutMs?: number;
+  /** Merged into the body (an object), or sent as `payload`. */
+  payload?: unknown;
+  idempotencyKey?: string;
+  /** Then post `{payment_intent_id}` to `middleware.verifyAuth`; its answer is at `verify` of the result. */
+  verify?: boolean;
+}
+
+/** `confirm()`'s answer; with `autoAuthorise`, the authorisation's answer is at `authorise`. */
+export type ConfirmResult = ConfirmResponse & { authorise?: AuthoriseResult };
+/** Your backend's answer to `authoriseViaBackend` (the service's AuthoriseResponse when forwarded as is). */
+export type AuthoriseResult = Partial<AuthoriseResponse> & { authorised?: boolean; status?: string; verify?: unknown };
+export type ChallengeOutcome = 'completed' | 'failed' | undefined;

@@ -1,10 +1,10 @@
-import type { ChangeState, FrameEventDetail, FrameEventName } from '../../protocol/bridge.ts';
-import { frameUrl } from '../../protocol/frame-address.ts';
-import { WalletSheetReady } from '../../protocol/generated/guards.ts';
-import { conforms } from '../../protocol/json-guard.ts';
-import type { PaymentIntentSession } from '../../protocol/session.ts';
-import type { WalletResult } from '../../protocol/wallet.ts';
-import { encodeWalletRequest, WALLET_SESSION_TYPE, type WalletUnavailableReason } from '../../protocol/wallet-sheet.ts';
+import type { ChangeState, FrameEventDetail, FrameEventName } from '../../protocol/schemas/bridge.ts';
+import { frameUrl } from '../../protocol/runtime/frame-address.ts';
+import { WalletSheetReady } from '../../protocol/runtime/guards.ts';
+import { conforms } from '../../protocol/runtime/json-guard.ts';
+import type { PaymentIntentSession } from '../../protocol/schemas/session.ts';
+import type { WalletResult } from '../../protocol/schemas/wallet.ts';
+import { encodeWalletRequest, WALLET_SESSION_TYPE, type WalletUnavailableReason } from '../../protocol/runtime/wallet.ts';
 import type { ElementsController } from '../controller.ts';
 import { SdkError } from '../errors.ts';
 import { modal } from './challenge-dialog.ts';
@@ -148,7 +148,7 @@ export abstract class WalletHost extends FrameHost {
         sent = true;
         const { port1, port2 } = new MessageChannel();
         // The port is private to the sheet (the service origin's page, its init checked), which checks
-        // its result against protocol/wallet.ts's guard before it sends it.
+        // its result against protocol/schemas/wallet.ts's guard before it sends it.
         port1.onmessage = ({ data }) => data?.session === uuid && finish(data);
         sheet.postMessage({ type: WALLET_SESSION_TYPE, session: uuid, sessionToken: session.sessionToken, paymentIntentId: session.paymentIntentId }, { targetOrigin: origin, transfer: [port2] });
       };
@@ -166,7 +166,7 @@ export abstract class WalletHost extends FrameHost {
         abort.signal,
         (data, done, frame) => {
           finish = done;
-          if (conforms<{ session: string; height?: number }>(WalletSheetReady, data) && data.session === uuid) {
+          if (conforms(WalletSheetReady, data) && data.session === uuid) {
             sheet = frame.contentWindow!;
             send();
             // The dialog fits the sheet's content (never taller than the screen allows).

@@ -1,7 +1,7 @@
-import type { ChangeState, FrameEventDetail, FrameEventName, FlowState } from '../../protocol/bridge.ts';
-import { frameUrl } from '../../protocol/frame-address.ts';
-import { CardElementOptions as schema } from '../../protocol/generated/guards.ts';
-import type { PaymentIntentSession } from '../../protocol/session.ts';
+import type { ChangeState, FrameEventDetail, FrameEventName, FlowState } from '../../protocol/schemas/bridge.ts';
+import { frameUrl } from '../../protocol/runtime/frame-address.ts';
+import { CardElementOptions as schema } from '../../protocol/runtime/guards.ts';
+import type { PaymentIntentSession } from '../../protocol/schemas/session.ts';
 import { LAYOUT_MIN_HEIGHT } from '../card/card.component.ts';
 import type { ElementsController } from '../controller.ts';
 import { Frame } from '../internal/frame.ts';
@@ -42,7 +42,7 @@ import styles from './payment-flow.styles.ts';
  */
 export class CpePaymentFlow extends FrameHost {
   static observedAttributes = ['layout', 'language', 'theme', 'identifier', 'card-schemes-display', 'width', 'height'];
-  protected where = 'paymentFlow';
+  protected apiName = 'paymentFlow';
   protected readonly schema = schema;
   protected flow: 'pay' | 'verify' = 'pay';
   declare protected options: FlowOptions;
@@ -72,13 +72,13 @@ export class CpePaymentFlow extends FrameHost {
   /** A second Flow with the same identifier on one controller is the factory's SdkError, also when set as a property. */
   protected override checkOption(name: string, value: unknown): void {
     super.checkOption(name, value);
-    if (name === 'identifier') this.controller?.claim(this, this.where, (value ?? this.defaults.identifier) as string);
+    if (name === 'identifier') this.controller?.claim(this, this.apiName, (value ?? this.defaults.identifier) as string);
   }
 
   protected place(): void {
     const { element, resolveOptions } = this.options;
-    this.controller!.claim(this, this.where, (this.options.identifier ??= this.defaults.identifier as string));
-    if (this.factory && !this.isConnected) resolveTarget(this.where, 'element', element, resolveOptions, `[data-cpe-flow]`).append(this);
+    this.controller!.claim(this, this.apiName, (this.options.identifier ??= this.defaults.identifier as string));
+    if (this.factory && !this.isConnected) resolveTarget(this.apiName, 'element', element, resolveOptions, `[data-cpe-flow]`).append(this);
   }
 
   protected mount(controller: ElementsController, session?: PaymentIntentSession): Frame[] {

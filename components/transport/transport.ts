@@ -1,6 +1,9 @@
-import { IDEMPOTENCY_HEADER, PUBLIC_KEY_HEADER, SESSION_TOKEN_HEADER } from '../../protocol/headers.ts';
+import { IDEMPOTENCY_HEADER, PUBLIC_KEY_HEADER, SESSION_TOKEN_HEADER } from '../../protocol/runtime/headers.ts';
 import type { ElementsController } from '../controller.ts';
 import { SdkError } from '../errors.ts';
+
+/** What the steps need of the Elements controller: the service, the merchant routes, the key and the session. */
+export type Backend = Pick<ElementsController, 'serviceOrigin' | 'middleware' | 'pubKey' | 'current' | 'session'>;
 
 /** Tokens, vaulted cards, session tokens (`cpe_st_…`) and opaque keys (`opq_…`) never reach an error message, whoever wrote it. */
 export const scrub = (text: string) => text.replace(/\b(tok|card|cpe_st|st|ok|opq)_[\w-]{6,}/g, '[redacted]');
@@ -35,13 +38,13 @@ export async function postJson(url: string, body: unknown, headers: Record<strin
  * merchant route `middleware[step]` when set, with only the idempotency key; otherwise the service's
  * session-backed `/intent/{step}` with the public key and the session token.
  */
-export async function intentStep(controller: ElementsController, step: 'attach' | 'confirm', body: object, key: string): Promise<any> {
+export async function intentStep(controller: Backend, step: 'attach' | 'confirm', body: object, key: string): Promise<any> {
   const route = controller.middleware[step];
   return route ? postJson(route, body, { [IDEMPOTENCY_HEADER]: key }) : postJson(`${controller.serviceOrigin}/intent/${step}`, body, await sessionHeaders(controller, key));
 }
 
 /** The session-backed routes' headers: the public key, the session token and (for a POST) the attempt's key. */
-export async function sessionHeaders(controller: ElementsController, key?: string): Promise<Record<string, string>> {
+export async function sessionHeaders(controller: Backend, key?: string): Promise<Record<string, string>> {
   const headers: Record<string, string> = { [PUBLIC_KEY_HEADER]: controller.pubKey, [SESSION_TOKEN_HEADER]: (controller.current ?? (await controller.session())).sessionToken };
   if (key) headers[IDEMPOTENCY_HEADER] = key;
   return headers;

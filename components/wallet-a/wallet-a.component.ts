@@ -1,4 +1,4 @@
-import { WalletAOptions as schema } from '../../protocol/generated/guards.ts';
+import { WalletAOptions as schema } from '../../protocol/runtime/guards.ts';
 import type { CpeEvent } from '../events.ts';
 import type { WalletAOptions } from '../internal/options.ts';
 import type { OptionProperties } from '../internal/properties.ts';
@@ -23,7 +23,7 @@ import { WalletHost, type WalletApproved } from '../internal/wallet-host.ts';
  */
 export class CpeWalletA extends WalletHost {
   static observedAttributes = ['identifier', 'language', 'theme', 'total-amount', 'total-label', 'appearance-type', 'appearance-style'];
-  protected readonly where = 'walletA';
+  protected readonly apiName = 'walletA';
   protected readonly wallet = 'a';
   protected readonly schema = schema;
 

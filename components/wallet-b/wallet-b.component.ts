@@ -1,4 +1,4 @@
-import { WalletBOptions as schema } from '../../protocol/generated/guards.ts';
+import { WalletBOptions as schema } from '../../protocol/runtime/guards.ts';
 import type { ElementsController } from '../controller.ts';
 import { SdkError } from '../errors.ts';
 import type { CpeEvent } from '../events.ts';
@@ -46,7 +46,7 @@ export class CpeWalletB extends WalletHost {
     'billing-address-required',
     'email-address-required',
   ];
-  protected readonly where = 'walletB';
+  protected readonly apiName = 'walletB';
   protected readonly wallet = 'b';
   protected readonly schema = schema;
   protected override noToken = 'no payment data yet: the shopper has not approved the wallet sheet';
@@ -60,7 +60,7 @@ export class CpeWalletB extends WalletHost {
 
   /** The token first: an onTokeniseEnd handler may call attach({}) at once. */
   protected approved(token: string, detail: WalletApproved): void {
-    this.newAttempt(token);
+    this.attempt.start(token);
     this.emit('cpe:wallet:approved', detail);
   }
 

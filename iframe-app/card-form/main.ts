@@ -1,4 +1,5 @@
+import { cardFrameApp } from '../shared/card-app.ts';
 import { startFrame } from '../shared/host.ts';
 import { CardForm } from './card-form.ts';
 
-void startFrame(() => new CardForm());
+void startFrame((params) => cardFrameApp(new CardForm(), params));

@@ -1,10 +1,10 @@
 import { html, nothing } from 'lit';
-import type { TokeniseResult } from '../../protocol/bridge.ts';
-import { SCHEME_NAMES } from '../../protocol/card-schemes.ts';
-import type { FieldMessage } from '../../protocol/field-channel.ts';
-import { FIELD_CHANNEL_VERSION, fieldChannelName } from '../../protocol/field-channel-name.ts';
-import { FieldMessage as FieldMessageGuard } from '../../protocol/generated/guards.ts';
-import { conforms } from '../../protocol/json-guard.ts';
+import type { TokeniseResult } from '../../protocol/schemas/bridge.ts';
+import { SCHEME_NAMES } from '../../protocol/runtime/card-schemes.ts';
+import type { FieldMessage } from '../../protocol/schemas/field-channel.ts';
+import { FIELD_CHANNEL_VERSION, fieldChannelName } from '../../protocol/runtime/field-channel-name.ts';
+import { FieldMessage as FieldMessageGuard } from '../../protocol/runtime/guards.ts';
+import { conforms } from '../../protocol/runtime/json-guard.ts';
 import { normalise, problemOf, type CardField, type Scheme, type Values } from '../shared/card.ts';
 import { CardInputs, type FrameError } from '../shared/card-inputs.ts';
 
@@ -23,7 +23,7 @@ const AUTOFILL = [
 
 /**
  * `<cpe-card-field field group>`: one field of `<cpe-card-fields>` in its own frame. The four frames
- * of one element share a BroadcastChannel named from `group` (protocol/field-channel.ts); card
+ * of one element share a BroadcastChannel named from `group` (protocol/schemas/field-channel.ts); card
  * values cross only that channel, never the merchant page.
  *
  * - The number frame tokenises: it asks its siblings for their values (`collect`), waits at most
@@ -76,7 +76,7 @@ export class CardFieldElement extends CardInputs {
   }
 
   #receive(data: unknown): void {
-    if (!conforms<FieldMessage>(FieldMessageGuard, data)) return;
+    if (!conforms(FieldMessageGuard, data)) return;
     const message = data;
     const field = this.field;
     switch (message.type) {
@@ -143,7 +143,7 @@ export class CardFieldElement extends CardInputs {
         const missing = this.siblings.filter((f) => !got[f]);
         reject({
           code: 'missing_field',
-          message: `The ${missing.map((f) => this.cat[f]).join(', ')} field did not answer: mount every field of cpe-card-fields and wait for them to be ready.`,
+          message: `The ${missing.map((f) => this.catalogue[f]).join(', ')} field did not answer: mount every field of cpe-card-fields and wait for them to be ready.`,
           field: missing[0],
         } satisfies FrameError);
       }, this.collectTimeoutMs);
@@ -165,13 +165,13 @@ export class CardFieldElement extends CardInputs {
     const bad = this.validateAll();
     this.emitState();
     const answers = await this.collect();
-    if (bad) throw { code: 'invalid_card', message: this.shown.number ?? this.cat.numberInvalid, field: 'number' } satisfies FrameError;
+    if (bad) throw { code: 'invalid_card', message: this.shown.number ?? this.catalogue.numberInvalid, field: 'number' } satisfies FrameError;
     const values: Values = { number: this.values.number, expiry: '', cvc: '', name: '' };
     for (const f of this.siblings) {
       const raw = answers[f]!.value;
       values[f] = normalise(f, raw, raw.length, this.scheme).value;
       const problem = problemOf(f, values[f], this.scheme);
-      if (problem || !answers[f]!.valid) throw { code: 'invalid_card', message: this.cat[problem ?? 'refused'], field: f } satisfies FrameError;
+      if (problem || !answers[f]!.valid) throw { code: 'invalid_card', message: this.catalogue[problem ?? 'refused'], field: f } satisfies FrameError;
     }
     return this.submit(values);
   }

@@ -1,3 +1,4 @@
+import { cardFrameApp } from '../shared/card-app.ts';
 import { startFrame } from '../shared/host.ts';
 import { CardFieldElement } from './card-field.ts';
 
@@ -6,5 +7,5 @@ void startFrame((params) => {
   const el = new CardFieldElement();
   el.field = params.field;
   el.group = params.group;
-  return el;
+  return cardFrameApp(el, params);
 });

@@ -1,9 +1,9 @@
 import { css, html, nothing, svg } from 'lit';
-import type { FlowState } from '../../protocol/bridge.ts';
-import { PUBLIC_KEY_HEADER, SESSION_TOKEN_HEADER } from '../../protocol/headers.ts';
+import type { FlowState } from '../../protocol/schemas/bridge.ts';
+import { PUBLIC_KEY_HEADER, SESSION_TOKEN_HEADER } from '../../protocol/runtime/headers.ts';
 import { CardInputs } from '../shared/card-inputs.ts';
 import { fill, formatMinor } from '../shared/format.ts';
-import type { FrameEventRequest } from '../shared/host.ts';
+import { emitFrameEvent, type FrameEventRequest } from '../shared/frame-app.ts';
 import { styles } from '../shared/styles.ts';
 
 /** The service's error codes a Flow explains in the shopper's language (what happened, said once). */
@@ -109,10 +109,10 @@ export class FlowForm extends CardInputs {
   }
 
   get label(): string {
-    if (this.flow === 'verify') return this.cat.verifyCard;
-    if (!this.amountLabel) return this.cat.payPlain;
+    if (this.flow === 'verify') return this.catalogue.verifyCard;
+    if (!this.amountLabel) return this.catalogue.payPlain;
     // In right-to-left text the amount keeps its own order (else "12.34 UK£" shows as "£UK 12.34").
-    return fill(this.cat.pay, { amount: this.cat.dir === 'rtl' ? `\u2066${this.amountLabel}\u2069` : this.amountLabel });
+    return fill(this.catalogue.pay, { amount: this.catalogue.dir === 'rtl' ? `\u2066${this.amountLabel}\u2069` : this.amountLabel });
   }
 
   override applyExtra(extra: Record<string, unknown>): void {
@@ -144,7 +144,7 @@ export class FlowForm extends CardInputs {
   }
 
   #emit(event: FrameEventRequest): void {
-    this.dispatchEvent(new CustomEvent<FrameEventRequest>('frame-event', { detail: event }));
+    emitFrameEvent(this, event);
   }
 
   /** The action button: validate here; submit only when valid, and only once until the element answers. */
@@ -179,12 +179,12 @@ export class FlowForm extends CardInputs {
   /** What the status says: the state in the frame's language; a failure's reason by its code, else the element's message. */
   #message(): string {
     const { state, message, code } = this.flowState;
-    const cat = this.cat;
-    if (state === 'processing') return cat.processing;
-    if (state === 'success') return message || (this.flow === 'pay' ? cat.paid : cat.verified);
+    const catalogue = this.catalogue;
+    if (state === 'processing') return catalogue.processing;
+    if (state === 'success') return message || (this.flow === 'pay' ? catalogue.paid : catalogue.verified);
     if (state === 'failure') {
       const reason = code && REASONS[code];
-      return reason ? cat[reason] : message || (this.flow === 'pay' ? cat.declined : cat.verifyFailed);
+      return reason ? catalogue[reason] : message || (this.flow === 'pay' ? catalogue.declined : catalogue.verifyFailed);
     }
     return '';
   }
@@ -205,10 +205,10 @@ export class FlowForm extends CardInputs {
         <div class="grid">${this.fields.map((f) => this.renderField(f))}</div>
       </div>
       <button class="action" type="button" ?hidden=${done} ?disabled=${busy} aria-disabled=${busy ? 'true' : 'false'} @click=${() => this.press()}>
-        ${busy ? this.cat.processing : this.label}
+        ${busy ? this.catalogue.processing : this.label}
       </button>
       <div class="status ${state} ${busy ? 'sr' : ''}" role="status" aria-live="polite">${done ? STATUS_ICONS[state] : nothing}<span>${this.#message()}</span></div>
-      ${state === 'failure' ? html`<button class="retry" type="button" @click=${() => this.retry()}>${this.cat.tryAgain}</button>` : nothing}`;
+      ${state === 'failure' ? html`<button class="retry" type="button" @click=${() => this.retry()}>${this.catalogue.tryAgain}</button>` : nothing}`;
   }
 }
 if (!customElements.get('cpe-flow-form')) customElements.define('cpe-flow-form', FlowForm);

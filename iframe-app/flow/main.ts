@@ -1,7 +1,9 @@
+import { cardFrameApp } from '../shared/card-app.ts';
 import { startFrame } from '../shared/host.ts';
 import { FlowForm } from './flow-form.ts';
 
-let form: FlowForm | undefined;
-void startFrame((params) => (params.flow ? (form = new FlowForm(params.flow, params.lang)) : undefined), {
-  flowState: (state) => (form!.setFlowState(state), {}),
+void startFrame((params) => {
+  if (!params.flow) return undefined;
+  const form = new FlowForm(params.flow, params.lang);
+  return cardFrameApp(form, params, { flowState: (state) => (form.setFlowState(state), {}) });
 });

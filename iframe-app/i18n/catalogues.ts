@@ -1,4 +1,4 @@
-import type { Catalogue } from './en.ts';
+import en, { type Catalogue } from './en.ts';
 
 /**
  * Every language the frames and the service's pages speak: each catalogue is its own file (its own
@@ -59,6 +59,14 @@ export const CATALOGUES: Record<string, () => Promise<{ default: Catalogue }>> =
   'zh-HK': () => import('./zh-HK.ts'),
   'zh-TW': () => import('./zh-TW.ts'),
 };
+
+/** The catalogue of a supported tag (`resolveLanguage`'s answer): English at once, any other fetched now. */
+export async function catalogueOf(lang: string): Promise<Catalogue> {
+  if (lang === 'en') return en;
+  const load = Object.hasOwn(CATALOGUES, lang) ? CATALOGUES[lang] : undefined;
+  if (!load) throw new Error(`No catalogue for "${lang}"`);
+  return (await load()).default;
+}
 
 /** Every supported tag, English first. */
 export const LANGUAGES = ['en', ...Object.keys(CATALOGUES)];

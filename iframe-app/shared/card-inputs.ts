@@ -1,9 +1,9 @@
 import { LitElement, html, nothing, svg, type TemplateResult } from 'lit';
 import { live } from 'lit/directives/live.js';
-import type { CardSchemesDisplay, ChangeState, ColorScheme, FrameSession, TokeniseResult } from '../../protocol/bridge.ts';
-import { TokeniseResult as TokeniseResultGuard } from '../../protocol/generated/guards.ts';
-import { conforms } from '../../protocol/json-guard.ts';
-import type { Layout, Theme } from '../../protocol/frame-url.ts';
+import type { CardSchemesDisplay, ChangeState, ColorScheme, FrameSession, TokeniseResult } from '../../protocol/schemas/bridge.ts';
+import { TokeniseResult as TokeniseResultGuard } from '../../protocol/runtime/guards.ts';
+import { conforms } from '../../protocol/runtime/json-guard.ts';
+import type { Layout, Theme } from '../../protocol/schemas/frame-url.ts';
 import { FIELDS, cvcLength, detect, displayOf, emptyValues, fieldOfParam, normalise, problemOf, serviceMessage, showsWhileTyping, type CardField, type Scheme, type Values } from './card.ts';
 import { en, type Catalogue } from './i18n.ts';
 import { cardOutline, KNOWN_SCHEMES, schemeLogo, type KnownScheme } from './scheme-logos.ts';
@@ -39,7 +39,7 @@ export class CardInputs extends LitElement {
     theme: { reflect: true },
     colorScheme: { reflect: true, attribute: 'scheme' },
     display: { attribute: 'card-schemes-display' },
-    cat: { attribute: false },
+    catalogue: { attribute: false },
     values: { state: true },
     shown: { state: true },
     outerScheme: { state: true },
@@ -50,7 +50,7 @@ export class CardInputs extends LitElement {
   /** The colour scheme the element resolved (attribute `scheme`, shared/theme.ts); unset, `theme` decides. */
   colorScheme?: ColorScheme;
   display: CardSchemesDisplay = 'detected';
-  cat: Catalogue = en;
+  catalogue: Catalogue = en;
   /** The fields this element shows. */
   get fields(): readonly CardField[] {
     return FIELDS;
@@ -96,7 +96,7 @@ export class CardInputs extends LitElement {
     if (leaving && this.values[field]) this.touched.add(field);
     const problem = this.problem(field);
     const show = problem && (this.touched.has(field) || showsWhileTyping(field, this.values[field], problem));
-    const text = this.#refusals[field] ?? (show ? this.cat[problem] : undefined);
+    const text = this.#refusals[field] ?? (show ? this.catalogue[problem] : undefined);
     if (text !== this.shown[field]) this.shown = { ...this.shown, [field]: text };
   }
 
@@ -223,10 +223,10 @@ export class CardInputs extends LitElement {
     if (!grid || !width) return;
     const gap = parseFloat(getComputedStyle(grid).columnGap) || 0;
     const choices = this.fields.length === 1 ? (['column'] as const) : ARRANGEMENTS[this.layout];
-    const sum = (fields: CardField[], needs: Partial<Record<CardField, number>>) => fields.reduce((total, f) => total + (needs[f] ?? 0), (fields.length - 1) * gap);
+    const sum = (fields: readonly CardField[], needs: Partial<Record<CardField, number>>) => fields.reduce((total, f) => total + (needs[f] ?? 0), (fields.length - 1) * gap);
     const fits = (arr: Arrangement, needs: Partial<Record<CardField, number>>): boolean =>
       arr === 'one'
-        ? sum(['number', 'expiry', 'cvc', 'name'], needs) <= width
+        ? sum(FIELDS, needs) <= width
         : arr === 'two'
           ? sum(['number', 'expiry', 'cvc'], needs) <= width && (needs.name ?? 0) <= width
           : arr === 'split'
@@ -258,7 +258,7 @@ export class CardInputs extends LitElement {
   protected async doTokenise(): Promise<TokeniseResult> {
     const bad = this.validateAll();
     this.emitState();
-    if (bad) throw { code: 'invalid_card', message: this.shown[bad] ?? this.cat.refused, field: bad } satisfies FrameError;
+    if (bad) throw { code: 'invalid_card', message: this.shown[bad] ?? this.catalogue.refused, field: bad } satisfies FrameError;
     return this.submit(this.values);
   }
 
@@ -281,7 +281,7 @@ export class CardInputs extends LitElement {
     if (response.ok) {
       const d = body?.data ?? {};
       const result = { data: { cp_card_token: d.cp_card_token, scheme: d.scheme, last4: d.last4, expiry_month: d.expiry_month, expiry_year: d.expiry_year } };
-      if (conforms<TokeniseResult>(TokeniseResultGuard, result)) return result;
+      if (conforms(TokeniseResultGuard, result)) return result;
       throw { code: 'bad_response', message: 'The payment service answered tokenise with an unexpected shape.' } satisfies FrameError;
     }
     const error = body?.error ?? {};
@@ -289,7 +289,7 @@ export class CardInputs extends LitElement {
     const text = typeof error.message === 'string' ? error.message : `Tokenise failed (HTTP ${response.status}).`;
     const field = error.type === 'card_error' ? fieldOfParam(error.param) : undefined;
     if (!field) throw { code, message: text } satisfies FrameError;
-    const message = serviceMessage(this.cat, code, text);
+    const message = serviceMessage(this.catalogue, code, text);
     this.showError(field, message);
     throw { code, message, field } satisfies FrameError;
   }
@@ -298,13 +298,13 @@ export class CardInputs extends LitElement {
   protected renderBadgeStrip() {
     if (this.display !== 'all' || !this.fields.includes('number')) return nothing;
     const picked = this.scheme && this.scheme !== 'unknown';
-    return html`<div class="logos ${picked ? 'picked' : ''}" role="group" aria-label=${this.cat.acceptedCards}>
+    return html`<div class="logos ${picked ? 'picked' : ''}" role="group" aria-label=${this.catalogue.acceptedCards}>
       ${KNOWN_SCHEMES.map((s) => schemeLogo(s, this.scheme === s ? 'logo on' : 'logo'))}
     </div>`;
   }
 
   protected renderField(field: CardField): TemplateResult {
-    const cat = this.cat;
+    const catalogue = this.catalogue;
     const id = `cpe-${field}`;
     const message = this.shown[field];
     const minimal = this.layout === 'row-minimal';
@@ -312,10 +312,10 @@ export class CardInputs extends LitElement {
     // `detected`: the number shows the scheme's mark at its end (a plain card until one is known).
     const logo = field === 'number' && this.display === 'detected';
     const scheme = this.scheme && this.scheme !== 'unknown' ? (this.scheme as KnownScheme) : undefined;
-    const placeholder = minimal && (field === 'number' || field === 'name') ? cat[field] : cat[`${field}Placeholder`];
+    const placeholder = minimal && (field === 'number' || field === 'name') ? catalogue[field] : catalogue[`${field}Placeholder`];
     const ok = this.touched.has(field) && !message && !this.problem(field);
     return html`<div class="field ${field}">
-      <label for=${id} class=${minimal ? 'sr' : ''}>${cat[field]}</label>
+      <label for=${id} class=${minimal ? 'sr' : ''}>${catalogue[field]}</label>
       <div class="box">
         <input
           id=${id}

@@ -1,10 +1,11 @@
-import { SCHEMES, luhnValid, schemeOf, type Scheme } from '../../protocol/card-schemes.ts';
-import type { CardField } from '../../protocol/bridge.ts';
+import { SCHEMES, luhnValid, schemeOf, type Scheme } from '../../protocol/runtime/card-schemes.ts';
+import type { CardField } from '../../protocol/schemas/bridge.ts';
+import { CARD_FIELDS } from '../../protocol/runtime/frame-address.ts';
 import type { Catalogue } from './i18n.ts';
 
 export type { CardField, Scheme };
 export { schemeOf };
-export const FIELDS: readonly CardField[] = ['number', 'expiry', 'cvc', 'name'];
+export const FIELDS: readonly CardField[] = CARD_FIELDS;
 
 /** What each input holds, normalised: digits for number, expiry (MMYY) and cvc; text for name. */
 export type Values = Record<CardField, string>;
@@ -131,7 +132,7 @@ const SERVICE_CODES: Record<string, MessageKey> = {
   invalid_cvc: 'cvcIncomplete',
   invalid_name: 'nameRequired',
 };
-export const serviceMessage = (cat: Catalogue, code: string, message: string) => (SERVICE_CODES[code] ? cat[SERVICE_CODES[code]] : message || cat.refused);
+export const serviceMessage = (catalogue: Catalogue, code: string, message: string) => (SERVICE_CODES[code] ? catalogue[SERVICE_CODES[code]] : message || catalogue.refused);
 
 /** `card[number]`, `card[exp_month]` … → the field. */
 export function fieldOfParam(param: unknown): CardField | undefined {

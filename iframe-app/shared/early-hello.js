@@ -3,7 +3,7 @@
    (the parent's init) in window.__cpeEarly for iframe-app/shared/host.ts, which checks them as it
    checks later ones. It validates nothing itself and reads no secret: the hello carries only the
    session uuid of the address, as host.ts's own hello does. Comments and line breaks are stripped
-   when it is inlined; BRIDGE_VERSION becomes protocol/version.ts's number. */
+   when it is inlined; BRIDGE_VERSION becomes protocol/runtime/version.ts's number. */
 (function () {
   window.__cpeEarly = [];
   var session = location.hash.slice(1);

@@ -1,9 +1,9 @@
 import { html, svg, type SVGTemplateResult } from 'lit';
-import { SCHEME_NAMES, type Scheme } from '../../protocol/card-schemes.ts';
+import { SCHEME_NAMES, type Scheme } from '../../protocol/runtime/card-schemes.ts';
 
 /**
  * The card schemes' marks as small inline SVGs (a 32×20 card each, simple paths, no fetch): what
- * protocol/card-schemes.ts detects. Brand colours on a white card (or the brand's own card colour),
+ * protocol/runtime/card-schemes.ts detects. Brand colours on a white card (or the brand's own card colour),
  * so they read the same on light and dark forms. The Visa and Diners Club paths are Simple Icons'
  * (CC0); the others are drawn here from circles, rounded bars and stroked letters (Discover's
  * wordmark, too small for strokes, is text around its orange ball).
@@ -63,5 +63,5 @@ export const schemeLogo = (scheme: KnownScheme, className = 'logo') =>
 export const cardOutline = (className = 'logo') =>
   html`<svg class="${className} blank" viewBox="0 0 32 20" aria-hidden="true"><rect x="1" y="1.5" width="30" height="17" rx="2.5" fill="none" stroke="currentColor" stroke-width="1.4"/><path d="M1 6.5h30" stroke="currentColor" stroke-width="2.4"/><path d="M5 13.5h7" stroke="currentColor" stroke-width="1.4" stroke-linecap="round"/></svg>`;
 
-/** In protocol/card-schemes.ts's order. */
+/** In protocol/runtime/card-schemes.ts's order. */
 export const KNOWN_SCHEMES = SCHEME_NAMES.filter((s): s is KnownScheme => s !== 'unknown');

@@ -1,5 +1,5 @@
-import type { FrameSession } from '../../protocol/bridge.ts';
-import { PUBLIC_KEY_HEADER, SESSION_TOKEN_HEADER } from '../../protocol/headers.ts';
+import type { FrameSession } from '../../protocol/schemas/bridge.ts';
+import { PUBLIC_KEY_HEADER, SESSION_TOKEN_HEADER } from '../../protocol/runtime/headers.ts';
 
 /** What GET /intent answers a frame about its session (the fields the frames read). */
 export interface SessionIntent {

@@ -1,4 +1,4 @@
-import type { ColorScheme, FrameConfig } from '../../protocol/bridge.ts';
+import type { ColorScheme, FrameConfig } from '../../protocol/schemas/bridge.ts';
 
 /** The nineteen theme tokens of the spec, the only custom properties a frame accepts. */
 export const TOKEN_NAMES = [

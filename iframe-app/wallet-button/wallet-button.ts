@@ -1,8 +1,8 @@
 import { LitElement, css, html } from 'lit';
-import type { CardSchemesDisplay, ColorScheme, FrameSession, TokeniseResult } from '../../protocol/bridge.ts';
-import type { Layout, Theme } from '../../protocol/frame-url.ts';
-import { WALLET_A_STYLES, WALLET_A_TYPES, WALLET_B_STYLES, WALLET_B_TYPES } from '../../protocol/wallet-sheet.ts';
-import type { FrameEventRequest } from '../shared/host.ts';
+import type { ColorScheme } from '../../protocol/schemas/bridge.ts';
+import type { Layout, Theme } from '../../protocol/schemas/frame-url.ts';
+import { WALLET_A_STYLES, WALLET_A_TYPES, WALLET_B_STYLES, WALLET_B_TYPES } from '../../protocol/runtime/wallet.ts';
+import { emitFrameEvent, type FrameApp } from '../shared/frame-app.ts';
 import { en, type Catalogue } from '../shared/i18n.ts';
 
 export type WalletStyle = (typeof WALLET_A_STYLES)[number];
@@ -11,9 +11,9 @@ const NAMES = { a: 'Wallet A', b: 'Wallet B' } as const;
 export const WALLET_BUTTON_HEIGHT = 48;
 
 /** The button's accessible name in a language: "Buy with Wallet A", "Wallet A" (plain A), "Pay with Wallet B" (plain B). */
-export function walletLabel(cat: Catalogue, wallet: 'a' | 'b', type: string): string {
+export function walletLabel(catalogue: Catalogue, wallet: 'a' | 'b', type: string): string {
   const key = wallet === 'b' ? (type === 'plain' ? 'pay' : type === 'checkout' ? 'check-out' : type) : type;
-  const text = cat.walletTypes[key as keyof Catalogue['walletTypes']] ?? cat.walletTypes.plain;
+  const text = catalogue.walletTypes[key as keyof Catalogue['walletTypes']] ?? catalogue.walletTypes.plain;
   return text.replace('{wallet}', NAMES[wallet]);
 }
 
@@ -28,7 +28,8 @@ export function validAppearance(wallet: 'a' | 'b', type: string, style: string):
  * `<cpe-wallet-button>`: a wallet's button in its frame (`/frames/wallet-button/?wallet=a|b&type&style`),
  * filling the frame (minimum 40 px tall) with a visible focus ring. A click, Enter or Space emits
  * `press`; the element then opens the wallet (with test keys, the wallet test sheet). No card data
- * ever passes here: `tokenise` is refused (`not_supported`).
+ * ever passes here: `tokenise` is refused (`not_supported`). Its frame app (`app`) has no card
+ * members: the config is the theme only, and the methods are `focus`, an empty `reset` and that refusal.
  */
 export class WalletButton extends LitElement {
   static override styles = css`
@@ -87,16 +88,12 @@ export class WalletButton extends LitElement {
       font-size: 1.1em;
     }
   `;
-  static override properties = { layout: { reflect: true }, theme: { reflect: true }, colorScheme: { reflect: true, attribute: 'scheme' }, cat: { attribute: false } };
+  static override properties = { layout: { reflect: true }, theme: { reflect: true }, colorScheme: { reflect: true, attribute: 'scheme' }, catalogue: { attribute: false } };
 
   layout: Layout = 'stack';
   theme: Theme = 'auto';
   colorScheme?: ColorScheme;
-  display: CardSchemesDisplay = 'detected';
-  cat: Catalogue = en;
-  readonly fields = [] as const;
-  pubKey = '';
-  session?: FrameSession;
+  catalogue: Catalogue = en;
 
   constructor(
     readonly wallet: 'a' | 'b',
@@ -107,31 +104,27 @@ export class WalletButton extends LitElement {
   }
 
   get label(): string {
-    return walletLabel(this.cat, this.wallet, this.type);
+    return walletLabel(this.catalogue, this.wallet, this.type);
   }
 
-  applyExtra(_extra: Record<string, unknown>): void {}
-
-  tokenise(): Promise<TokeniseResult> {
-    return Promise.reject({ code: 'not_supported', message: 'A wallet button does not tokenise: the wallet sheet does.' });
-  }
-
-  reset(): void {}
-
-  focusAt(_position: 'first' | 'last'): void {
-    this.renderRoot.querySelector('button')?.focus();
-  }
-
-  reportedHeight(): number {
-    return WALLET_BUTTON_HEIGHT;
-  }
-
-  frameTitle(): string {
-    return this.label;
+  /** The button's frame app: it reports its fixed height and its label as the document title. */
+  get app(): FrameApp {
+    return {
+      element: this,
+      configure: () => {},
+      handlers: {
+        tokenise: () => Promise.reject({ code: 'not_supported', message: 'A wallet button does not tokenise: the wallet sheet does.' }),
+        // The element's reset() resets every frame it has: a button has nothing to clear.
+        reset: () => ({}),
+        focus: () => (this.renderRoot.querySelector('button')?.focus(), {}),
+      },
+      height: () => WALLET_BUTTON_HEIGHT,
+      title: () => this.label,
+    };
   }
 
   #press = () => {
-    this.dispatchEvent(new CustomEvent<FrameEventRequest>('frame-event', { detail: { name: 'press', detail: {} } }));
+    emitFrameEvent(this, { name: 'press', detail: {} });
   };
 
   override render() {

@@ -1,4 +1,5 @@
-import { decodeWalletRequest } from '../../protocol/wallet-request.ts';
+import { UUID } from '../../protocol/runtime/patterns.ts';
+import { decodeWalletRequest } from '../../protocol/runtime/wallet-request.ts';
 import { renderUnavailable } from '../shared/host.ts';
 import { applyLanguage, LANGUAGE_TAG, loadCatalogue } from '../shared/i18n.ts';
 import { WalletSheet } from './wallet-sheet.ts';
@@ -8,18 +9,18 @@ async function main(): Promise<void> {
   const query = new URLSearchParams(location.search);
   const tag = query.get('lang') ?? 'en';
   const safeTag = LANGUAGE_TAG.test(tag) ? tag : 'en';
-  const { lang, cat } = await loadCatalogue(safeTag);
-  applyLanguage(lang, cat);
+  const { lang, catalogue } = await loadCatalogue(safeTag);
+  applyLanguage(lang, catalogue);
   const theme = query.get('theme');
   const pk = query.get('pk') ?? '';
   const request = decodeWalletRequest(query.get('r') ?? '');
   const uuid = location.hash.slice(1);
-  if (!request || !pk.startsWith('pk_') || !/^[0-9a-f-]{36}$/.test(uuid) || window.parent === window) return renderUnavailable(cat.unavailable);
+  if (!request || !pk.startsWith('pk_') || !UUID.test(uuid) || window.parent === window) return renderUnavailable(catalogue.unavailable);
   const sheet = new WalletSheet(request, pk, uuid, safeTag);
-  sheet.cat = cat;
+  sheet.catalogue = catalogue;
   // The element's colour scheme, for the sheet and its document (which the dialog's iframe shares, so it stays transparent).
   if (theme === 'light' || theme === 'dark') sheet.colorScheme = document.documentElement.style.colorScheme = theme;
-  document.title = cat.sheetTitle.replace('{wallet}', request.wallet === 'a' ? 'Wallet A' : 'Wallet B');
+  document.title = catalogue.sheetTitle.replace('{wallet}', request.wallet === 'a' ? 'Wallet A' : 'Wallet B');
   document.body.append(sheet);
   await sheet.updateComplete;
   sheet.announceReady();

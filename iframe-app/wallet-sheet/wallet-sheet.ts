@@ -1,10 +1,10 @@
 import { LitElement, css, html, nothing } from 'lit';
-import { IDEMPOTENCY_HEADER, PUBLIC_KEY_HEADER, SESSION_TOKEN_HEADER } from '../../protocol/headers.ts';
-import { WalletApproval as WalletApprovalGuard, WalletResult as WalletResultGuard, WalletSession as WalletSessionGuard } from '../../protocol/generated/guards.ts';
-import { conforms } from '../../protocol/json-guard.ts';
-import type { WalletApproval, WalletRequest, WalletResult, WalletSession, WalletSheetReady } from '../../protocol/wallet.ts';
-import { WALLET_MESSAGE_TYPE, WALLET_READY_TYPE, WALLET_TEST_CARD_CHOICES, type WalletTestCardChoice } from '../../protocol/wallet-sheet.ts';
-import type { ColorScheme } from '../../protocol/bridge.ts';
+import { IDEMPOTENCY_HEADER, PUBLIC_KEY_HEADER, SESSION_TOKEN_HEADER } from '../../protocol/runtime/headers.ts';
+import { WalletApproval as WalletApprovalGuard, WalletResult as WalletResultGuard, WalletSession as WalletSessionGuard } from '../../protocol/runtime/guards.ts';
+import { conforms } from '../../protocol/runtime/json-guard.ts';
+import type { WalletRequest, WalletResult, WalletSession, WalletSheetReady } from '../../protocol/schemas/wallet.ts';
+import { WALLET_MESSAGE_TYPE, WALLET_READY_TYPE, WALLET_TEST_CARD_CHOICES, type WalletTestCardChoice } from '../../protocol/runtime/wallet.ts';
+import type { ColorScheme } from '../../protocol/schemas/bridge.ts';
 import { fill, formatMinor } from '../shared/format.ts';
 import { en, type Catalogue } from '../shared/i18n.ts';
 import { acceptOneInit } from '../shared/parent-init.ts';
@@ -28,7 +28,7 @@ export const TEST_WALLET_DETAILS = {
   assuranceDetails: { accountVerified: true, cardHolderAuthenticated: false },
 } as const;
 
-/** The last four digits of each test card (protocol/wallet-sheet.ts's choices; the service's test cards). */
+/** The last four digits of each test card (protocol/runtime/wallet.ts's choices; the service's test cards). */
 const TEST_CARD_LAST4: Record<WalletTestCardChoice, string> = { visa: '4242', challenge: '3220', declined: '0002', insufficient: '9995', attach_fail: '0127' };
 
 type Phase = 'idle' | 'approving' | 'failed' | 'done';
@@ -38,7 +38,7 @@ type Phase = 'idle' | 'approving' | 'failed' | 'done';
  * shows in a modal dialog. It shows what will be charged and to whom, as the service says (the
  * intent's amount and currency, the merchant's registered name: POST /frames/wallet/sheet), what the
  * merchant asked for, a choice of test card, **Approve** and **Cancel** (Escape cancels). The session
- * arrives once, with a MessageChannel port (protocol/wallet.ts WalletSession; parent-init.ts), and
+ * arrives once, with a MessageChannel port (protocol/schemas/wallet.ts WalletSession; parent-init.ts), and
  * every result goes back on that port, never on a window. Approve stays inert until the session is
  * checked and the buttons have been fully visible for half a second (visibility-gate.ts): a blind
  * click through a sheet the page hid, or a click the instant it appeared, pays nothing.
@@ -162,7 +162,7 @@ export class WalletSheet extends LitElement {
     }
   `;
   static override properties = {
-    cat: { attribute: false },
+    catalogue: { attribute: false },
     theme: { reflect: true },
     colorScheme: { reflect: true, attribute: 'scheme' },
     phase: { state: true },
@@ -172,7 +172,7 @@ export class WalletSheet extends LitElement {
     armed: { state: true },
   };
 
-  cat: Catalogue = en;
+  catalogue: Catalogue = en;
   /** Without a `scheme`, the sheet follows `prefers-color-scheme` (shared/styles.ts). */
   theme = 'auto';
   /** The colour scheme of the element that opened the sheet (its address's `theme`); unset, the OS decides. */
@@ -203,7 +203,7 @@ export class WalletSheet extends LitElement {
     super.connectedCallback();
     this.win.addEventListener('keydown', this.#onKeydown);
     acceptOneInit(
-      (data) => (conforms<WalletSession>(WalletSessionGuard, data) && data.session === this.uuid ? data : undefined),
+      (data) => (conforms(WalletSessionGuard, data) && data.session === this.uuid ? data : undefined),
       (session, port) => void this.#adopt(session, port),
     );
   }
@@ -280,7 +280,7 @@ export class WalletSheet extends LitElement {
     try {
       const response = await this.#call('/frames/wallet/approve', session, { card: this.card, wallet: this.request.wallet, payment_intent_id: session.paymentIntentId }, crypto.randomUUID());
       const approval: unknown = await response.json();
-      if (!conforms<WalletApproval>(WalletApprovalGuard, approval)) throw new Error('unexpected answer');
+      if (!conforms(WalletApprovalGuard, approval)) throw new Error('unexpected answer');
       if (!response.ok) throw new Error('refused');
       const r = this.request;
       const result: WalletResult = {
@@ -311,41 +311,41 @@ export class WalletSheet extends LitElement {
     const r = this.request;
     const d = TEST_WALLET_DETAILS;
     const items = [
-      r.billingAddressRequired ? html`<li>${this.cat.sheetBilling}: ${Object.values(d.billingAddress).join(', ')}</li>` : nothing,
-      r.emailAddressRequired ? html`<li>${this.cat.sheetEmail}: ${d.email}</li>` : nothing,
-      r.assuranceDetailsRequired ? html`<li>${this.cat.sheetAssurance}</li>` : nothing,
+      r.billingAddressRequired ? html`<li>${this.catalogue.sheetBilling}: ${Object.values(d.billingAddress).join(', ')}</li>` : nothing,
+      r.emailAddressRequired ? html`<li>${this.catalogue.sheetEmail}: ${d.email}</li>` : nothing,
+      r.assuranceDetailsRequired ? html`<li>${this.catalogue.sheetAssurance}</li>` : nothing,
     ];
     const any = r.billingAddressRequired || r.emailAddressRequired || r.assuranceDetailsRequired;
-    return any ? html`<ul class="asks">${items}</ul>` : html`<p class="asks">${this.cat.sheetAsksNothing}</p>`;
+    return any ? html`<ul class="asks">${items}</ul>` : html`<p class="asks">${this.catalogue.sheetAsksNothing}</p>`;
   }
 
   override render() {
     const r = this.request;
-    const cat = this.cat;
+    const catalogue = this.catalogue;
     const view = this.view;
     const merchant = view?.merchant;
     const busy = this.phase === 'approving';
     const done = this.phase === 'done';
-    const status = busy ? cat.processing : this.phase === 'failed' ? cat.sheetFailed : view ? '' : cat.sheetWaiting;
+    const status = busy ? catalogue.processing : this.phase === 'failed' ? catalogue.sheetFailed : view ? '' : catalogue.sheetWaiting;
     return html`<main aria-labelledby="title">
-      <p class="note">${cat.sheetTestNote}</p>
-      <h1 id="title">${merchant ? fill(cat.sheetPayTo, { merchant }) : fill(cat.sheetTitle, { wallet: r.wallet === 'a' ? 'Wallet A' : 'Wallet B' })}</h1>
-      <p class="amount"><span class="sr">${cat.sheetAmount}: </span><bdi dir="ltr">${view ? formatMinor(view.amount, view.currency, this.lang) : '…'}</bdi>${r.label ? html` <small>${r.label}</small>` : nothing}</p>
-      <h2 aria-hidden=${merchant ? nothing : 'true'}>${merchant ? fill(cat.sheetAsks, { merchant }) : '\u00a0'}</h2>
+      <p class="note">${catalogue.sheetTestNote}</p>
+      <h1 id="title">${merchant ? fill(catalogue.sheetPayTo, { merchant }) : fill(catalogue.sheetTitle, { wallet: r.wallet === 'a' ? 'Wallet A' : 'Wallet B' })}</h1>
+      <p class="amount"><span class="sr">${catalogue.sheetAmount}: </span><bdi dir="ltr">${view ? formatMinor(view.amount, view.currency, this.lang) : '…'}</bdi>${r.label ? html` <small>${r.label}</small>` : nothing}</p>
+      <h2 aria-hidden=${merchant ? nothing : 'true'}>${merchant ? fill(catalogue.sheetAsks, { merchant }) : '\u00a0'}</h2>
       ${this.#asked()}
-      ${r.allowCreditCards === false ? html`<p class="note">${cat.sheetCreditNo}</p>` : nothing}
-      ${r.allowPrepaidCards === false ? html`<p class="note">${cat.sheetPrepaidNo}</p>` : nothing}
+      ${r.allowCreditCards === false ? html`<p class="note">${catalogue.sheetCreditNo}</p>` : nothing}
+      ${r.allowPrepaidCards === false ? html`<p class="note">${catalogue.sheetPrepaidNo}</p>` : nothing}
       <fieldset ?disabled=${busy || done}>
-        <legend>${cat.sheetCard}</legend>
+        <legend>${catalogue.sheetCard}</legend>
         ${WALLET_TEST_CARD_CHOICES.map(
           (c) =>
-            html`<label><input type="radio" name="card" value=${c} .checked=${this.card === c} @change=${() => (this.card = c)} /><bdi dir="ltr">Visa •••• ${TEST_CARD_LAST4[c]}</bdi><span>${cat.sheetCards[c]}</span></label>`,
+            html`<label><input type="radio" name="card" value=${c} .checked=${this.card === c} @change=${() => (this.card = c)} /><bdi dir="ltr">Visa •••• ${TEST_CARD_LAST4[c]}</bdi><span>${catalogue.sheetCards[c]}</span></label>`,
         )}
       </fieldset>
       <p class="status ${this.phase}" role="status" aria-live="polite">${status}</p>
       <div class="actions">
-        <button class="approve" type="button" ?disabled=${busy || done || !view || !this.armed} @click=${() => void this.approve()}>${cat.approve}</button>
-        <button class="cancel" type="button" ?disabled=${done} @click=${() => this.cancel()}>${cat.cancel}</button>
+        <button class="approve" type="button" ?disabled=${busy || done || !view || !this.armed} @click=${() => void this.approve()}>${catalogue.approve}</button>
+        <button class="cancel" type="button" ?disabled=${done} @click=${() => this.cancel()}>${catalogue.cancel}</button>
       </div>
     </main>`;
   }

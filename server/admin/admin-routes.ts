@@ -5,10 +5,13 @@ import type { Services } from '../services.ts';
 import { ApiError } from '../http/api-error.ts';
 import type { AppState } from '../http/app-state.ts';
 import { issueToError } from '../http/zod-issues.ts';
-import { USERNAME } from '../identity/users.ts';
+import { USERNAME } from '../../api/messaging.ts';
 
 const TokenRequest = z.strictObject({ username: z.string().regex(USERNAME, 'expected 1 to 64 letters, digits, dots, dashes or underscores') });
 const MerchantRequest = z.strictObject({ origins: z.array(z.string().max(2048)).max(50), name: z.string().max(100).optional() });
+
+/** The header carrying the secret the service wrote to its data folder (cli/service-link.ts sends it). */
+export const ADMIN_HEADER = 'X-CPE-Admin';
 
 const isLoopback = (ip: string) => ip === '127.0.0.1' || ip === '::1' || ip === '::ffff:127.0.0.1';
 
@@ -22,7 +25,7 @@ export function adminRoutes(services: Services, secret: string | undefined): Rou
   if (!secret) return router;
   const expected = Buffer.from(secret);
   router.use(async (ctx, next) => {
-    const given = Buffer.from(ctx.get('x-cpe-admin'));
+    const given = Buffer.from(ctx.get(ADMIN_HEADER));
     // This machine both as the socket's peer and as the client (behind a proxy on this machine, ctx.ip is the proxy's client).
     const ok = isLoopback(ctx.req.socket.remoteAddress ?? '') && isLoopback(ctx.ip) && given.length === expected.length && timingSafeEqual(given, expected);
     if (!ok) throw new ApiError(404, 'invalid_request_error', 'route_missing', `Unrecognized request URL (${ctx.method}: ${ctx.path}).`);

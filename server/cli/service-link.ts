@@ -1,4 +1,5 @@
 import { existsSync, readFileSync } from 'node:fs';
+import { ADMIN_HEADER } from '../admin/admin-routes.ts';
 import { createServices, type Services } from '../services.ts';
 import { configFromEnv, type Config } from '../config.ts';
 import { createLogger } from '../logger.ts';
@@ -41,7 +42,7 @@ export async function withService<T>(command: {
     return command.viaService(async (path, body) => {
       const response = await fetch(`${running.url}/admin${path}`, {
         method: 'POST',
-        headers: { 'content-type': 'application/json', 'x-cpe-admin': running.adminSecret },
+        headers: { 'content-type': 'application/json', [ADMIN_HEADER]: running.adminSecret },
         body: JSON.stringify(body),
       });
       const answer = (await response.json()) as { error?: { message?: string } };

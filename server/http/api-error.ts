@@ -1,27 +1,4 @@
-import { z } from 'zod';
-
-export const ErrorType = z.enum([
-  'invalid_request_error',
-  'authentication_error',
-  'rate_limit_error',
-  'idempotency_error',
-  'card_error',
-  'api_error',
-]);
-export type ErrorType = z.infer<typeof ErrorType>;
-
-/** The one error body of the contract: `{"error":{"type","code","message","param"}}`. */
-export const ErrorBody = z
-  .object({
-    error: z.object({
-      type: ErrorType,
-      code: z.string(),
-      message: z.string(),
-      param: z.string().nullable(),
-    }),
-  })
-  .meta({ id: 'Error' });
-export type ErrorBody = z.infer<typeof ErrorBody>;
+import type { ErrorBody, ErrorType } from '../../api/errors.ts';
 
 /** A failure that is the client's to fix (or a deliberate server answer); safe to show as is. */
 export class ApiError extends Error {
@@ -43,9 +20,6 @@ export class ApiError extends Error {
 
 export const invalidParam = (param: string, message: string, code = 'parameter_invalid') =>
   new ApiError(400, 'invalid_request_error', code, message, param);
-
-export const missingParam = (param: string) =>
-  new ApiError(400, 'invalid_request_error', 'parameter_missing', `Missing required param: ${param}.`, param);
 
 /** Absent and not-yours look the same, so an id reveals nothing about other users. */
 export const noSuch = (kind: string, id: string, param: string | null = 'id') =>

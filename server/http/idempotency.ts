@@ -1,5 +1,5 @@
 import type { Middleware } from 'koa';
-import { IDEMPOTENCY_HEADER } from '../../protocol/headers.ts';
+import { IDEMPOTENCY_HEADER } from '../../protocol/runtime/headers.ts';
 import type { IdempotencyKeys } from '../idempotency/idempotency-keys.ts';
 import { ApiError } from './api-error.ts';
 import { asFormValues } from './parameters.ts';

@@ -2,45 +2,32 @@ import type Router from '@koa/router';
 import type { ParameterizedContext } from 'koa';
 import qs from 'qs';
 import { z } from 'zod';
+import { operation as operationOf, type OperationName, type SCHEMAS } from '../../api/operations.ts';
 import type { AppState } from './app-state.ts';
 import { INHERITED, inheritedName, inheritedParam } from './body.ts';
 import { listJson, type ListEnvelope } from './json-text.ts';
 import { issueToError } from './zod-issues.ts';
 
-export type Method = 'get' | 'post' | 'put' | 'delete';
-/** Who may call an operation; each maps to an OpenAPI security scheme. */
-export type Auth = 'accessToken' | 'licenceKey' | 'session' | 'none';
-
 export type Ctx = ParameterizedContext<AppState>;
 
-export interface Operation<B extends z.ZodType = z.ZodType, Q extends z.ZodType = z.ZodType, R extends z.core.$ZodType = z.core.$ZodType> {
-  method: Method;
-  /** Koa style: `/v1/contacts/:id`. */
-  path: string;
-  summary: string;
-  tag: string;
-  auth: Auth;
-  body?: B;
-  query?: Q;
-  response: R;
-  /**
-   * The answer is a list envelope (listEnvelope) whose items the service declared unchanging
-   * (json-text.ts): the page is written from their kept JSON text instead of serialised again.
-   */
-  keptListJson?: true;
-  handler(input: { body: z.output<B>; query: z.output<Q>; params: Record<string, string>; ctx: Ctx }): Promise<z.input<R>> | z.input<R>;
-}
+/** What a schema named `field` of an operation parses to; `{}` when the operation has none. */
+type Parsed<S, F extends 'body' | 'query'> = S extends { [P in F]: infer T extends z.ZodType } ? z.output<T> : Record<string, never>;
 
-/** The operations mounted on each router; the app that mounts the routers describes them (openapi.ts). */
-const mounted = new WeakMap<object, Operation[]>();
+/** An operation's handler: its parsed body and query, the path's parameters; it answers the response's input. */
+export type Handler<K extends OperationName> = (input: {
+  body: Parsed<(typeof SCHEMAS)[K], 'body'>;
+  query: Parsed<(typeof SCHEMAS)[K], 'query'>;
+  params: Record<string, string>;
+  ctx: Ctx;
+}) => Promise<z.input<(typeof SCHEMAS)[K]['response']>> | z.input<(typeof SCHEMAS)[K]['response']>;
 
-/** Every operation of these routers, in mounting order. */
-export const operationsOf = (routers: readonly object[]): Operation[] => routers.flatMap((router) => mounted.get(router) ?? []);
+/** The operations mounted on each router, by name (the app checks that it serves the whole table). */
+const mounted = new WeakMap<object, Set<OperationName>>();
+
+/** Every operation these routers serve. */
+export const mountedOperations = (routers: readonly object[]): Set<OperationName> => new Set(routers.flatMap((router) => [...(mounted.get(router) ?? [])]));
 
 const noInput = z.strictObject({});
-
-/** What Koa writes for `ctx.type = 'json'`, set directly (no MIME lookup per request). */
-const JSON_TYPE = 'application/json; charset=utf-8';
 
 /** Limits of the query parser (qs): deeper brackets and further pairs are not read. */
 const QS_OPTIONS = { depth: 2, parameterLimit: 100 } as const;
@@ -75,17 +62,26 @@ export function parseQuery(querystring: string): Record<string, unknown> {
   return qs.parse(querystring, QS_OPTIONS);
 }
 
+/** What Koa writes for `ctx.type = 'json'`, set directly (no MIME lookup per request). */
+const JSON_TYPE = 'application/json; charset=utf-8';
+
+export interface MountOptions {
+  /**
+   * The answer is a list envelope (listEnvelope) whose items the service declared unchanging
+   * (json-text.ts): the page is written from their kept JSON text instead of serialised again.
+   */
+  keptListJson?: true;
+}
+
 /**
- * Mounts an operation on a router: the query and body are validated by their zod schemas (a 400
- * naming the field otherwise) and the handler's answer is the JSON response.
+ * Mounts the operation of the table (api/) named `name` on a router: the query and body are
+ * validated by its zod schemas (a 400 naming the field otherwise) and the handler's answer is the
+ * JSON response.
  */
-export function mount<B extends z.ZodType, Q extends z.ZodType, R extends z.core.$ZodType>(
-  router: Router<AppState>,
-  operation: Operation<B, Q, R>,
-): void {
-  const operations = mounted.get(router) ?? [];
-  mounted.set(router, operations);
-  if (!operations.some((o) => o.method === operation.method && o.path === operation.path)) operations.push(operation as unknown as Operation);
+export function mount<K extends OperationName>(router: Router<AppState>, name: K, handler: Handler<K>, { keptListJson }: MountOptions = {}): void {
+  const names = mounted.get(router) ?? new Set();
+  mounted.set(router, names.add(name));
+  const operation = operationOf(name);
   const bodySchema = operation.body ?? noInput;
   const querySchema = operation.query ?? noInput;
   router[operation.method](operation.path, async (ctx) => {
@@ -99,9 +95,9 @@ export function mount<B extends z.ZodType, Q extends z.ZodType, R extends z.core
       if (!parsed.success) throw issueToError(parsed.error, input);
       body = parsed.data;
     }
-    const result = await operation.handler({ body: body as z.output<B>, query: query.data as z.output<Q>, params: ctx.params, ctx });
+    const result = await handler({ body, query: query.data, params: ctx.params, ctx } as Parameters<Handler<K>>[0]);
     ctx.status = 200;
-    if (operation.keptListJson) {
+    if (keptListJson) {
       // Written from the kept JSON of its unchanging rows: the same bytes and headers as JSON.stringify.
       ctx.set('Content-Type', JSON_TYPE);
       ctx.body = listJson(result as ListEnvelope);

@@ -1,4 +1,5 @@
 import type { Middleware } from 'koa';
+import { USERNAME } from '../../api/messaging.ts';
 import { unauthenticated } from '../http/api-error.ts';
 import type { AppState } from '../http/app-state.ts';
 import type { Store } from '../store/store.ts';
@@ -17,8 +18,6 @@ interface AccessToken {
   user_id: string;
   created_at: number;
 }
-
-export const USERNAME = /^[A-Za-z0-9_.-]{1,64}$/;
 
 /** Messaging users and their access tokens. */
 export class Users {

@@ -17,8 +17,8 @@ import type {
   ListQuery,
   Message,
   MessageCreate,
-} from './schemas.ts';
-import { OPENED_AT_LEEWAY_SECONDS } from './schemas.ts';
+} from '../../api/messaging.ts';
+import { OPENED_AT_LEEWAY_SECONDS } from '../../api/messaging.ts';
 
 type Owned<T> = T & { user_id: string };
 type StoredContact = Owned<Contact>;

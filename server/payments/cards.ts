@@ -1,7 +1,7 @@
 import { ApiError } from '../http/api-error.ts';
-import { SCHEMES, schemeOf, luhnValid, type Scheme } from '../../protocol/card-schemes.ts';
+import { SCHEMES, schemeOf, luhnValid, type Scheme } from '../../protocol/runtime/card-schemes.ts';
 
-export { SCHEMES, SCHEME_NAMES, schemeOf, luhnValid, type Scheme } from '../../protocol/card-schemes.ts';
+export { SCHEMES, SCHEME_NAMES, schemeOf, luhnValid, type Scheme } from '../../protocol/runtime/card-schemes.ts';
 
 /**
  * What the test processor will do with a card, fixed at tokenise time from the contract's test card

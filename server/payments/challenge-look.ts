@@ -1,6 +1,5 @@
-import { CATALOGUES, resolveLanguage, type Catalogue } from '../../iframe-app/i18n/catalogues.ts';
-import en from '../../iframe-app/i18n/en.ts';
-import { LANGUAGE_TAG } from '../../protocol/language-tag.ts';
+import { catalogueOf, resolveLanguage, type Catalogue } from '../../iframe-app/i18n/catalogues.ts';
+import { LANGUAGE_TAG, LANGUAGE_TAG_MAX_LENGTH } from '../../protocol/runtime/patterns.ts';
 
 /**
  * How the 3-D Secure test page looks and speaks: the language and colour scheme of the element that
@@ -11,7 +10,7 @@ export interface ChallengeLook {
   tag: string;
   /** The catalogue's language (`<html lang>`). */
   lang: string;
-  cat: Catalogue;
+  catalogue: Catalogue;
   /** Absent: the page follows `prefers-color-scheme`. */
   scheme?: 'light' | 'dark';
 }
@@ -19,16 +18,16 @@ export interface ChallengeLook {
 
 /** The look asked for by the page's query (`lang`, `theme`); English and the OS's scheme otherwise. */
 export async function challengeLook(query: Record<string, unknown>): Promise<ChallengeLook> {
-  const tag = typeof query.lang === 'string' && LANGUAGE_TAG.test(query.lang) && query.lang.length <= 35 ? query.lang : 'en';
+  const tag = typeof query.lang === 'string' && LANGUAGE_TAG.test(query.lang) && query.lang.length <= LANGUAGE_TAG_MAX_LENGTH ? query.lang : 'en';
   const theme = query.theme;
   const scheme = theme === 'light' || theme === 'dark' ? theme : undefined;
   const lang = resolveLanguage(tag) ?? 'en';
-  const cat = lang === 'en' ? en : (await CATALOGUES[lang]!()).default;
-  return { tag, lang, cat, scheme };
+  const catalogue = await catalogueOf(lang);
+  return { tag, lang, catalogue, scheme };
 }
 
 /** `<html>`'s attributes for a look. */
-export const htmlAttributes = (look: ChallengeLook) => `lang="${look.lang}" dir="${look.cat.dir}"${look.scheme ? ` class="${look.scheme}"` : ''}`;
+export const htmlAttributes = (look: ChallengeLook) => `lang="${look.lang}" dir="${look.catalogue.dir}"${look.scheme ? ` class="${look.scheme}"` : ''}`;
 
 const LIGHT = '--bg:#fff;--fg:#1a1c1f;--muted:#50565f;--line:#c9ced6;--ok:#1a7f37;--on-ok:#fff;--focus:#1a5fd6;color-scheme:light';
 const DARK = '--bg:#16181c;--fg:#eef0f3;--muted:#b6bcc5;--line:#3d434c;--ok:#5fd381;--on-ok:#0b1f10;--focus:#7cb1ff;color-scheme:dark';

@@ -10,10 +10,11 @@ import { frameSecurityHeaders } from '../http/frame-security.ts';
 import type { Ctx } from '../http/operation.ts';
 import type { ChallengeView } from './payments-service.ts';
 import { CHALLENGE_STYLE, challengeLook, htmlAttributes, SHIELD, type ChallengeLook } from './challenge-look.ts';
-import { formatAmount } from './iso-codes.ts';
+import { formatAmount } from '../../api/iso-codes.ts';
 import { fill } from '../../iframe-app/shared/format.ts';
+import { UUID } from '../../protocol/runtime/patterns.ts';
 
-import { CHALLENGE_CANCEL_TYPE, CHALLENGE_INIT_TYPE, CHALLENGE_MESSAGE_TYPE, CHALLENGE_READY_TYPE, type ChallengeCancel, type ChallengeMessage } from '../../protocol/challenge.ts';
+import { CHALLENGE_CANCEL_TYPE, CHALLENGE_INIT_TYPE, CHALLENGE_MESSAGE_TYPE, CHALLENGE_READY_TYPE, type ChallengeCancel, type ChallengeMessage } from '../../protocol/schemas/challenge.ts';
 
 const Answer = z.strictObject({ challenge: z.string().max(200), form_token: z.string().max(200).optional(), outcome: z.enum(['complete', 'fail']) });
 const same = (a: string, b: string) => a.length === b.length && a.length > 0 && timingSafeEqual(Buffer.from(a), Buffer.from(b));
@@ -53,7 +54,7 @@ window.cpeSend=function(m){p?p.postMessage(m):q.push(m)};
 function h(e){var a=location.ancestorOrigins;if(p||e.source!==parent||!e.ports[0]||o.indexOf(e.origin)<0||(a&&a.length&&a[0]!==e.origin))return;
 var d=e.data;if(!d||d.type!==${scriptJson(CHALLENGE_INIT_TYPE)}||d.session!==u)return;p=e.ports[0];removeEventListener('message',h);q.splice(0).forEach(cpeSend)}
 addEventListener('message',h);var f=document.querySelector('form');if(f){f.action+=location.hash;f.querySelectorAll('button').forEach(function(b){b.disabled=false})}
-if(parent!==window&&/^[0-9a-f-]{36}$/.test(u))parent.postMessage({type:${scriptJson(CHALLENGE_READY_TYPE)},session:u},'*');})();`;
+if(parent!==window&&${UUID}.test(u))parent.postMessage({type:${scriptJson(CHALLENGE_READY_TYPE)},session:u},'*');})();`;
 }
 
 function resultScript(message: ChallengeMessage, origins: string[]): string {
@@ -65,23 +66,23 @@ function escapeScript(message: ChallengeCancel, origins: string[]): string {
   return `${channelScript(origins)}document.addEventListener('keydown',function(e){if(e.key==='Escape'){e.preventDefault();cpeSend(${scriptJson(message)});}});`;
 }
 
-function challengeForm(view: ChallengeView, secret: string, { cat, tag, scheme }: ChallengeLook): string {
+function challengeForm(view: ChallengeView, secret: string, { catalogue, tag, scheme }: ChallengeLook): string {
   // The answer's page keeps the look: the form posts the same lang and theme.
   const look = new URLSearchParams({ lang: tag, ...(scheme && { theme: scheme }) });
-  return `${SHIELD}<h1>${escapeHtml(cat.challengeTitle)}</h1>
-<p>${escapeHtml(fill(cat.challengeConfirm, { merchant: view.merchantName }))}</p>
+  return `${SHIELD}<h1>${escapeHtml(catalogue.challengeTitle)}</h1>
+<p>${escapeHtml(fill(catalogue.challengeConfirm, { merchant: view.merchantName }))}</p>
 <p class="amount"><bdi dir="ltr">${escapeHtml(formatAmount(view.value.amount, view.value.currency, tag))}</bdi></p>
-<p class="note">${escapeHtml(cat.challengeNote)}</p>
+<p class="note">${escapeHtml(catalogue.challengeNote)}</p>
 <form method="post" action="/frames/challenge?${look}">
 <input type="hidden" name="challenge" value="${escapeHtml(secret)}">
 <input type="hidden" name="form_token" value="${escapeHtml(view.formToken)}">
-<div class="buttons"><button type="submit" name="outcome" value="complete" disabled>${escapeHtml(cat.challengeComplete)}</button>
-<button type="submit" name="outcome" value="fail" disabled>${escapeHtml(cat.challengeFail)}</button></div></form>`;
+<div class="buttons"><button type="submit" name="outcome" value="complete" disabled>${escapeHtml(catalogue.challengeComplete)}</button>
+<button type="submit" name="outcome" value="fail" disabled>${escapeHtml(catalogue.challengeFail)}</button></div></form>`;
 }
 
 /** The outcome's page: what happened, in the page's language. */
-const outcomePage = (status: string, { cat }: ChallengeLook) =>
-  `<h1>${escapeHtml(status === 'completed' ? cat.challengeDone : cat.challengeFailed)}</h1><p class="note">${escapeHtml(cat.challengeClose)}</p>`;
+const outcomePage = (status: string, { catalogue }: ChallengeLook) =>
+  `<h1>${escapeHtml(status === 'completed' ? catalogue.challengeDone : catalogue.challengeFailed)}</h1><p class="note">${escapeHtml(catalogue.challengeClose)}</p>`;
 
 /**
  * The 3-D Secure simulator: `GET /frames/challenge?challenge=<secret>` shows the amount and the
@@ -102,17 +103,17 @@ export function challengeRoutes({ payments, config }: Services): Router<AppState
     if (!view) {
       const nonce = secure(ctx, []);
       ctx.status = 404;
-      ctx.body = page(nonce, look, look.cat.challengeMissing, `<h1>${escapeHtml(look.cat.challengeMissing)}</h1>`);
+      ctx.body = page(nonce, look, look.catalogue.challengeMissing, `<h1>${escapeHtml(look.catalogue.challengeMissing)}</h1>`);
       return;
     }
     const nonce = secure(ctx, view.origins);
     if (view.status !== 'pending') {
       const message: ChallengeMessage = { type: CHALLENGE_MESSAGE_TYPE, transaction_id: view.transactionId, status: view.status };
-      ctx.body = page(nonce, look, look.cat.challengeTitle, outcomePage(view.status, look), resultScript(message, [...view.origins, ownOrigin()]));
+      ctx.body = page(nonce, look, look.catalogue.challengeTitle, outcomePage(view.status, look), resultScript(message, [...view.origins, ownOrigin()]));
       return;
     }
     const cancel: ChallengeCancel = { type: CHALLENGE_CANCEL_TYPE, transaction_id: view.transactionId };
-    ctx.body = page(nonce, look, look.cat.challengeTitle, challengeForm(view, secret, look), escapeScript(cancel, view.origins));
+    ctx.body = page(nonce, look, look.catalogue.challengeTitle, challengeForm(view, secret, look), escapeScript(cancel, view.origins));
   });
 
   router.post('/frames/challenge', async (ctx) => {
@@ -141,7 +142,7 @@ export function challengeRoutes({ payments, config }: Services): Router<AppState
     }
     const nonce = secure(ctx, view.origins);
     const look = await challengeLook(ctx.query);
-    ctx.body = page(nonce, look, look.cat.challengeTitle, outcomePage(message.status, look), resultScript(message, [...view.origins, ownOrigin()]));
+    ctx.body = page(nonce, look, look.catalogue.challengeTitle, outcomePage(message.status, look), resultScript(message, [...view.origins, ownOrigin()]));
   });
   return router;
 }

@@ -2,7 +2,7 @@ import type { Middleware } from 'koa';
 import { ApiError } from '../http/api-error.ts';
 import type { AppState } from '../http/app-state.ts';
 import type { Ctx } from '../http/operation.ts';
-import { IDEMPOTENCY_HEADER, PUBLIC_KEY_HEADER, SESSION_TOKEN_HEADER } from '../../protocol/headers.ts';
+import { IDEMPOTENCY_HEADER, PUBLIC_KEY_HEADER, SESSION_TOKEN_HEADER } from '../../protocol/runtime/headers.ts';
 
 const ALLOWED_HEADERS = [PUBLIC_KEY_HEADER, SESSION_TOKEN_HEADER, 'Content-Type', IDEMPOTENCY_HEADER].join(', ');
 

@@ -1,6 +1,6 @@
 import type { CardSummary } from './cards.ts';
 import type { IntentStatus } from './intent-states.ts';
-import type { Attempt, BillTo, IntentPurpose } from './schemas.ts';
+import type { Attempt, BillTo, IntentPurpose } from '../../api/payments.ts';
 
 /** An attempt as stored: the card summary of its token (the answer shows its payment_method). */
 export type AttemptRow = Omit<Attempt, 'payment_method'> & { card: CardSummary };

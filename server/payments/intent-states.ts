@@ -1,7 +1,7 @@
-import type { IntentStatus } from '../../protocol/intent.ts';
+import type { IntentStatus } from '../../protocol/schemas/intent.ts';
 import { conflict } from '../http/api-error.ts';
 
-export { IntentStatus } from '../../protocol/intent.ts';
+export { IntentStatus } from '../../protocol/schemas/intent.ts';
 
 /** Every operation that may move an intent. */
 export type IntentOperation = 'start_session' | 'attach' | 'confirm' | 'complete_challenge' | 'fail_challenge' | 'authorise' | 'capture' | 'cancel';

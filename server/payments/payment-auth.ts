@@ -1,5 +1,5 @@
 import type { Middleware } from 'koa';
-import { PUBLIC_KEY_HEADER, SESSION_TOKEN_HEADER } from '../../protocol/headers.ts';
+import { PUBLIC_KEY_HEADER, SESSION_TOKEN_HEADER } from '../../protocol/runtime/headers.ts';
 import { noSuch, unauthenticated } from '../http/api-error.ts';
 import type { AppState } from '../http/app-state.ts';
 import type { Ctx } from '../http/operation.ts';

@@ -1,7 +1,7 @@
 import { maskedPan, type CardSummary } from './cards.ts';
 import type { IntentRow } from './intent-rows.ts';
-import { formatAmount } from './iso-codes.ts';
-import { REDACTED, type AuthDetails, type PaymentIntent, type VerifyResponse } from './schemas.ts';
+import { formatAmount } from '../../api/iso-codes.ts';
+import { REDACTED, type AuthDetails, type PaymentIntent, type VerifyResponse } from '../../api/payments.ts';
 
 /**
  * What leaves the service about an intent: the backend's view, the browser session's view, and the

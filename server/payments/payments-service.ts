@@ -8,10 +8,10 @@ import { validateCard, type CardSummary, type RawCard } from './cards.ts';
 import { Challenges, type ChallengeView } from './challenges.ts';
 import type { AttemptRow, IntentRow } from './intent-rows.ts';
 import { allows, assertAllowed, nextStatus, type IntentOperation, type IntentStatus } from './intent-states.ts';
-import { formatAmount } from './iso-codes.ts';
+import { formatAmount } from '../../api/iso-codes.ts';
 import type { Merchants } from './merchants.ts';
 import { intentView, paymentMethodOf, sessionView, verifyView } from './payment-views.ts';
-import type { AttachResponse, AttemptError, AuthoriseResponse, ConfirmResponse, PaymentIntent, PaymentIntentCreate, VerifyResponse } from './schemas.ts';
+import type { AttachResponse, AttemptError, AuthoriseResponse, ConfirmResponse, PaymentIntent, PaymentIntentCreate, VerifyResponse } from '../../api/payments.ts';
 import { ATTACH_FAILURES, AUTHENTICATION_FAILED, authorisationCode, DECLINES } from './test-processor.ts';
 
 /** Failed card validations, attaches, challenges and declines an intent takes before it locks. */

@@ -1,5 +1,5 @@
 import { randomBytes } from '../identity/secrets.ts';
-import type { AttemptError } from './schemas.ts';
+import type { AttemptError } from '../../api/payments.ts';
 
 /**
  * The test processor's answers: what attaching or authorising each test card outcome (cards.ts)

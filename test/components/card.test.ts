@@ -146,7 +146,7 @@ describe('handshake', () => {
     expect(url.origin).to.equal(location.origin);
     expect(url.pathname).to.equal('/frames/card-form/');
     // Mounted while createServerIntent runs: no opaque key yet (the session arrives on the port).
-    expect(Object.fromEntries(url.searchParams)).to.deep.equal({ pk: 'pk_test_fake', lang: 'cy', layout: 'stack', theme: 'dark', v: '1' });
+    expect(Object.fromEntries(url.searchParams)).to.deep.equal({ pk: 'pk_test_fake', lang: 'cy', layout: 'stack', theme: 'dark' });
     expect(url.hash.slice(1)).to.match(/^[0-9a-f-]{36}$/);
     expect(iframe.title).to.equal('Card payment');
     // Payment Request, and browser autofill of the card fields where the browser has that policy

@@ -5,7 +5,7 @@
  */
 import { expect, fixture, html, waitUntil } from '@open-wc/testing';
 import { ElementsController, type CpeElements } from '../../components/index.ts';
-import type { CheckoutContext, MiddlewareRoutes } from '../../protocol/elements-options.ts';
+import type { CheckoutContext, MiddlewareRoutes } from '../../protocol/schemas/elements-options.ts';
 import { makeController } from '../../components/controller.ts';
 import { payWithKeyboard, recordEvents } from './helpers.ts';
 

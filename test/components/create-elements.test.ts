@@ -1,7 +1,7 @@
 import { expect, oneEvent } from '@open-wc/testing';
 import { createElements, CPE_EVENTS, dispatchCpeEvent, ElementsController, SdkError } from '../../components/index.ts';
 import { defineElement } from '../../components/define.ts';
-import type { PaymentIntentSession } from '../../protocol/session.ts';
+import type { PaymentIntentSession } from '../../protocol/schemas/session.ts';
 
 const session: PaymentIntentSession = { paymentIntentId: 'pi_test_123', sessionToken: 'st_test_abc', opaqueKey: 'ok_test_xyz' };
 const valid = () => ({ pubKey: 'pk_test_abc', createServerIntent: async () => session });

@@ -3,8 +3,8 @@ import { sendKeys } from '@web/test-runner-commands';
 import { ElementsController } from '../../components/controller.ts';
 import { CPE_EVENTS } from '../../components/events.ts';
 import { SdkError } from '../../components/errors.ts';
-import type { MiddlewareRoutes } from '../../protocol/elements-options.ts';
-import type { PaymentIntentSession } from '../../protocol/session.ts';
+import type { MiddlewareRoutes } from '../../protocol/schemas/elements-options.ts';
+import type { PaymentIntentSession } from '../../protocol/schemas/session.ts';
 import type { FakeFrame, FakeFrameScript } from './fixtures/fake-frame.ts';
 
 export const fakeSession: PaymentIntentSession = { paymentIntentId: 'pi_fake', sessionToken: 'st_fake', opaqueKey: 'ok_fake' };

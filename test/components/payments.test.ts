@@ -1,7 +1,7 @@
 import { expect, fixture, html, oneEvent, waitUntil } from '@open-wc/testing';
 import { sendKeys } from '@web/test-runner-commands';
 import { ElementsController } from '../../components/index.ts';
-import type { MiddlewareRoutes } from '../../protocol/elements-options.ts';
+import type { MiddlewareRoutes } from '../../protocol/schemas/elements-options.ts';
 import { fakeSession, recordEvents, rejected, stubFetch } from './helpers.ts';
 
 const SERVICE = 'https://service.example';

@@ -6,7 +6,7 @@
 import { expect, fixture, html, waitUntil } from '@open-wc/testing';
 import { sendKeys } from '@web/test-runner-commands';
 import { ElementsController, type CpeCard } from '../../components/index.ts';
-import type { MiddlewareRoutes } from '../../protocol/elements-options.ts';
+import type { MiddlewareRoutes } from '../../protocol/schemas/elements-options.ts';
 import { pause, recordEvents } from './helpers.ts';
 
 let config: { serviceUrl: string; publicKey: string };

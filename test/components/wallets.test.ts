@@ -5,7 +5,7 @@
 import { expect, fixture, html, waitUntil } from '@open-wc/testing';
 import { sendKeys } from '@web/test-runner-commands';
 import { ElementsController, type CpeWalletA, type CpeWalletB, type SdkError } from '../../components/index.ts';
-import { WALLET_A_STYLES, WALLET_A_TYPES, WALLET_B_TYPES } from '../../protocol/wallet-sheet.ts';
+import { WALLET_A_STYLES, WALLET_A_TYPES, WALLET_B_TYPES } from '../../protocol/runtime/wallet.ts';
 import { pause, recordEvents } from './helpers.ts';
 
 let config: { serviceUrl: string; publicKey: string };

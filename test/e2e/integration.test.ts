@@ -180,10 +180,10 @@ describe('autofill', () => {
 
 describe('frames for an unknown merchant render nothing', () => {
   it("a frame address with an unknown public key is served with frame-ancestors 'none', and the browser shows no field", async () => {
-    const bogus = `${stack.serviceUrl}/frames/card-form/?pk=pk_test_unknown&lang=en&v=1`;
+    const bogus = `${stack.serviceUrl}/frames/card-form/?pk=pk_test_unknown&lang=en`;
     const response = await fetch(bogus);
     assert.deepEqual(parseCsp(response.headers.get('content-security-policy')).get('frame-ancestors'), ["'none'"]);
-    const ours = await fetch(`${stack.serviceUrl}/frames/card-form/?pk=${stack.service.credentials.publicKey}&lang=en&v=1`);
+    const ours = await fetch(`${stack.serviceUrl}/frames/card-form/?pk=${stack.service.credentials.publicKey}&lang=en`);
     assert.ok(parseCsp(ours.headers.get('content-security-policy')).get('frame-ancestors')?.includes(new URL(stack.demoUrl).origin));
 
     const { page, context } = await stack.newPage();

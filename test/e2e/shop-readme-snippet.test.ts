@@ -45,7 +45,7 @@ before(async () => {
     .replace("from 'koa'", `from '${file('koa')}'`)
     .replace("from 'koa-static'", `from '${file('koa-static')}'`)
     .replace("from '@koa/bodyparser'", `from '${file('@koa/bodyparser')}'`)
-    .replace("from 'cpe/server'", `from '${pathToFileURL(join(root, 'server/client/index.ts')).href}'`)
+    .replace("from 'cpe/server'", `from '${pathToFileURL(join(root, 'client/index.ts')).href}'`)
     .replace("'http://localhost:4242'", JSON.stringify(stack.serviceUrl))
     .replace('app.listen(3000)', `app.listen(${port})`);
   writeFileSync(join(folder, 'server.mjs'), js);

@@ -1,6 +1,6 @@
 import { expect, fixture, html, oneEvent } from '@open-wc/testing';
-import type { ChangeState } from '../../protocol/bridge.ts';
-import { LAYOUTS } from '../../protocol/frame-url.ts';
+import type { ChangeState } from '../../protocol/schemas/bridge.ts';
+import { LAYOUTS } from '../../protocol/schemas/frame-url.ts';
 import { CardForm } from '../../iframe-app/card-form/card-form.ts';
 import { en } from '../../iframe-app/shared/i18n.ts';
 import { future, input, leave, loadAxe, type } from './helpers.ts';

@@ -8,8 +8,8 @@ const MORE = 'cy fa ur uk ca hi bn sr is ga'.split(' ');
 const RTL = ['ar', 'fa', 'he', 'ur'];
 
 /** Every key path of a catalogue (`walletTypes.buy`, `sheetCards.visa`), with its value. */
-const entries = (cat: object, prefix = ''): [string, unknown][] =>
-  Object.entries(cat).flatMap(([k, v]) => (v && typeof v === 'object' ? entries(v, `${prefix}${k}.`) : [[`${prefix}${k}`, v] as [string, unknown]]));
+const entries = (catalogue: object, prefix = ''): [string, unknown][] =>
+  Object.entries(catalogue).flatMap(([k, v]) => (v && typeof v === 'object' ? entries(v, `${prefix}${k}.`) : [[`${prefix}${k}`, v] as [string, unknown]]));
 const placeholders = (text: string) => (text.match(/\{\w+\}/g) ?? []).sort();
 
 /** The catalogue files this page has fetched (each language is its own module). */
@@ -42,27 +42,27 @@ describe('language catalogues', () => {
   it('every catalogue has every key of English, each a text with the same {placeholders}; right to left exactly for Arabic, Hebrew, Persian, Urdu', async () => {
     const english = new Map(entries(en));
     for (const tag of LANGUAGES) {
-      const { lang, cat } = await loadCatalogue(tag);
+      const { lang, catalogue } = await loadCatalogue(tag);
       expect(lang, tag).to.equal(tag);
-      const own = new Map(entries(cat));
+      const own = new Map(entries(catalogue));
       expect([...own.keys()].sort(), tag).to.deep.equal([...english.keys()].sort());
       for (const [key, value] of own) {
         expect(typeof value === 'string' && value.trim().length > 0, `${tag} ${key}`).to.equal(true);
         expect(placeholders(value as string), `${tag} ${key}`).to.deep.equal(placeholders(english.get(key) as string));
       }
-      expect(cat.dir, tag).to.equal(RTL.includes(tag) ? 'rtl' : 'ltr');
-      if (!tag.startsWith('en')) expect([cat.number, cat.cvc, cat.pay], tag).not.to.deep.equal([en.number, en.cvc, en.pay]);
+      expect(catalogue.dir, tag).to.equal(RTL.includes(tag) ? 'rtl' : 'ltr');
+      if (!tag.startsWith('en')) expect([catalogue.number, catalogue.cvc, catalogue.pay], tag).not.to.deep.equal([en.number, en.cvc, en.pay]);
     }
   });
 
   it('a right-to-left language sets dir="rtl" on the frame document', async () => {
     for (const tag of RTL) {
-      const { lang, cat } = await loadCatalogue(tag);
-      applyLanguage(lang, cat as Catalogue);
+      const { lang, catalogue } = await loadCatalogue(tag);
+      applyLanguage(lang, catalogue as Catalogue);
       expect([document.documentElement.lang, document.documentElement.dir], tag).to.deep.equal([tag, 'rtl']);
     }
-    const { lang, cat } = await loadCatalogue('he-IL');
-    applyLanguage(lang, cat);
+    const { lang, catalogue } = await loadCatalogue('he-IL');
+    applyLanguage(lang, catalogue);
     expect(document.documentElement.dir).to.equal('rtl');
   });
 
@@ -74,7 +74,7 @@ describe('language catalogues', () => {
     const warnings: unknown[][] = [];
     console.warn = (...args: unknown[]) => warnings.push(args);
     try {
-      expect(await loadCatalogue('tlh-QO')).to.deep.equal({ lang: 'en', cat: en });
+      expect(await loadCatalogue('tlh-QO')).to.deep.equal({ lang: 'en', catalogue: en });
     } finally {
       console.warn = warn;
     }

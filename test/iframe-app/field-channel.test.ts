@@ -1,7 +1,7 @@
 import { expect, fixture, html, waitUntil } from '@open-wc/testing';
 import { CardFieldElement } from '../../iframe-app/field/card-field.ts';
 import { en } from '../../iframe-app/shared/i18n.ts';
-import { FieldMessage, fieldChannelName } from '../../protocol/field-channel.ts';
+import { FieldMessage, fieldChannelName } from '../../protocol/schemas/field-channel.ts';
 import { future, input, loadAxe, type } from './helpers.ts';
 
 /** Field elements of one group in this page: BroadcastChannel delivers between them as between frames. */

@@ -14,7 +14,7 @@ const stubIntent = (amount: number, currency: string, seen: string[] = []) => (w
 };
 
 async function flow(query: string, config = {}, before?: (win: Window & typeof globalThis) => void) {
-  const frame = await mountFrame('flow', `pk=pk_test_1&layout=stack&v=1&${query}`, config, before);
+  const frame = await mountFrame('flow', `pk=pk_test_1&layout=stack&${query}`, config, before);
   const el = frame.doc.querySelector('cpe-flow-form') as FlowForm;
   const button = () => el.shadowRoot!.querySelector<HTMLButtonElement>('button.action')!;
   const status = () => el.shadowRoot!.querySelector<HTMLElement>('[role=status]')!;

@@ -1,7 +1,7 @@
 import { expect, waitUntil } from '@open-wc/testing';
-import type { FrameConfig } from '../../protocol/bridge.ts';
+import type { FrameConfig } from '../../protocol/schemas/bridge.ts';
 import type { CardInputs } from '../../iframe-app/shared/card-inputs.ts';
-import { ElementEnd } from '../../protocol/rpc.ts';
+import { ElementEnd } from '../../protocol/runtime/rpc.ts';
 import { mountFrame, type FrameEventRecord } from './frame-mount.ts';
 import { future } from './helpers.ts';
 
@@ -22,7 +22,7 @@ describe('frame pages over the bridge', () => {
   afterEach(() => document.querySelectorAll('iframe').forEach((f) => f.remove()));
 
   it('card-form: ready with the content height, change on input, resize when a message appears', async () => {
-    const { iframe, events, el, doc } = await mount('card-form', 'pk=pk_test_1&lang=en&layout=stack&v=1');
+    const { iframe, events, el, doc } = await mount('card-form', 'pk=pk_test_1&lang=en&layout=stack');
     const ready = events.find((e) => e.name === 'ready')!.detail;
     expect(ready.height).to.be.greaterThan(100);
     expect(ready.height).to.equal(Math.ceil(el.getBoundingClientRect().height));

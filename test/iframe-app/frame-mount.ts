@@ -1,6 +1,6 @@
 import { waitUntil } from '@open-wc/testing';
-import { Hello, type FrameConfig } from '../../protocol/bridge.ts';
-import { ElementEnd } from '../../protocol/rpc.ts';
+import { Hello, type FrameConfig } from '../../protocol/schemas/bridge.ts';
+import { ElementEnd } from '../../protocol/runtime/rpc.ts';
 
 export type FrameEventRecord = { name: string; detail: any };
 

@@ -11,20 +11,20 @@ describe('i18n', () => {
   afterEach(() => applyLanguage('en', en));
 
   it('Welsh: every label from the Welsh catalogue', async () => {
-    const { lang, cat } = await loadCatalogue('cy');
+    const { lang, catalogue } = await loadCatalogue('cy');
     expect(lang).to.equal('cy');
-    const el = await fixture<CardForm>(html`<cpe-card-form .cat=${cat}></cpe-card-form>`);
+    const el = await fixture<CardForm>(html`<cpe-card-form .catalogue=${catalogue}></cpe-card-form>`);
     expect(labels(el)).to.deep.equal(['Rhif y cerdyn', 'Dyddiad dod i ben', 'Cod diogelwch', 'Enw ar y cerdyn']);
     await el.tokenise().catch(() => undefined);
     await el.updateComplete;
-    expect(el.shadowRoot!.querySelector('#cpe-name-msg')!.textContent).to.equal(cat.nameRequired);
+    expect(el.shadowRoot!.querySelector('#cpe-name-msg')!.textContent).to.equal(catalogue.nameRequired);
   });
 
   it('Arabic: dir=rtl on <html>, the fields laid out right to left', async () => {
-    const { lang, cat } = await loadCatalogue('ar');
-    applyLanguage(lang, cat);
+    const { lang, catalogue } = await loadCatalogue('ar');
+    applyLanguage(lang, catalogue);
     expect([document.documentElement.lang, document.documentElement.dir]).to.deep.equal(['ar', 'rtl']);
-    const el = await fixture<CardForm>(html`<cpe-card-form layout="row" .cat=${cat}></cpe-card-form>`);
+    const el = await fixture<CardForm>(html`<cpe-card-form layout="row" .catalogue=${catalogue}></cpe-card-form>`);
     const x = (f: string) => input(el, f).getBoundingClientRect().left;
     expect(x('number')).to.be.greaterThan(x('expiry'));
     expect(x('expiry')).to.be.greaterThan(x('cvc'));

@@ -4,7 +4,7 @@ import { CardFieldElement } from '../../iframe-app/field/card-field.ts';
 import { FlowForm } from '../../iframe-app/flow/flow-form.ts';
 import type { CardInputs } from '../../iframe-app/shared/card-inputs.ts';
 import { applyLanguage, en, LANGUAGES, loadCatalogue, type Catalogue } from '../../iframe-app/shared/i18n.ts';
-import { LAYOUTS } from '../../protocol/frame-url.ts';
+import { LAYOUTS } from '../../protocol/schemas/frame-url.ts';
 import { future } from './helpers.ts';
 
 /**
@@ -81,14 +81,14 @@ describe('long labels never overlap or get cut off', function () {
 
   for (const tag of LANGUAGES) {
     it(`${tag}: every layout, the field frames and the Flow at ${WIDTHS.join(', ')} px`, async () => {
-      const { lang, cat } = await loadCatalogue(tag);
+      const { lang, catalogue } = await loadCatalogue(tag);
       expect(lang).to.equal(tag);
-      applyLanguage(lang, cat);
+      applyLanguage(lang, catalogue);
       const found: string[] = [];
       const container = await fixture<HTMLDivElement>(html`<div></div>`);
       const mount = async <T extends CardInputs>(el: T, setup: (el: T) => void) => {
         setup(el);
-        el.cat = cat as Catalogue;
+        el.catalogue = catalogue as Catalogue;
         container.replaceChildren(el);
         await el.updateComplete;
         typeValues(el);
@@ -113,11 +113,11 @@ describe('long labels never overlap or get cut off', function () {
 
   it('the row layouts keep one row where it fits: English and German at 768 px', async () => {
     for (const tag of ['en', 'de']) {
-      const { cat } = await loadCatalogue(tag);
+      const { catalogue } = await loadCatalogue(tag);
       const container = await fixture<HTMLDivElement>(html`<div style="width: 768px"></div>`);
       const form = new CardForm();
       form.layout = 'row';
-      form.cat = cat;
+      form.catalogue = catalogue;
       container.append(form);
       await form.updateComplete;
       expect(form.getAttribute('arr'), tag).to.equal('one');

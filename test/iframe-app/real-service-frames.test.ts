@@ -6,8 +6,8 @@
  */
 import { expect, waitUntil } from '@open-wc/testing';
 import { sendKeys } from '@web/test-runner-commands';
-import { Hello } from '../../protocol/bridge.ts';
-import { ElementEnd } from '../../protocol/rpc.ts';
+import { Hello } from '../../protocol/schemas/bridge.ts';
+import { ElementEnd } from '../../protocol/runtime/rpc.ts';
 import type { FrameEventRecord } from './frame-mount.ts';
 
 let config: { serviceUrl: string; publicKey: string };
@@ -20,7 +20,7 @@ async function mountRemote(app: string, query: string, withSession: boolean) {
   const iframe = document.createElement('iframe');
   iframe.style.width = '600px';
   iframe.style.height = '360px';
-  iframe.src = `${config.serviceUrl}/frames/${app}/?pk=${config.publicKey}&lang=en&v=1&${query}#${session}`;
+  iframe.src = `${config.serviceUrl}/frames/${app}/?pk=${config.publicKey}&lang=en&${query}#${session}`;
   const events: FrameEventRecord[] = [];
   const end = new Promise<ElementEnd>((resolve) => {
     window.addEventListener('message', function hello(e) {

@@ -4,7 +4,7 @@ import { walletLabel, validAppearance, type WalletButton } from '../../iframe-ap
 import type { WalletSheet } from '../../iframe-app/wallet-sheet/wallet-sheet.ts';
 import walletEn from '../../iframe-app/i18n/en.ts';
 import walletFr from '../../iframe-app/i18n/fr.ts';
-import { WALLET_A_STYLES, WALLET_A_TYPES, WALLET_B_TYPES, encodeWalletRequest, type WalletRequest } from '../../protocol/wallet.ts';
+import { WALLET_A_STYLES, WALLET_A_TYPES, WALLET_B_TYPES, encodeWalletRequest, type WalletRequest } from '../../protocol/schemas/wallet.ts';
 import { axeIn, mountFrame } from './frame-mount.ts';
 
 const VERBS_A: Record<string, string> = {
@@ -19,7 +19,7 @@ const VERBS_B: Record<string, string> = {
 };
 
 async function button(query: string) {
-  const frame = await mountFrame('wallet-button', `pk=pk_test_1&v=1&${query}`);
+  const frame = await mountFrame('wallet-button', `pk=pk_test_1&${query}`);
   const el = frame.doc.querySelector('cpe-wallet-button') as WalletButton;
   return { ...frame, el, button: el.shadowRoot!.querySelector('button')! };
 }

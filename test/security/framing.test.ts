@@ -24,7 +24,7 @@ describe('frame-ancestors refuses unregistered and nested origins', { timeout: 9
     );
     // Another origin (a test merchant of its own, not the shop's): it frames the card frame, then the shop's page.
     stranger = await startMerchantSite(stack.service, '127.0.0.1');
-    stranger.page('/direct', `<!doctype html><title>Direct</title><iframe src="${stack.serviceUrl}/frames/card-form/?pk=${shop.credentials.publicKey}&lang=en&v=1#00000000-0000-4000-8000-000000000000"></iframe>`);
+    stranger.page('/direct', `<!doctype html><title>Direct</title><iframe src="${stack.serviceUrl}/frames/card-form/?pk=${shop.credentials.publicKey}&lang=en#00000000-0000-4000-8000-000000000000"></iframe>`);
     stranger.page('/nested', `<!doctype html><title>Nested</title><iframe style="width:600px;height:500px" src="${shop.url}/card"></iframe>`);
   });
   after(async () => {

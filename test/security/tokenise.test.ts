@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { CpeClient } from '../../server/client/index.ts';
+import { CpeClient } from '../../client/index.ts';
 import { startTestService, type TestService } from '../helpers/service.ts';
 import { rawRequest } from './helpers/raw-request.ts';
 import { CARDS, assertError, backend, createIntent, fromFrame, futureYear, getIntent, tokenise, type Session } from '../server/payments-fixtures.ts';

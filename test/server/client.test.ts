@@ -3,8 +3,8 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { after, before, describe, test } from 'node:test';
 import Koa from 'koa';
-import { CpeApiError, CpeClient, cpeMiddleware, cpeNodeHandler, toSession } from '../../server/client/index.ts';
-import { retryDelayMs } from '../../server/client/cpe-client.ts';
+import { CpeApiError, CpeClient, cpeMiddleware, cpeNodeHandler, toSession } from '../../client/index.ts';
+import { retryDelayMs } from '../../client/cpe-client.ts';
 import { startTestService, type TestService } from '../helpers/service.ts';
 import { CARDS, createBody, tokenOf, type Session } from './payments-fixtures.ts';
 
@@ -305,5 +305,12 @@ describe('cpeNodeHandler: the same routes as plain (req, res), for Express or an
     assert.equal((await post('/api/cpe/attach', 'payment_intent_id=pi', 'application/x-www-form-urlencoded')).status, 415);
     assert.equal((await post('/api/cpe/attach', '{"payment_intent_id":')).body.error.code, 'body_invalid');
     assert.equal((await post('/api/cpe/attach', JSON.stringify({ pad: 'x'.repeat(70_000) }))).status, 413);
+  });
+
+  test("a name every object has (/constructor, /toString) is no route: it goes on, as any other path", async () => {
+    for (const name of ['constructor', 'toString', '__proto__']) {
+      const response = await fetch(`${base}/api/cpe/${name}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
+      assert.deepEqual([response.status, await response.text()], [200, 'the rest of the app'], name);
+    }
   });
 });

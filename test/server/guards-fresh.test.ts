@@ -2,19 +2,19 @@ import assert from 'node:assert/strict';
 import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { describe, it } from 'node:test';
 import * as z from 'zod/mini';
-import { Init, METHODS, Request } from '../../protocol/bridge.ts';
-import { ElementsOptions } from '../../protocol/elements-options.ts';
-import { FieldMessage } from '../../protocol/field-channel.ts';
-import { FrameParams } from '../../protocol/frame-url.ts';
-import { WalletApproval, WalletRequest, WalletSession } from '../../protocol/wallet.ts';
-import * as guards from '../../protocol/generated/guards.ts';
-import { check, conforms, type JsonSchema } from '../../protocol/json-guard.ts';
-import { CUSTOM_CHECKS, isRelativeUrl } from '../../protocol/option-checks.ts';
+import { Init, METHODS, Request } from '../../protocol/schemas/bridge.ts';
+import { ElementsOptions } from '../../protocol/schemas/elements-options.ts';
+import { FieldMessage } from '../../protocol/schemas/field-channel.ts';
+import { FrameParams } from '../../protocol/schemas/frame-url.ts';
+import { WalletApproval, WalletRequest, WalletSession } from '../../protocol/schemas/wallet.ts';
+import * as guards from '../../protocol/runtime/guards.ts';
+import { check, conforms, type JsonSchema } from '../../protocol/runtime/json-guard.ts';
+import { CUSTOM_CHECKS, isRelativeUrl } from '../../protocol/runtime/option-checks.ts';
 import { GUARDS_PATH, generateGuards } from '../../scripts/gen-guards.ts';
 
-describe('generated guards (protocol/generated/guards.ts)', () => {
+describe('generated guards (protocol/runtime/guards.ts)', () => {
   it('are what the zod schemas give today (run `npm run gen:guards` after changing a schema)', () => {
-    assert.equal(readFileSync(GUARDS_PATH, 'utf8'), generateGuards(), 'protocol/generated/guards.ts is stale: npm run gen:guards');
+    assert.equal(readFileSync(GUARDS_PATH, 'utf8'), generateGuards(), 'protocol/runtime/guards.ts is stale: npm run gen:guards');
   });
 
   it('agree with zod on the bridge messages and the session', () => {
@@ -82,6 +82,16 @@ describe('generated guards (protocol/generated/guards.ts)', () => {
     assert.deepEqual(check(guards.ElementsOptions, { pubKey: 'pk_1', createServerIntent: fn, middleware: { authorize: '/a' } }, CUSTOM_CHECKS)[0]!.keys, ['authorize']);
   });
 
+  it('are typed with their schemas: conforms narrows to the schema\'s type with no type given by the caller', () => {
+    const value: unknown = JSON.parse('{"cpe":1,"type":"hello","session":"abc"}');
+    // Compiles only because the guard carries Hello's type (typecheck is the real test here).
+    const session: string | undefined = conforms(guards.Hello, value) ? value.session : undefined;
+    assert.equal(session, 'abc');
+    const detail: unknown = { height: 12 };
+    const height: number | undefined = conforms(guards.EVENTS.resize, detail) ? detail.height : undefined;
+    assert.equal(height, 12);
+  });
+
   it('the relative-URL pattern is the SDK check', () => {
     for (const url of ['/api/a', 'api/a', '?x=1', 'a:b/'.slice(2)]) assert.equal(isRelativeUrl(url), true, url);
     for (const url of ['', 'https://x.example/a', 'javascript:alert(1)', '//x.example', '\\\\x', 'HTTP://x']) assert.equal(isRelativeUrl(url), false, url);
@@ -109,6 +119,18 @@ function zodImporters(entry: string): { seen: number; offenders: string[] } {
 }
 
 describe('no zod at run time in browser code (type-only imports are fine)', () => {
+  it('protocol/runtime/ imports neither zod nor protocol/schemas/ at run time: the zod-free half of the protocol', () => {
+    const folder = new URL('../../protocol/runtime/', import.meta.url);
+    const files = readdirSync(folder).filter((name) => name.endsWith('.ts'));
+    assert.ok(files.length > 10, 'found the runtime files');
+    for (const name of files) {
+      const text = readFileSync(new URL(name, folder), 'utf8');
+      const runtimeImports = [...text.matchAll(/^\s*(?:import|export)\s+(?!type\b)[^'";]*?from\s+'([^']+)'/gm)].map((m) => m[1]!);
+      assert.deepEqual(runtimeImports.filter((spec) => /^zod(\/|$)/.test(spec) || spec.includes('/schemas/')), [], name);
+    }
+  });
+
+
   it('the merchant-side SDK (components/) imports none, directly or through protocol/', () => {
     const { seen, offenders } = zodImporters('components/index.ts');
     assert.ok(seen > 10, 'walked the SDK');

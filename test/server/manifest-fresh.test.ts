@@ -11,7 +11,7 @@ import { dirname, join, relative, resolve } from 'node:path';
 import { describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { CpeCard, CpeCardFields, CpeElements, CpePaymentFlow, CpeVerifyFlow, CpeWalletA, CpeWalletB, CPE_EVENTS } from '../../components/index.ts';
-import { TOKENS } from '../../components/internal/frame-host.ts';
+import { TOKENS } from '../../components/internal/frame-mount.ts';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 type Item = { name: string; fieldName?: string; attribute?: string; kind?: string };

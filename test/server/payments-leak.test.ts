@@ -9,7 +9,7 @@ import { startServiceProcess, tempDataDir, type ServiceProcess } from '../helper
 import { fromFrame, futureYear } from './payments-fixtures.ts';
 
 /**
- * No secret leaks from a real run: the service process (`npm start`'s main.ts, with a data folder,
+ * No secret leaks from a real run: the service process (`npm start`'s scripts/start.ts, with a data folder,
  * debug logging to a file) takes every test card of the contract through the whole lifecycle over
  * HTTP, plus invalid card attempts; then, with the process stopped, the log file, the process
  * output and the database file are searched for every card number (with and without spaces), every

@@ -228,7 +228,7 @@ describe('several processes on one PostgreSQL database', onPostgres, () => {
     const databaseUrl = await freshTestDatabase();
     const dir = tempDataDir();
     const [port, demoPort] = [await freePort(), await freePort()];
-    const child = spawnNode('cluster', ['--import', 'tsx', 'server/main.ts'], {
+    const child = spawnNode('cluster', ['--import', 'tsx', 'scripts/start.ts'], {
       cwd: root,
       env: { ...QUIET, PORT: String(port), DEMO_PORT: String(demoPort), CPE_DATA_DIR: dir, CPE_DATABASE_URL: databaseUrl, CPE_PROCESSES: '2', CPE_PUBLIC_URL: `http://127.0.0.1:${port}` },
     });
@@ -271,7 +271,7 @@ describe('the embedded store and processes', () => {
   });
 
   test('CPE_PROCESSES above 1 without CPE_DATABASE_URL stops with a message', () => {
-    const result = spawnSync(process.execPath, ['--import', 'tsx', 'server/main.ts'], { cwd: root, env: { ...process.env, CPE_PROCESSES: '2', CPE_DATABASE_URL: '', CPE_DATA_DIR: tempDataDir() }, encoding: 'utf8' });
+    const result = spawnSync(process.execPath, ['--import', 'tsx', 'scripts/start.ts'], { cwd: root, env: { ...process.env, CPE_PROCESSES: '2', CPE_DATABASE_URL: '', CPE_DATA_DIR: tempDataDir() }, encoding: 'utf8' });
     assert.equal(result.status, 1);
     assert.match(result.stderr, /CPE_PROCESSES=2 needs CPE_DATABASE_URL/);
   });

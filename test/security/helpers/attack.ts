@@ -1,5 +1,5 @@
 import type { Page } from 'playwright-core';
-import { CpeClient, toSession } from '../../../server/client/index.ts';
+import { CpeClient, toSession } from '../../../client/index.ts';
 import type { RunningService } from '../../../server/start.ts';
 
 /**

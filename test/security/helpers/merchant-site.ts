@@ -1,7 +1,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { FrameLocator, Page } from 'playwright-core';
-import { CpeClient, toSession } from '../../../server/client/index.ts';
+import { CpeClient, toSession } from '../../../client/index.ts';
 import type { MerchantCredentials } from '../../../server/payments/merchants.ts';
 import type { RunningService } from '../../../server/start.ts';
 import { CARDS, cscFor, digitsOf } from '../../e2e/helpers/checkout.ts';

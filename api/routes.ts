@@ -1,0 +1,74 @@
+/**
+ * Where each operation of the service's API is and who may call it: its method, its path (Koa
+ * style, `/v1/contacts/:id`), its auth, the tag and summary of its description. What it takes and
+ * answers is the other half of its row, in operations.ts, under the same name.
+ *
+ * Plain data with no import: the Node client (client/, compiled into `cpe/server`) reads its paths
+ * here at run time and takes only the types of operations.ts, so it carries no zod.
+ */
+
+export type Method = 'get' | 'post' | 'put' | 'delete';
+/** Who may call an operation; each maps to an OpenAPI security scheme. */
+export type Auth = 'accessToken' | 'licenceKey' | 'session' | 'none';
+
+export interface Route {
+  method: Method;
+  path: string;
+  auth: Auth;
+  tag: string;
+  summary: string;
+}
+
+const contacts = { auth: 'accessToken', tag: 'Contacts' } as const;
+const conversations = { auth: 'accessToken', tag: 'Conversations' } as const;
+const messages = { auth: 'accessToken', tag: 'Messages' } as const;
+const intents = { auth: 'licenceKey', tag: 'Payment Intents' } as const;
+const browser = { auth: 'session', tag: 'Browser (session)' } as const;
+const frames = { auth: 'session', tag: 'Hosted frames' } as const;
+
+/** Every operation, in the order the API description lists them. */
+export const ROUTES = {
+  // The messaging API (server/messaging/routes.ts).
+  listContacts: { ...contacts, method: 'get', path: '/v1/contacts', summary: 'List contacts, newest first' },
+  createContact: { ...contacts, method: 'post', path: '/v1/contacts', summary: 'Create a contact and its conversation' },
+  retrieveContact: { ...contacts, method: 'get', path: '/v1/contacts/:id', summary: 'Retrieve a contact' },
+  updateContact: { ...contacts, method: 'put', path: '/v1/contacts/:id', summary: 'Update a contact (display_name only)' },
+  deleteContact: { ...contacts, method: 'delete', path: '/v1/contacts/:id', summary: 'Delete a contact and its conversation' },
+  listConversations: { ...conversations, method: 'get', path: '/v1/conversations', summary: 'List conversations, newest first' },
+  createConversation: { ...conversations, method: 'post', path: '/v1/conversations', summary: 'Create a conversation with a contact or a group' },
+  retrieveConversation: { ...conversations, method: 'get', path: '/v1/conversations/:id', summary: 'Retrieve a conversation' },
+  updateConversation: { ...conversations, method: 'put', path: '/v1/conversations/:id', summary: 'Pin, mute, archive or restore a conversation, pin a message, mark it opened' },
+  deleteConversation: { ...conversations, method: 'delete', path: '/v1/conversations/:id', summary: 'Delete a conversation and all its messages' },
+  listMessages: { ...messages, method: 'get', path: '/v1/conversations/:id/messages', summary: 'List the messages of a conversation, newest first' },
+  createMessage: { ...messages, method: 'post', path: '/v1/conversations/:id/messages', summary: 'Post a message; moves last_active_at of the conversation and its contact' },
+
+  // The backend payment routes, licence key (server/payments/payment-routes.ts; the Node client's).
+  createToken: { auth: 'licenceKey', tag: 'Tokens', method: 'post', path: '/v1/tokens', summary: 'Test mode: tokenise a card from your server; the token attaches once, to any of your intents' },
+  createPaymentIntent: { ...intents, method: 'post', path: '/v1/payment_intents', summary: 'Create a Payment Intent' },
+  retrievePaymentIntent: { ...intents, method: 'get', path: '/v1/payment_intents/:id', summary: 'Retrieve a Payment Intent with its attempts' },
+  attachPaymentIntent: { ...intents, method: 'post', path: '/v1/payment_intents/attach', summary: 'Attach a card token (or vaulted card) to a Payment Intent' },
+  confirmPaymentIntent: { ...intents, method: 'post', path: '/v1/payment_intents/confirm', summary: 'Confirm: 3-D Secure (challenge or frictionless)' },
+  authorisePaymentIntent: { ...intents, method: 'post', path: '/v1/payment_intents/authorise', summary: 'Authorise (and capture unless autoCapture is false)' },
+  capturePaymentIntent: { ...intents, method: 'post', path: '/v1/payment_intents/capture', summary: 'Capture an authorisation once, in full or in part' },
+  cancelPaymentIntent: { ...intents, method: 'post', path: '/v1/payment_intents/cancel', summary: 'Cancel a Payment Intent (voids an uncaptured authorisation)' },
+  verifyPaymentIntent: { ...intents, method: 'post', path: '/v1/payment_intents/verify', summary: 'Verify the payment ended in authorised funds; personal fields redacted unless unmasked' },
+
+  // The session routes of the SDK in direct mode, and the hosted frames' (server/payments/payment-routes.ts, wallet-routes.ts).
+  retrieveSessionIntent: { ...browser, method: 'get', path: '/intent', summary: "The session's Payment Intent: status and amount (for the pay button)" },
+  attachSessionIntent: { ...browser, method: 'post', path: '/intent/attach', summary: "Attach a card token to the session's Payment Intent" },
+  confirmSessionIntent: { ...browser, method: 'post', path: '/intent/confirm', summary: "Confirm the session's Payment Intent (3-D Secure)" },
+  authoriseSessionIntent: { ...browser, method: 'post', path: '/intent/authorise', summary: "Authorise the session's Payment Intent (direct mode)" },
+  tokeniseCard: { ...frames, method: 'post', path: '/frames/tokenise', summary: 'Tokenise a card (hosted frames only): a single-use token valid 15 minutes' },
+  retrieveWalletSheet: { ...frames, method: 'post', path: '/frames/wallet/sheet', summary: "Wallet test sheet: what it shows (the amount, the currency, the merchant's registered name) (hosted frames only)" },
+  approveWalletSheet: { ...frames, method: 'post', path: '/frames/wallet/approve', summary: 'Wallet test sheet: Approve with a test card; a single-use wallet token (hosted frames only)' },
+} as const satisfies Record<string, Route>;
+
+export type OperationName = keyof typeof ROUTES;
+
+/** A route's path with its `:name` parameters filled in (each encoded as one path segment). */
+export function pathOf(route: Route, params: Record<string, string> = {}): string {
+  return route.path.replace(/:(\w+)/g, (_, name: string) => {
+    if (params[name] === undefined) throw new Error(`${route.path} needs ${name}`);
+    return encodeURIComponent(params[name]);
+  });
+}

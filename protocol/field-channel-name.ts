@@ -1,4 +1,0 @@
-/** The zod-free half of field-channel.ts (the field frames import this one, and its generated guard). */
-export const FIELD_CHANNEL_VERSION = 1;
-
-export const fieldChannelName = (group: string) => `cpe-fields:${group}`;

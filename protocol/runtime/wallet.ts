@@ -1,0 +1,28 @@
+/**
+ * The zod-free part of the wallets' protocol (its schemas: protocol/schemas/wallet.ts): the
+ * appearance lists, the message types and the sheet address's `r` encoder (wallet-request.ts decodes it).
+ */
+export const WALLET_A_TYPES = ['add-money', 'book', 'buy', 'check-out', 'contribute', 'donate', 'order', 'plain', 'reload', 'rent', 'subscribe', 'support', 'tip', 'top-up'] as const;
+export const WALLET_A_STYLES = ['dark', 'white', 'white-outline'] as const;
+export const WALLET_B_TYPES = ['book', 'buy', 'checkout', 'donate', 'order', 'pay', 'plain', 'subscribe'] as const;
+export const WALLET_B_STYLES = ['dark'] as const;
+
+export const WALLET_MESSAGE_TYPE = 'cpe:wallet:result';
+export const WALLET_SESSION_TYPE = 'cpe:wallet:session';
+export const WALLET_READY_TYPE = 'cpe:wallet:ready';
+
+/** The test cards the sheet offers "in the wallet" (POST /frames/wallet/approve `card`), as the card table behaves. */
+export const WALLET_TEST_CARD_CHOICES = ['visa', 'challenge', 'declined', 'insufficient', 'attach_fail'] as const;
+export type WalletTestCardChoice = (typeof WALLET_TEST_CARD_CHOICES)[number];
+
+/** Why a wallet button is not rendered (the element's `availability` and its event say which). */
+export const WALLET_UNAVAILABLE_REASONS = ['not_https', 'unsupported_browser', 'not_enabled_for_merchant', 'no_card_in_wallet', 'timeout'] as const;
+export type WalletUnavailableReason = (typeof WALLET_UNAVAILABLE_REASONS)[number];
+
+/** `r` of the sheet's address: base64url (no padding) of the UTF-8 JSON of a WalletRequest. */
+export function encodeWalletRequest(request: object): string {
+  let binary = '';
+  for (const byte of new TextEncoder().encode(JSON.stringify(request))) binary += String.fromCharCode(byte);
+  return btoa(binary).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
+}
+

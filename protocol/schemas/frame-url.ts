@@ -1,0 +1,33 @@
+import * as z from 'zod/mini';
+
+/**
+ * The address of a hosted frame: `{service}/frames/{app}/?{params}#{session uuid}`.
+ *
+ * The query names the merchant (`pk`, the public key; `ok`, the opaque key when an intent exists),
+ * so the service can answer with `frame-ancestors` limited to that merchant's page origins, and the
+ * language and layout, so the frame renders and loads its catalogue before the handshake. Nothing
+ * secret goes in the address: the session token travels only on the private port. The fragment (never
+ * sent to the server) holds the per-mount session uuid the handshake checks.
+ */
+import { CARD_FIELDS, LAYOUTS, THEMES } from '../runtime/frame-address.ts';
+import { LANGUAGE_TAG, UUID } from '../runtime/patterns.ts';
+
+export { FRAME_APPS, LAYOUTS, THEMES, frameUrl, type FrameAppName, type Layout, type Theme } from '../runtime/frame-address.ts';
+
+export const FrameParams = z.object({
+  pk: z.string().check(z.startsWith('pk_')),
+  ok: z.optional(z.string()),
+  lang: z.string().check(z.regex(LANGUAGE_TAG)),
+  layout: z.optional(z.enum(LAYOUTS)),
+  theme: z.optional(z.enum(THEMES)),
+  /** Field frames (cpe-card-fields): which field, and the group uuid that names their shared channel. */
+  field: z.optional(z.enum(CARD_FIELDS)),
+  group: z.optional(z.string().check(z.regex(UUID))),
+  /** Flow frames: a payment (`pay`, the button reads "Pay £12.34") or a card check (`verify`). */
+  flow: z.optional(z.enum(['pay', 'verify'])),
+  /** Wallet button frames: which wallet, and the button's appearance (validated by the SDK first). */
+  wallet: z.optional(z.enum(['a', 'b'])),
+  type: z.optional(z.string().check(z.regex(/^[a-z-]{2,20}$/))),
+  style: z.optional(z.enum(['dark', 'white', 'white-outline'])),
+});
+export type FrameParams = z.infer<typeof FrameParams>;

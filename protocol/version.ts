@@ -1,2 +1,0 @@
-/** Version of the bridge messages (protocol/bridge.ts): zod-free, for the merchant-side SDK. */
-export const BRIDGE_VERSION = 1;

@@ -1,0 +1,145 @@
+import cluster from 'node:cluster';
+import { startDemo } from '../demo/server.ts';
+import { configFromEnv } from '../server/config.ts';
+import { readSdkRelease, sdkScriptTag } from '../server/http/sdk-release.ts';
+import type { Credentials } from '../server/seed.ts';
+import { startService } from '../server/start.ts';
+
+/**
+ * `npm start`: the service (one process, or CPE_PROCESSES workers) and the demo merchant, on two
+ * origins. It composes the two from here, outside server/, so the service never imports the demo.
+ */
+const config = configFromEnv();
+
+/** A taken port is the newcomer's most likely failure: say what to do instead of a stack trace. */
+async function orExplain<T>(what: string, variable: string, port: number, start: () => Promise<T>): Promise<T> {
+  try {
+    return await start();
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'EADDRINUSE') throw error;
+    process.stderr.write(`Port ${port} (${what}) is already in use: is CPE already running? Stop it, or choose another port with ${variable}=<port>.\n`);
+    process.exit(1);
+  }
+}
+
+if (config.processes! > 1 && !config.databaseUrl) {
+  process.stderr.write(
+    `CPE_PROCESSES=${config.processes} needs CPE_DATABASE_URL=postgres://…: the embedded store serves one process. See the README, "PostgreSQL and several processes".\n`,
+  );
+  process.exit(1);
+}
+
+if (config.processes! > 1 && cluster.isPrimary) await primary(config.processes!);
+else if (cluster.isWorker) await worker();
+else await single();
+
+/** One process: the service and the demo merchant. */
+async function single(): Promise<void> {
+  const service = await orExplain('the service', 'PORT', config.port, () => startService(config));
+  const demo = await orExplain('the demo merchant', 'DEMO_PORT', config.demoPort, () =>
+    startDemo({ port: config.demoPort, credentials: service.credentials }),
+  );
+  banner(service.url, demo.url, service.credentials);
+  onStop(async () => {
+    demo.server.close();
+    await service.close();
+  });
+}
+
+interface Ready {
+  type: 'cpe:ready';
+  url: string;
+  credentials: Credentials;
+}
+
+/**
+ * CPE_PROCESSES=N: N workers serve the API on one port (node:cluster hands connections out in turn)
+ * on one PostgreSQL database; this process runs the demo merchant and restarts a worker that dies.
+ */
+async function primary(count: number): Promise<void> {
+  let stopping = false;
+  const fork = () => {
+    const child = cluster.fork();
+    child.on('exit', (code, signal) => {
+      if (stopping) return;
+      process.stderr.write(`CPE worker ${child.process.pid} exited (${signal ?? code}): starting another.\n`);
+      fork();
+    });
+    return child;
+  };
+  const first = await Promise.all(
+    Array.from({ length: count }, () => {
+      const child = fork();
+      return new Promise<Ready>((resolve, reject) => {
+        child.on('message', (message: Ready) => message?.type === 'cpe:ready' && resolve(message));
+        child.once('exit', (code) => reject(new Error(`a worker exited (${code}) before it was ready`)));
+      });
+    }),
+  ).catch((error: Error) => {
+    process.stderr.write(`${error.message}\n`);
+    process.exit(1);
+  });
+  const demo = await orExplain('the demo merchant', 'DEMO_PORT', config.demoPort, () => startDemo({ port: config.demoPort, credentials: first[0].credentials }));
+  banner(first[0].url, demo.url, first[0].credentials, `${count} worker processes (pids ${Object.values(cluster.workers ?? {}).map((w) => w?.process.pid).join(', ')}) on ${redacted(config.databaseUrl!)}`);
+  onStop(async () => {
+    stopping = true;
+    demo.server.close();
+    const workers = Object.values(cluster.workers ?? {});
+    await Promise.all(
+      workers.map(
+        (w) =>
+          new Promise<void>((resolve) => {
+            if (!w || w.isDead()) return resolve();
+            w.once('exit', () => resolve());
+            w.process.kill('SIGTERM');
+          }),
+      ),
+    );
+  });
+}
+
+/** A worker of CPE_PROCESSES: the service only; tells the primary when it serves. */
+async function worker(): Promise<void> {
+  const service = await startService(config);
+  process.send?.({ type: 'cpe:ready', url: service.url, credentials: service.credentials } satisfies Ready);
+  onStop(() => service.close());
+}
+
+function redacted(url: string): string {
+  return url.replace(/\/\/([^:@/]*):[^@/]*@/, '//$1:…@');
+}
+
+function banner(serviceUrl: string, demoUrl: string, credentials: Credentials, processes?: string): void {
+  const { merchantId, licenceKey, publicKey, accessToken } = credentials;
+  const release = readSdkRelease();
+  const data = config.databaseUrl ? `PostgreSQL ${redacted(config.databaseUrl)}` : config.dataDir;
+  process.stdout.write(`
+CPE service        ${serviceUrl}
+Demo merchant      ${demoUrl}
+API description    ${serviceUrl}/v1/openapi.json
+Data               ${data}${processes ? `\nProcesses         ${processes}` : ''}
+
+The SDK, pinned to this build with Subresource Integrity (also: ${serviceUrl}/sdk/integrity.json)
+  ${release ? sdkScriptTag(serviceUrl, release) : 'not built yet: npm run build'}
+
+Test credentials (also: npm run -s credentials)
+  merchantId       ${merchantId}
+  publicKey        ${publicKey}
+  licenceKey       ${licenceKey}   (server side only)
+  accessToken      ${accessToken}   (messaging user "demo")
+
+Try: curl -H "Authorization: Bearer ${accessToken}" ${serviceUrl}/v1/contacts
+`);
+}
+
+function onStop(stop: () => Promise<void>): void {
+  let stopping = false;
+  for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+    process.on(signal, async () => {
+      if (stopping) return;
+      stopping = true;
+      await stop();
+      process.exit(0);
+    });
+  }
+}
