@@ -103,11 +103,23 @@ export async function typeCard(page: Page, number: string, { split = false, expi
  * the payment, Pay is pressed by keyboard, which no hit test routes; the payment is what is checked.
  */
 export async function pressPay(page: Page): Promise<void> {
+  // Started means the page said "busy" after this press: a status left from an earlier attempt
+  // (a failure before a second card) must not pass for this attempt's outcome.
+  await page.evaluate(() => {
+    const status = document.getElementById('status')!;
+    const w = window as unknown as { __cpePayStarted: boolean };
+    w.__cpePayStarted = false;
+    new MutationObserver((_, observer) => {
+      if (status.dataset.state === 'busy') (w.__cpePayStarted = true), observer.disconnect();
+    }).observe(status, { attributes: true, attributeFilter: ['data-state'] });
+  });
+  const started = () =>
+    page.waitForFunction(() => (window as unknown as { __cpePayStarted: boolean }).__cpePayStarted, undefined, { timeout: 3_000 }).then(() => true, () => false);
   await page.click('#pay');
-  const started = await page.locator('#status:not([data-state="ready"])').waitFor({ timeout: 3_000 }).then(() => true, () => false);
-  if (!started) {
+  if (!(await started())) {
     await page.locator('#pay').focus();
     await page.keyboard.press('Enter');
+    assert.ok(await started(), 'Pay started the payment');
   }
 }
 
