@@ -1,7 +1,7 @@
 import { resolve } from 'node:path';
-import { DEFAULT_IDEMPOTENCY_RETENTION_SECONDS } from './http/idempotency.ts';
+import { DEFAULT_IDEMPOTENCY_RETENTION_SECONDS } from './idempotency/idempotency-keys.ts';
 import type { RateLimitOptions } from './http/rate-limit.ts';
-import { MIN_COMPACT_BYTES } from './store/append-log.ts';
+import { MIN_COMPACT_BYTES } from './store/embedded/compaction.ts';
 
 /** Everything the service reads from its environment, in one place. */
 export interface Config {

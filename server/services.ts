@@ -1,6 +1,6 @@
 import { systemClock, type Clock } from './clock.ts';
 import type { Config } from './config.ts';
-import { IdempotencyKeys } from './http/idempotency.ts';
+import { IdempotencyKeys } from './idempotency/idempotency-keys.ts';
 import { Users } from './identity/users.ts';
 import type { Logger } from './logger.ts';
 import { MessagingService } from './messaging/service.ts';

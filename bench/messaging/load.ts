@@ -13,6 +13,8 @@ export interface LoadSpec {
   /** Seconds; or `amount` requests in total. */
   duration?: number;
   amount?: number;
+  /** Where every response time goes; given, the percentiles are of all it holds (rounds of one measurement). */
+  latencies?: number[];
 }
 
 export interface LoadResult {
@@ -44,7 +46,7 @@ export function load(spec: LoadSpec): Promise<LoadResult> {
   const makeBody = spec.body;
   const makePath = spec.pathFor;
   if (makeBody || makePath) request.setupRequest = (req) => ({ ...req, ...(makeBody ? { body: makeBody() } : {}), ...(makePath ? { path: makePath() } : {}) });
-  const latencies: number[] = [];
+  const latencies: number[] = spec.latencies ?? [];
   const started = performance.now();
   return new Promise((resolve, reject) => {
     const instance = autocannon(
@@ -87,4 +89,38 @@ export function load(spec: LoadSpec): Promise<LoadResult> {
       latencies.push(responseTime);
     });
   });
+}
+
+/**
+ * Two measurements side by side: `rounds` alternating slices of `duration / rounds` seconds each, so
+ * both see the same machine (a shared machine's load moves within seconds). Each result is its slices
+ * together: requests and seconds summed, req/s their mean, percentiles over every response.
+ */
+export async function loadSideBySide(a: LoadSpec, b: LoadSpec, rounds: number): Promise<[LoadResult, LoadResult]> {
+  const slices: [LoadResult[], LoadResult[]] = [[], []];
+  const latencies: [number[], number[]] = [[], []];
+  for (let i = 0; i < rounds; i++) {
+    for (const [k, spec] of [a, b].entries()) slices[k].push(await load({ ...spec, duration: (spec.duration ?? 10) / rounds, latencies: latencies[k] }));
+  }
+  const merge = (results: LoadResult[]): LoadResult => {
+    const last = results.at(-1)!;
+    const sum = (pick: (r: LoadResult) => number) => results.reduce((n, r) => n + pick(r), 0);
+    const statusCodes: Record<string, number> = {};
+    for (const r of results) for (const [code, n] of Object.entries(r.statusCodes)) statusCodes[code] = (statusCodes[code] ?? 0) + n;
+    const seconds = sum((r) => r.seconds);
+    return {
+      ...last,
+      reqPerSec: round(sum((r) => r.reqPerSec) / results.length, 1),
+      reqPerSecOverall: round(sum((r) => r.requests) / seconds, 1),
+      autocannonP99: Math.max(...results.map((r) => r.autocannonP99)),
+      requests: sum((r) => r.requests),
+      ok: sum((r) => r.ok),
+      errors: sum((r) => r.errors),
+      timeouts: sum((r) => r.timeouts),
+      non2xx: sum((r) => r.non2xx),
+      statusCodes,
+      seconds: round(seconds, 2),
+    };
+  };
+  return [merge(slices[0]), merge(slices[1])];
 }

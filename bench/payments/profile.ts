@@ -32,7 +32,7 @@ function projectArea(url: string, root: string): string | undefined {
   const path = relative(root, url.replace(/^file:\/\//, ''));
   if (path.startsWith('node_modules')) return undefined;
   if (path.startsWith('server/store/')) return 'store (server/store/*)';
-  if (path === 'server/http/idempotency.ts') return 'idempotency (server/http/idempotency.ts)';
+  if (path === 'server/http/idempotency.ts' || path.startsWith('server/idempotency/')) return 'idempotency (server/idempotency/*, server/http/idempotency.ts)';
   if (path === 'server/http/request-log.ts' || path === 'server/logger.ts') return 'logging';
   if (path === 'server/http/operation.ts') return 'validation + routing (server/http/operation.ts, zod)';
   if (path.startsWith('server/payments/')) return `payments (${path})`;

@@ -281,10 +281,10 @@ try {
   let profile: ProfileSummary | undefined;
   if (cpuProf) {
     profile = summariseProfile(profileDir, root, [
-      'commit@server/store/lowdb-store.ts',
-      '#drain@server/store/lowdb-store.ts',
-      'write@server/store/append-log.ts',
-      '#compact@server/store/append-log.ts',
+      'commit@server/store/embedded-store.ts',
+      '#drain@server/store/embedded-store.ts',
+      'write@server/store/embedded/append-log.ts',
+      '#compact@server/store/embedded/append-log.ts',
       'update@server/store/indexed-collection.ts',
       'insert@server/store/indexed-collection.ts',
       'stringify@',

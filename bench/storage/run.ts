@@ -18,7 +18,7 @@ import { configFromEnv } from '../../server/config.ts';
 import { createLogger } from '../../server/logger.ts';
 import { ensureSeeded } from '../../server/seed.ts';
 import { createServices } from '../../server/services.ts';
-import { LowdbStore } from '../../server/store/lowdb-store.ts';
+import { EmbeddedStore } from '../../server/store/embedded-store.ts';
 import { load, type LoadResult } from '../messaging/load.ts';
 import { guardChildren, killAll, startServiceChild, stop } from '../shared/processes.ts';
 
@@ -45,7 +45,7 @@ interface SizeResult {
 
 /** A data folder with `size` contacts of the demo user, as the service itself writes them, compacted. */
 async function build(dir: string, size: number): Promise<string[]> {
-  const store = await LowdbStore.open(dir);
+  const store = await EmbeddedStore.open(dir);
   const services = createServices(store, createLogger({ level: 'silent' }), configFromEnv({ CPE_DATA_DIR: dir }));
   await ensureSeeded(services);
   const userId = (await services.users.userOf(JSON.parse(readFileSync(join(dir, 'credentials.json'), 'utf8')).accessToken))!.id;

@@ -70,6 +70,17 @@ export const byAddress =
 
 /** First in the app: sets `ctx.ip` to the client address (see clientAddress) for everything after it. */
 export function resolveClientAddress(hops: number): Middleware<AppState> {
+  if (hops === 0) {
+    // The socket's peer alone: the same for every request of a connection, so worked out once per socket.
+    const bySocket = new WeakMap<object, string>();
+    return (ctx, next) => {
+      const socket = ctx.req.socket;
+      let ip = bySocket.get(socket);
+      if (ip === undefined) bySocket.set(socket, (ip = clientAddress(socket.remoteAddress, undefined, 0)));
+      ctx.request.ip = ip;
+      return next();
+    };
+  }
   return (ctx, next) => {
     ctx.request.ip = clientAddress(ctx.req.socket.remoteAddress, ctx.get('x-forwarded-for'), hops);
     return next();

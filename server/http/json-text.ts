@@ -26,16 +26,19 @@ function itemText(item: unknown): string {
   return JSON.stringify(item) ?? 'null';
 }
 
+/** A list page as listEnvelope (form-values.ts) describes it, its keys in that order. */
+export interface ListEnvelope {
+  object: 'list';
+  url: string;
+  has_more: boolean;
+  data: readonly unknown[];
+}
+
 /**
- * JSON.stringify(value) for a list envelope (`{ object: 'list', url, has_more, data }`, in that
- * order, as listEnvelope describes it), its unchanging items from kept text; undefined for any other value.
+ * JSON.stringify(list), its unchanging items from kept text. Used for the answers of the operations
+ * that declare `keptListJson` (operation.ts), never chosen by the shape of a value.
  */
-export function listJson(value: unknown): string | undefined {
-  if (value === null || typeof value !== 'object' || Array.isArray(value)) return undefined;
-  const keys = Object.keys(value);
-  if (keys.length !== 4 || keys[0] !== 'object' || keys[1] !== 'url' || keys[2] !== 'has_more' || keys[3] !== 'data') return undefined;
-  const list = value as { object: unknown; url: unknown; has_more: unknown; data: unknown };
-  if (list.object !== 'list' || typeof list.url !== 'string' || typeof list.has_more !== 'boolean' || !Array.isArray(list.data)) return undefined;
+export function listJson(list: ListEnvelope): string {
   let items = '';
   for (let i = 0; i < list.data.length; i++) items += (i ? ',' : '') + itemText(list.data[i]);
   return `{"object":"list","url":${JSON.stringify(list.url)},"has_more":${list.has_more},"data":[${items}]}`;

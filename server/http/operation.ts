@@ -5,7 +5,7 @@ import { z } from 'zod';
 import { operation as operationOf, type OperationName, type SCHEMAS } from '../../api/operations.ts';
 import type { AppState } from './app-state.ts';
 import { INHERITED, inheritedName, inheritedParam } from './body.ts';
-import { listJson } from './json-text.ts';
+import { listJson, type ListEnvelope } from './json-text.ts';
 import { issueToError } from './zod-issues.ts';
 
 export type Ctx = ParameterizedContext<AppState>;
@@ -62,12 +62,23 @@ export function parseQuery(querystring: string): Record<string, unknown> {
   return qs.parse(querystring, QS_OPTIONS);
 }
 
+/** What Koa writes for `ctx.type = 'json'`, set directly (no MIME lookup per request). */
+const JSON_TYPE = 'application/json; charset=utf-8';
+
+export interface MountOptions {
+  /**
+   * The answer is a list envelope (listEnvelope) whose items the service declared unchanging
+   * (json-text.ts): the page is written from their kept JSON text instead of serialised again.
+   */
+  keptListJson?: true;
+}
+
 /**
  * Mounts the operation of the table (api/) named `name` on a router: the query and body are
  * validated by its zod schemas (a 400 naming the field otherwise) and the handler's answer is the
  * JSON response.
  */
-export function mount<K extends OperationName>(router: Router<AppState>, name: K, handler: Handler<K>): void {
+export function mount<K extends OperationName>(router: Router<AppState>, name: K, handler: Handler<K>, { keptListJson }: MountOptions = {}): void {
   const names = mounted.get(router) ?? new Set();
   mounted.set(router, names.add(name));
   const operation = operationOf(name);
@@ -86,12 +97,10 @@ export function mount<K extends OperationName>(router: Router<AppState>, name: K
     }
     const result = await handler({ body, query: query.data, params: ctx.params, ctx } as Parameters<Handler<K>>[0]);
     ctx.status = 200;
-    // A list page is written from the kept JSON of its unchanging rows: the same bytes and headers.
-    const text = operation.method === 'get' ? listJson(result) : undefined;
-    if (text === undefined) ctx.body = result;
-    else {
-      ctx.type = 'json';
-      ctx.body = text;
-    }
+    if (keptListJson) {
+      // Written from the kept JSON of its unchanging rows: the same bytes and headers as JSON.stringify.
+      ctx.set('Content-Type', JSON_TYPE);
+      ctx.body = listJson(result as ListEnvelope);
+    } else ctx.body = result;
   });
 }

@@ -1,7 +1,7 @@
 import type { Config } from '../config.ts';
 import { createLogger } from '../logger.ts';
 import { createServices } from '../services.ts';
-import { LowdbStore } from './lowdb-store.ts';
+import { EmbeddedStore } from './embedded-store.ts';
 import { openStore } from './open-store.ts';
 import { TABLES } from './pg-schema.ts';
 import type { PgStore } from './pg-store.ts';
@@ -23,7 +23,7 @@ interface DeletedCursorRow {
 
 async function readDeletedCursors(store: Store): Promise<Map<string, DeletedCursorRow[]>> {
   const found = new Map<string, DeletedCursorRow[]>();
-  if (store instanceof LowdbStore) {
+  if (store instanceof EmbeddedStore) {
     for (const name of LISTED) found.set(name, [...store.memory<DeletedCursorRow & Row>(`${name}.deleted_cursors`).all()]);
   } else {
     const { rows } = await (store as PgStore).query('SELECT id, collection, seq, lists, record_seq FROM tombstones ORDER BY seq, id');
@@ -71,7 +71,7 @@ export async function copyStore(from: Where, to: Where): Promise<Record<string, 
       if ((await target.store.collection(name, target.indexes(name)).all()).length)
         throw new Error(`The target already holds ${name}: copy into an empty database (a new CPE_DATA_DIR, or a new PostgreSQL database).`);
     }
-    if (target.store instanceof LowdbStore) {
+    if (target.store instanceof EmbeddedStore) {
       for (const name of COLLECTIONS) target.store.restore(name, target.indexes(name), rows.get(name)!);
       for (const name of LISTED) {
         const records = deleted.get(name)!;

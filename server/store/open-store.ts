@@ -1,5 +1,5 @@
 import type { Config } from '../config.ts';
-import { LowdbStore } from './lowdb-store.ts';
+import { EmbeddedStore } from './embedded-store.ts';
 import type { Store } from './store.ts';
 
 /** Whether a URL names a PostgreSQL database (CPE_DATABASE_URL). */
@@ -16,5 +16,5 @@ export async function openStore(config: Pick<Config, 'databaseUrl' | 'databasePo
     const { PgStore } = await import('./pg-store.ts');
     return PgStore.open(url, { poolSize: config.databasePool });
   }
-  return LowdbStore.open(config.dataDir, { minCompactBytes: config.compactMinBytes });
+  return EmbeddedStore.open(config.dataDir, { minCompactBytes: config.compactMinBytes });
 }

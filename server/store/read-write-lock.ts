@@ -8,19 +8,29 @@ export class ReadWriteLock {
   readonly #queue: { write: boolean; grant: () => void }[] = [];
 
   read(): Promise<() => void> {
-    if (!this.#writing && this.#queue.length === 0) {
-      this.#readers++;
-      return Promise.resolve(this.#releaseRead);
-    }
+    const release = this.tryRead();
+    if (release) return Promise.resolve(release);
     return new Promise((resolve) => this.#queue.push({ write: false, grant: () => resolve(this.#releaseRead) }));
   }
 
   write(): Promise<() => void> {
-    if (!this.#writing && this.#readers === 0 && this.#queue.length === 0) {
-      this.#writing = true;
-      return Promise.resolve(this.#releaseWrite);
-    }
+    const release = this.tryWrite();
+    if (release) return Promise.resolve(release);
     return new Promise((resolve) => this.#queue.push({ write: true, grant: () => resolve(this.#releaseWrite) }));
+  }
+
+  /** Takes a read at once if it is free now (as read() would without waiting); undefined otherwise. */
+  tryRead(): (() => void) | undefined {
+    if (this.#writing || this.#queue.length !== 0) return undefined;
+    this.#readers++;
+    return this.#releaseRead;
+  }
+
+  /** Takes the write at once if it is free now (as write() would without waiting); undefined otherwise. */
+  tryWrite(): (() => void) | undefined {
+    if (this.#writing || this.#readers !== 0 || this.#queue.length !== 0) return undefined;
+    this.#writing = true;
+    return this.#releaseWrite;
   }
 
   readonly #releaseRead = () => {

@@ -1,6 +1,6 @@
 /**
  * The storage interface every service uses, with two engines behind it: the embedded one
- * (lowdb-store.ts: memory, an append log, group commit) and PostgreSQL (pg-store.ts). Every call is
+ * (embedded-store.ts: memory, an append log, group commit) and PostgreSQL (pg-store.ts). Every call is
  * async. Calls made inside `store.transaction()` (found through AsyncLocalStorage, so services need
  * not pass a handle) are one transaction: they read their own writes, and other requests see the
  * writes only once they are durable. Calls made outside one are each a transaction of their own.

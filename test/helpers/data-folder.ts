@@ -1,6 +1,6 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { AppendLog, type LogData } from '../../server/store/append-log.ts';
+import { AppendLog, type LogData } from '../../server/store/embedded/append-log.ts';
 
 /** A loaded database with each collection's rows as a plain object by id (the store keeps Maps). */
 export interface FolderData extends Omit<LogData, 'collections'> {

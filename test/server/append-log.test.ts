@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { appendFileSync, existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
-import { LowdbStore } from '../../server/store/lowdb-store.ts';
+import { EmbeddedStore } from '../../server/store/embedded-store.ts';
 import { startServiceChild, stop } from '../../bench/shared/processes.ts';
 import { readDataFolder } from '../helpers/data-folder.ts';
 import { tempDataDir } from '../helpers/service-process.ts';
@@ -18,7 +18,7 @@ const files = (dir: string) => readdirSync(dir).filter((f) => f.startsWith('cpe.
 describe('the append log', () => {
   test('a commit appends only what it changed: the bytes written do not grow with the database', async () => {
     const dir = tempDataDir();
-    const store = await LowdbStore.open(dir);
+    const store = await EmbeddedStore.open(dir);
     const items = store.memory<Item>('items');
     for (let i = 0; i < 5000; i++) items.insert({ id: `i${i}`, n: i, pad: 'x'.repeat(100) });
     await store.commit();
@@ -38,7 +38,7 @@ describe('the append log', () => {
 
   test('a torn last record is cut off on start, and everything before it is kept', async () => {
     const dir = tempDataDir();
-    const store = await LowdbStore.open(dir);
+    const store = await EmbeddedStore.open(dir);
     const items = store.memory<Item>('items');
     items.insert({ id: 'kept', n: 1 });
     await store.commit();
@@ -47,7 +47,7 @@ describe('the append log', () => {
     const good = statSync(log).size;
     // Half a record, as a kill in the middle of an append leaves it.
     appendFileSync(log, '0badc0de {"s":9,"c":{"items":{"lost":{"id":"lost","n":2');
-    const reopened = await LowdbStore.open(dir);
+    const reopened = await EmbeddedStore.open(dir);
     assert.equal(reopened.log?.discarded, 1);
     assert.equal(statSync(log).size, good, 'the torn tail is truncated');
     const again = reopened.memory<Item>('items');
@@ -61,7 +61,7 @@ describe('the append log', () => {
 
   test('a damaged record (bad checksum) ends the replay there, as a torn one does', async () => {
     const dir = tempDataDir();
-    const store = await LowdbStore.open(dir);
+    const store = await EmbeddedStore.open(dir);
     const items = store.memory<Item>('items');
     items.insert({ id: 'a', n: 1 });
     await store.commit();
@@ -78,7 +78,7 @@ describe('the append log', () => {
 
   test('compaction writes a snapshot and drops the logs it includes; the data is the same before and after', async () => {
     const dir = tempDataDir();
-    const store = await LowdbStore.open(dir);
+    const store = await EmbeddedStore.open(dir);
     const items = store.memory<Item>('items', { even: (r) => String(r.n % 2 === 0) });
     for (let i = 0; i < 300; i++) items.insert({ id: `i${i}`, n: i });
     await store.commit();
@@ -91,7 +91,7 @@ describe('the append log', () => {
     assert.deepEqual(JSON.parse(lines.at(-1)!), { rows: 299 });
     items.update('i4', { n: 40 });
     await store.close();
-    const reopened = await LowdbStore.open(dir);
+    const reopened = await EmbeddedStore.open(dir);
     const again = reopened.memory<Item>('items', { even: (r) => String(r.n % 2 === 0) });
     assert.equal(again.get('i4')?.n, 40);
     assert.equal(again.get('i3'), undefined);
@@ -104,7 +104,7 @@ describe('the append log', () => {
 
   test('a log that outgrows the live data is compacted by itself', async () => {
     const dir = tempDataDir();
-    const store = await LowdbStore.open(dir);
+    const store = await EmbeddedStore.open(dir);
     const items = store.memory<Item>('items');
     items.insert({ id: 'hot', n: 0, pad: 'x'.repeat(1000) });
     // One small row rewritten again and again: the log grows, the live data does not.
@@ -126,7 +126,7 @@ describe('the append log', () => {
       { id: 'c', n: 3, _seq: 3 },
     ];
     writeFileSync(join(dir, 'cpe.snapshot'), [JSON.stringify({ version: 2, log: 4, seq: 3 }), ...rows.map((r) => `items\t${JSON.stringify(r)}`), JSON.stringify({ rows: 3 }), ''].join('\n'));
-    const store = await LowdbStore.open(dir);
+    const store = await EmbeddedStore.open(dir);
     const items = store.memory<Item & { nested?: { list: string[] } }>('items', { all: () => 'all' });
     assert.deepEqual(items.get('b'), rows[1]);
     assert.ok(Object.isFrozen(items.get('b')!.nested), 'rows read from a version 2 snapshot are frozen too');
@@ -146,7 +146,7 @@ describe('the append log', () => {
 
   test('a version 3 snapshot keeps each row as it was: key order, nested values, fields set to undefined left out', async () => {
     const dir = tempDataDir();
-    const store = await LowdbStore.open(dir);
+    const store = await EmbeddedStore.open(dir);
     const items = store.memory<Item & { nested?: unknown; gone?: string; text?: string }>('items');
     items.insert({ id: 'x', n: 1, nested: { deep: [1, { two: null }] }, text: 'tab\tnewline\n"quote" é ✓' });
     items.insert({ id: 'y', n: 2, gone: undefined });
@@ -162,7 +162,7 @@ describe('the append log', () => {
   test('a data folder from before the log (cpe.json alone) opens, is migrated to a snapshot, and keeps working', async () => {
     const dir = tempDataDir();
     writeFileSync(join(dir, 'cpe.json'), JSON.stringify({ version: 1, seq: 2, collections: { items: { a: { id: 'a', n: 1, _seq: 1 }, b: { id: 'b', n: 2, _seq: 2 } } } }));
-    const store = await LowdbStore.open(dir);
+    const store = await EmbeddedStore.open(dir);
     const items = store.memory<Item>('items', { all: () => 'all' });
     assert.equal(items.get('b')?.n, 2);
     assert.deepEqual(files(dir), ['cpe.snapshot'], 'migrated on start');

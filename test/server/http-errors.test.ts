@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { after, before, describe, test } from 'node:test';
 import fc from 'fast-check';
 import { createApp, createServices } from '../../server/app.ts';
-import { LowdbStore } from '../../server/store/lowdb-store.ts';
+import { EmbeddedStore } from '../../server/store/embedded-store.ts';
 import { ensureSeeded } from '../../server/seed.ts';
 import { apiClient, startTestService, testConfig, type TestService } from '../helpers/service.ts';
 
@@ -126,7 +126,7 @@ describe('rate limit and unexpected errors', () => {
 
   test('a bug answers a bare 500 without a stack, and is logged on the server', async () => {
     const lines: string[] = [];
-    const store = await LowdbStore.open();
+    const store = await EmbeddedStore.open();
     const config = testConfig();
     const services = createServices(store, { log: (level, msg, fields) => lines.push(JSON.stringify({ level, msg, ...fields })) }, config);
     await ensureSeeded(services);

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { after, describe, test } from 'node:test';
 import { randomBytes } from 'node:crypto';
 import { idPosition } from '../../server/identity/ids.ts';
-import { LowdbStore } from '../../server/store/lowdb-store.ts';
+import { EmbeddedStore } from '../../server/store/embedded-store.ts';
 import { startTestService, type Api, type TestService } from '../helpers/service.ts';
 import { accessTokenOf, startServiceProcess, tempDataDir } from '../helpers/service-process.ts';
 import { apiClient } from '../helpers/service.ts';
@@ -133,7 +133,7 @@ describe('ids made before they carried a position', () => {
     const token = svc.credentials.accessToken;
     const userId = (await svc.services.users.userOf(token))!.id;
     await svc.close();
-    const store = await LowdbStore.open(dataDir);
+    const store = await EmbeddedStore.open(dataDir);
     const contacts = store.memory<any>('contacts');
     const conversations = store.memory<any>('conversations');
     const oldId = (prefix: string) => `${prefix}_${randomBytes(12).toString('base64url').replaceAll('-', 'A').replaceAll('_', 'B')}`;

@@ -3,7 +3,7 @@ import { after, before, describe, test } from 'node:test';
 import fc from 'fast-check';
 import { allows, TRANSITIONS, type IntentOperation, type IntentStatus } from '../../server/payments/intent-states.ts';
 import { MAX_FAILED_ATTEMPTS } from '../../server/payments/payments-service.ts';
-import { replayable } from '../../server/http/idempotency.ts';
+import { replayable } from '../../server/idempotency/idempotency-keys.ts';
 import { startTestService, type ApiResponse, type TestService } from '../helpers/service.ts';
 import { CARDS, challengeFormToken, createBody, fromFrame, futureYear } from './payments-fixtures.ts';
 

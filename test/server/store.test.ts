@@ -3,7 +3,7 @@ import { existsSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
 import { newId } from '../../server/identity/secrets.ts';
-import { LowdbStore } from '../../server/store/lowdb-store.ts';
+import { EmbeddedStore } from '../../server/store/embedded-store.ts';
 import { CursorNotFound } from '../../server/store/store.ts';
 import { readDataFolder } from '../helpers/data-folder.ts';
 import { tempDataDir } from '../helpers/service-process.ts';
@@ -16,7 +16,7 @@ interface Item {
 
 describe('IndexedCollection', () => {
   test('pages newest first by index key, and moves rows between keys on update', async () => {
-    const store = await LowdbStore.open();
+    const store = await EmbeddedStore.open();
     const items = store.memory<Item>('items', { owner: (r) => r.owner, tag: (r) => `${r.owner}:${r.tag}` });
     for (let i = 0; i < 10; i++) items.insert({ id: `i${i}`, owner: i % 2 ? 'odd' : 'even', tag: 'a' });
     assert.deepEqual(items.page('owner', 'odd', { limit: 2 }).data.map((r) => r.id), ['i9', 'i7']);
@@ -34,7 +34,7 @@ describe('IndexedCollection', () => {
 
   test('a cursor is decoded to its place: deletes leave no memory, but for ids made before positions', async () => {
     const dir = tempDataDir();
-    const store = await LowdbStore.open(dir);
+    const store = await EmbeddedStore.open(dir);
     const items = store.memory<Item>('items', { owner: (r) => r.owner });
     const ids = Array.from({ length: 6 }, () => newId('itm'));
     for (const id of ids) items.insert({ id, owner: 'o', tag: 't' });
@@ -47,12 +47,12 @@ describe('IndexedCollection', () => {
     await store.close();
     assert.equal((await readDataFolder(dir)).collections['items.deleted_cursors'], undefined, 'no record of deletes');
     // An id of the shape made before positions: its place is kept once deleted, across a restart.
-    const again = await LowdbStore.open(dir);
+    const again = await EmbeddedStore.open(dir);
     const older = again.memory<Item>('older', { owner: (r) => r.owner });
     for (const id of ['itm_AAAAAAAAAAAAAAA1', 'itm_AAAAAAAAAAAAAAA2', 'itm_AAAAAAAAAAAAAAA3']) older.insert({ id, owner: 'o', tag: 't' });
     older.delete('itm_AAAAAAAAAAAAAAA2');
     await again.close();
-    const third = await LowdbStore.open(dir);
+    const third = await EmbeddedStore.open(dir);
     const reopened = third.memory<Item>('older', { owner: (r) => r.owner });
     assert.deepEqual(reopened.page('owner', 'o', { limit: 5, startingAfter: 'itm_AAAAAAAAAAAAAAA2' }).data.map((r) => r.id), ['itm_AAAAAAAAAAAAAAA1']);
     assert.throws(() => reopened.page('owner', 'other', { limit: 5, startingAfter: 'itm_AAAAAAAAAAAAAAA2' }), CursorNotFound, 'only in its own list');
@@ -60,7 +60,7 @@ describe('IndexedCollection', () => {
   });
 
   test('rows handed out cannot be changed in place, nested values included; update() still works', async () => {
-    const store = await LowdbStore.open();
+    const store = await EmbeddedStore.open();
     const items = store.memory<Item & { nested: { list: string[] } }>('items', { owner: (r) => r.owner });
     const inserted = items.insert({ id: 'x', owner: 'o', tag: 't', nested: { list: ['a'] } });
     for (const row of [inserted, items.get('x')!, items.find('owner', 'o')[0], items.page('owner', 'o', { limit: 1 }).data[0]]) {
@@ -73,10 +73,10 @@ describe('IndexedCollection', () => {
   });
 });
 
-describe('LowdbStore', () => {
+describe('EmbeddedStore', () => {
   test('concurrent commits share file writes, and the file holds them all', async () => {
     const dir = tempDataDir();
-    const store = await LowdbStore.open(dir);
+    const store = await EmbeddedStore.open(dir);
     const items = store.memory<Item>('items', { owner: (r) => r.owner });
     const commits = [];
     for (let i = 0; i < 200; i++) {
@@ -90,13 +90,13 @@ describe('LowdbStore', () => {
     assert.equal(Object.keys(data.collections.items).length, 200);
     const log = join(dir, 'cpe.000000.log');
     assert.equal(statSync(log).mode & 0o777, 0o600, 'the log is private to its owner');
-    const reopened = await LowdbStore.open(dir);
+    const reopened = await EmbeddedStore.open(dir);
     const again = reopened.memory<Item>('items', { owner: (r) => r.owner });
     assert.deepEqual(again.page('owner', 'o', { limit: 3 }).data.map((r) => r.id), ['i199', 'i198', 'i197']);
   });
 
   test('commits arriving during a write are grouped into the next one', async () => {
-    const store = await LowdbStore.open(tempDataDir());
+    const store = await EmbeddedStore.open(tempDataDir());
     const items = store.memory<Item>('items');
     items.insert({ id: 'first', owner: 'o', tag: 't' });
     const first = store.commit();
@@ -111,7 +111,7 @@ describe('LowdbStore', () => {
 
   test('a commit with nothing to write resolves without writing the file', async () => {
     const dir = tempDataDir();
-    const store = await LowdbStore.open(dir);
+    const store = await EmbeddedStore.open(dir);
     let resolved = false;
     const commit = store.commit().then(() => (resolved = true));
     // Resolved before any file work could have run (a write waits for setImmediate first).

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import type { LowdbStore } from '../../server/store/lowdb-store.ts';
+import type { EmbeddedStore } from '../../server/store/embedded-store.ts';
 import { tempDataDir } from '../helpers/service-process.ts';
 import { startTestService, type TestService } from '../helpers/service.ts';
 
@@ -15,7 +15,7 @@ let release: () => void = () => {};
 let holding = false;
 before(async () => {
   svc = await startTestService({ dataDir: tempDataDir() });
-  const log = (svc.services.store as LowdbStore).log!;
+  const log = (svc.services.store as EmbeddedStore).log!;
   const write = log.write.bind(log);
   log.write = async (data) => {
     if (holding) await new Promise<void>((resolve) => (release = resolve));

@@ -1,7 +1,7 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { mkdirSync } from 'node:fs';
 import { Low, Memory, type Adapter } from 'lowdb';
-import { AppendLog, type LogData } from './append-log.ts';
+import { AppendLog, type LogData } from './embedded/append-log.ts';
 import { advancePositions, idPosition } from '../identity/ids.ts';
 import { pruneExpired } from './expiry.ts';
 import { IndexedCollection, type DeletedCursor } from './indexed-collection.ts';
@@ -61,9 +61,9 @@ class EmbeddedCollection<T extends Row> implements Collection<T> {
 }
 
 /**
- * The lowdb engine: the whole database is one document in memory, indexed by IndexedCollection,
- * and kept in `<dir>` by the AppendLog adapter (a snapshot, `cpe.json`, and a log of group commits,
- * compacted in the background). Writes are group-committed: every caller of commit() waits for one
+ * The embedded engine: the whole database is one lowdb document in memory, indexed by
+ * IndexedCollection, and kept in `<dir>` by the AppendLog adapter (embedded/: a snapshot and a log of
+ * group commits, compacted in the background). Writes are group-committed: every caller of commit() waits for one
  * append that starts after its call, and all callers gathered while an append is under way share the
  * next one, so N concurrent requests cost one fdatasync, not N.
  *
@@ -74,7 +74,7 @@ class EmbeddedCollection<T extends Row> implements Collection<T> {
  * if any). So no answer ever shows state a kill -9 could still lose, as in PostgreSQL, where a
  * transaction is visible only once committed, while writes keep sharing one fdatasync.
  */
-export class LowdbStore implements Store {
+export class EmbeddedStore implements Store {
   readonly engine = 'embedded' as const;
   readonly #collections = new Map<string, IndexedCollection<any>>();
   readonly #wrappers = new Map<string, EmbeddedCollection<any>>();
@@ -95,7 +95,7 @@ export class LowdbStore implements Store {
   ) {}
 
   /** Opens (or creates) the database in `dir`; without `dir`, an in-memory database (for tests). */
-  static async open(dir?: string, options: { minCompactBytes?: number } = {}): Promise<LowdbStore> {
+  static async open(dir?: string, options: { minCompactBytes?: number } = {}): Promise<EmbeddedStore> {
     let adapter: Adapter<Data> = new Memory<Data>();
     let log: AppendLog | undefined;
     let folderLock: FolderLock | undefined;
@@ -115,7 +115,7 @@ export class LowdbStore implements Store {
     db.data ??= empty();
     // Ids made from now on sort after every row held, even if the clock went back since.
     advancePositions(db.data.seq);
-    const store = new LowdbStore(db, log);
+    const store = new EmbeddedStore(db, log);
     store.#folderLock = folderLock;
     // A folder from before the log: write it as a snapshot now, so the old file is read only once.
     if (log?.migrating) await log.compact(db.data);
@@ -180,7 +180,8 @@ export class LowdbStore implements Store {
 
   async transaction<R>(body: () => Promise<R>, { readOnly = false }: TransactionOptions = {}): Promise<R> {
     if (this.#inTransaction.getStore()) return body();
-    const release = await (readOnly ? this.#lock.read() : this.#lock.write());
+    // Taken at once when free (the common case): no await, so no turn of the microtask queue.
+    const release = (readOnly ? this.#lock.tryRead() : this.#lock.tryWrite()) ?? (await (readOnly ? this.#lock.read() : this.#lock.write()));
     let outcome: { ok: true; value: R } | { ok: false; error: unknown };
     try {
       outcome = { ok: true, value: await this.#inTransaction.run(true, body) };
@@ -189,8 +190,9 @@ export class LowdbStore implements Store {
     } finally {
       release();
     }
-    // Written or only read: answered once everything this body could see is on disk.
-    await this.commit();
+    // Written or only read: answered once everything this body could see is on disk (at once when
+    // nothing is changed or on its way to the disk).
+    if (this.#dirty || this.#current) await this.commit();
     if (!outcome.ok) throw outcome.error;
     return outcome.value;
   }
