@@ -145,9 +145,9 @@ export class EmbeddedStore implements Store {
         rows,
         indexes,
         (id) => this.#sequence(id),
-        (kind, id) => {
+        (id) => {
           this.#dirty = true;
-          this.log?.changed(name, kind, id);
+          this.log?.changed(name, id);
         },
         withCursors ? { get: (id) => (this.db.data.collections[`${name}${DELETED_CURSORS}`] ? cursors().get(id) : undefined), insert: (record) => cursors().insert(record) } : undefined,
       );

@@ -52,7 +52,7 @@ export class IndexedCollection<T extends Row> {
     indexes: IndexSpec<T>,
     /** The sequence of a new row: the position its id carries, else the next of the engine's own. */
     private readonly nextSeq: (id: string) => number,
-    private readonly onChange: (kind: 'insert' | 'update' | 'delete', id: string) => void,
+    private readonly onChange: (id: string) => void,
     private readonly deletedCursors?: DeletedCursors,
   ) {
     for (const [name, keyOf] of Object.entries(indexes)) this.#indexes.set(name, { keyOf, keys: new Map() });
@@ -109,7 +109,7 @@ export class IndexedCollection<T extends Row> {
     const stored = deepFreeze({ ...row, _seq: this.nextSeq(row.id) } as Stored<T>);
     this.rows.set(row.id, stored);
     this.#index(stored);
-    this.onChange('insert', row.id);
+    this.onChange(row.id);
     return stored;
   }
 
@@ -129,7 +129,7 @@ export class IndexedCollection<T extends Row> {
       if (was !== undefined) this.#removeFrom(index.keys, was, before);
       if (now !== undefined) index.keys.set(now, added(index.keys.get(now), after));
     }
-    this.onChange('update', id);
+    this.onChange(id);
     return after;
   }
 
@@ -149,7 +149,7 @@ export class IndexedCollection<T extends Row> {
       }
       this.deletedCursors.insert({ id, position: row._seq, lists });
     }
-    this.onChange('delete', id);
+    this.onChange(id);
     return true;
   }
 

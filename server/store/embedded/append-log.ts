@@ -49,7 +49,7 @@ export class AppendLog implements Adapter<LogData> {
     this.#dir = dir;
   }
 
-  changed(collection: string, kind: 'insert' | 'update' | 'delete', id: string): void {
+  changed(collection: string, id: string): void {
     let ids = this.#dirty.get(collection);
     if (!ids) this.#dirty.set(collection, (ids = new Set()));
     ids.add(id);
