@@ -1,6 +1,7 @@
 import type { CheckoutContext, CreateServerIntent, ElementsOptions, MiddlewareRoutes } from '../protocol/schemas/elements-options.ts';
 import * as guards from '../protocol/runtime/guards.ts';
 import { check } from '../protocol/runtime/json-guard.ts';
+import { IDEMPOTENCY_HEADER } from '../protocol/runtime/headers.ts';
 import type { PaymentIntentSession } from '../protocol/schemas/session.ts';
 import { CpeCardFields } from './card-fields/card-fields.ts';
 import { CpeCard } from './card/card.ts';
@@ -150,7 +151,7 @@ export class ElementsController {
    */
   async #exchange(identifier = 'default'): Promise<PaymentIntentSession> {
     const context = this.context!;
-    const session = this.#check(await postJson(this.middleware.exchange!, { context: { ...context, identifier } }, { 'X-Idempotency-Key': crypto.randomUUID() }), 'middleware.exchange');
+    const session = this.#check(await postJson(this.middleware.exchange!, { context: { ...context, identifier } }, { [IDEMPOTENCY_HEADER]: crypto.randomUUID() }), 'middleware.exchange');
     this.current = session;
     try {
       const intent = await (await fetch(`${this.serviceOrigin}/intent`, { headers: await sessionHeaders(this) })).json();
