@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
+import { clickInFrame } from './helpers/frame-click.ts';
 import { startStack, type Stack } from './helpers/stack.ts';
 
 /**
@@ -76,8 +77,10 @@ describe('3-D Secure challenge in Chromium', { timeout: 60_000 }, () => {
       await frame.locator('button[value="complete"]:enabled').waitFor({ timeout: 10_000 });
       await frame.getByRole('button', { name: 'Complete' }).focus();
       await page.keyboard.press('Escape');
-    } else await frame.getByRole('button', { name: button }).click({ timeout: 10_000 });
-    const heard = await page.waitForFunction(() => (window as unknown as { heard: unknown[] }).heard[0], undefined, { timeout: 10_000, polling: 100 });
+    }
+    const answered = (timeout: number) => page.waitForFunction(() => (window as unknown as { heard: unknown[] }).heard[0], undefined, { timeout, polling: 100 });
+    if (button !== 'Escape') await clickInFrame(frame.getByRole('button', { name: button }), answered, { timeout: 10_000 });
+    const heard = await answered(10_000);
     const message = (await heard.jsonValue()) as { origin: string; data: unknown };
     const onWindow = (await page.evaluate(() => (window as unknown as { onWindow: Array<{ data: unknown }> }).onWindow)).map((m) => m.data);
     assert.ok(onWindow.length >= 1);

@@ -3,6 +3,7 @@ import { after, before, describe, it } from 'node:test';
 import type { FrameLocator, Page } from 'playwright-core';
 import { CARDS, cscFor, digitsOf, watchMerchantPage, assertNoCardDataOnMerchantPage, verifyShown } from './helpers/checkout.ts';
 import { startStack, type Stack } from './helpers/stack.ts';
+import { answerChallenge } from './helpers/frame-click.ts';
 
 /**
  * Flows, wallets and Checkout Context on the demo merchant (another origin than the service), each
@@ -105,7 +106,7 @@ describe('payment flow (plain HTML page: the SDK, <cpe-elements> and <cpe-paymen
       await frame.getByRole('button', { name: 'Pay £12.34' }).waitFor({ timeout: 15_000 });
       await typeInto(frame, CARDS.challenge);
       await frame.getByRole('button', { name: 'Pay £12.34' }).click();
-      await page.frameLocator('dialog iframe').getByRole('button', { name: 'Complete' }).click({ timeout: 15_000 });
+      await answerChallenge(page);
       await frame.getByText('Payment complete.').waitFor({ timeout: 20_000 });
       const result = await verify(await intentOfPage(page, 'cpe-payment-flow'));
       assert.equal(result.status, 'success');

@@ -4,6 +4,7 @@ import type { Page } from 'playwright-core';
 import { CARDS, cscFor, digitsOf } from './helpers/checkout.ts';
 import { cardFrame, checkout, fillBasket, openShop, orderShown, typeShopCard, useWallet, type Method } from './helpers/shop.ts';
 import { startStack, type Stack } from './helpers/stack.ts';
+import { answerChallenge } from './helpers/frame-click.ts';
 
 /**
  * A shopper buys in the demo shop with every component: products, basket, checkout, and the order
@@ -88,7 +89,7 @@ describe('buying in the shop', () => {
     ['flow', 'the payment flow, through 3-D Secure', async (page) => {
       await typeShopCard(page, CARDS.challenge);
       await cardFrame(page).getByRole('button', { name: 'Pay £32.50' }).click();
-      await page.frameLocator('dialog iframe').getByRole('button', { name: 'Complete' }).click({ timeout: 15_000 });
+      await answerChallenge(page);
     }],
     ['wallet-a', 'wallet A', (page) => useWallet(page, '#pay-element', 'visa')],
     ['wallet-b', 'wallet B', (page) => useWallet(page, '#pay-element', 'visa')],

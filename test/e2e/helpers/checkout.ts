@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import type { FrameLocator, Page } from 'playwright-core';
 import type { Stack, TestPage } from './stack.ts';
+import { answerChallenge } from './frame-click.ts';
 
 /** The contract's test cards, as a shopper types them. */
 export const CARDS = {
@@ -126,10 +127,7 @@ export async function pressPay(page: Page): Promise<void> {
 /** Clicks Pay and waits for the outcome the page shows: 'success' or 'failure', with its text. */
 export async function pay(page: Page, challenge?: 'complete' | 'fail'): Promise<{ state: string; text: string }> {
   await pressPay(page);
-  if (challenge) {
-    const dialog = page.frameLocator('dialog iframe');
-    await dialog.getByRole('button', { name: challenge === 'complete' ? 'Complete' : 'Fail' }).click({ timeout: 15_000 });
-  }
+  if (challenge) await answerChallenge(page, challenge === 'complete' ? 'Complete' : 'Fail');
   const status = page.locator('#status[data-state="success"], #status[data-state="failure"]');
   await status.waitFor({ timeout: 20_000 });
   return { state: (await status.getAttribute('data-state'))!, text: (await status.textContent())! };

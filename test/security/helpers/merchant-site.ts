@@ -5,6 +5,7 @@ import { CpeClient, toSession } from '../../../client/index.ts';
 import type { MerchantCredentials } from '../../../server/payments/merchants.ts';
 import type { RunningService } from '../../../server/start.ts';
 import { CARDS, cscFor, digitsOf } from '../../e2e/helpers/checkout.ts';
+import { answerChallenge } from '../../e2e/helpers/frame-click.ts';
 
 /**
  * A merchant's own site on another origin than the service (`http://<host>:<free port>`), registered
@@ -82,6 +83,6 @@ export async function payWithFlow(page: Page, number: string = CARDS.visa): Prom
   await frame.getByLabel('Security code').pressSequentially(cscFor(number));
   await frame.getByLabel('Name on card').fill('Ada Lovelace');
   await pay.click();
-  if (number === CARDS.challenge) await page.frameLocator('dialog iframe').getByRole('button', { name: 'Complete' }).click({ timeout: 15_000 });
+  if (number === CARDS.challenge) await answerChallenge(page);
   await frame.getByText('Payment complete.').waitFor({ timeout: 20_000 });
 }
