@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { clickInFrame } from './helpers/frame-click.ts';
+import { clickOrPress } from './helpers/frame-click.ts';
 import { startStack, type Stack } from './helpers/stack.ts';
 
 /**
@@ -79,7 +79,7 @@ describe('3-D Secure challenge in Chromium', { timeout: 60_000 }, () => {
       await page.keyboard.press('Escape');
     }
     const answered = (timeout: number) => page.waitForFunction(() => (window as unknown as { heard: unknown[] }).heard[0], undefined, { timeout, polling: 100 });
-    if (button !== 'Escape') await clickInFrame(frame.getByRole('button', { name: button }), answered, { timeout: 10_000 });
+    if (button !== 'Escape') await clickOrPress(frame.getByRole('button', { name: button }), answered, { timeout: 10_000 });
     const heard = await answered(10_000);
     const message = (await heard.jsonValue()) as { origin: string; data: unknown };
     const onWindow = (await page.evaluate(() => (window as unknown as { onWindow: Array<{ data: unknown }> }).onWindow)).map((m) => m.data);

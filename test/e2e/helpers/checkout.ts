@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import type { FrameLocator, Page } from 'playwright-core';
 import type { Stack, TestPage } from './stack.ts';
-import { answerChallenge } from './frame-click.ts';
+import { answerChallenge, clickOrPress } from './frame-click.ts';
 
 /** The contract's test cards, as a shopper types them. */
 export const CARDS = {
@@ -96,13 +96,7 @@ export async function typeCard(page: Page, number: string, { split = false, expi
   await fieldFrame(page, 'Name on card', split).getByLabel('Name on card').fill(name);
 }
 
-/**
- * Clicks Pay and makes sure the payment started. Headless Chromium 156 now and then keeps a card
- * frame's old, taller hit-test region after the frame shrinks to its content (seen in about one page
- * in ten under load: mouse events up to ~50 px below the frame's new bottom edge still go to the
- * frame, every later click too, while elementFromPoint names the button). When the click did not start
- * the payment, Pay is pressed by keyboard, which no hit test routes; the payment is what is checked.
- */
+/** Clicks Pay (by keyboard when the click is lost: see clickOrPress) and waits until the payment started. */
 export async function pressPay(page: Page): Promise<void> {
   // Started means the page said "busy" after this press: a status left from an earlier attempt
   // (a failure before a second card) must not pass for this attempt's outcome.
@@ -114,14 +108,8 @@ export async function pressPay(page: Page): Promise<void> {
       if (status.dataset.state === 'busy') (w.__cpePayStarted = true), observer.disconnect();
     }).observe(status, { attributes: true, attributeFilter: ['data-state'] });
   });
-  const started = () =>
-    page.waitForFunction(() => (window as unknown as { __cpePayStarted: boolean }).__cpePayStarted, undefined, { timeout: 3_000 }).then(() => true, () => false);
-  await page.click('#pay');
-  if (!(await started())) {
-    await page.locator('#pay').focus();
-    await page.keyboard.press('Enter');
-    assert.ok(await started(), 'Pay started the payment');
-  }
+  const started = (timeout: number) => page.waitForFunction(() => (window as unknown as { __cpePayStarted: boolean }).__cpePayStarted, undefined, { timeout });
+  await clickOrPress(page.locator('#pay'), started, { within: 3_000 });
 }
 
 /** Clicks Pay and waits for the outcome the page shows: 'success' or 'failure', with its text. */

@@ -1,18 +1,18 @@
 import type { Locator, Page } from 'playwright-core';
 
 /**
- * Clicks a control inside a cross-origin frame, and presses it by keyboard when the click had no
- * effect within `within` ms. Headless Chromium now and then routes a mouse event by a stale hit-test
- * region (a frame that just appeared, moved or shrank): Playwright's checks pass inside the frame, yet
- * the event lands elsewhere and nothing happens (seen in CI on the 3-D Secure Complete button and on
- * Pay below a card frame). Keyboard input goes to the focused frame, with no hit test. Tests of what
- * the mouse itself may do (a blind click, a decoy) must not use this.
+ * Clicks a control (inside a cross-origin frame, or near one), and presses it by keyboard when the
+ * click had no effect within `within` ms. Headless Chromium now and then routes a mouse event by a
+ * stale hit-test region (a frame that just appeared, moved or shrank): Playwright's checks pass, yet
+ * the event lands elsewhere and nothing happens (seen in CI on the 3-D Secure Complete button, and on
+ * Pay just below a card frame that had shrunk). Keyboard input goes to the focused frame, with no hit
+ * test. Tests of what the mouse itself may do (a blind click, a decoy) must not use this.
  */
-export async function clickInFrame(control: Locator, effect: (timeout: number) => Promise<unknown>, { timeout = 15_000, within = 5_000 } = {}): Promise<void> {
+export async function clickOrPress(control: Locator, effect: (timeout: number) => Promise<unknown>, { timeout = 15_000, within = 5_000 } = {}): Promise<void> {
   await control.click({ timeout });
   if (await effect(within).then(() => true, () => false)) return;
   if (await control.isEnabled({ timeout: 500 }).catch(() => false)) {
-    console.error(`clickInFrame: the click on ${control} had no effect in ${within} ms; pressing Enter on it`);
+    console.error(`clickOrPress: the click on ${control} had no effect in ${within} ms; pressing Enter on it`);
     await control.press('Enter');
   }
   await effect(timeout);
@@ -26,4 +26,4 @@ export const dialogOpen = (page: Page) => (timeout: number) => page.locator('dia
 
 /** Answers the 3-D Secure challenge in the SDK's dialog: the dialog closes once the page heard it. */
 export const answerChallenge = (page: Page, button: 'Complete' | 'Fail' = 'Complete') =>
-  clickInFrame(page.frameLocator('dialog iframe').getByRole('button', { name: button }), dialogClosed(page));
+  clickOrPress(page.frameLocator('dialog iframe').getByRole('button', { name: button }), dialogClosed(page));

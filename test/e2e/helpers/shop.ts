@@ -1,7 +1,7 @@
 import type { BrowserContextOptions, FrameLocator, Page } from 'playwright-core';
 import { cscFor, digitsOf } from './checkout.ts';
 import type { Stack, TestPage } from './stack.ts';
-import { clickInFrame, dialogOpen } from './frame-click.ts';
+import { clickOrPress, dialogOpen } from './frame-click.ts';
 
 /** The shop's payment methods, as `/checkout?method=` names them. */
 export const METHODS = ['card', 'fields', 'flow', 'wallet-a', 'wallet-b', 'express', 'verify'] as const;
@@ -43,7 +43,7 @@ export async function typeShopCard(page: Page, number: string, split = false): P
 
 /** Presses a wallet button (in its frame under `mount`), then answers the wallet test sheet. */
 export async function useWallet(page: Page, mount: string, answer: 'visa' | 'declined' | 'cancel'): Promise<void> {
-  await clickInFrame(page.frameLocator(`${mount} iframe`).first().getByRole('button'), dialogOpen(page));
+  await clickOrPress(page.frameLocator(`${mount} iframe`).first().getByRole('button'), dialogOpen(page));
   const sheet = page.frameLocator('dialog iframe');
   if (answer === 'cancel') return sheet.getByRole('button', { name: 'Cancel' }).click({ timeout: 15_000 });
   await sheet.getByLabel(answer === 'visa' ? /4242/ : /0002/).check({ timeout: 15_000 });
