@@ -27,3 +27,18 @@ export const dialogOpen = (page: Page) => (timeout: number) => page.locator('dia
 /** Answers the 3-D Secure challenge in the SDK's dialog: the dialog closes once the page heard it. */
 export const answerChallenge = (page: Page, button: 'Complete' | 'Fail' = 'Complete') =>
   clickOrPress(page.frameLocator('dialog iframe').getByRole('button', { name: button }), dialogClosed(page));
+
+/**
+ * Presses Escape where the focus is, and lets the key go only once `closed` holds (or `timeout` ms
+ * passed). In a modal the key goes down in the service's frame, which answers and is removed: a key
+ * up sent to that frame while it is torn down never got Chromium's input acknowledgement in CI, and
+ * `keyboard.press` hung until the suite's timeout. Once the dialog is gone the key up goes to the page.
+ */
+export async function pressEscape(page: Page, closed: (timeout: number) => Promise<unknown>, timeout = 10_000): Promise<void> {
+  await page.keyboard.down('Escape');
+  try {
+    await closed(timeout);
+  } finally {
+    await page.keyboard.up('Escape');
+  }
+}
