@@ -2,11 +2,12 @@ import type { Locator, Page } from 'playwright-core';
 
 /**
  * Clicks a control (inside a cross-origin frame, or near one), and presses it by keyboard when the
- * click had no effect within `within` ms. Headless Chromium now and then routes a mouse event by a
- * stale hit-test region (a frame that just appeared, moved or shrank): Playwright's checks pass, yet
- * the event lands elsewhere and nothing happens (seen in CI on the 3-D Secure Complete button, and on
- * Pay just below a card frame that had shrunk). Keyboard input goes to the focused frame, with no hit
- * test. Tests of what the mouse itself may do (a blind click, a decoy) must not use this.
+ * click had no effect within `within` ms, saying so on stderr. Headless Chromium routes a mouse event
+ * by a hit-test region that can lag a frame that just appeared, moved or changed height: Playwright's
+ * checks pass, yet the event lands elsewhere. Seen on the 3-D Secure Complete button, and on Pay just
+ * below the card frame, which then shrank just after ready (fixed: ready now carries the configured
+ * form's height, and the fallback has not fired since). Keyboard input goes to the focused frame, with
+ * no hit test. Tests of what the mouse itself may do (a blind click, a decoy) must not use this.
  */
 export async function clickOrPress(control: Locator, effect: (timeout: number) => Promise<unknown>, { timeout = 15_000, within = 5_000 } = {}): Promise<void> {
   await control.click({ timeout });
