@@ -99,8 +99,9 @@ export async function startFrame(create: (params: FrameParams) => FrameApp | und
   el.catalogue = loaded.catalogue;
   document.title = app.title();
   // The form renders once the init is in (the SDK shows the frame only at ready): its first render
-  // has the config's look, and ready follows it in the same task. Rendered first, the init's message
-  // waited behind the render and the first paint, and the config's look cost a second render.
+  // has the config's look (the scheme marks, the arrangement), so the height ready reports is the
+  // form's as the shopper sees it, and ready follows that render in the same task. Rendered first,
+  // the init's message waited behind the render and the first paint, and the config cost a second render.
   await initArrived;
   document.body.append(el);
   await el.updateComplete;
