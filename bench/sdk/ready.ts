@@ -153,8 +153,7 @@ export async function measureReadyWarm(options: { runs: number; timeoutMs: numbe
       if (!('ms' in answer)) throw new Error(`warm run ${run + 1}: ${JSON.stringify(answer)}`);
       samples.push(answer.ms);
     }
-    const sorted = [...samples].sort((a, b) => a - b);
-    return { samples, min: sorted[0], median: median(sorted), p90: quantile(sorted, 0.9), max: sorted[sorted.length - 1] };
+    return summary(samples);
   } finally {
     await context.close().catch(() => {});
   }
@@ -167,8 +166,9 @@ const FLOOR_PAGE = '/__bench/floor.html';
  * site (a bare server on the service's host, 127.0.0.1, another port) to the first message from a
  * frame page that does nothing else (no code to load, no handshake, no render), on the same kind of
  * merchant page, a fresh context per run. No frame, of any SDK, can be ready sooner here.
+ * `start()` serves that frame; `once()` is one run; `close()` stops the server.
  */
-export async function measureFloor(options: { runs: number; timeoutMs: number; stack: Stack }): Promise<Pick<ReadyResult, 'samples' | 'median' | 'min' | 'p90' | 'max'>> {
+async function floorRunner(stack: Stack, timeoutMs: number) {
   const frame = createServer((_request, response) => {
     response.writeHead(200, { 'Content-Type': 'text/html; charset=utf-8', 'Cache-Control': 'no-store' });
     response.end("<!doctype html><meta charset=utf-8><title>floor</title><script>parent.postMessage('floor', '*')</script>");
@@ -184,31 +184,34 @@ window.__cpeBench = new Promise((resolve) => {
   document.body.append(iframe);
 });
 </script></body></html>`;
-  try {
-    const samples: number[] = [];
-    for (let run = 0; run <= options.runs; run++) {
-      const { context, page: tab } = await options.stack.newPage();
+  return {
+    async once(): Promise<number> {
+      const { context, page: tab } = await stack.newPage();
       try {
         await context.grantPermissions(['local-network-access']);
-        await context.route(`${options.stack.demoUrl}${FLOOR_PAGE}`, (route) => route.fulfill({ status: 200, contentType: 'text/html; charset=utf-8', body: page }));
-        await tab.goto(`${options.stack.demoUrl}${FLOOR_PAGE}`, { waitUntil: 'domcontentloaded', timeout: options.timeoutMs });
-        const answer = (await tab.evaluate('window.__cpeBench')) as { ms: number };
-        if (run > 0) samples.push(answer.ms);
+        await context.route(`${stack.demoUrl}${FLOOR_PAGE}`, (route) => route.fulfill({ status: 200, contentType: 'text/html; charset=utf-8', body: page }));
+        await tab.goto(`${stack.demoUrl}${FLOOR_PAGE}`, { waitUntil: 'domcontentloaded', timeout: timeoutMs });
+        return ((await tab.evaluate('window.__cpeBench')) as { ms: number }).ms;
       } finally {
         await context.close().catch(() => {});
       }
-    }
-    const sorted = [...samples].sort((a, b) => a - b);
-    return { samples, min: sorted[0], median: median(sorted), p90: quantile(sorted, 0.9), max: sorted[sorted.length - 1] };
-  } finally {
-    frame.close();
-    frame.closeAllConnections();
-  }
+    },
+    close() {
+      frame.close();
+      frame.closeAllConnections();
+    },
+  };
 }
+
+const summary = (samples: number[]) => {
+  const sorted = [...samples].sort((a, b) => a - b);
+  return { samples, min: sorted[0], median: median(sorted), p90: quantile(sorted, 0.9), max: sorted[sorted.length - 1] };
+};
 
 /**
  * Starts the stack (or uses `options.stack`, left running), does one warm-up run (not counted) and
- * `runs` measured runs, then the returning-shopper runs and the browser's floor.
+ * `runs` measured first visits, each followed by a run of the browser's floor, then the
+ * returning-shopper runs.
  */
 type Figures = Awaited<ReturnType<typeof measureReadyWarm>> | { error: string };
 
@@ -227,7 +230,13 @@ export async function measureReady(options: { runs: number; timeoutMs: number; l
     result.reason = `the stack did not start: ${(error as Error).message}`;
     return result;
   }
+  let floorRuns: Awaited<ReturnType<typeof floorRunner>> | undefined;
+  let floor: Figures | undefined;
+  const floorSamples: number[] = [];
   try {
+    floorRuns = await floorRunner(stack, options.timeoutMs).catch((error: Error) => ((floor = { error: error.message }), undefined));
+    // First visits and the floor alternate (a first visit, then a floor run, each in a fresh
+    // context), so that both see the same machine: its load moves both by a factor of two.
     for (let run = 0; run <= options.runs; run++) {
       let answer: PageAnswer;
       const observed = run === 0 ? new Set<string>() : undefined;
@@ -251,12 +260,19 @@ export async function measureReady(options: { runs: number; timeoutMs: number; l
       } else {
         result.samples.push(answer.ms);
       }
+      if (floorRuns && !floor) {
+        try {
+          const ms = await floorRuns.once();
+          if (run > 0) floorSamples.push(ms);
+        } catch (error) {
+          floor = { error: (error as Error).message };
+        }
+      }
     }
+    floor ??= summary(floorSamples);
     const sorted = [...result.samples].sort((a, b) => a - b);
     options.log(`ready (returning shopper, warm cache): ${options.runs} runs…`);
     const warm = await measureReadyWarm({ runs: options.runs, timeoutMs: options.timeoutMs, stack }).catch((error: Error) => ({ error: error.message }));
-    options.log(`the browser's floor (a bare cross-site frame): ${options.runs} runs…`);
-    const floor = await measureFloor({ runs: options.runs, timeoutMs: options.timeoutMs, stack }).catch((error: Error) => ({ error: error.message }));
     Object.assign(result, {
       warm,
       floor,
@@ -269,6 +285,7 @@ export async function measureReady(options: { runs: number; timeoutMs: number; l
     });
     return result;
   } finally {
+    floorRuns?.close();
     if (!options.stack) await stack.close();
   }
 }

@@ -25,7 +25,7 @@ export function renderUnavailable(text = en.unavailable): void {
 /**
  * Runs a bridge frame's app (frame-app.ts): reads its address, says `hello` to the parent, accepts the
  * parent's `init` (the right source, session uuid and, where the browser tells, origin) with its
- * private port, loads the language's catalogue, renders, and then:
+ * private port, loads the language's catalogue, renders once the init is in, and then:
  *
  *   ready  {height}  once, when both the port and the first render (catalogue loaded) are there.
  *   resize {height}  after `ready`, whenever the content height changes (ResizeObserver).
@@ -98,6 +98,10 @@ export async function startFrame(create: (params: FrameParams) => FrameApp | und
   applyLanguage(loaded.lang, loaded.catalogue);
   el.catalogue = loaded.catalogue;
   document.title = app.title();
+  // The form renders once the init is in (the SDK shows the frame only at ready): its first render
+  // has the config's look (the scheme marks, the arrangement), so the height ready reports is the
+  // form's as the shopper sees it, and ready follows that render in the same task. Rendered first,
+  // the init's message waited behind the render and the first paint, and the config cost a second render.
   await initArrived;
   document.body.append(el);
   await el.updateComplete;

@@ -1,10 +1,11 @@
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer, type Server } from 'node:http';
+import { createServer, request, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { after, before, describe, it } from 'node:test';
 import Koa from 'koa';
 import type { AppState } from '../../server/http/app-state.ts';
@@ -83,6 +84,54 @@ describe('static assets: /sdk and /frames', () => {
       assert.equal((await fetch(`${url}/frames/challenge`)).status, 404);
       assert.equal((await fetch(`${url}/frames/..%2f..%2fetc/passwd`)).status, 404);
       assert.equal((await fetch(`${url}/frames/.secret`)).status, 404);
+    } finally {
+      await close();
+    }
+  });
+
+  it('answers text files compressed as the request accepts (brotli, then gzip), each encoding with its own ETag', async () => {
+    const dist = join(dir, 'dist-encoded');
+    mkdirSync(join(dist, 'frames/card-form'), { recursive: true });
+    mkdirSync(join(dist, 'sdk'), { recursive: true });
+    const page = `<!doctype html><title>card</title><script type="module">${'console.log(1);'.repeat(200)}</script>`;
+    writeFileSync(join(dist, 'frames/card-form/index.html'), page);
+    writeFileSync(join(dist, 'sdk/cpe.js'), `export const x = '${'a'.repeat(2000)}';`);
+    writeFileSync(join(dist, 'sdk/small.js'), 'export {}');
+    const { url, close } = await serve(dist, () => ['https://shop.example']);
+    // node:http, not fetch: fetch asks for every encoding itself and decodes the body.
+    const get = (path: string, headers: Record<string, string>) =>
+      new Promise<{ status: number; headers: IncomingHttpHeaders; body: Buffer }>((resolve, reject) => {
+        request(url + path, { headers }, (response) => {
+          const chunks: Buffer[] = [];
+          response.on('data', (chunk: Buffer) => chunks.push(chunk));
+          response.on('end', () => resolve({ status: response.statusCode!, headers: response.headers, body: Buffer.concat(chunks) }));
+        })
+          .on('error', reject)
+          .end();
+      });
+    try {
+      const plain = await get('/frames/card-form/', { 'Sec-Fetch-Dest': 'iframe' });
+      assert.equal(plain.headers['content-encoding'], undefined);
+      assert.equal(plain.body.toString(), page);
+      const gzip = await get('/frames/card-form/', { 'Accept-Encoding': 'gzip, deflate', 'Sec-Fetch-Dest': 'iframe' });
+      assert.equal(gzip.headers['content-encoding'], 'gzip');
+      assert.equal(gunzipSync(gzip.body).toString(), page);
+      assert.ok(gzip.body.length < page.length / 4, `${gzip.body.length} bytes`);
+      assert.deepEqual(String(gzip.headers.vary).split(/,\s*/).sort(), ['Accept-Encoding', 'Sec-Fetch-Dest']);
+      // The frame's CSP and its inline hashes are the page's, whatever the encoding.
+      assert.equal(gzip.headers['content-security-policy'], plain.headers['content-security-policy']);
+      const br = await get('/frames/card-form/', { 'Accept-Encoding': 'gzip, deflate, br', 'Sec-Fetch-Dest': 'iframe' });
+      assert.equal(br.headers['content-encoding'], 'br');
+      assert.equal(brotliDecompressSync(br.body).toString(), page);
+      const etags = new Set([plain, gzip, br].map((r) => r.headers.etag));
+      assert.equal(etags.size, 3, [...etags].join(' '));
+      assert.equal((await get('/frames/card-form/', { 'Accept-Encoding': 'gzip', 'If-None-Match': gzip.headers.etag! })).status, 304);
+      assert.equal((await get('/frames/card-form/', { 'Accept-Encoding': 'br', 'If-None-Match': gzip.headers.etag! })).status, 200);
+      const sdk = await get('/sdk/cpe.js', { 'Accept-Encoding': 'gzip' });
+      assert.equal(sdk.headers['content-encoding'], 'gzip');
+      assert.equal(sdk.headers['access-control-allow-origin'], '*');
+      // Under 1 KiB: as it is.
+      assert.equal((await get('/sdk/small.js', { 'Accept-Encoding': 'gzip' })).headers['content-encoding'], undefined);
     } finally {
       await close();
     }

@@ -61,6 +61,24 @@ describe('frame pages over the bridge', () => {
     expect(el.shadowRoot!.activeElement!.id).to.equal('cpe-name');
   });
 
+  it('the form renders once the init is in, with its look: ready comes with that first render (no second render or paint before it)', async () => {
+    let early: string | undefined;
+    let firstRender: { scheme: string | null; accent: string } | undefined;
+    const { el, events } = await mountFrame('card-form', 'pk=pk_test_1&lang=en&layout=row', { tokens: { '--cpe-accent': 'rebeccapurple' }, scheme: 'dark' }, async (win) => {
+      // The parent is slow to answer the hello: the frame's code has long run by now.
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      early = win.document.querySelector('cpe-card-form')?.localName ?? 'nothing';
+      new win.MutationObserver(() => {
+        const form = win.document.querySelector('cpe-card-form');
+        firstRender ??= form ? { scheme: (form as CardInputs).colorScheme ?? null, accent: win.document.documentElement.style.getPropertyValue('--cpe-accent') } : undefined;
+      }).observe(win.document.body, { childList: true });
+    }).then((mounted) => ({ ...mounted, el: mounted.doc.querySelector('cpe-card-form') as CardInputs }));
+    expect(early, 'the form rendered before the init').to.equal('nothing');
+    expect(firstRender).to.deep.equal({ scheme: 'dark', accent: 'rebeccapurple' });
+    expect(events.filter((e) => e.name === 'ready')).to.have.length(1);
+    expect(el.shadowRoot!.querySelectorAll('input')).to.have.length(4);
+  });
+
   it('a second init is ignored: one init per load (a page script cannot re-point the frame)', async () => {
     const { iframe, session, events, end: first } = await mount('card-form', 'pk=pk_test_1&lang=en');
     const channel = new MessageChannel();

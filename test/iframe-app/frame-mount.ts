@@ -7,9 +7,10 @@ export type FrameEventRecord = { name: string; detail: any };
 /**
  * Mounts a bridge frame page (served by the test server from iframe-app/) as the SDK does and
  * completes the handshake; `before` runs on the frame's window before `init` (to stub its fetch; by
- * default GET /intent answers that session pi_1 is this merchant's, as the frame's check asks).
+ * default GET /intent answers that session pi_1 is this merchant's, as the frame's check asks), and
+ * the init waits for the promise it may return.
  */
-export async function mountFrame(app: string, query: string, config: Partial<FrameConfig> = {}, before?: (win: Window & typeof globalThis) => void) {
+export async function mountFrame(app: string, query: string, config: Partial<FrameConfig> = {}, before?: (win: Window & typeof globalThis) => void | Promise<void>) {
   const session = crypto.randomUUID();
   const iframe = document.createElement('iframe');
   iframe.style.width = '600px';
@@ -17,7 +18,7 @@ export async function mountFrame(app: string, query: string, config: Partial<Fra
   iframe.src = `/iframe-app/${app}/index.html?${query}#${session}`;
   const events: FrameEventRecord[] = [];
   const connected = new Promise<ElementEnd>((resolve) => {
-    window.addEventListener('message', function hello(e) {
+    window.addEventListener('message', async function hello(e) {
       if (e.source !== iframe.contentWindow || !Hello.safeParse(e.data).success || e.data.session !== session) return;
       window.removeEventListener('message', hello);
       // The service's answer to the frame's session check (GET /intent): session pi_1 of this merchant.
@@ -25,7 +26,7 @@ export async function mountFrame(app: string, query: string, config: Partial<Fra
       const real = win.fetch.bind(win);
       win.fetch = async (url, init) =>
         String(url) === '/intent' ? new Response(JSON.stringify({ paymentIntentId: 'pi_1', status: 'requires_payment_method', amount: 1234, currency: 'GBP' })) : real(url, init);
-      before?.(win);
+      await before?.(win);
       const channel = new MessageChannel();
       const end = new ElementEnd(channel.port1, (name, detail) => events.push({ name, detail }));
       iframe.contentWindow!.postMessage({ cpe: 1, type: 'init', session, config: { pubKey: 'pk_test_1', tokens: {}, ...config } }, location.origin, [channel.port2]);
