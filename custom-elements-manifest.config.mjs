@@ -48,7 +48,7 @@ function publicApi() {
 }
 
 export default {
-  globs: ['components/*/*.component.ts', 'components/internal/frame-host.ts', 'components/internal/wallet-host.ts'],
+  globs: ['components/*/*.component.ts', 'components/internal/frame-host.ts'],
   outdir: '.',
   dependencies: false,
   // package.json's customElements names custom-elements.json already; a run into another folder (the test's) must not change it.

@@ -13,7 +13,7 @@ import { CpePaymentFlow } from './payment-flow/payment-flow.ts';
 import { CpeVerifyFlow } from './verify-flow/verify-flow.ts';
 import { CpeWalletA } from './wallet-a/wallet-a.ts';
 import { CpeWalletB } from './wallet-b/wallet-b.ts';
-import { postJson, sessionHeaders } from './transport/transport.ts';
+import { postJson, readIntent } from './transport/transport.ts';
 
 /** The service is whoever served this module: frames and session routes live on that origin. */
 export const sdkOrigin = (): string => new URL(import.meta.url).origin;
@@ -88,24 +88,25 @@ export class ElementsController {
 
   /** The prebuilt payment flow (card form and Pay button). Returns its `<cpe-payment-flow>`; identifier default `default_payment_flow`. */
   paymentFlow(options: FlowOptions = {}): CpePaymentFlow {
-    return this.#flow(new CpePaymentFlow(), 'paymentFlow', options, 'default_payment_flow');
+    return this.#flow(new CpePaymentFlow(), 'paymentFlow', options);
   }
 
   /** The prebuilt card verification (Verify Card, no payment). Returns its `<cpe-verify-flow>`; identifier default `default_verify_flow`. */
   verifyFlow(options: FlowOptions = {}): CpeVerifyFlow {
-    return this.#flow(new CpeVerifyFlow(), 'verifyFlow', options, 'default_verify_flow');
+    return this.#flow(new CpeVerifyFlow(), 'verifyFlow', options);
   }
 
-  #flow<T extends FrameHost>(flow: T, where: string, options: FlowOptions, identifier: string): T {
+  /** A Flow's identifier is claimed at once (default: what the Flow's `identifier` property reads). */
+  #flow<T extends CpePaymentFlow>(flow: T, where: string, options: FlowOptions): T {
     const o = parse(where, guards.CardElementOptions, options);
-    this.claim(flow, where, (o.identifier ??= identifier));
+    this.claim(flow, where, (o.identifier ??= flow.identifier));
     return flow.setup(this, o);
   }
 
   /** @internal One identifier per Flow of this controller: a second one is an SdkError saying so. */
   claim(flow: FrameHost, where: string, identifier: string): void {
     const other = this.#flows.get(identifier);
-    if (other && other !== flow && !(other as { released?: boolean }).released)
+    if (other && other !== flow && !other.released)
       throw new SdkError('invalid_options', `${where}: identifier "${identifier}" is already used by another Flow of this controller: give each Flow its own identifier.`, 'identifier');
     // A Flow renamed (its identifier property) frees its previous one.
     for (const [id, f] of this.#flows) if (f === flow) this.#flows.delete(id);
@@ -154,7 +155,7 @@ export class ElementsController {
     const session = this.#check(await postJson(this.middleware.exchange!, { context: { ...context, identifier } }, { [IDEMPOTENCY_HEADER]: crypto.randomUUID() }), 'middleware.exchange');
     this.current = session;
     try {
-      const intent = await (await fetch(`${this.serviceOrigin}/intent`, { headers: await sessionHeaders(this) })).json();
+      const intent = await readIntent(this);
       if (intent.amount !== context.amount || intent.currency?.toUpperCase() !== context.currency.toUpperCase())
         throw new SdkError(
           'context_mismatch',

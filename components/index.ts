@@ -26,7 +26,7 @@ export { CpePaymentFlow } from './payment-flow/payment-flow.component.ts';
 export { CpeVerifyFlow } from './verify-flow/verify-flow.component.ts';
 export { CpeWalletA } from './wallet-a/wallet-a.component.ts';
 export { CpeWalletB } from './wallet-b/wallet-b.component.ts';
-export type { WalletAvailability, WalletApproved } from './internal/wallet-host.ts';
+export type { WalletAvailability, WalletApproved } from './internal/wallet.ts';
 export type { WalletUnavailableReason } from '../protocol/runtime/wallet.ts';
 export { FrameHost } from './internal/frame-host.ts';
 export type { ElementsApi, AttachResponse, ConfirmResponse, ChallengePayload, TokeniseResult } from './internal/frame-host.ts';

@@ -1,9 +1,8 @@
 import type { CardField, ChangeState } from '../../protocol/schemas/bridge.ts';
-import { CARD_FIELDS, frameUrl } from '../../protocol/runtime/frame-address.ts';
-import type { PaymentIntentSession } from '../../protocol/schemas/session.ts';
-import type { ElementsController } from '../controller.ts';
+import { CARD_FIELDS } from '../../protocol/runtime/frame-address.ts';
+import { dispatchCpeEvent } from '../events.ts';
+import { FrameHost, px, type HostController } from '../internal/frame-host.ts';
 import { Frame } from '../internal/frame.ts';
-import { FrameHost, px } from '../internal/frame-host.ts';
 import { CardFieldsElementOptions as schema } from '../../protocol/runtime/guards.ts';
 import { resolveTarget, type CardFieldsElementOptions } from '../internal/options.ts';
 import type { OptionProperties } from '../internal/properties.ts';
@@ -57,62 +56,62 @@ export const FIELD_MIN_HEIGHT = 44;
  */
 export class CpeCardFields extends FrameHost {
   static observedAttributes = ['language', 'theme', 'identifier', 'card-schemes-display', 'width', 'height'];
-  protected readonly apiName = 'cardFieldsElement';
-  protected readonly schema = schema;
-  declare protected options: CardFieldsElementOptions;
-  #targets: [CardField, Element][] = [];
-  #states: Partial<Record<CardField, ChangeState>> = {};
 
   constructor() {
-    super();
-    const root = this.attachShadow({ mode: 'open' });
-    root.adoptedStyleSheets = [sheet(styles)];
-    root.append(document.createElement('slot'));
+    super('cardFieldsElement', schema, styles);
+    this.shadowRoot!.append(document.createElement('slot'));
+    fieldFrames(this);
   }
+}
 
-  protected place(): void {
-    const { element, fields, resolveOptions: resolve = {} } = this.options;
-    const scope = !this.factory ? this : element ? resolveTarget(this.apiName, 'element', element, resolve) : undefined;
-    this.#targets = CARD_FIELDS.map((field) => [field, resolveTarget(this.apiName, `fields.${field}`, fields?.[field], resolve, `[data-cpe-field="${field}"]`, scope)]);
-    if (!this.isConnected) (scope ?? this.#targets[0]![1]).append(this);
-  }
-
-  protected mount(controller: ElementsController, session?: PaymentIntentSession): Frame[] {
-    const { height = 0, width, language = 'en', theme = 'auto' } = this.options;
-    const origin = controller.serviceOrigin;
-    const group = crypto.randomUUID();
-    this.#states = {};
-    return this.#targets.map(([field, target]) => {
-      const box = document.createElement('div');
-      box.style.minHeight = `${Math.max(height, FIELD_MIN_HEIGHT)}px`;
-      if (width !== undefined) box.style.width = px(width);
-      const root = box.attachShadow({ mode: 'open' });
-      root.adoptedStyleSheets = [sheet(fieldBoxStyles)];
-      target.append(box);
-      const src = (uuid: string) => frameUrl(origin, 'field', { pk: controller.pubKey, ok: session?.opaqueKey, lang: language, theme, field, group }, uuid);
-      const frame = new Frame(this, origin, src, TITLES[field]).place(root);
-      frame.box = box;
-      return frame;
-    });
-  }
-
-  protected override extra(): Record<string, unknown> {
-    return { ...super.extra(), fields: this.#targets.map(([field]) => field) };
-  }
-
-  protected frameChange(frame: Frame, state: ChangeState): void {
-    const field = state.field ?? this.#targets[this.frames.indexOf(frame)]?.[0];
-    if (!field) return;
-    this.#states[field] = state;
-    const states = this.#targets.map(([f]) => this.#states[f]);
-    this.emit('cpe:change', {
-      complete: states.every((s) => s?.complete),
-      empty: states.every((s) => !s || s.empty),
-      scheme: this.#states.number?.scheme ?? 'unknown',
-      invalid: states.flatMap((s) => s?.invalid ?? []),
-      field,
-    });
-  }
+/**
+ * The card fields' frames: one per field, each in a box of its own inside its mount target, and
+ * their changes combined into the element's `cpe:change`.
+ */
+function fieldFrames(host: CpeCardFields): void {
+  const where = 'cardFieldsElement';
+  let targets: [CardField, Element][] = [];
+  let frames: Frame[] = [];
+  let states: Partial<Record<CardField, ChangeState>> = {};
+  host.addController({
+    /** Finds the four targets (an SdkError names a missing one); a factory's element goes into `element`, or beside the number field. */
+    hostInit(_controller, { element, fields, resolveOptions: resolve = {} }, factory) {
+      const scope = !factory ? host : element ? resolveTarget(where, 'element', element, resolve) : undefined;
+      targets = CARD_FIELDS.map((field) => [field, resolveTarget(where, `fields.${field}`, fields?.[field], resolve, `[data-cpe-field="${field}"]`, scope)]);
+      if (!host.isConnected) (scope ?? targets[0]![1]).append(host);
+    },
+    hostFrames(controller, { height = 0, width, language, theme = 'auto' }) {
+      const group = crypto.randomUUID();
+      states = {};
+      return (frames = targets.map(([field, target]) => {
+        const box = document.createElement('div');
+        box.style.minHeight = `${Math.max(height, FIELD_MIN_HEIGHT)}px`;
+        if (width !== undefined) box.style.width = px(width);
+        const root = box.attachShadow({ mode: 'open' });
+        root.adoptedStyleSheets = [sheet(fieldBoxStyles)];
+        target.append(box);
+        const frame = new Frame(host, controller, 'field', language, { theme, field, group }, TITLES[field]).place(root);
+        frame.box = box;
+        return frame;
+      }));
+    },
+    hostExtra: (extra) => ({ ...extra, fields: targets.map(([field]) => field) }),
+    hostFrameEvent(frame, name, detail) {
+      if (name !== 'change') return;
+      const state = detail as ChangeState;
+      const field = state.field ?? targets[frames.indexOf(frame)]?.[0];
+      if (!field) return;
+      states[field] = state;
+      const all = targets.map(([f]) => states[f]);
+      dispatchCpeEvent(host, 'cpe:change', {
+        complete: all.every((s) => s?.complete),
+        empty: all.every((s) => !s || s.empty),
+        scheme: states.number?.scheme ?? 'unknown',
+        invalid: all.flatMap((s) => s?.invalid ?? []),
+        field,
+      });
+    },
+  } satisfies HostController<CardFieldsElementOptions>);
 }
 
 /** `<cpe-card-fields>`'s option properties. */

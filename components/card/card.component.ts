@@ -1,13 +1,9 @@
-import type { PaymentIntentSession } from '../../protocol/schemas/session.ts';
-import type { ChangeState } from '../../protocol/schemas/bridge.ts';
-import { frameUrl, type Layout } from '../../protocol/runtime/frame-address.ts';
-import type { ElementsController } from '../controller.ts';
-import { Frame } from '../internal/frame.ts';
+import type { Layout } from '../../protocol/runtime/frame-address.ts';
 import { FrameHost } from '../internal/frame-host.ts';
+import { hostedFrame } from '../internal/hosted-frame.ts';
 import { CardElementOptions as schema } from '../../protocol/runtime/guards.ts';
-import { resolveTarget, type CardElementOptions } from '../internal/options.ts';
+import type { CardElementOptions } from '../internal/options.ts';
 import type { OptionProperties } from '../internal/properties.ts';
-import { sheet } from '../internal/styles.ts';
 import styles from './card.styles.ts';
 
 /**
@@ -46,30 +42,9 @@ export const LAYOUT_MIN_HEIGHT: Record<Layout, number> = { stack: 180, 'row-mini
  */
 export class CpeCard extends FrameHost {
   static observedAttributes = ['layout', 'language', 'theme', 'identifier', 'card-schemes-display', 'width', 'height'];
-  protected readonly apiName = 'cardElement';
-  protected readonly schema = schema;
-  declare protected options: CardElementOptions;
-
   constructor() {
-    super();
-    this.attachShadow({ mode: 'open' }).adoptedStyleSheets = [sheet(styles)];
-  }
-
-  protected place(): void {
-    const { element, resolveOptions } = this.options;
-    if (this.factory && !this.isConnected) resolveTarget(this.apiName, 'element', element, resolveOptions, '#cpe-card, [data-cpe-card]').append(this);
-  }
-
-  protected mount(controller: ElementsController, session?: PaymentIntentSession): Frame[] {
-    const { layout = 'row', height = 0, language = 'en', theme = 'auto' } = this.options;
-    this.style.minHeight = `${Math.max(height, LAYOUT_MIN_HEIGHT[layout])}px`;
-    const origin = controller.serviceOrigin;
-    const src = (uuid: string) => frameUrl(origin, 'card-form', { pk: controller.pubKey, ok: session?.opaqueKey, lang: language, layout, theme }, uuid);
-    return [new Frame(this, origin, src, 'Card payment').place(this.shadowRoot!)];
-  }
-
-  protected frameChange(_frame: Frame, state: ChangeState): void {
-    this.emit('cpe:change', state);
+    super('cardElement', schema, styles);
+    hostedFrame<CardElementOptions>(this, 'cardElement', '#cpe-card, [data-cpe-card]', 'card-form', 'Card payment', ({ layout = 'row', height = 0, theme = 'auto' }) => [Math.max(height, LAYOUT_MIN_HEIGHT[layout]), { layout, theme }]);
   }
 }
 

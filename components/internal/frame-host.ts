@@ -1,16 +1,18 @@
-import type { ChangeState, ColorScheme, DialogTexts, FrameConfig, FrameEventDetail, FrameEventName, TokeniseResult } from '../../protocol/schemas/bridge.ts';
+import type { ColorScheme, FrameConfig, FrameEventDetail, FrameEventName, TokeniseResult } from '../../protocol/schemas/bridge.ts';
 import type { AttachResponse, ChallengePayload, ConfirmResponse } from '../../protocol/schemas/intent.ts';
 import * as guards from '../../protocol/runtime/guards.ts';
 import type { PaymentIntentSession } from '../../protocol/schemas/session.ts';
 import type { ElementsController } from '../controller.ts';
 import { adoptEarlyProperties, camel, HTMLElementOrStub, kebab } from '../define.ts';
 import { SdkError } from '../errors.ts';
-import { dispatchCpeEvent, type CpeEvent, type CpeEventDetails, type CpeEventName } from '../events.ts';
+import { dispatchCpeEvent, type CpeEvent, type CpeEventName } from '../events.ts';
 import { scrub } from '../transport/transport.ts';
 import { PaymentAttempt } from './payment-attempt.ts';
 import { challenge } from './challenge.ts';
+import type { DialogLook } from './challenge-dialog.ts';
 import { resolveLook } from './color-scheme.ts';
-import { FrameMount, noop, type HostController } from './frame-mount.ts';
+import { FrameMount, noop } from './frame-mount.ts';
+import { sheet } from './styles.ts';
 import type { Frame, FrameOwner } from './frame.ts';
 import {
   parse,
@@ -23,7 +25,6 @@ import {
   type OptionsGuard,
   type SharedElementOptions,
 } from './options.ts';
-
 
 export type { AttachResponse, ChallengePayload, ConfirmResponse, TokeniseResult };
 
@@ -45,15 +46,39 @@ export interface ElementsApi {
   onError(listener: (event: CpeEvent<'cpe:error'>) => void): this;
 }
 
+/**
+ * A part of an element (Lit's ReactiveController shape, without Lit), added with `addController`
+ * and told about the element's lifecycle, in the order the parts were added. `O`: the element's options.
+ */
+export interface HostController<O = any> {
+  /** The attributes' options (camelCased), before validation: the part may reshape them. */
+  hostAttributes?(options: Record<string, unknown>): Record<string, unknown>;
+  /** An option property is set (`el.identifier = …`): throw the factory's SdkError to refuse it. */
+  hostOption?(name: string, value: unknown): void;
+  /**
+   * `init()`, the options validated, before any frame: place the element (`factory`: into its
+   * `element` container), check; a throw fails init, `false` (or a promise of it) renders nothing.
+   */
+  hostInit?(controller: ElementsController, options: O, factory: boolean): unknown;
+  /** The frames of a new mount, in the page (the first of all tokenises and takes focus). */
+  hostFrames?(controller: ElementsController, options: O): Frame[];
+  /** What the frames' config carries in `extra`, given what the parts before said. */
+  hostExtra?(extra: Record<string, unknown> | undefined, options: O): Record<string, unknown>;
+  /** A validated event from one of the element's frames. */
+  hostFrameEvent?<E extends FrameEventName>(frame: Frame, name: E, detail: FrameEventDetail<E>): void;
+}
+
 export const px = (value: number | string) => (typeof value === 'number' ? `${value}px` : value);
 
 /**
  * The base of every merchant-side element: a thin host for hosted frames (no card data here),
- * implementing ElementsApi once. Subclasses say where their frames go (`mount`) and what a frame's
- * change means (`frameChange`). It holds its parts, in the shape of Lit's reactive controllers: the
- * frame mount (frame-mount.ts: handshake, ready, timeout, theme), the payment attempt
- * (payment-attempt.ts: key, token, attach → confirm → authorise; no DOM) and the 3-D Secure
- * challenge (challenge.ts); this class keeps the options, the lifecycle and the operations' events.
+ * implementing ElementsApi once. It keeps the options (attributes, properties, the factory's), the
+ * lifecycle and the operations' events; everything else is a part it holds, in the shape of Lit's
+ * reactive controllers (HostController): its own frame mount (frame-mount.ts: handshake, ready,
+ * timeout, theme), payment attempt (payment-attempt.ts: key, token, attach → confirm → authorise;
+ * no DOM) and 3-D Secure challenge (challenge.ts), and what each element adds with
+ * `addController`: where its frames go and what they say (hosted-frame.ts, the card fields'),
+ * a wallet (wallet.ts), the Flow lifecycle (flow-lifecycle.ts). An element is its declaration.
  *
  * Lifecycle: a factory's element waits for `init()`; an element written in HTML initialises itself
  * once connected with a controller (its `controller` property or the enclosing `<cpe-elements>`).
@@ -109,31 +134,24 @@ export abstract class FrameHost extends HTMLElementOrStub implements FrameOwner,
     return [...new Set(this.observedAttributes.map((name) => camel(name.replace(/^(total|appearance)-.*/, '$1'))))];
   }
 
-  /** What an option property reads while its attribute is absent. */
-  protected get defaults(): Record<string, unknown> {
-    return { layout: 'row', language: 'en', theme: 'auto', cardSchemesDisplay: 'detected' };
-  }
-
   /** Name used in messages: `cardElement`, `<cpe-card>`. */
-  protected abstract readonly apiName: string;
+  readonly #apiName: string;
+  /** The options schema; in HTML the observed attributes (kebab-case) are its options (camelCase). */
+  readonly #schema: OptionsGuard;
+  /** What an option property reads while its attribute is absent. */
+  readonly #defaults: Record<string, unknown>;
   /** The validated options (from the factory, or from attributes). */
   protected options: SharedElementOptions = {};
   /** The frames of the current mount: their handshake, ready, timeout and look. */
   readonly #mount = new FrameMount(
     this,
     () => this.frameConfig(),
-    () => this.emit('cpe:ready', {}),
+    () => dispatchCpeEvent(this, 'cpe:ready', {}),
   );
-  /** The element's parts, told when its frames go. */
-  readonly #parts: HostController[] = [this.#mount];
-  /** Current frames, the first being the one that tokenises and takes focus. */
-  protected get frames(): Frame[] {
-    return this.#mount.frames;
-  }
-  /** The controller's Payment Intent session; none yet with Checkout Context until the shopper commits. */
-  protected get session(): PaymentIntentSession | undefined {
-    return this.controller?.current;
-  }
+  /** The parts the element added (addController). */
+  readonly #parts: HostController[] = [];
+  /** @internal Removed from the page: a Flow's identifier is free again (controller.claim). */
+  released = false;
   /** Attach's refusal when there is no token (wallet B: the shopper has not approved yet). */
   protected noToken = 'no token: call tokenise() first or pass {token}';
 
@@ -149,8 +167,27 @@ export abstract class FrameHost extends HTMLElementOrStub implements FrameOwner,
   /** The payment attempt (no DOM): its key, token and steps; this element runs them inside their events. */
   protected readonly attempt = new PaymentAttempt(
     () => this.controller!,
-    (detail) => this.emit('cpe:error', detail),
+    (detail) => dispatchCpeEvent(this, 'cpe:error', detail),
   );
+
+  /**
+   * @param apiName Name used in messages: `cardElement`, `<cpe-card>`.
+   * @param schema The options schema; in HTML the observed attributes (kebab-case) are its options (camelCase).
+   * @param css The element's shadow root's styles (styles.ts).
+   * @param defaults The element's own option defaults, beside `layout`, `language`, `theme`, `cardSchemesDisplay` and (a wallet's) `appearance`.
+   */
+  constructor(apiName: string, schema: OptionsGuard, css: string, defaults?: Record<string, unknown>) {
+    super();
+    this.#apiName = apiName;
+    this.#schema = schema;
+    this.attachShadow({ mode: 'open' }).adoptedStyleSheets = [sheet(css)];
+    this.#defaults = { layout: 'row', language: 'en', theme: 'auto', cardSchemesDisplay: 'detected', appearance: { type: 'plain', style: 'dark' }, ...defaults };
+  }
+
+  /** @internal Adds a part (a HostController), told about this element's lifecycle from now on. */
+  addController(part: HostController): void {
+    this.#parts.push(part);
+  }
 
   /** The Elements controller; set it (or wrap the element in `<cpe-elements>`) and a connected element initialises itself. */
   get controller(): ElementsController | undefined {
@@ -172,33 +209,31 @@ export abstract class FrameHost extends HTMLElementOrStub implements FrameOwner,
 
   /** `cardElement` (a factory's element) or `<cpe-card>` (written in HTML): what messages call it. */
   get #name(): string {
-    return this.#factory ? this.apiName : `<${this.localName}>`;
+    return this.#factory ? this.#apiName : `<${this.localName}>`;
   }
 
   /** The options the attributes say (camelCased; `height` and a `width` in pixels as numbers), before validation. */
   #attributeOptions(): Record<string, unknown> {
-    const options: Record<string, unknown> = {};
+    let options: Record<string, unknown> = {};
     for (const name of (this.constructor as typeof FrameHost).observedAttributes) {
       const value = this.getAttribute(name);
       if (value !== null) options[camel(name)] = name === 'height' || (name === 'width' && /^\d+(\.\d+)?$/.test(value)) ? Number(value) : value;
     }
-    return this.fromAttributes(options);
+    for (const part of this.#parts) options = part.hostAttributes?.(options) ?? options;
+    return options;
   }
 
   /** @internal An option property's value: its attribute's, else its default. */
   readOption(name: string): unknown {
-    return this.#attributeOptions()[name] ?? this.defaults[name];
+    return this.#attributeOptions()[name] ?? this.#defaults[name];
   }
 
   /** @internal Sets an option property: an SdkError for a value the factory would refuse, else reflected (and re-rendered). */
   writeOption(name: string, value: unknown): void {
-    this.checkOption(name, value ?? undefined);
+    value ??= undefined;
+    parse(this.#name, this.#schema, { [name]: value }, name);
+    for (const part of this.#parts) part.hostOption?.(name, value);
     this.#reflect(name, value);
-  }
-
-  /** Throws the factory's SdkError when `value` is not a valid `name` (other options are checked at init). */
-  protected checkOption(name: string, value: unknown): void {
-    parse(this.#name, this.schema, { [name]: value }, name);
   }
 
   /** Writes an option to its attribute(s): an object option to one per key (`total-amount`); `null` or `undefined` removes them. */
@@ -212,22 +247,8 @@ export abstract class FrameHost extends HTMLElementOrStub implements FrameOwner,
       }
   }
 
-  /** The options schema; in HTML the observed attributes (kebab-case) are its options (camelCase). */
-  protected abstract readonly schema: OptionsGuard;
-  /** True for a factory's element (options from the factory, `element` is its container). */
-  protected get factory(): boolean {
-    return this.#factory;
-  }
-  /** Validates and resolves mount targets, creates and places the frames (called on each mount). */
-  protected abstract mount(controller: ElementsController, session?: PaymentIntentSession): Frame[];
-  /** The element's own placement (factory mode: into its `element` container); throws on a bad target. */
-  protected abstract place(): void;
-  protected abstract frameChange(frame: Frame, state: ChangeState): void;
-  protected extra(): Record<string, unknown> | undefined {
-    return this.options.identifier ? { identifier: this.options.identifier } : undefined;
-  }
-
   connectedCallback(): void {
+    this.released = false;
     adoptEarlyProperties(this, (this.constructor as typeof FrameHost).props);
     this.#auto();
     // Each controller the enclosing <cpe-elements> makes (its attributes changed) remounts the element.
@@ -235,6 +256,7 @@ export abstract class FrameHost extends HTMLElementOrStub implements FrameOwner,
   }
 
   disconnectedCallback(): void {
+    this.released = true;
     this.#provider?.removeEventListener('cpe-elements:ready', this.#provided);
     this.#unmount();
   }
@@ -259,11 +281,7 @@ export abstract class FrameHost extends HTMLElementOrStub implements FrameOwner,
     this.controller?.hosts.delete(this);
     this.#gen++;
     this.#init = undefined;
-    for (const part of this.#parts) part.hostDisconnected?.();
-  }
-
-  protected emit<K extends CpeEventName>(name: K, detail: CpeEventDetails[K]): void {
-    dispatchCpeEvent(this, name, detail);
+    this.#mount.unmount();
   }
 
   /**
@@ -288,23 +306,25 @@ export abstract class FrameHost extends HTMLElementOrStub implements FrameOwner,
     this.#mount.begin();
     try {
       const controller = this.controller;
-      if (!controller) throw new SdkError('invalid_state', `${this.apiName}: no controller: set .controller or put it in <cpe-elements>`);
+      if (!controller) throw new SdkError('invalid_state', `${this.#apiName}: no controller: set .controller or put it in <cpe-elements>`);
       // The attributes are the options (a factory's were reflected to them, and may have been changed since).
-      this.options = parse(this.#name, this.schema, { ...this.#extras, ...this.#attributeOptions() });
-      this.place();
-      if (!(await this.precheck(controller))) return this.#mount.fail(new SdkError('unavailable', `${this.apiName}: not available here (see its availability)`));
+      this.options = parse(this.#name, this.#schema, { ...this.#extras, ...this.#attributeOptions() });
+      const checks = await Promise.all(this.#parts.map((part) => part.hostInit?.(controller, this.options, this.#factory)));
+      // Removed (or mounted again) meanwhile: that mount goes on, not this one.
+      if (gen !== this.#gen) return;
+      if (checks.includes(false)) return this.#mount.fail(new SdkError('unavailable', `${this.#apiName}: not available here (see its availability)`));
       // The frame loads while createServerIntent runs: ready is the later of the two, not their sum.
       const initial = controller.initial();
       initial.catch(noop);
       controller.hosts.add(this);
       const { width } = this.options;
       if (width !== undefined) this.style.width = px(width);
-      this.#mount.start(this.mount(controller, controller.current), FrameHost.handshakeTimeoutMs, () =>
+      this.#mount.start(this.#parts.flatMap((part) => part.hostFrames?.(controller, this.options) ?? []), FrameHost.handshakeTimeoutMs, () =>
         this.#fail(
           'init',
           new SdkError(
             'timeout',
-            `${this.apiName}: the frame did not answer in ${FrameHost.handshakeTimeoutMs / 1000} s: is ${controller.serviceOrigin} reachable, allowed by your CSP (frame-src) and this origin registered for your key?`,
+            `${this.#apiName}: the frame did not answer in ${FrameHost.handshakeTimeoutMs / 1000} s: is ${controller.serviceOrigin} reachable, allowed by your CSP (frame-src) and this origin registered for your key?`,
           ),
         ),
       );
@@ -319,69 +339,60 @@ export abstract class FrameHost extends HTMLElementOrStub implements FrameOwner,
     }
   }
 
-  /** Before the frames mount (a wallet's availability, its hooks): false renders nothing, a throw fails init. */
-  protected async precheck(_controller: ElementsController): Promise<boolean> {
-    return true;
-  }
-
-  /** Options from the attributes (camelCased), before validation: a subclass may reshape them. */
-  protected fromAttributes(options: Record<string, unknown>): Record<string, unknown> {
-    return options;
-  }
-
   /** @internal The controller's session arrived (Checkout Context): each ready frame gets it with `configure`. */
   adopt(): Promise<unknown> {
     return this.#mount.configure();
   }
 
-  /** The session, created (Checkout Context: exchanged) at the shopper's commit; named by this element. */
-  protected commit(): Promise<PaymentIntentSession> {
+  /** @internal The session, created (Checkout Context: exchanged) at the shopper's commit; named by this element. */
+  commit(): Promise<PaymentIntentSession> {
     return this.controller!.session(this.options.identifier ?? this.localName);
   }
 
   #fail(operation: string, error: unknown): SdkError {
     const e = error instanceof SdkError ? error : new SdkError((error as { code?: string })?.code ?? 'error', scrub(String((error as Error)?.message ?? error)));
-    this.emit('cpe:error', { message: e.message, code: e.code, operation });
+    dispatchCpeEvent(this, 'cpe:error', { message: e.message, code: e.code, operation });
     if (operation === 'init') this.#mount.fail(e);
     return e;
   }
 
   /** Resolves when the handshake completed (not when the shopper completed the form). */
   awaitReady(): Promise<void> {
-    if (!this.#mount.awaited && !this.#wanted && this.#factory) return Promise.reject(new SdkError('invalid_state', `${this.apiName}: call init() before awaitReady()`));
+    if (!this.#mount.awaited && !this.#wanted && this.#factory) return Promise.reject(new SdkError('invalid_state', `${this.#apiName}: call init() before awaitReady()`));
     return this.#mount.whenReady();
   }
 
-  /** What the dialogs say, in the frames' language (their `ready` tells). */
-  protected get texts(): DialogTexts | undefined {
-    return this.#mount.texts;
-  }
-
-  /** The colour scheme of the frames and dialogs: the `theme` option, or with `auto` the page around the element. */
-  protected get scheme(): ColorScheme {
-    return resolveLook(this, this.options.theme).scheme;
+  /**
+   * @internal The dialogs' look: the colour scheme (the `theme` option, or with `auto` the page
+   * around the element) and what they say, in the frames' language (their `ready` tells).
+   */
+  look(): DialogLook & { scheme: ColorScheme; lang: string } {
+    return { scheme: resolveLook(this, this.options.theme).scheme, texts: this.#mount.texts, lang: this.options.language ?? 'en' };
   }
 
   /** @internal FrameOwner: the config the frames get at the handshake and with `configure`. */
   frameConfig(): FrameConfig {
-    const session = this.session;
+    const session = this.controller!.current;
     return {
       pubKey: this.controller!.pubKey,
       session: session && { paymentIntentId: session.paymentIntentId, sessionToken: session.sessionToken },
       ...this.#mount.look(this.options.theme),
       cardSchemesDisplay: this.options.cardSchemesDisplay,
-      extra: this.extra(),
+      extra: this.#parts.reduce<Record<string, unknown> | undefined>(
+        (extra, part) => part.hostExtra?.(extra, this.options) ?? extra,
+        this.options.identifier ? { identifier: this.options.identifier } : undefined,
+      ),
     };
   }
 
   /** @internal FrameOwner: validated events from a frame. */
   frameEvent<E extends FrameEventName>(frame: Frame, name: E, detail: FrameEventDetail<E>): void {
-    if (name === 'change') this.frameChange(frame, detail as ChangeState);
     if (name === 'error') {
       const { message, code } = detail as FrameEventDetail<'error'>;
-      this.emit('cpe:error', { message: scrub(message), code, operation: 'frame' });
+      dispatchCpeEvent(this, 'cpe:error', { message: scrub(message), code, operation: 'frame' });
     }
     if (name === 'ready') this.#mount.frameReady(frame, (detail as FrameEventDetail<'ready'>).texts);
+    for (const part of this.#parts) part.hostFrameEvent?.(frame, name, detail);
   }
 
   /**
@@ -396,25 +407,25 @@ export abstract class FrameHost extends HTMLElementOrStub implements FrameOwner,
     end?: (result: T) => object,
   ): Promise<T> {
     try {
-      guard(`${this.apiName}.${operation === 'authorise' ? 'authoriseViaBackend' : operation}`);
+      guard(`${this.#apiName}.${operation === 'authorise' ? 'authoriseViaBackend' : operation}`);
     } catch (error) {
       throw this.#fail(operation, error);
     }
-    if (phase) this.emit(`cpe:${phase}:start` as CpeEventName, {} as never);
+    if (phase) dispatchCpeEvent(this, `cpe:${phase}:start` as CpeEventName, {} as never);
     let result: T | undefined;
     try {
       return (result = await work());
     } catch (error) {
       throw this.#fail(operation, error);
     } finally {
-      if (phase) this.emit(`cpe:${phase}:end` as CpeEventName, (result && end ? end(result) : phase === 'authorise' ? { success: false } : {}) as never);
+      if (phase) dispatchCpeEvent(this, `cpe:${phase}:end` as CpeEventName, (result && end ? end(result) : phase === 'authorise' ? { success: false } : {}) as never);
     }
   }
 
   async #readyFrame(): Promise<Frame> {
-    if (!this.#init && this.#factory) throw new SdkError('invalid_state', `${this.apiName}: call init() first`);
+    if (!this.#init && this.#factory) throw new SdkError('invalid_state', `${this.#apiName}: call init() first`);
     await this.awaitReady();
-    return this.frames[0]!;
+    return this.#mount.frames[0]!;
   }
 
   /** Tokenises inside the frame; starts a new attempt (a new idempotency key). Only the token, scheme, last four and expiry come back. */
@@ -465,9 +476,8 @@ export abstract class FrameHost extends HTMLElementOrStub implements FrameOwner,
 
   /** The challenge modal with its events (in this mount: it closes when the frames go); the attempt records the outcome. */
   #challenge(payload: ChallengePayload): Promise<ChallengeOutcome> {
-    const look = { scheme: this.scheme, texts: this.texts, lang: this.options.language ?? 'en' };
-    return challenge(this, this.apiName, this.controller!.serviceOrigin, payload, look, this.#mount.signal ?? new AbortController().signal, (outcome) =>
-      this.attempt.challenged(outcome, this.session!.paymentIntentId),
+    return challenge(this, this.#apiName, this.controller!.serviceOrigin, payload, this.look(), this.#mount.signal ?? new AbortController().signal, (outcome) =>
+      this.attempt.challenged(outcome, this.controller!.current!.paymentIntentId),
     );
   }
 
@@ -479,7 +489,7 @@ export abstract class FrameHost extends HTMLElementOrStub implements FrameOwner,
       undefined,
       (at) => {
         c = parse(at, guards.ChallengeOptions, challenge);
-        if (!this.isConnected) throw new SdkError('invalid_state', `${this.apiName}: the element must be in the document`);
+        if (!this.isConnected) throw new SdkError('invalid_state', `${this.#apiName}: the element must be in the document`);
       },
       () => this.#challenge(c),
     );
@@ -492,11 +502,11 @@ export abstract class FrameHost extends HTMLElementOrStub implements FrameOwner,
    * `cpe:error` and resolves.
    */
   authoriseViaBackend(options: AuthOptions): Promise<AuthoriseResult> {
-    return this.#authorise(options);
+    return this.authorise(options);
   }
 
-  /** `direct`: the Flows' session route `/intent/authorise` (spec transport rule 4), with the session's headers. */
-  #authorise(options: AuthOptions, direct?: boolean): Promise<AuthoriseResult> {
+  /** @internal `direct`: the Flows' session route `/intent/authorise` (spec transport rule 4), with the session's headers. */
+  authorise(options: AuthOptions, direct?: boolean): Promise<AuthoriseResult> {
     let o: AuthOptions;
     return this.#op(
       'authorise',
@@ -507,45 +517,18 @@ export abstract class FrameHost extends HTMLElementOrStub implements FrameOwner,
     );
   }
 
-  /**
-   * The Flow lifecycle (spec): tokenise (unless a wallet's `token`), attach, confirm with 3-D Secure,
-   * authorise through `middleware.authorise` or the session route `/intent/authorise`, and notify
-   * `middleware.verifyAuth`. Never throws: `[true]` when authorised, else `[false, the service's
-   * reason, its code]` (`attach_refused` for a card attach refuses for good, `authentication_failed`,
-   * `challenge_cancelled`), which a Flow's frame says in the shopper's language.
-   */
-  protected async lifecycle(token?: string): Promise<[boolean, string?, string?]> {
-    try {
-      if (!token) await this.tokenise();
-      const attached = await this.attach(token ? { token } : {});
-      if (attached.status === 'requires_payment_method') {
-        const error = attached.error;
-        return [false, error?.message, error ? (error.retriable ? 'processing_error' : 'attach_refused') : undefined];
-      }
-      const confirmed = await this.confirm();
-      if (confirmed.status !== 'requires_authorisation')
-        return [false, undefined, confirmed.status === 'requires_customer_authentication' ? 'challenge_cancelled' : 'authentication_failed'];
-      const { serviceOrigin, middleware } = this.controller!;
-      const verify = !!middleware.verifyAuth;
-      const answer = await this.#authorise({ endpoint: middleware.authorise ?? `${serviceOrigin}/intent/authorise`, verify }, !middleware.authorise);
-      return answer.authorised === false ? [false, answer.error?.message, answer.error?.code ?? undefined] : [true];
-    } catch {
-      return [false];
-    }
-  }
-
   /** Clears every field and its validation (after a decline, say) and ends the attempt. */
   reset(): Promise<void> {
     return this.#op('reset', undefined, noop, async () => {
       await this.#readyFrame();
-      await Promise.all(this.frames.map((frame) => frame.request('reset', {})));
+      await Promise.all(this.#mount.frames.map((frame) => frame.request('reset', {})));
       this.attempt.start();
     });
   }
 
   /** Focuses the first field inside the frame (native Tab order continues from there; no focus trap). */
   override focus(): void {
-    const frame = this.frames[0];
+    const frame = this.#mount.frames[0];
     if (!frame) return;
     frame.iframe.focus();
     frame.request('focus', { position: 'first' }).catch(noop);

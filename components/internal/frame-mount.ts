@@ -3,15 +3,6 @@ import type { Theme } from '../../protocol/runtime/frame-address.ts';
 import { resolveLook } from './color-scheme.ts';
 import type { Frame } from './frame.ts';
 
-/**
- * Lit's ReactiveController shape, without Lit: a part an element holds and tells about its
- * lifecycle. `hostDisconnected`: the element's frames went (it left the page, or mounts again
- * with new options).
- */
-export interface HostController {
-  hostDisconnected?(): void;
-}
-
 /** The nineteen theme tokens of the spec, read from the element's computed style. */
 export const TOKENS = 'bg bg-alt fg fg-muted border border-subtle focus error success accent input-bg input-fg input-border input-placeholder font radius gap padding control-height'
   .split(' ')
@@ -38,10 +29,10 @@ function deferred(): Deferred {
 /**
  * An element's mounted frames: the handshake's outcome (`ready` once every frame said so and the
  * session arrived, or the timeout), and the look they get (theme tokens and colour scheme, sent
- * again with `configure` whenever the page around the element changes it). The element creates the
- * frames and is their FrameOwner; this part keeps them, and ends them on `hostDisconnected`.
+ * again with `configure` whenever the page around the element changes it). The element's parts
+ * create the frames (the element is their FrameOwner); this keeps them, and ends them on `unmount`.
  */
-export class FrameMount implements HostController {
+export class FrameMount {
   /** Current frames, the first being the one that tokenises and takes focus. */
   frames: Frame[] = [];
   /** What the dialogs say, in the frames' language (their `ready` tells). */
@@ -165,7 +156,8 @@ export class FrameMount implements HostController {
     matchMedia('(prefers-color-scheme: dark)').addEventListener('change', check, { signal });
   }
 
-  hostDisconnected(): void {
+  /** The frames go: the element left the page, or mounts again with new options. */
+  unmount(): void {
     this.#abort?.abort();
     if (this.#ready?.settled) this.#ready = undefined;
     clearTimeout(this.#timer);

@@ -3,6 +3,8 @@ import { Hello } from '../../protocol/runtime/guards.ts';
 import { conforms } from '../../protocol/runtime/json-guard.ts';
 import { BridgeRequestError, ElementEnd } from '../../protocol/runtime/rpc-element.ts';
 import { BRIDGE_VERSION } from '../../protocol/runtime/version.ts';
+import { frameUrl, type FrameAppName } from '../../protocol/runtime/frame-address.ts';
+import type { ElementsController } from '../controller.ts';
 
 export interface FrameOwner {
   /** The config sent in Init (and again with `configure`). */
@@ -25,20 +27,29 @@ export class Frame {
   ready = false;
   /** A wrapper the frame lives in, removed with it (the card fields' boxes). */
   box?: Element;
+  /** The service's origin: the only one this frame's messages are taken from and sent to. */
+  readonly origin: string;
 
+  /**
+   * The service's `app` page for `controller`'s mount: its address carries the key, the session's
+   * opaque key and the language, then the page's own `params`.
+   */
   constructor(
     readonly owner: FrameOwner,
-    readonly origin: string,
-    src: (session: string) => string,
+    controller: ElementsController,
+    app: FrameAppName,
+    language = 'en',
+    params: Record<string, string | undefined>,
     title: string,
   ) {
+    const origin = (this.origin = controller.serviceOrigin);
     const iframe = this.iframe;
     iframe.title = title;
     // Autofill into the frames: Chromium's policy-controlled feature `autofill` (chromium
     // docs/security/autofill-across-iframes.md), granted only where the browser knows it: elsewhere
     // (Chromium 156 included) the name would log "Unrecognized feature".
     iframe.allow = (document as { featurePolicy?: { features(): string[] } }).featurePolicy?.features().includes('autofill') ? 'payment; autofill' : 'payment';
-    iframe.src = src(this.session);
+    iframe.src = frameUrl(origin, app, { pk: controller.pubKey, ok: controller.current?.opaqueKey, lang: language, ...params }, this.session);
     this.skeleton.className = 'skeleton';
     this.skeleton.part = 'skeleton';
     addEventListener('message', this.#hello);

@@ -1,15 +1,11 @@
-import type { ChangeState, FrameEventDetail, FrameEventName, FlowState } from '../../protocol/schemas/bridge.ts';
-import { frameUrl } from '../../protocol/runtime/frame-address.ts';
 import { CardElementOptions as schema } from '../../protocol/runtime/guards.ts';
-import type { PaymentIntentSession } from '../../protocol/schemas/session.ts';
 import { LAYOUT_MIN_HEIGHT } from '../card/card.component.ts';
 import type { ElementsController } from '../controller.ts';
-import { Frame } from '../internal/frame.ts';
-import { FrameHost } from '../internal/frame-host.ts';
-import { resolveTarget, type FlowOptions } from '../internal/options.ts';
+import { flowButton } from '../internal/flow-lifecycle.ts';
+import { FrameHost, type HostController } from '../internal/frame-host.ts';
+import { hostedFrame } from '../internal/hosted-frame.ts';
+import type { FlowOptions } from '../internal/options.ts';
 import type { OptionProperties } from '../internal/properties.ts';
-import { sheet } from '../internal/styles.ts';
-import { scrub } from '../transport/transport.ts';
 import styles from './payment-flow.styles.ts';
 
 /**
@@ -42,79 +38,39 @@ import styles from './payment-flow.styles.ts';
  */
 export class CpePaymentFlow extends FrameHost {
   static observedAttributes = ['layout', 'language', 'theme', 'identifier', 'card-schemes-display', 'width', 'height'];
-  protected apiName = 'paymentFlow';
-  protected readonly schema = schema;
-  protected flow: 'pay' | 'verify' = 'pay';
-  declare protected options: FlowOptions;
-  /** @internal Removed from the page: its identifier is free again. */
-  released = false;
-
-  constructor() {
-    super();
-    this.attachShadow({ mode: 'open' }).adoptedStyleSheets = [sheet(styles)];
-  }
-
-  override connectedCallback(): void {
-    this.released = false;
-    super.connectedCallback();
-  }
-
-  override disconnectedCallback(): void {
-    this.released = true;
-    super.disconnectedCallback();
-  }
-
-  /** `identifier` reads `default_payment_flow` (`default_verify_flow`) until one is set. */
-  protected override get defaults(): Record<string, unknown> {
-    return { ...super.defaults, layout: 'stack', identifier: `default_${this.flow === 'pay' ? 'payment' : 'verify'}_flow` };
-  }
-
-  /** A second Flow with the same identifier on one controller is the factory's SdkError, also when set as a property. */
-  protected override checkOption(name: string, value: unknown): void {
-    super.checkOption(name, value);
-    if (name === 'identifier') this.controller?.claim(this, this.apiName, (value ?? this.defaults.identifier) as string);
-  }
-
-  protected place(): void {
-    const { element, resolveOptions } = this.options;
-    this.controller!.claim(this, this.apiName, (this.options.identifier ??= this.defaults.identifier as string));
-    if (this.factory && !this.isConnected) resolveTarget(this.apiName, 'element', element, resolveOptions, `[data-cpe-flow]`).append(this);
-  }
-
-  protected mount(controller: ElementsController, session?: PaymentIntentSession): Frame[] {
-    const { layout = 'stack', height = 0, language = 'en', theme = 'auto' } = this.options;
+  /** `flow`: the frame's button and the names (`paymentFlow`, `default_payment_flow`; `verifyFlow`, `default_verify_flow`). */
+  constructor(flow: 'pay' | 'verify' = 'pay') {
+    const name = flow === 'pay' ? 'payment' : 'verify';
+    const apiName = `${name}Flow`;
+    const identifier = `default_${name}_flow`;
+    super(apiName, schema, styles, { layout: 'stack', identifier });
+    flowIdentity(this, apiName, identifier);
     // The form's minimum and the button's 56 px.
-    this.style.minHeight = `${Math.max(height, LAYOUT_MIN_HEIGHT[layout] + 56)}px`;
-    const origin = controller.serviceOrigin;
-    const src = (uuid: string) => frameUrl(origin, 'flow', { pk: controller.pubKey, ok: session?.opaqueKey, lang: language, layout, theme, flow: this.flow }, uuid);
-    return [new Frame(this, origin, src, 'Card payment').place(this.shadowRoot!)];
+    hostedFrame<FlowOptions>(this, apiName, '[data-cpe-flow]', 'flow', 'Card payment', ({ layout = 'stack', height = 0, theme = 'auto' }) => [Math.max(height, LAYOUT_MIN_HEIGHT[layout] + 56), { layout, theme, flow }]);
+    flowButton(this);
   }
+}
 
-  /** The identifier, and (Checkout Context, before an intent) the amount the button shows. */
-  protected override extra(): Record<string, unknown> {
-    const context = !this.session && this.controller?.context;
-    return { identifier: this.options.identifier, ...(context && { amount: context.amount, currency: context.currency }) };
-  }
-
-  protected frameChange(_frame: Frame, state: ChangeState): void {
-    this.emit('cpe:change', state);
-  }
-
-  override frameEvent<E extends FrameEventName>(frame: Frame, name: E, detail: FrameEventDetail<E>): void {
-    super.frameEvent(frame, name, detail);
-    if (name === 'submit') void this.#run(frame);
-    if (name === 'retry') this.reset().then(() => this.#state(frame, { state: 'idle' }), () => {});
-  }
-
-  #state(frame: Frame, state: FlowState): void {
-    frame.request('flowState', state).catch(() => {});
-  }
-
-  async #run(frame: Frame): Promise<void> {
-    this.#state(frame, { state: 'processing' });
-    const [ok, message, code] = await this.lifecycle();
-    this.#state(frame, ok ? { state: 'success' } : { state: 'failure', message: message && scrub(message).slice(0, 300), code: code?.slice(0, 60) });
-  }
+/**
+ * A Flow's identifier, one per Flow of a controller (`controller.claim`): a second Flow with the
+ * same one is the factory's SdkError, also when set as a property; a Flow removed from the page
+ * (`released`) frees it. The frames get it, and (Checkout Context, before an intent) the amount the button shows.
+ */
+function flowIdentity(host: CpePaymentFlow, where: string, identifier: string): void {
+  const claim = (controller: ElementsController | undefined, value: unknown) => controller?.claim(host, where, (value ?? identifier) as string);
+  host.addController({
+    hostOption(name, value) {
+      if (name === 'identifier') claim(host.controller, value);
+    },
+    hostInit(controller, options) {
+      claim(controller, (options.identifier ??= identifier));
+    },
+    hostExtra(_extra, { identifier }) {
+      const controller = host.controller!;
+      const context = !controller.current && controller.context;
+      return { identifier, ...(context && { amount: context.amount, currency: context.currency }) };
+    },
+  } satisfies HostController<FlowOptions>);
 }
 
 /** `<cpe-payment-flow>`'s and `<cpe-verify-flow>`'s option properties. */

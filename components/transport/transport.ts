@@ -43,6 +43,11 @@ export async function intentStep(controller: Backend, step: 'attach' | 'confirm'
   return route ? postJson(route, body, { [IDEMPOTENCY_HEADER]: key }) : postJson(`${controller.serviceOrigin}/intent/${step}`, body, await sessionHeaders(controller, key));
 }
 
+/** The session's Payment Intent as the service shows it to the page (`GET /intent`, session-backed). */
+export async function readIntent(controller: Backend): Promise<{ status?: string; amount?: number; currency?: string }> {
+  return (await fetch(`${controller.serviceOrigin}/intent`, { headers: await sessionHeaders(controller) })).json();
+}
+
 /** The session-backed routes' headers: the public key, the session token and (for a POST) the attempt's key. */
 export async function sessionHeaders(controller: Backend, key?: string): Promise<Record<string, string>> {
   const headers: Record<string, string> = { [PUBLIC_KEY_HEADER]: controller.pubKey, [SESSION_TOKEN_HEADER]: (controller.current ?? (await controller.session())).sessionToken };

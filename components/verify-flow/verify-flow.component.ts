@@ -12,6 +12,7 @@ import { CpePaymentFlow } from '../payment-flow/payment-flow.component.ts';
  * @attr {string} [identifier=default_verify_flow] - The Flow's identifier, one per Flow of a controller (property `identifier`).
  */
 export class CpeVerifyFlow extends CpePaymentFlow {
-  protected override apiName = 'verifyFlow';
-  protected override flow = 'verify' as const;
+  constructor() {
+    super('verify');
+  }
 }

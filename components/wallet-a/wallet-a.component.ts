@@ -1,8 +1,10 @@
 import { WalletAOptions as schema } from '../../protocol/runtime/guards.ts';
-import type { CpeEvent } from '../events.ts';
+import { dispatchCpeEvent, type CpeEvent } from '../events.ts';
+import { runFlow } from '../internal/flow-lifecycle.ts';
+import { FrameHost } from '../internal/frame-host.ts';
 import type { WalletAOptions } from '../internal/options.ts';
 import type { OptionProperties } from '../internal/properties.ts';
-import { WalletHost, type WalletApproved } from '../internal/wallet-host.ts';
+import { walletButton, WALLET_CSS, type WalletAvailability } from '../internal/wallet.ts';
 
 /**
  * Wallet A's button. With test keys it opens the service's wallet test sheet; once the shopper
@@ -13,23 +15,36 @@ import { WalletHost, type WalletApproved } from '../internal/wallet-host.ts';
  *
  *   controller.walletA({ element: '#wallet', total: { amount: 1234, label: 'Order 42' }, appearance: { type: 'buy', style: 'dark' } })
  *
- * Attributes and properties: see WalletHost (`total` and `appearance` are properties of the
- * factory's shape, written as two attributes each).
+ * The button and its sheet: see wallet.ts. `total` and `appearance` are properties of the
+ * factory's shape, written as two attributes each.
  *
  * @tagname cpe-wallet-a
  * @summary Wallet A button (ElementsApi).
+ * @attr {string} identifier - Instance identifier (property `identifier`).
+ * @attr {string} [language=en] - BCP 47 language of the button and the wallet sheet (property `language`).
+ * @attr {'auto' | 'light' | 'dark'} [theme=auto] - Colour scheme of the wallet sheet: `auto` follows the page and the system (property `theme`).
+ * @attr {number} total-amount - The total the wallet asks for, in minor units (property `total.amount`); the test sheet shows the intent's amount as the service says it.
+ * @attr {string} total-label - The label of that amount (property `total.label`).
+ * @prop {{ amount: number, label?: string }} total - The factory's `total`: attributes `total-amount` and `total-label`.
+ * @prop {{ type?: string, style?: string }} appearance - The factory's `appearance` (default `{type: 'plain', style: 'dark'}`): attributes `appearance-type` and `appearance-style`.
+ * @fires {CustomEvent<{ available: boolean, reason?: string }>} cpe:availability - Whether the button renders here, and if not why.
+ * @fires {CustomEvent<{ scheme: string, last4: string }>} cpe:wallet:approved - The shopper approved the sheet (never the token).
+ * @fires {CustomEvent<{}>} cpe:wallet:cancel - The shopper cancelled the sheet; nothing was paid.
+ * @csspart sheet - The wallet sheet's `<dialog>`.
  * @attr {'add-money' | 'book' | 'buy' | 'check-out' | 'contribute' | 'donate' | 'order' | 'plain' | 'reload' | 'rent' | 'subscribe' | 'support' | 'tip' | 'top-up'} [appearance-type=plain] - The button's label (property `appearance.type`).
  * @attr {'dark' | 'white' | 'white-outline'} [appearance-style=dark] - The button's style (property `appearance.style`).
  */
-export class CpeWalletA extends WalletHost {
+export class CpeWalletA extends FrameHost {
   static observedAttributes = ['identifier', 'language', 'theme', 'total-amount', 'total-label', 'appearance-type', 'appearance-style'];
-  protected readonly apiName = 'walletA';
-  protected readonly wallet = 'a';
-  protected readonly schema = schema;
+  /** Resolves once `init()` has checked: `{available: true}` or `{available: false, reason}`. */
+  readonly availability: Promise<WalletAvailability>;
 
-  protected approved(token: string, detail: WalletApproved): void {
-    this.emit('cpe:wallet:approved', detail);
-    void this.lifecycle(token);
+  constructor() {
+    super('walletA', schema, WALLET_CSS);
+    this.availability = walletButton(this, 'a', (token, detail) => {
+      dispatchCpeEvent(this, 'cpe:wallet:approved', detail);
+      void runFlow(this, token);
+    });
   }
 
   /** Authorisation started. */

@@ -1,10 +1,10 @@
 import { WalletBOptions as schema } from '../../protocol/runtime/guards.ts';
-import type { ElementsController } from '../controller.ts';
 import { SdkError } from '../errors.ts';
-import type { CpeEvent } from '../events.ts';
+import { dispatchCpeEvent, type CpeEvent } from '../events.ts';
+import { FrameHost } from '../internal/frame-host.ts';
 import type { WalletBOptions } from '../internal/options.ts';
 import type { OptionProperties } from '../internal/properties.ts';
-import { WalletHost, type WalletApproved } from '../internal/wallet-host.ts';
+import { walletButton, WALLET_CSS, type WalletAvailability } from '../internal/wallet.ts';
 
 /**
  * Wallet B's button. Register `onTokeniseEnd`, `onCancel` and `onError` before `init()` (an SdkError
@@ -12,11 +12,22 @@ import { WalletHost, type WalletApproved } from '../internal/wallet-host.ts';
  * received, not yet a payment): then call `attach({})` (before approval it rejects: no payment data
  * yet), `confirm({})` and your backend's authorise. Cancelling fires `onCancel`; a failure `onError`.
  *
- * Attributes and properties: see WalletHost, and these (a flag is true when present, false when
- * `"false"`).
+ * The button and its sheet: see wallet.ts. A flag attribute is true when present, false when
+ * `"false"`.
  *
  * @tagname cpe-wallet-b
  * @summary Wallet B button (ElementsApi).
+ * @attr {string} identifier - Instance identifier (property `identifier`).
+ * @attr {string} [language=en] - BCP 47 language of the button and the wallet sheet (property `language`).
+ * @attr {'auto' | 'light' | 'dark'} [theme=auto] - Colour scheme of the wallet sheet: `auto` follows the page and the system (property `theme`).
+ * @attr {number} total-amount - The total the wallet asks for, in minor units (property `total.amount`); the test sheet shows the intent's amount as the service says it.
+ * @attr {string} total-label - The label of that amount (property `total.label`).
+ * @prop {{ amount: number, label?: string }} total - The factory's `total`: attributes `total-amount` and `total-label`.
+ * @prop {{ type?: string, style?: string }} appearance - The factory's `appearance` (default `{type: 'plain', style: 'dark'}`): attributes `appearance-type` and `appearance-style`.
+ * @fires {CustomEvent<{ available: boolean, reason?: string }>} cpe:availability - Whether the button renders here, and if not why.
+ * @fires {CustomEvent<{ scheme: string, last4: string }>} cpe:wallet:approved - The shopper approved the sheet (never the token).
+ * @fires {CustomEvent<{}>} cpe:wallet:cancel - The shopper cancelled the sheet; nothing was paid.
+ * @csspart sheet - The wallet sheet's `<dialog>`.
  * @attr {'book' | 'buy' | 'checkout' | 'donate' | 'order' | 'pay' | 'plain' | 'subscribe'} [appearance-type=plain] - The button's label (property `appearance.type`).
  * @attr {'dark'} [appearance-style=dark] - The button's style (property `appearance.style`).
  * @attr {'TEST' | 'PRODUCTION'} environment - Wallet B's environment (property `environment`).
@@ -28,7 +39,7 @@ import { WalletHost, type WalletApproved } from '../internal/wallet-host.ts';
  * @attr {boolean} billing-address-required - Ask for the billing address (property `billingAddressRequired`).
  * @attr {boolean} email-address-required - Ask for the email address (property `emailAddressRequired`).
  */
-export class CpeWalletB extends WalletHost {
+export class CpeWalletB extends FrameHost {
   static observedAttributes = [
     'identifier',
     'language',
@@ -46,22 +57,26 @@ export class CpeWalletB extends WalletHost {
     'billing-address-required',
     'email-address-required',
   ];
-  protected readonly apiName = 'walletB';
-  protected readonly wallet = 'b';
-  protected readonly schema = schema;
+  /** Resolves once `init()` has checked: `{available: true}` or `{available: false, reason}`. */
+  readonly availability: Promise<WalletAvailability>;
   protected override noToken = 'no payment data yet: the shopper has not approved the wallet sheet';
   #hooks = new Set<string>();
 
-  protected override precheck(controller: ElementsController): Promise<boolean> {
-    const missing = ['onTokeniseEnd', 'onCancel', 'onError'].filter((hook) => !this.#hooks.has(hook));
-    if (this.factory && missing.length) throw new SdkError('invalid_state', `walletB: register ${missing.join(', ')} before init()`, missing[0]);
-    return super.precheck(controller);
-  }
-
-  /** The token first: an onTokeniseEnd handler may call attach({}) at once. */
-  protected approved(token: string, detail: WalletApproved): void {
-    this.attempt.start(token);
-    this.emit('cpe:wallet:approved', detail);
+  constructor() {
+    super('walletB', schema, WALLET_CSS);
+    this.availability = walletButton(
+      this,
+      'b',
+      (token, detail) => {
+        // The token first: an onTokeniseEnd handler may call attach({}) at once.
+        this.attempt.start(token);
+        dispatchCpeEvent(this, 'cpe:wallet:approved', detail);
+      },
+      (factory) => {
+        const missing = ['onTokeniseEnd', 'onCancel', 'onError'].filter((hook) => !this.#hooks.has(hook));
+        if (factory && missing.length) throw new SdkError('invalid_state', `walletB: register ${missing.join(', ')} before init()`, missing[0]);
+      },
+    );
   }
 
   #hook<K extends 'cpe:wallet:approved' | 'cpe:wallet:cancel' | 'cpe:error'>(hook: string, type: K, listener: (event: CpeEvent<K>) => void): this {

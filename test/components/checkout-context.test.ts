@@ -84,7 +84,7 @@ describe('Checkout Context with the real service', function () {
     expect(requests.calls.filter((c) => !c.path.startsWith('/frames'))).to.deep.equal([]);
     const src = new URL(flow.shadowRoot!.querySelector('iframe')!.src);
     expect(src.searchParams.has('ok')).to.equal(false);
-    expect((flow as unknown as { extra(): object }).extra()).to.deep.equal({ identifier: 'default_payment_flow', amount: 1234, currency: 'GBP' });
+    expect(flow.frameConfig().extra).to.deep.equal({ identifier: 'default_payment_flow', amount: 1234, currency: 'GBP' });
     expect(await wallet.availability).to.deep.equal({ available: true });
   });
 

@@ -25,8 +25,8 @@ describe('Flows and wallets in HTML', () => {
     await verify!.awaitReady();
     expect(params(pay!)).to.include({ flow: 'pay', layout: 'row', lang: 'fr', pk: 'pk_test_fake' });
     expect(params(verify!)).to.include({ flow: 'verify', layout: 'stack', theme: 'dark' });
-    expect((pay as unknown as { extra(): object }).extra()).to.deep.equal({ identifier: 'default_payment_flow' });
-    expect((verify as unknown as { extra(): object }).extra()).to.deep.equal({ identifier: 'default_verify_flow' });
+    expect(pay!.frameConfig().extra).to.deep.equal({ identifier: 'default_payment_flow' });
+    expect(verify!.frameConfig().extra).to.deep.equal({ identifier: 'default_verify_flow' });
   });
 
   it('two <cpe-payment-flow> with the same identifier on one controller: the second emits cpe:error saying so', async () => {

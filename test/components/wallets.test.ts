@@ -181,4 +181,26 @@ describe('wallets with the real service', function () {
     expect(a.getBoundingClientRect().height).to.equal(0);
     expect(await a.awaitReady().then(() => 'ready', (e: SdkError) => e.code)).to.equal('unavailable');
   });
+
+  it('live keys: a button removed while its wallet is still checking availability mounts no frame in the removed element', async () => {
+    const original = window.PaymentRequest;
+    // A browser whose wallet B is available, after a while.
+    (window as unknown as { PaymentRequest: unknown }).PaymentRequest = class {
+      canMakePayment = () => new Promise((resolve) => setTimeout(resolve, 150, true));
+      hasEnrolledInstrument = () => Promise.resolve(true);
+    };
+    try {
+      const box = await target();
+      const b = controllerOf('pk_live_wtr_unknown').walletB({ element: box, ...B }).onTokeniseEnd(() => {}).onCancel(() => {}).onError(() => {});
+      const init = b.init();
+      await pause(50);
+      b.remove();
+      await init;
+      expect(await b.availability).to.deep.equal({ available: true });
+      await pause(100);
+      expect(b.shadowRoot!.querySelectorAll('iframe').length, 'frames in the removed element').to.equal(0);
+    } finally {
+      window.PaymentRequest = original;
+    }
+  });
 });

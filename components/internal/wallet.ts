@@ -1,0 +1,164 @@
+import { WalletSheetReady } from '../../protocol/runtime/guards.ts';
+import { conforms } from '../../protocol/runtime/json-guard.ts';
+import type { PaymentIntentSession } from '../../protocol/schemas/session.ts';
+import type { WalletResult } from '../../protocol/schemas/wallet.ts';
+import { encodeWalletRequest, WALLET_SESSION_TYPE, type WalletUnavailableReason } from '../../protocol/runtime/wallet.ts';
+import { SdkError } from '../errors.ts';
+import { dispatchCpeEvent } from '../events.ts';
+import { modal } from './challenge-dialog.ts';
+import type { FrameHost, HostController } from './frame-host.ts';
+import { hostedFrame } from './hosted-frame.ts';
+import type { WalletAOptions, WalletBOptions } from './options.ts';
+import { BOX_CSS, DIALOG_CSS } from './styles.ts';
+import { readIntent } from '../transport/transport.ts';
+
+export type WalletAvailability = { available: boolean; reason?: WalletUnavailableReason };
+export type WalletApproved = Omit<Extract<WalletResult, { status: 'approved' }>, 'token' | 'type' | 'session'>;
+
+/** The wallet's real availability (live keys): its API and its own check, within 5 s. */
+async function detect(wallet: 'a' | 'b'): Promise<WalletUnavailableReason | undefined> {
+  if (!isSecureContext) return 'not_https';
+  const session = (window as { ApplePaySession?: { canMakePayments(): boolean | Promise<boolean> } }).ApplePaySession;
+  if (wallet === 'a') return !session ? 'unsupported_browser' : (await session.canMakePayments()) ? undefined : 'no_card_in_wallet';
+  if (!window.PaymentRequest) return 'unsupported_browser';
+  const request = new PaymentRequest(
+    [{ supportedMethods: 'https://google.com/pay', data: { apiVersion: 2, apiVersionMinor: 0 } }],
+    { total: { label: 'Total', amount: { currency: 'GBP', value: '0.00' } } },
+  );
+  if (!(await request.canMakePayment())) return 'unsupported_browser';
+  return (await (request as PaymentRequest & { hasEnrolledInstrument(): Promise<boolean> }).hasEnrolledInstrument()) ? undefined : 'no_card_in_wallet';
+}
+
+const BOOLEANS = ['allowCreditCards', 'allowPrepaidCards', 'assuranceDetailsRequired', 'billingAddressRequired', 'emailAddressRequired'];
+
+type Options = WalletAOptions & Partial<WalletBOptions>;
+
+/** A wallet button's shadow root: the button frame's box, and the sheet's dialog, as tall as the screen allows. */
+export const WALLET_CSS = `${BOX_CSS}${DIALOG_CSS}.sheet{width:420px}.sheet iframe{height:min(600px,calc(100dvh - 53px))}`;
+
+/**
+ * Adds a wallet button's parts to `host` (`<cpe-wallet-a>`, `<cpe-wallet-b>`): the service's wallet
+ * button frame, and on its `press` the wallet sheet (with test keys, the service's wallet test sheet)
+ * in a modal `<dialog>` (focus moves in and back; Escape or the sheet's Cancel cancels). Before
+ * mounting it checks availability: test keys (`pk_test_…`) everywhere; live keys the browser's real
+ * wallet. Unavailable, the element renders nothing, `init()` still resolves and the availability
+ * (returned: it resolves once `init()` has checked) says why.
+ *
+ * Events: `cpe:availability` `{available, reason?}`; `cpe:wallet:approved` (payment data received:
+ * scheme, last4 and what the merchant asked for, never the token, which goes to `approved`);
+ * `cpe:wallet:cancel` (not an error).
+ *
+ * @param approved What to do with the approved wallet's token (`detail`: the `cpe:wallet:approved` event's, never the token).
+ * @param check Before the availability check, given whether the element is a factory's: a throw fails init.
+ */
+export function walletButton(
+  host: FrameHost,
+  wallet: 'a' | 'b',
+  approved: (token: string, detail: WalletApproved) => void,
+  check?: (factory: boolean) => void,
+): Promise<WalletAvailability> {
+  const name = `Wallet ${wallet.toUpperCase()}`;
+  let available!: (availability: WalletAvailability) => void;
+  let open = false;
+  let options: Options = {};
+  hostedFrame<Options>(host, host.localName, `[data-${host.localName}]`, 'wallet-button', name, ({ appearance: { type = 'plain', style = 'dark' } = {} }) => [48, { wallet, type, style }]);
+  host.addController({
+    /**
+     * In HTML: `total-amount`, `total-label`, `appearance-type`, `appearance-style`; flags present =
+     * true (`"false"` false). A label without an amount is the option `total` without its amount: an error, not ignored.
+     */
+    hostAttributes({ totalAmount, totalLabel, appearanceType, appearanceStyle, ...rest }) {
+      for (const key of BOOLEANS) if (key in rest) rest[key] = rest[key] !== 'false';
+      if ((totalAmount ?? totalLabel) != null) rest.total = { amount: totalAmount == null ? undefined : Number(totalAmount), label: totalLabel };
+      if ((appearanceType ?? appearanceStyle) != null) rest.appearance = { type: appearanceType, style: appearanceStyle };
+      return rest;
+    },
+    /** `check`, then availability (the element placed already): false renders nothing. */
+    async hostInit(controller, o, factory) {
+      options = o;
+      check?.(factory);
+      const reason = controller.pubKey.startsWith('pk_test_')
+        ? undefined
+        : await Promise.race([detect(wallet).catch(() => 'unsupported_browser' as const), new Promise<'timeout'>((r) => setTimeout(r, 5000, 'timeout'))]);
+      const availability: WalletAvailability = reason ? { available: false, reason } : { available: true };
+      available(availability);
+      dispatchCpeEvent(host, 'cpe:availability', availability);
+      host.style.display = reason ? 'none' : '';
+      return !reason;
+    },
+    hostFrameEvent(_frame, event) {
+      if (event === 'press' && !open) void openSheet();
+    },
+  } satisfies HostController<Options>);
+  return new Promise((resolve) => (available = resolve));
+
+  /**
+   * Opens the sheet; Checkout Context exchanges the context meanwhile (the sheet needs the intent to
+   * approve). The sheet says it is ready on the window (its uuid only); the session goes to it with a
+   * MessageChannel port, to the service origin only, and its result comes back on that port.
+   */
+  async function openSheet(): Promise<void> {
+    open = true;
+    const controller = host.controller!;
+    const origin = controller.serviceOrigin;
+    const abort = new AbortController();
+    try {
+      const o = options;
+      // An intent already paid (another element of this controller took the payment): no sheet to
+      // approve in vain (the service would refuse it with a 409); the page hears why.
+      const known = controller.context && !controller.current ? {} : await readIntent(controller);
+      if (known.status === 'succeeded' || known.status === 'requires_capture') {
+        return void dispatchCpeEvent(host, 'cpe:error', { message: 'This payment is already complete.', code: 'payment_intent_paid', operation: 'wallet' });
+      }
+      const uuid = crypto.randomUUID();
+      const r = encodeWalletRequest({ wallet, label: o.total?.label, ...Object.fromEntries(BOOLEANS.map((key) => [key, o[key as keyof WalletBOptions]])) });
+      let sheet: Window | undefined;
+      let session: PaymentIntentSession | undefined;
+      let sent = false;
+      let finish: (result?: WalletResult) => void;
+      const send = () => {
+        if (!sheet || !session || sent) return;
+        sent = true;
+        const { port1, port2 } = new MessageChannel();
+        // The port is private to the sheet (the service origin's page, its init checked), which checks
+        // its result against protocol/schemas/wallet.ts's guard before it sends it.
+        port1.onmessage = ({ data }) => data?.session === uuid && finish(data);
+        sheet.postMessage({ type: WALLET_SESSION_TYPE, session: uuid, sessionToken: session.sessionToken, paymentIntentId: session.paymentIntentId }, { targetOrigin: origin, transfer: [port2] });
+      };
+      const committed = host.commit().then(
+        (s) => ((session = s), send()),
+        (error) => (abort.abort(), Promise.reject(error)),
+      );
+      // The sheet speaks the element's language and takes its colour scheme, as the dialog around it does.
+      const { scheme, texts, lang } = host.look();
+      const query = new URLSearchParams({ pk: controller.pubKey, r, lang, theme: scheme });
+      const result = await modal<WalletResult>(
+        host.shadowRoot!,
+        origin,
+        `${origin}/frames/wallet-sheet/?${query}#${uuid}`,
+        { title: name, frame: name, look: { scheme, texts } },
+        abort.signal,
+        (data, done, frame) => {
+          finish = done;
+          if (conforms(WalletSheetReady, data) && data.session === uuid) {
+            sheet = frame.contentWindow!;
+            send();
+            // The dialog fits the sheet's content (never taller than the screen allows).
+            if (data.height) frame.style.height = `min(${data.height}px, calc(100dvh - 53px))`;
+          }
+          // Only a cancel (it carries nothing) may come on the window, before the port.
+          else if (data?.status === 'cancelled' && data.session === uuid) done();
+        },
+        'sheet',
+      );
+      await committed;
+      if (result?.status !== 'approved') return void dispatchCpeEvent(host, 'cpe:wallet:cancel', {});
+      const { token, type, session: _, ...detail } = result;
+      approved(token, detail);
+    } catch (error) {
+      dispatchCpeEvent(host, 'cpe:error', { message: (error as Error).message, code: (error as SdkError).code ?? 'wallet_failed', operation: 'wallet' });
+    } finally {
+      open = false;
+    }
+  }
+}
