@@ -59,6 +59,8 @@ export async function startFrame(create: (params: FrameParams) => FrameApp | und
   let readySent = false;
   let lastHeight = 0;
   let failed = false;
+  let initialised!: () => void;
+  const initArrived = new Promise<void>((resolve) => (initialised = resolve));
   const height = () => app.height?.() ?? Math.ceil(el.getBoundingClientRect().height);
   const maybeReady = () => {
     if (!end || !rendered || readySent) return;
@@ -79,6 +81,7 @@ export async function startFrame(create: (params: FrameParams) => FrameApp | und
     (init, port) => {
       end = new FrameEnd(port as unknown as PortLike, handlers);
       configure(init.config);
+      initialised();
       maybeReady();
     },
   );
@@ -95,6 +98,7 @@ export async function startFrame(create: (params: FrameParams) => FrameApp | und
   applyLanguage(loaded.lang, loaded.catalogue);
   el.catalogue = loaded.catalogue;
   document.title = app.title();
+  await initArrived;
   document.body.append(el);
   await el.updateComplete;
   new ResizeObserver(() => {

@@ -97,6 +97,19 @@ describe('with the real service and card form', function () {
     expect((await card.confirm()).status).to.equal('requires_authorisation');
   });
 
+  it('ready carries the height of the configured form: the element does not jump just after ready', async () => {
+    // The scheme marks above the fields come with the init's config, after the frame's first render.
+    const target = await fixture<HTMLDivElement>(html`<div style="width: 560px"></div>`);
+    const card = new ElementsController(config.serviceUrl, config.publicKey, createServerIntent).cardElement({ element: target, layout: 'row', cardSchemesDisplay: 'all' });
+    await card.init();
+    await card.awaitReady();
+    const iframe = card.shadowRoot!.querySelector('iframe')!;
+    const atReady = iframe.style.height;
+    await pause(600);
+    expect(iframe.style.height, 'the height 600 ms after ready').to.equal(atReady);
+    card.remove();
+  });
+
   it('the same token attached twice is refused by the service', async () => {
     const { card } = await mountCard();
     await typeCard(card, '4242424242424242');

@@ -4,6 +4,7 @@ import type { Frame, Page } from 'playwright-core';
 import { CARDS, cscFor, digitsOf, pressPay, typeCard, watchMerchantPage } from './helpers/checkout.ts';
 import { DARK_PAGE, frameOf, openSheet, payInFlow, startLook } from './helpers/look.ts';
 import { seriousViolations } from './helpers/axe.ts';
+import { pressEscape } from './helpers/frame-click.ts';
 import { startStack, type Stack } from './helpers/stack.ts';
 
 /**
@@ -164,9 +165,7 @@ describe('keyboard only', () => {
       await typeCard(page, CARDS.challenge);
       await pressPay(page);
       await page.frameLocator('dialog iframe').getByRole('button', { name: 'Complete' }).waitFor({ timeout: 15_000 });
-      await page.keyboard.press('Escape');
-      const status = page.locator('#status[data-state="failure"]');
-      await status.waitFor({ timeout: 10_000 });
+      await pressEscape(page, (timeout) => page.locator('#status[data-state="failure"]').waitFor({ timeout }));
       assert.equal(await page.evaluate(() => !!document.querySelector('cpe-card')?.shadowRoot?.querySelector('dialog[open]')), false);
       assert.ok((await page.evaluate(() => (window as unknown as { __cpeEvents: string[] }).__cpeEvents)).includes('cpe:error'));
     } finally {

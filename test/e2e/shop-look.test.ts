@@ -7,6 +7,7 @@ import type { Locator, Page } from 'playwright-core';
 import { seriousViolations } from './helpers/axe.ts';
 import { CARDS } from './helpers/checkout.ts';
 import { cardFrame, checkout, fillBasket, METHODS, openShop, orderShown, typeShopCard } from './helpers/shop.ts';
+import { dialogClosed, pressEscape } from './helpers/frame-click.ts';
 import { startStack, type Stack } from './helpers/stack.ts';
 
 /**
@@ -176,7 +177,7 @@ describe('the README\'s pictures', { skip: !SHOTS && 'set CPE_SCREENSHOTS=1 to t
       await page.frameLocator('dialog iframe').getByRole('button', { name: 'Approve' }).waitFor({ timeout: 15_000 });
       await page.waitForTimeout(500);
       await shot(page, 'wallet-sheet');
-      await page.keyboard.press('Escape');
+      await pressEscape(page, dialogClosed(page));
       // The inbox with a conversation.
       await page.goto(`${stack.demoUrl}/inbox`);
       await page.locator('#contact-username').fill('grace');

@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { Page } from 'playwright-core';
 import { CARDS, typeCard } from '../e2e/helpers/checkout.ts';
+import { pressEscape } from '../e2e/helpers/frame-click.ts';
 import { startStack, type Stack } from '../e2e/helpers/stack.ts';
 
 /**
@@ -54,8 +55,7 @@ describe('the modals trap the keyboard', { timeout: 240_000 }, () => {
       await page.frameLocator('dialog iframe').locator('button[value="complete"]:enabled').waitFor({ timeout: 15_000 });
       await assertTrapped(page, 'cpe-card');
       for (let i = 0; i < 4 && (await focusPlace(page, 'cpe-card')) !== 'dialog'; i++) await page.keyboard.press('Tab');
-      await page.keyboard.press('Escape');
-      await page.locator('#status[data-state="failure"]').waitFor({ timeout: 10_000 });
+      await pressEscape(page, (timeout) => page.locator('#status[data-state="failure"]').waitFor({ timeout }));
     } finally {
       await context.close();
     }
@@ -71,8 +71,10 @@ describe('the modals trap the keyboard', { timeout: 240_000 }, () => {
       // Escape, from wherever in the dialog the focus ended (the sheet may still be waiting for its port).
       const open = () => page.evaluate(() => !!document.querySelector('cpe-wallet-a')!.shadowRoot!.querySelector('dialog[open]'));
       // (After Shift+Tab past the start, the focus may be in the browser's own UI: Tab comes back first.)
+      const closed = (timeout: number) => page.waitForFunction(() => !document.querySelector('cpe-wallet-a')!.shadowRoot!.querySelector('dialog[open]'), undefined, { timeout });
       for (let i = 0; i < 8 && (await open()); i++) {
-        await page.keyboard.press((await focusPlace(page, 'cpe-wallet-a')) === 'dialog' ? 'Escape' : 'Tab');
+        if ((await focusPlace(page, 'cpe-wallet-a')) === 'dialog') await pressEscape(page, closed, 300).catch(() => {});
+        else await page.keyboard.press('Tab');
         await page.waitForTimeout(300);
       }
       assert.equal(await open(), false, 'Escape closes the sheet');

@@ -2,11 +2,12 @@ import type { Locator, Page } from 'playwright-core';
 
 /**
  * Clicks a control (inside a cross-origin frame, or near one), and presses it by keyboard when the
- * click had no effect within `within` ms. Headless Chromium now and then routes a mouse event by a
- * stale hit-test region (a frame that just appeared, moved or shrank): Playwright's checks pass, yet
- * the event lands elsewhere and nothing happens (seen in CI on the 3-D Secure Complete button, and on
- * Pay just below a card frame that had shrunk). Keyboard input goes to the focused frame, with no hit
- * test. Tests of what the mouse itself may do (a blind click, a decoy) must not use this.
+ * click had no effect within `within` ms, saying so on stderr. Headless Chromium routes a mouse event
+ * by a hit-test region that can lag a frame that just appeared, moved or changed height: Playwright's
+ * checks pass, yet the event lands elsewhere. Seen on the 3-D Secure Complete button, and on Pay just
+ * below the card frame, which then shrank just after ready (fixed: ready now carries the configured
+ * form's height, and the fallback has not fired since). Keyboard input goes to the focused frame, with
+ * no hit test. Tests of what the mouse itself may do (a blind click, a decoy) must not use this.
  */
 export async function clickOrPress(control: Locator, effect: (timeout: number) => Promise<unknown>, { timeout = 15_000, within = 5_000 } = {}): Promise<void> {
   await control.click({ timeout });
@@ -27,3 +28,18 @@ export const dialogOpen = (page: Page) => (timeout: number) => page.locator('dia
 /** Answers the 3-D Secure challenge in the SDK's dialog: the dialog closes once the page heard it. */
 export const answerChallenge = (page: Page, button: 'Complete' | 'Fail' = 'Complete') =>
   clickOrPress(page.frameLocator('dialog iframe').getByRole('button', { name: button }), dialogClosed(page));
+
+/**
+ * Presses Escape where the focus is, and lets the key go only once `closed` holds (or `timeout` ms
+ * passed). In a modal the key goes down in the service's frame, which answers and is removed: a key
+ * up sent to that frame while it is torn down never got Chromium's input acknowledgement in CI, and
+ * `keyboard.press` hung until the suite's timeout. Once the dialog is gone the key up goes to the page.
+ */
+export async function pressEscape(page: Page, closed: (timeout: number) => Promise<unknown>, timeout = 10_000): Promise<void> {
+  await page.keyboard.down('Escape');
+  try {
+    await closed(timeout);
+  } finally {
+    await page.keyboard.up('Escape');
+  }
+}
