@@ -49,15 +49,17 @@ export function createApp(services: Services, options: { adminSecret?: string } 
   });
 
   // Every router the app mounts, in order; together they serve every operation of the table (api/),
-  // which the API description describes.
+  // which the API description describes. A request passes through each router before the one that
+  // serves it (a match of its paths, and its 405 check on the way back): the API's first, the
+  // health check and the description last.
   const routers = [
-    root,
     messagingRoutes(services, limiter),
     backendPaymentRoutes(services, limiter, cardTesting),
     browserPaymentRoutes(services, limiter, cardTesting),
     challengeRoutes(services),
     walletRoutes(services, cardTesting),
     adminRoutes(services, options.adminSecret),
+    root,
   ];
   const served = mountedOperations(routers);
   const unserved = OPERATIONS.filter((operation) => !served.has(operation.name));

@@ -11,6 +11,4 @@ export interface AppState {
   merchantId?: number;
   /** The key the rate limiter counts against. */
   rateKey?: string;
-  /** Set by a read that changed data all the same (a browser session starting, in its own transaction). */
-  changed?: boolean;
 }

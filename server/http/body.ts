@@ -69,14 +69,15 @@ export function nestsDeeper(value: unknown, max: number): boolean {
   return false;
 }
 
+/** The methods whose bodies are read (as the body parser's own default): for any other, this middleware has nothing to do. */
+const PARSED = new Set(['POST', 'PUT', 'PATCH']);
+
 /**
  * Parses JSON and form bodies (brackets nest, `billTo[firstname]=Ada`, as Stripe clients send them).
  * A body of any other type is a 415 rather than being silently ignored; one that does not decode as
  * its Content-Encoding is a 400, as is one nested deeper than MAX_BODY_DEPTH. Runs before
  * authentication, so these answers are the same with or without a credential.
  */
-/** The methods whose bodies are read (as the body parser's own default): for any other, this middleware has nothing to do. */
-const PARSED = new Set(['POST', 'PUT', 'PATCH']);
 
 export function body(): Middleware<AppState> {
   const parse = bodyParser({ enableTypes: ['json', 'form'], jsonLimit: LIMIT, formLimit: LIMIT, jsonStrict: true, parsedMethods: [...PARSED] });

@@ -6,12 +6,15 @@ import { asFormValues } from './parameters.ts';
 import type { AppState } from './app-state.ts';
 import type { Ctx } from './operation.ts';
 
+/** Set on an answer that is a replay of the key's first one. */
+export const REPLAYED_HEADER = 'Idempotent-Replayed';
+
 const KEY = /^[\x21-\x7e]{1,255}$/;
 
 const handled = new WeakSet<object>();
 
 const mismatch = () =>
-  new ApiError(409, 'idempotency_error', 'idempotency_key_reused', 'This X-Idempotency-Key was already used with another request body; use a new key.', 'X-Idempotency-Key');
+  new ApiError(409, 'idempotency_error', 'idempotency_key_reused', `This ${IDEMPOTENCY_HEADER} was already used with another request body; use a new key.`, IDEMPOTENCY_HEADER);
 
 /**
  * `X-Idempotency-Key` on a POST (server/idempotency/idempotency-keys.ts has the rules): a repeat is
@@ -26,13 +29,13 @@ export function idempotencyMiddleware(keys: IdempotencyKeys, scopeOf: (ctx: Ctx)
     if (!key || handled.has(ctx.request)) return next();
     handled.add(ctx.request);
     if (!KEY.test(key))
-      throw new ApiError(400, 'invalid_request_error', 'parameter_invalid', 'X-Idempotency-Key must be 1 to 255 printable ASCII characters.', 'X-Idempotency-Key');
+      throw new ApiError(400, 'invalid_request_error', 'parameter_invalid', `${IDEMPOTENCY_HEADER} must be 1 to 255 printable ASCII characters.`, IDEMPOTENCY_HEADER);
     const claim = await keys.claim(scopeOf(ctx) ?? `ip:${ctx.ip}`, ctx.method, ctx.path, key, asFormValues(ctx.request.body ?? {}));
     if (claim.outcome === 'mismatch') throw mismatch();
     if (claim.outcome === 'replay') {
       ctx.status = claim.status;
       ctx.body = claim.body;
-      ctx.set('Idempotent-Replayed', 'true');
+      ctx.set(REPLAYED_HEADER, 'true');
       return;
     }
     try {

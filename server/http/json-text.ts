@@ -1,13 +1,13 @@
 import { Recent } from './recent.ts';
 
 /**
- * JSON text kept for objects that never change, so a list page is written from ready text rather than
- * serialised again on every read. Only values declared unchanging (frozen, and all they hold too: the
- * public views of the store's frozen rows) are kept, and only the recently read ones (the text of a
- * million rows would double the heap); the text is exactly JSON.stringify's.
+ * JSON kept for objects that never change, so a list page is written from ready bytes rather than
+ * serialised and encoded again on every read. Only values declared unchanging (frozen, and all they
+ * hold too: the public views of the store's frozen rows) are kept, and only the recently read ones
+ * (the JSON of a million rows would double the heap); the bytes are exactly JSON.stringify's, in UTF-8.
  */
 const unchangingValues = new WeakSet<object>();
-const texts = new Recent<object, string>(10_000);
+const texts = new Recent<object, Buffer>(10_000);
 
 /** Declares `value` unchanging: it is frozen, and so is every object inside it. */
 export function unchanging<T extends object>(value: T): T {
@@ -16,14 +16,14 @@ export function unchanging<T extends object>(value: T): T {
   return value;
 }
 
-/** An item's JSON as JSON.stringify writes it inside an array. */
-function itemText(item: unknown): string {
+/** An item's JSON as JSON.stringify writes it inside an array, in UTF-8. */
+function itemBytes(item: unknown): Buffer {
   if (item !== null && typeof item === 'object' && unchangingValues.has(item)) {
-    let text = texts.get(item);
-    if (text === undefined) texts.set(item, (text = JSON.stringify(item)));
-    return text;
+    let bytes = texts.get(item);
+    if (bytes === undefined) texts.set(item, (bytes = Buffer.from(JSON.stringify(item))));
+    return bytes;
   }
-  return JSON.stringify(item) ?? 'null';
+  return Buffer.from(JSON.stringify(item) ?? 'null');
 }
 
 /** A list page as listEnvelope (form-values.ts) describes it, its keys in that order. */
@@ -34,12 +34,20 @@ export interface ListEnvelope {
   data: readonly unknown[];
 }
 
+const COMMA = Buffer.from(',');
+const DATA_END = Buffer.from(']}');
+
 /**
- * JSON.stringify(list), its unchanging items from kept text. Used for the answers of the operations
- * that declare `keptListJson` (operation.ts), never chosen by the shape of a value.
+ * JSON.stringify(list) in UTF-8, its unchanging items from kept bytes: the page is copied together,
+ * not encoded (nor its length measured) again. Used for the answers of the operations that declare
+ * `keptListJson` (operation.ts), never chosen by the shape of a value.
  */
-export function listJson(list: ListEnvelope): string {
-  let items = '';
-  for (let i = 0; i < list.data.length; i++) items += (i ? ',' : '') + itemText(list.data[i]);
-  return `{"object":"list","url":${JSON.stringify(list.url)},"has_more":${list.has_more},"data":[${items}]}`;
+export function listJson(list: ListEnvelope): Buffer {
+  const parts: Buffer[] = [Buffer.from(`{"object":"list","url":${JSON.stringify(list.url)},"has_more":${list.has_more},"data":[`)];
+  for (let i = 0; i < list.data.length; i++) {
+    if (i) parts.push(COMMA);
+    parts.push(itemBytes(list.data[i]));
+  }
+  parts.push(DATA_END);
+  return Buffer.concat(parts);
 }

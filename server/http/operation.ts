@@ -6,6 +6,7 @@ import { operation as operationOf, type OperationName, type SCHEMAS } from '../.
 import type { AppState } from './app-state.ts';
 import { INHERITED, inheritedName, inheritedParam } from './body.ts';
 import { listJson, type ListEnvelope } from './json-text.ts';
+import { Recent } from './recent.ts';
 import { issueToError } from './zod-issues.ts';
 
 export type Ctx = ParameterizedContext<AppState>;
@@ -62,6 +63,25 @@ export function parseQuery(querystring: string): Record<string, unknown> {
   return qs.parse(querystring, QS_OPTIONS);
 }
 
+/**
+ * Valid queries of an operation by their query string, parsed and frozen: the result is a function
+ * of the string alone, and a list is asked for with the same few strings again and again. Only plain
+ * ones (PLAIN_QUERY, or none) parsed to plain values (shared, so nothing in them may change); bounded.
+ */
+function queryReader(schema: z.ZodType): (querystring: string) => unknown {
+  const known = new Recent<string, unknown>(1_000);
+  return (querystring) => {
+    const hit = known.get(querystring);
+    if (hit !== undefined) return hit;
+    const rawQuery = parseQuery(querystring);
+    const query = schema.safeParse(rawQuery);
+    if (!query.success) throw issueToError(query.error, rawQuery);
+    const data = Object.freeze(query.data);
+    if ((!querystring || PLAIN_QUERY.test(querystring)) && Object.values(data).every((value) => value === null || typeof value !== 'object')) known.set(querystring, data);
+    return data;
+  };
+}
+
 /** What Koa writes for `ctx.type = 'json'`, set directly (no MIME lookup per request). */
 const JSON_TYPE = 'application/json; charset=utf-8';
 
@@ -83,11 +103,9 @@ export function mount<K extends OperationName>(router: Router<AppState>, name: K
   mounted.set(router, names.add(name));
   const operation = operationOf(name);
   const bodySchema = operation.body ?? noInput;
-  const querySchema = operation.query ?? noInput;
+  const readQuery = queryReader(operation.query ?? noInput);
   router[operation.method](operation.path, async (ctx) => {
-    const rawQuery = parseQuery(ctx.querystring);
-    const query = querySchema.safeParse(rawQuery);
-    if (!query.success) throw issueToError(query.error, rawQuery);
+    const query = readQuery(ctx.querystring);
     let body: unknown = {};
     if (operation.method === 'post' || operation.method === 'put') {
       const input = ctx.request.body ?? {};
@@ -95,7 +113,7 @@ export function mount<K extends OperationName>(router: Router<AppState>, name: K
       if (!parsed.success) throw issueToError(parsed.error, input);
       body = parsed.data;
     }
-    const result = await handler({ body, query: query.data, params: ctx.params, ctx } as Parameters<Handler<K>>[0]);
+    const result = await handler({ body, query, params: ctx.params, ctx } as Parameters<Handler<K>>[0]);
     ctx.status = 200;
     if (keptListJson) {
       // Written from the kept JSON of its unchanging rows: the same bytes and headers as JSON.stringify.

@@ -1,9 +1,7 @@
 import type { Middleware } from 'koa';
 import type { AppState } from './app-state.ts';
 import type { Ctx } from './operation.ts';
-
-/** The browser code's paths: a merchant page that loads them from another name of the service is sent to the public one. */
-const BROWSER_CODE = /^\/(sdk|frames)\//;
+import { BROWSER_CODE } from './static-assets.ts';
 
 /**
  * The host name the browser used. Behind `hops` proxies it is the X-Forwarded-Host entry that many

@@ -3,12 +3,15 @@ import type { Middleware } from 'koa';
 import type { Logger } from '../logger.ts';
 import type { AppState } from './app-state.ts';
 
+/** The response header that names the request, as its log line does. */
+export const REQUEST_ID_HEADER = 'Request-Id';
+
 /** One line per request: method, path (never the query or body), status, time, the client address (client-address.ts). */
 export function requestLog(logger: Logger): Middleware<AppState> {
   return async (ctx, next) => {
     const started = performance.now();
     ctx.state.requestId = `req_${randomUUID().replaceAll('-', '').slice(0, 20)}`;
-    ctx.set('Request-Id', ctx.state.requestId);
+    ctx.set(REQUEST_ID_HEADER, ctx.state.requestId);
     try {
       await next();
     } finally {

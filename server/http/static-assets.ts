@@ -3,7 +3,7 @@ import { readFile, stat } from 'node:fs/promises';
 import { brotliCompressSync, constants as zlib, gzipSync } from 'node:zlib';
 import { dirname, extname, join, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { Middleware, ParameterizedContext } from 'koa';
+import type { Middleware, Next, ParameterizedContext } from 'koa';
 import { ApiError } from './api-error.ts';
 import type { AppState } from './app-state.ts';
 import { frameSecurityHeaders, type FrameSecurityOptions } from './frame-security.ts';
@@ -35,6 +35,9 @@ export interface StaticAssetsOptions {
   /** The service's public URL, for the absolute address in /sdk/integrity.json; default: the request's own origin. */
   publicUrl?: () => string;
 }
+
+/** The paths of the browser code this serves (anything else is the routers'). */
+export const BROWSER_CODE = /^\/(sdk|frames)\//;
 
 const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 
@@ -187,9 +190,13 @@ export function staticAssets(options: StaticAssetsOptions = {}): Middleware<AppS
     send(ctx, file, path, { ...SDK_HEADERS, 'Cache-Control': IMMUTABLE });
   }
 
-  return async (ctx, next) => {
-    if (ctx.method !== 'GET' && ctx.method !== 'HEAD') return next();
+  // Anything but a GET or HEAD under /sdk/ or /frames/ goes straight on, without an async frame.
+  return (ctx, next) => {
+    if ((ctx.method !== 'GET' && ctx.method !== 'HEAD') || !BROWSER_CODE.test(ctx.path)) return next();
+    return serve(ctx, next);
+  };
 
+  async function serve(ctx: Context, next: Next): Promise<void> {
     if (ctx.path === '/sdk/integrity.json' || RELEASE_PATH.test(ctx.path)) return sendRelease(ctx);
     if (ctx.path.startsWith('/sdk/')) {
       const path = safeJoin(sdkDir, ctx.path.slice('/sdk/'.length));
@@ -226,5 +233,5 @@ export function staticAssets(options: StaticAssetsOptions = {}): Middleware<AppS
     }
 
     return next();
-  };
+  }
 }

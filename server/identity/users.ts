@@ -22,14 +22,14 @@ interface AccessToken {
 /** Messaging users and their access tokens. */
 export class Users {
   readonly #users;
-  readonly #tokens;
+  readonly #accessTokens;
 
   constructor(
     private readonly store: Store,
     private readonly clock: Clock,
   ) {
     this.#users = store.collection<User>('users', { username: (u) => u.username });
-    this.#tokens = store.collection<AccessToken>('access_tokens', { user: (t) => t.user_id });
+    this.#accessTokens = store.collection<AccessToken>('access_tokens', { user: (t) => t.user_id });
   }
 
   /** Creates the user if needed and issues a new access token for it, durable once this resolves. */
@@ -42,13 +42,13 @@ export class Users {
         (await this.#users.first('username', username)) ??
         (await this.#users.insert({ id: newId('usr'), username, created_at: this.clock.now() }));
       const accessToken = newSecret('cpe_at_');
-      await this.#tokens.insert({ id: hashSecret(accessToken), user_id: user.id, created_at: this.clock.now() });
+      await this.#accessTokens.insert({ id: hashSecret(accessToken), user_id: user.id, created_at: this.clock.now() });
       return { user, accessToken };
     });
   }
 
   async userOf(accessToken: string): Promise<User | undefined> {
-    const token = await this.#tokens.get(hashSecret(accessToken));
+    const token = await this.#accessTokens.get(hashSecret(accessToken));
     return token && this.#users.get(token.user_id);
   }
 

@@ -41,21 +41,21 @@ interface StoredCardRow {
 
 /** Card tokens and vaulted cards: what a card reference (`tok_…`, `card_…`) stands for. */
 export class CardVault {
-  readonly #tokens: Collection<TokenRow>;
+  readonly #cardTokens: Collection<TokenRow>;
   readonly #cards: Collection<StoredCardRow>;
 
   constructor(
     store: Store,
     private readonly clock: Clock,
   ) {
-    this.#tokens = store.collection<TokenRow>('card_tokens', expiryIndex((t) => t.expires_at + EXPIRED_KEPT_SECONDS));
+    this.#cardTokens = store.collection<TokenRow>('card_tokens', expiryIndex((t) => t.expires_at + EXPIRED_KEPT_SECONDS));
     this.#cards = store.collection<StoredCardRow>('stored_cards', { account: (c) => `${c.merchant_id}:${c.account_id}` });
   }
 
   /** A new single-use token for an intent, or (null) for whichever of the merchant's intents attaches it first. */
   async issue(merchantId: number, intentId: string | null, card: CardSummary) {
     const now = this.clock.now();
-    const token = await this.#tokens.insert({
+    const token = await this.#cardTokens.insert({
       id: newId('tok'),
       merchant_id: merchantId,
       intent_id: intentId,
@@ -77,7 +77,7 @@ export class CardVault {
       return stored.card;
     }
     // Locked: a server-made token attached through two intents at once binds to one of them.
-    const token = await this.#tokens.get(reference, { forUpdate: true });
+    const token = await this.#cardTokens.get(reference, { forUpdate: true });
     if (!token || token.merchant_id !== intent.merchant_id || (token.intent_id !== intent.id && !token.server_made))
       throw noSuch('token for this payment intent', reference, 'token');
     if ((token.intent_id !== null && token.intent_id !== intent.id) || intent.attempts.some((a) => a.token === reference))
@@ -88,7 +88,7 @@ export class CardVault {
 
   /** Binds a server-made token to the intent whose attach just referenced it (see TokenRow). */
   async bind(reference: string, intentId: string): Promise<void> {
-    if ((await this.#tokens.get(reference))?.intent_id === null) await this.#tokens.update(reference, { intent_id: intentId });
+    if ((await this.#cardTokens.get(reference))?.intent_id === null) await this.#cardTokens.update(reference, { intent_id: intentId });
   }
 
   /** Keeps one stored card per account and card (same BIN, last four and expiry). */
@@ -102,6 +102,6 @@ export class CardVault {
 
   /** Drops tokens an hour past their expiry. Vaulted cards are kept. */
   prune(): Promise<number> {
-    return this.#tokens.deleteExpired(this.clock.now());
+    return this.#cardTokens.deleteExpired(this.clock.now());
   }
 }

@@ -2,6 +2,8 @@ import type { Middleware } from 'koa';
 import { ApiError } from '../http/api-error.ts';
 import type { AppState } from '../http/app-state.ts';
 import type { Ctx } from '../http/operation.ts';
+import { REPLAYED_HEADER } from '../http/idempotency.ts';
+import { REQUEST_ID_HEADER } from '../http/request-log.ts';
 import { IDEMPOTENCY_HEADER, PUBLIC_KEY_HEADER, SESSION_TOKEN_HEADER } from '../../protocol/runtime/headers.ts';
 
 const ALLOWED_HEADERS = [PUBLIC_KEY_HEADER, SESSION_TOKEN_HEADER, 'Content-Type', IDEMPOTENCY_HEADER].join(', ');
@@ -24,7 +26,7 @@ export interface CorsPolicy {
 export function cors(policy: CorsPolicy): { preflight: Middleware<AppState>; request: Middleware<AppState> } {
   const allow = (ctx: Ctx, origin: string) => {
     ctx.set('Access-Control-Allow-Origin', origin);
-    ctx.set('Access-Control-Expose-Headers', 'Request-Id, Idempotent-Replayed, Retry-After');
+    ctx.set('Access-Control-Expose-Headers', `${REQUEST_ID_HEADER}, ${REPLAYED_HEADER}, Retry-After`);
   };
   return {
     preflight: async (ctx) => {

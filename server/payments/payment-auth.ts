@@ -46,7 +46,8 @@ export function sessionAuth(merchants: Merchants, payments: PaymentsService): Mi
     ctx.state.merchantId = merchant.merchant_id;
     ctx.state.rateKey = `session:${intent.id}`;
     sessionIntents.set(ctx.state, intent.id);
-    if (await payments.startSession(intent.id)) ctx.state.changed = true;
+    // A GET too: the session's first request moves the intent on, in a write transaction of its own.
+    await payments.startSession(intent.id);
     return next();
   };
 }

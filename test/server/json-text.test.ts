@@ -16,8 +16,8 @@ describe('listJson', () => {
       { object: 'list', url: '/v1/x', has_more: false, data: [{ plain: true }, null, 3, 'text', row] },
     ];
     for (const list of lists) {
-      assert.equal(listJson(list), JSON.stringify(list));
-      assert.equal(listJson(list), JSON.stringify(list), 'the second time, from kept text');
+      assert.deepEqual(listJson(list), Buffer.from(JSON.stringify(list)));
+      assert.deepEqual(listJson(list), Buffer.from(JSON.stringify(list)), 'the second time, from kept bytes');
     }
   });
 
