@@ -157,11 +157,28 @@ describe('3-D Secure with the real challenge page', function () {
     await card.tokenise();
     await card.attach();
     pay.focus();
+    // The challenge page says ready (on the window, with only its session) once its buttons are enabled.
+    let pageReady = false;
+    const heard = (event: MessageEvent) => event.data?.type === 'cpe:3ds:ready' && (pageReady = true);
+    addEventListener('message', heard);
     const confirming = card.confirm();
     await waitUntil(() => card.shadowRoot!.querySelector('dialog')?.open, 'no dialog');
     const dialog = card.shadowRoot!.querySelector('dialog')!;
-    await pause(400); // the challenge page loads
+    await waitUntil(() => pageReady, 'the challenge page did not say ready', { timeout: 10_000 });
+    removeEventListener('message', heard);
+    await pause(100);
     return { card, events, pay, confirming, dialog };
+  }
+
+  /**
+   * Presses Enter on the challenge page's focused button: the key goes down there (a button acts on
+   * Enter's key down) and up once the answer is in, as the frame is removed as it answers (a key up
+   * sent to a frame being torn down can hang send-keys).
+   */
+  async function pressEnterIn(confirming: Promise<unknown>) {
+    await sendKeys({ down: 'Enter' });
+    await confirming.catch(() => {});
+    await sendKeys({ up: 'Enter' });
   }
 
   it('completed: focus moves into the modal, the shopper completes with the keyboard, focus returns; then authorised', async () => {
@@ -169,7 +186,7 @@ describe('3-D Secure with the real challenge page', function () {
     expect(dialog.matches(':modal')).to.equal(true);
     expect(card.shadowRoot!.activeElement).to.equal(dialog); // the dialog itself: no ring on its title
     await sendKeys({ press: 'Tab' }); // the page's first button: Complete
-    await sendKeys({ press: 'Enter' });
+    await pressEnterIn(confirming);
     const result = await confirming;
     expect(result.status).to.equal('requires_authorisation');
     expect(result.three_ds).to.equal('challenge_completed');
@@ -185,7 +202,7 @@ describe('3-D Secure with the real challenge page', function () {
     const { card, events, confirming } = await challenged();
     await sendKeys({ press: 'Tab' });
     await sendKeys({ press: 'Tab' }); // Fail
-    await sendKeys({ press: 'Enter' });
+    await pressEnterIn(confirming);
     const result = await confirming;
     expect(result.status).to.equal('failed');
     expect(events.find((e) => e.name === 'cpe:error')!.detail).to.include({ code: 'authentication_failed' });
