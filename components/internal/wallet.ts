@@ -33,8 +33,13 @@ const BOOLEANS = ['allowCreditCards', 'allowPrepaidCards', 'assuranceDetailsRequ
 
 type Options = WalletAOptions & Partial<WalletBOptions>;
 
-/** A wallet button's shadow root: the button frame's box, and the sheet's dialog, as tall as the screen allows. */
-export const WALLET_CSS = `${BOX_CSS}${DIALOG_CSS}.sheet{width:420px}.sheet iframe{height:min(600px,calc(100dvh - 53px))}`;
+/**
+ * A wallet button's shadow root: the button frame's box, and the sheet's dialog, as tall as the
+ * screen allows. The dialog's top stays where a full-height sheet's would be while the sheet fits
+ * its content (its ready says its height, 50 to 100 ms after it opens): centred, it jumped down
+ * half the difference, moving Approve and Cancel under a hand about to press them.
+ */
+export const WALLET_CSS = `${BOX_CSS}${DIALOG_CSS}.sheet{width:420px}@media (min-width:481px){.sheet{margin-block:max(0px,calc(50dvh - 326px)) auto}}.sheet iframe{height:min(600px,calc(100dvh - 53px))}`;
 
 /**
  * Adds a wallet button's parts to `host` (`<cpe-wallet-a>`, `<cpe-wallet-b>`): the service's wallet

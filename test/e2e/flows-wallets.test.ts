@@ -253,6 +253,33 @@ describe('wallets (test keys: the service wallet test sheet)', () => {
       }
     });
   }
+
+  it('the sheet fits its content without moving its top: Approve and Cancel stay where the shopper first saw them', async () => {
+    const { page, close } = await open('/components/wallets');
+    try {
+      const button = page.frameLocator('#wallet-a iframe').first().getByRole('button');
+      await button.waitFor({ timeout: 15_000 });
+      // Every frame, where the sheet's frame is on the page (its top and bottom).
+      await page.evaluate(`(() => {
+        const boxes = (window.sheetBoxes = []);
+        (function tick() {
+          const frame = document.querySelector('cpe-wallet-a').shadowRoot.querySelector('dialog iframe');
+          const box = frame && frame.getBoundingClientRect();
+          const last = boxes.at(-1);
+          if (box && (!last || last.top !== box.top || last.bottom !== box.bottom)) boxes.push({ top: box.top, bottom: box.bottom });
+          requestAnimationFrame(tick);
+        })();
+      })()`);
+      await button.click();
+      await page.frameLocator('dialog iframe').getByRole('button', { name: 'Approve' }).waitFor({ timeout: 15_000 });
+      await page.waitForTimeout(700);
+      const boxes = (await page.evaluate('window.sheetBoxes')) as { top: number; bottom: number }[];
+      assert.ok(boxes.length >= 2, `the sheet fitted its content: ${JSON.stringify(boxes)}`);
+      assert.deepEqual(new Set(boxes.map((b) => b.top)).size, 1, `the sheet's top moved: ${JSON.stringify(boxes)}`);
+    } finally {
+      await close();
+    }
+  });
 });
 
 describe('Checkout Context', () => {
