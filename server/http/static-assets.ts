@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { readFile, stat } from 'node:fs/promises';
-import { brotliCompressSync, constants as zlib, gzipSync } from 'node:zlib';
+import { promisify } from 'node:util';
+import { brotliCompress, constants as zlib, gzip } from 'node:zlib';
 import { dirname, extname, join, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Middleware, Next, ParameterizedContext } from 'koa';
@@ -85,7 +86,7 @@ interface CachedFile {
   body: Buffer;
   etag: string;
   /** Compressed once, on first request of each (text files of 1 KiB and more). */
-  encoded?: Partial<Record<Encoding, Buffer>>;
+  encoded?: Partial<Record<Encoding, Promise<Buffer>>>;
   /** Of an HTML page: its inline scripts' and styles' hashes, for its CSP. */
   hashes?: InlineHashes;
   /** Of the SDK: its immutable address and integrity, made on first use. */
@@ -94,23 +95,24 @@ interface CachedFile {
 
 type Encoding = 'br' | 'gzip';
 const COMPRESSIBLE = new Set(['.js', '.mjs', '.css', '.html', '.json', '.map', '.svg', '.txt']);
-const ENCODE: Record<Encoding, (body: Buffer) => Buffer> = {
-  br: (body) => brotliCompressSync(body, { params: { [zlib.BROTLI_PARAM_QUALITY]: 11, [zlib.BROTLI_PARAM_SIZE_HINT]: body.length } }),
-  gzip: (body) => gzipSync(body, { level: 9 }),
+const brotli = promisify(brotliCompress);
+const gzipped = promisify(gzip);
+/** In zlib's thread pool, not on the event loop: brotli's best quality takes some 50 ms for a frame page. */
+const ENCODE: Record<Encoding, (body: Buffer) => Promise<Buffer>> = {
+  br: (body) => brotli(body, { params: { [zlib.BROTLI_PARAM_QUALITY]: 11, [zlib.BROTLI_PARAM_SIZE_HINT]: body.length } }),
+  gzip: (body) => gzipped(body, { level: 9 }),
 };
 
 /**
- * The body in the best encoding the request accepts (brotli, then gzip), for text files of 1 KiB and
- * more: a first visit downloads the card frame page in about a third of its bytes. Each encoding has
- * its own ETag (a cache must not answer one encoding's request with the other's bytes).
+ * The best encoding the request accepts (brotli, then gzip) for text files of 1 KiB and more (a first
+ * visit downloads the card frame page in about a third of its bytes), and the ETag of the body in it:
+ * each encoding has its own (a cache must not answer one encoding's request with the other's bytes).
  */
-function encodedBody(ctx: Context, file: CachedFile, path: string): { body: Buffer; etag: string; encoding?: Encoding } {
-  if (!COMPRESSIBLE.has(extname(path)) || file.body.length < 1024) return { body: file.body, etag: file.etag };
+function encodingFor(ctx: Context, file: CachedFile, path: string): { etag: string; encoding?: Encoding } {
+  if (!COMPRESSIBLE.has(extname(path)) || file.body.length < 1024) return { etag: file.etag };
   ctx.vary('Accept-Encoding');
   const encoding = (['br', 'gzip'] as const).find((name) => ctx.acceptsEncodings(name) === name);
-  if (!encoding) return { body: file.body, etag: file.etag };
-  const body = ((file.encoded ??= {})[encoding] ??= ENCODE[encoding](file.body));
-  return { body, etag: `${file.etag.slice(0, -1)}-${encoding}"`, encoding };
+  return encoding ? { etag: `${file.etag.slice(0, -1)}-${encoding}"`, encoding } : { etag: file.etag };
 }
 
 /** `path` under `base`, or undefined if it would leave it, is hidden, or cannot be decoded. */
@@ -158,10 +160,10 @@ export function staticAssets(options: StaticAssetsOptions = {}): Middleware<AppS
     return entry;
   }
 
-  function send(ctx: Context, file: CachedFile, path: string, headers: Record<string, string>) {
+  async function send(ctx: Context, file: CachedFile, path: string, headers: Record<string, string>) {
     ctx.status = 200;
     ctx.set(headers);
-    const { body, etag, encoding } = encodedBody(ctx, file, path);
+    const { etag, encoding } = encodingFor(ctx, file, path);
     ctx.set('ETag', etag);
     ctx.set('Last-Modified', new Date(file.mtimeMs).toUTCString());
     if (ctx.fresh) {
@@ -170,7 +172,7 @@ export function staticAssets(options: StaticAssetsOptions = {}): Middleware<AppS
     }
     ctx.type = TYPES[extname(path)] ?? 'application/octet-stream';
     if (encoding) ctx.set('Content-Encoding', encoding);
-    ctx.body = body;
+    ctx.body = encoding ? await ((file.encoded ??= {})[encoding] ??= ENCODE[encoding](file.body)) : file.body;
   }
 
   /** The SDK's immutable address (only the current build's: another hash is a 404 naming it), or its description. */
@@ -187,7 +189,7 @@ export function staticAssets(options: StaticAssetsOptions = {}): Middleware<AppS
     }
     if (ctx.path !== release.path)
       throw new ApiError(404, 'invalid_request_error', 'resource_missing', `This SDK build is not served here: the current one is ${serviceUrl}${release.path} with integrity ${release.integrity} (see ${serviceUrl}/sdk/integrity.json).`, null, SDK_HEADERS);
-    send(ctx, file, path, { ...SDK_HEADERS, 'Cache-Control': IMMUTABLE });
+    await send(ctx, file, path, { ...SDK_HEADERS, 'Cache-Control': IMMUTABLE });
   }
 
   // Anything but a GET or HEAD under /sdk/ or /frames/ goes straight on, without an async frame.
@@ -205,7 +207,7 @@ export function staticAssets(options: StaticAssetsOptions = {}): Middleware<AppS
         if (ctx.path === '/sdk/cpe.js') throw sdkNotBuilt();
         return next();
       }
-      send(ctx, file, path, { ...SDK_HEADERS, 'Cache-Control': /-[\w-]{8,}\.\w+$/.test(path) ? IMMUTABLE : SDK_CACHE });
+      await send(ctx, file, path, { ...SDK_HEADERS, 'Cache-Control': /-[\w-]{8,}\.\w+$/.test(path) ? IMMUTABLE : SDK_CACHE });
       return;
     }
 
@@ -219,9 +221,9 @@ export function staticAssets(options: StaticAssetsOptions = {}): Middleware<AppS
         const file = await load(path);
         if (!file) continue;
         if (path.endsWith('.html')) {
-          send(ctx, file, path, frameHeaders(await frameAncestors(ctx), file.hashes, ctx.get('sec-fetch-dest') || undefined));
+          await send(ctx, file, path, frameHeaders(await frameAncestors(ctx), file.hashes, ctx.get('sec-fetch-dest') || undefined));
         } else {
-          send(ctx, file, path, {
+          await send(ctx, file, path, {
             'X-Content-Type-Options': 'nosniff',
             'Cross-Origin-Resource-Policy': 'same-origin',
             'Cache-Control': rest.startsWith('assets/') ? IMMUTABLE : 'no-cache',
