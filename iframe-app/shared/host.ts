@@ -55,20 +55,9 @@ export async function startFrame(create: (params: FrameParams) => FrameApp | und
   el.theme = params.theme ?? 'auto';
 
   let end: FrameEnd | undefined;
-  let rendered = false;
-  let readySent = false;
-  let lastHeight = 0;
-  let failed = false;
-  let initialised!: () => void;
-  const initArrived = new Promise<void>((resolve) => (initialised = resolve));
+  let initialised!: (end: FrameEnd) => void;
+  const initArrived = new Promise<FrameEnd>((resolve) => (initialised = resolve));
   const height = () => app.height?.() ?? Math.ceil(el.getBoundingClientRect().height);
-  const maybeReady = () => {
-    if (!end || !rendered || readySent) return;
-    readySent = true;
-    lastHeight = height();
-    end.emit('ready', { height: lastHeight, texts: dialogTexts(document.documentElement.lang, el.catalogue) });
-    if (failed) end.emit('error', { code: 'catalogue_failed', message: `The "${params.lang}" texts could not be loaded; the form is shown in English.` });
-  };
   const configure = (config: FrameConfig) => {
     if (config.pubKey !== params.pk) throw refusal('merchant_mismatch', "This frame serves the merchant of its address's pk only.");
     applyTheme(el, config);
@@ -81,8 +70,7 @@ export async function startFrame(create: (params: FrameParams) => FrameApp | und
     (init, port) => {
       end = new FrameEnd(port as unknown as PortLike, handlers);
       configure(init.config);
-      initialised();
-      maybeReady();
+      initialised(end);
     },
   );
   const early = window as unknown as { __cpeHello?: boolean };
@@ -94,7 +82,6 @@ export async function startFrame(create: (params: FrameParams) => FrameApp | und
   if (!early.__cpeHello) window.parent.postMessage({ cpe: BRIDGE_VERSION, type: 'hello', session } satisfies Hello, '*');
 
   const loaded = await loadCatalogue(params.lang);
-  failed = !!loaded.failed;
   applyLanguage(loaded.lang, loaded.catalogue);
   el.catalogue = loaded.catalogue;
   document.title = app.title();
@@ -102,15 +89,15 @@ export async function startFrame(create: (params: FrameParams) => FrameApp | und
   // has the config's look (the scheme marks, the arrangement), so the height ready reports is the
   // form's as the shopper sees it, and ready follows that render in the same task. Rendered first,
   // the init's message waited behind the render and the first paint, and the config cost a second render.
-  await initArrived;
+  const toParent = await initArrived;
   document.body.append(el);
   await el.updateComplete;
+  let lastHeight = height();
+  toParent.emit('ready', { height: lastHeight, texts: dialogTexts(document.documentElement.lang, el.catalogue) });
+  if (loaded.failed) toParent.emit('error', { code: 'catalogue_failed', message: `The "${params.lang}" texts could not be loaded; the form is shown in English.` });
   new ResizeObserver(() => {
-    if (!end || !readySent) return;
     const h = height();
-    if (h !== lastHeight) end.emit('resize', { height: (lastHeight = h) });
+    if (h !== lastHeight) toParent.emit('resize', { height: (lastHeight = h) });
   }).observe(el, { box: 'border-box' });
-  rendered = true;
-  maybeReady();
   return app;
 }
