@@ -5,7 +5,7 @@ import { CpeClient, toSession } from '../../../client/index.ts';
 import type { MerchantCredentials } from '../../../server/payments/merchants.ts';
 import type { RunningService } from '../../../server/start.ts';
 import { CARDS, cscFor, digitsOf } from '../../e2e/helpers/checkout.ts';
-import { answerChallenge } from '../../e2e/helpers/frame-click.ts';
+import { answerChallenge, clickOrPress } from '../../e2e/helpers/frame-click.ts';
 
 /**
  * A merchant's own site on another origin than the service (`http://<host>:<free port>`), registered
@@ -82,7 +82,8 @@ export async function payWithFlow(page: Page, number: string = CARDS.visa): Prom
   await frame.getByLabel('Expiry date').pressSequentially('1230');
   await frame.getByLabel('Security code').pressSequentially(cscFor(number));
   await frame.getByLabel('Name on card').fill('Ada Lovelace');
-  await pay.click();
+  // Started: the button no longer says "Pay" (the Flow shows it processing).
+  await clickOrPress(pay, (timeout) => pay.waitFor({ state: 'hidden', timeout }));
   if (number === CARDS.challenge) await answerChallenge(page);
   await frame.getByText('Payment complete.').waitFor({ timeout: 20_000 });
 }
