@@ -8,6 +8,7 @@ import { chromeLauncher } from '@web/test-runner-chrome';
 import { register } from 'tsx/esm/api';
 import { CHROMIUM_FLAGS, chromiumPath } from './scripts/chromium-path.mjs';
 import { ensureBuilt } from './scripts/ensure-built.mjs';
+import { frameCommands } from './test/components/frame-commands.mjs';
 
 // CPE_TEST_TIME_SCALE (testkit/time.ts) multiplies every timeout, here and in the tests' pages.
 const scale = Number(process.env.CPE_TEST_TIME_SCALE || 1);
@@ -28,6 +29,8 @@ const scaled = (ms) => Math.round(ms * scale);
  *   GET  /__cpe/intent/:id   the Payment Intent as the shop's backend sees it (attempts included)
  *   POST /__cpe/mw/exchange   Checkout Context: every basket is priced £12.34 GBP
  *   POST /__cpe/mw/attach, /confirm, /authorise, /verify-auth, /exchange   cpeMiddleware's routes
+ *   PUT  /__cpe/fake/<id>/answer, POST /__cpe/fake/<id>, GET /__cpe/fake/<id>/calls   a fake
+ *                        merchant route: what it answers, the route, how often it was called
  *   GET  /iframe-app/<app>/index.html   a frame app's page (iframe-app/frame-page.ts)
  *   GET  /frames/…?pk=pk_test_fake   a fake frame page (test/components/fixtures/fake-frame.ts) for
  *                        handshake tests whose controller uses the test server as its service
@@ -101,6 +104,26 @@ function cpeService() {
         }
         return next();
       });
+      // Fake merchant routes (test/components/helpers.ts fakeRoute): PUT …/answer sets what POST
+      // answers; GET …/calls counts the POSTs.
+      const fakes = new Map();
+      use(async (ctx, next) => {
+        const [, id, action] = /^\/__cpe\/fake\/([\w-]+)(?:\/(answer|calls))?$/.exec(ctx.path) ?? [];
+        if (!id) return next();
+        const fake = fakes.get(id) ?? { answer: undefined, calls: 0 };
+        fakes.set(id, fake);
+        if (action === 'answer' && ctx.method === 'PUT') {
+          fake.answer = JSON.parse(await new Promise((resolve) => {
+            let text = '';
+            ctx.req.on('data', (chunk) => (text += chunk)).on('end', () => resolve(text));
+          }));
+          ctx.status = 204;
+        } else if (action === 'calls') ctx.body = { calls: fake.calls };
+        else if (!action && ctx.method === 'POST') {
+          fake.calls++;
+          ctx.body = fake.answer;
+        } else ctx.status = 405;
+      });
       use(async (ctx, next) => {
         if (!ctx.path.startsWith('/__cpe/')) return next();
         const suite = URL.canParse(ctx.get('referer')) ? new URL(ctx.get('referer')).searchParams.get('wtr-session-id') : null;
@@ -145,7 +168,7 @@ export default {
   // Lit's production build: no dev-mode warning in the output.
   nodeResolve: { exportConditions: ['production'] },
   middleware: [cpe.middleware],
-  plugins: [esbuildPlugin({ ts: true, tsconfig: './tsconfig.json', target: 'es2022' }), cpe.plugin],
+  plugins: [esbuildPlugin({ ts: true, tsconfig: './tsconfig.json', target: 'es2022' }), cpe.plugin, frameCommands()],
   browsers: [
     chromeLauncher({
       launchOptions: { executablePath: chromiumPath(), headless: true, args: [...CHROMIUM_FLAGS] },

@@ -1,6 +1,6 @@
 import { expect, fixture, html, oneEvent, waitUntil } from '@open-wc/testing';
 import { CpeCard, CpeCardFields, CpeElements, SdkError } from '../../components/index.ts';
-import { fakeController, fakeOf, fakeSession, frameScript, iframesIn, recordEvents, stubFetch } from './helpers.ts';
+import { fakeController, fakeOf, fakeRoute, fakeSession, frameScript, iframesIn, recordEvents } from './helpers.ts';
 
 const params = (iframe: HTMLIFrameElement) => Object.fromEntries(new URL(iframe.src).searchParams);
 /** The field frames of a card fields element: inside the shadow roots of the boxes in each target. */
@@ -134,24 +134,20 @@ describe('custom elements written in HTML', () => {
   });
 
   it('<cpe-elements> creates the controller (intent-url) for the elements inside it; <cpe-card-fields> takes its children as targets', async () => {
-    const stub = stubFetch({ '/shop/intent': fakeSession });
-    try {
-      const provider = await fixture<CpeElements>(html`
-        <cpe-elements pub-key="pk_test_fake" intent-url="/shop/intent" attach-url="/shop/attach">
-          <cpe-card></cpe-card>
-          <cpe-card-fields><div data-cpe-field="number"></div><div data-cpe-field="expiry"></div><div data-cpe-field="cvc"></div><div data-cpe-field="name"></div></cpe-card-fields>
-        </cpe-elements>
-      `);
-      expect(provider.controller?.middleware).to.deep.equal({ attach: '/shop/attach' });
-      const card = provider.querySelector('cpe-card')!;
-      const fields = provider.querySelector('cpe-card-fields')!;
-      await card.awaitReady();
-      await fields.awaitReady();
-      expect(stub.calls.map((c) => c.url)).to.deep.equal(['/shop/intent']);
-      expect(fieldFrames(fields)).to.have.length(4);
-      expect(await provider.controller!.getPaymentIntentId()).to.equal('pi_fake');
-    } finally {
-      stub.restore();
-    }
+    const intent = await fakeRoute(fakeSession);
+    const provider = await fixture<CpeElements>(html`
+      <cpe-elements pub-key="pk_test_fake" intent-url=${intent.url} attach-url="/shop/attach">
+        <cpe-card></cpe-card>
+        <cpe-card-fields><div data-cpe-field="number"></div><div data-cpe-field="expiry"></div><div data-cpe-field="cvc"></div><div data-cpe-field="name"></div></cpe-card-fields>
+      </cpe-elements>
+    `);
+    expect(provider.controller?.middleware).to.deep.equal({ attach: '/shop/attach' });
+    const card = provider.querySelector('cpe-card')!;
+    const fields = provider.querySelector('cpe-card-fields')!;
+    await card.awaitReady();
+    await fields.awaitReady();
+    expect(await intent.calls(), 'createServerIntent ran once').to.equal(1);
+    expect(fieldFrames(fields)).to.have.length(4);
+    expect(await provider.controller!.getPaymentIntentId()).to.equal('pi_fake');
   });
 });
