@@ -8,6 +8,7 @@ import { isListening, spawnNode, startServiceChild, stop, type ServiceChild } fr
 import { freshTestDatabase } from '../../testkit/postgres.ts';
 import { tempDataDir } from '../../testkit/data-folder.ts';
 import { testEngine } from '../helpers/service.ts';
+import { scaled } from '../../testkit/time.ts';
 
 /**
  * Several service processes on one PostgreSQL database (CPE_DATABASE_URL), started by hand as an
@@ -161,7 +162,7 @@ describe('several processes on one PostgreSQL database', onPostgres, () => {
           method: 'POST',
           headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
           body: JSON.stringify({ username: `p${i}`, phone_number: '+441234567' }),
-          signal: AbortSignal.timeout(15_000),
+          signal: AbortSignal.timeout(scaled(15_000)),
         }).then((r) => r.status),
       ),
     );
@@ -180,7 +181,7 @@ describe('several processes on one PostgreSQL database', onPostgres, () => {
         method: 'POST',
         headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
         body: JSON.stringify({ username: `k${i}`, phone_number: '+441234567' }),
-        signal: AbortSignal.timeout(30_000),
+        signal: AbortSignal.timeout(scaled(30_000)),
       })
         .then(async (r) => (r.status === 200 ? ((await r.json()) as { id: string }).id : undefined))
         .then(
