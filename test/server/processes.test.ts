@@ -254,6 +254,17 @@ describe('several processes on one PostgreSQL database', onPostgres, () => {
 });
 
 describe('the embedded store and processes', () => {
+  test('PORT=0 DEMO_PORT=0: npm start binds free ports, tells its parent both, and the seeded merchant may embed the frames in the demo', async () => {
+    const service = await startServiceChild(root, tempDataDir(), QUIET);
+    running.push(service);
+    const demo = new URL(service.demoUrl);
+    assert.notEqual(demo.port, '0');
+    assert.equal((await fetch(service.demoUrl)).ok, true, 'the demo answers where it said');
+    const frame = await fetch(`${service.url}/frames/card-form/?pk=${service.credentials.publicKey}&lang=en`);
+    await frame.arrayBuffer();
+    assert.match(frame.headers.get('content-security-policy') ?? '', new RegExp(`frame-ancestors[^;]*http://localhost:${demo.port}`));
+  });
+
   test('a second process on the same data folder is refused, naming the one that holds it and CPE_DATABASE_URL', async () => {
     const dir = tempDataDir();
     const first = await startServiceChild(root, dir, QUIET);

@@ -31,15 +31,15 @@ const SAYS_READY = ['/shop-checkout.js', '/checkout-context.js', '/card.js', '/f
 export async function settled(page: Page): Promise<void> {
   await page.waitForLoadState('load');
   if (await page.locator(SAYS_READY.map((src) => `script[src="${src}"]`).join(', ')).count()) await page.waitForSelector('body[data-ready]', { state: 'attached' });
+  // (No named function inside: tsx would wrap it in a helper the page does not have.)
   await page.waitForFunction(() => {
+    const roots: Array<Document | ShadowRoot> = [document];
     const frames: HTMLIFrameElement[] = [];
-    const visit = (root: Document | ShadowRoot) => {
-      for (const el of root.querySelectorAll('*')) {
+    while (roots.length)
+      for (const el of roots.pop()!.querySelectorAll('*')) {
         if (el instanceof HTMLIFrameElement && el.src.includes('/frames/')) frames.push(el);
-        if (el.shadowRoot) visit(el.shadowRoot);
+        if (el.shadowRoot) roots.push(el.shadowRoot);
       }
-    };
-    visit(document);
     return frames.every((frame) => frame.classList.contains('ready'));
   });
   await painted(page);

@@ -95,8 +95,8 @@ export function requestOnCapturedPorts(page: Page, config: { pubKey: string; ses
       const complete = new Promise<void>((resolve) => (done = resolve));
       for (const port of (window as unknown as { __ports: MessagePort[] }).__ports) {
         port.addEventListener('message', (event) => {
-          const id = (event.data as { id?: number }).id!;
-          if (id < 900) return;
+          const id = (event.data as { id?: number }).id;
+          if (id === undefined || id < 900) return;
           log.push(event.data);
           answered.set(port, (answered.get(port) ?? new Set()).add(id));
           if ([...answered.values()].every((ids) => ids.size === 2)) done();
