@@ -44,7 +44,7 @@ export class CpeCard extends FrameHost {
   static observedAttributes = ['layout', 'language', 'theme', 'identifier', 'card-schemes-display', 'width', 'height'];
   constructor() {
     super('cardElement', schema, styles);
-    hostedFrame<CardElementOptions>(this, 'cardElement', '#cpe-card, [data-cpe-card]', 'card-form', 'Card payment', ({ layout = 'row', height = 0, theme = 'auto' }) => [Math.max(height, LAYOUT_MIN_HEIGHT[layout]), { layout, theme }]);
+    hostedFrame<CardElementOptions>(this, 'cardElement', '#cpe-card, [data-cpe-card]', 'card-form', 'Card payment', ({ layout = 'row', height = 0, theme = 'auto', cardSchemesDisplay }) => [Math.max(height, LAYOUT_MIN_HEIGHT[layout]), { layout, theme, marks: cardSchemesDisplay }]);
   }
 }
 

@@ -46,7 +46,7 @@ export class CpePaymentFlow extends FrameHost {
     super(apiName, schema, styles, { layout: 'stack', identifier });
     flowIdentity(this, apiName, identifier);
     // The form's minimum and the button's 56 px.
-    hostedFrame<FlowOptions>(this, apiName, '[data-cpe-flow]', 'flow', 'Card payment', ({ layout = 'stack', height = 0, theme = 'auto' }) => [Math.max(height, LAYOUT_MIN_HEIGHT[layout] + 56), { layout, theme, flow }]);
+    hostedFrame<FlowOptions>(this, apiName, '[data-cpe-flow]', 'flow', 'Card payment', ({ layout = 'stack', height = 0, theme = 'auto', cardSchemesDisplay }) => [Math.max(height, LAYOUT_MIN_HEIGHT[layout] + 56), { layout, theme, flow, marks: cardSchemesDisplay }]);
     flowButton(this);
   }
 }
