@@ -264,6 +264,8 @@ export class CardInputs extends LitElement {
     const scheme = this.scheme && this.scheme !== 'unknown' ? (this.scheme as KnownScheme) : undefined;
     const placeholder = minimal && (field === 'number' || field === 'name') ? catalogue[field] : catalogue[`${field}Placeholder`];
     const ok = this.touched.has(field) && !message && !this.problem(field);
+    // An empty message is `nothing`, not '': hydrated from the service's page, an empty string leaves
+    // no text node and Lit would write the first message into its end marker (a comment).
     return html`<div class="field ${field}">
       <label for=${id} class=${minimal ? 'sr' : ''}>${catalogue[field]}</label>
       <div class="box">
@@ -289,7 +291,7 @@ export class CardInputs extends LitElement {
         />
         ${logo ? (scheme ? schemeLogo(scheme) : cardOutline()) : ok ? html`<svg class="check" viewBox="0 0 16 16" aria-hidden="true">${check}</svg>` : nothing}
       </div>
-      <div id="${id}-msg" class="msg" aria-live="polite">${message ?? ''}</div>
+      <div id="${id}-msg" class="msg" aria-live="polite">${message ?? nothing}</div>
     </div>`;
   }
 }
