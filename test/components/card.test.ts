@@ -435,11 +435,20 @@ describe('double mounts', () => {
 describe('sizing, theme, skeleton', () => {
   beforeEach(() => frameScript({ hello: false }));
 
-  it('reserves the layout minimum at once, shows a skeleton, then takes the height of the hello', async () => {
+  it("reserves the form's height at once (the frame's measures, its tokens), shows a skeleton, then takes the height of the hello", async () => {
     const target = await container();
     const card = fakeController().cardElement({ element: target, layout: 'column', height: 100 });
     await card.init();
-    expect(card.getBoundingClientRect().height).to.equal(280);
+    expect(card.getBoundingClientRect().height).to.equal(308);
+    card.remove();
+    target.style.setProperty('--cpe-control-height', '50px');
+    target.style.setProperty('--cpe-gap', '16');
+    card.layout = 'row';
+    target.style.width = '800px';
+    target.append(card);
+    await waitUntil(() => card.shadowRoot!.querySelector('iframe'), 'no frame');
+    // One band: a label (18 px), half a gap, the input.
+    expect(card.getBoundingClientRect().height).to.equal(18 + 8 + 50);
     expect(card.shadowRoot!.querySelector('[part=skeleton]')).to.exist;
     const iframe = card.shadowRoot!.querySelector('iframe')!;
     expect(getComputedStyle(iframe).opacity).to.equal('0');
