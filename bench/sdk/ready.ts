@@ -39,7 +39,7 @@ export interface ReadyResult {
 }
 
 /** One run: init → ready, when its frame first painted (from init), the element's shifts, warm remounts. */
-type Run = { ms: number; t0: number; origin: number; shift: number; skeletonShift: number; height: number; heights?: { h: number; shown: boolean }[]; fcp?: number; remounts?: number[] };
+type Run = { ms: number; hello?: number; session?: number; t0: number; origin: number; shift: number; skeletonShift: number; height: number; heights?: { h: number; shown: boolean }[]; fcp?: number; remounts?: number[] };
 type PageAnswer = Run | { missing: string } | { error: string };
 
 const PAGE_PATH = '/__bench/sdk.html';
@@ -68,10 +68,13 @@ window.__cpeBench = (async () => {
   try {
     const sdk = await import(serviceUrl + '/sdk/cpe.js');
     if (typeof sdk.createElements !== 'function') return { missing: 'createElements' };
+    let sessionAt;
     const createServerIntent = async () => {
       const response = await fetch('/api/payment-intents', { method: 'POST' });
       if (!response.ok) throw new Error('demo backend answered ' + response.status);
-      return response.json();
+      const session = await response.json();
+      sessionAt ??= performance.now();
+      return session;
     };
     const elements = await sdk.createElements({ pubKey, createServerIntent });
     if (typeof elements.cardElement !== 'function') return { missing: 'cardElement' };
@@ -95,7 +98,7 @@ window.__cpeBench = (async () => {
     const shift = after.slice(1).reduce((sum, h, i) => sum + Math.abs(h - after[i]), 0);
     const reserved = heights[0] ? heights[0].h : 0;
     const final = after.length ? after[after.length - 1] : 0;
-    const result = { ms: t1 - t0, t0, origin: performance.timeOrigin, shift, skeletonShift: Math.abs(final - reserved), height: final, heights };
+    const result = { ms: t1 - t0, t0, origin: performance.timeOrigin, shift, skeletonShift: Math.abs(final - reserved), height: final, heights, hello: shownAt < 0 ? undefined : heights[shownAt].t - t0, session: sessionAt - t0 };
     // Warm remounts: the same page mounts a new card element (its frame page revalidated from the cache).
     if (${warm}) {
       result.remounts = [];
@@ -281,6 +284,9 @@ export type ReadyFigures = ReadyResult & {
   remounts?: Figures;
   /** The card frame's first contentful paint, from init(). */
   fcp?: Figures;
+  /** From init(): the frame's hello (the form shown), and the merchant's createServerIntent answered. */
+  hello?: Figures;
+  session?: Figures;
   /** The element's height changes after its frame was shown (px, summed per run), and between the reserved height and the form's. */
   shift?: { max: number; samples: number[] };
   skeletonShift?: { max: number; samples: number[] };
@@ -307,6 +313,8 @@ export async function measureReady(options: { runs: number; timeoutMs: number; l
   const fcps: number[] = [];
   const shifts: number[] = [];
   const skeletonShifts: number[] = [];
+  const hellos: number[] = [];
+  const sessions: number[] = [];
   try {
     floorRuns = await floorRunner(stack, options.timeoutMs).catch((error: Error) => ((floor = { error: error.message }), undefined));
     // First visits and the floor alternate (a first visit, then a floor run, each in a fresh
@@ -334,6 +342,8 @@ export async function measureReady(options: { runs: number; timeoutMs: number; l
       } else {
         result.samples.push(answer.ms);
         if (answer.fcp !== undefined) fcps.push(answer.fcp);
+        if (answer.hello !== undefined) hellos.push(answer.hello);
+        if (answer.session !== undefined) sessions.push(answer.session);
         shifts.push(answer.shift);
         skeletonShifts.push(answer.skeletonShift);
         if (answer.skeletonShift) options.log(`run ${run}: the element's heights (px, whether its frame was shown) ${JSON.stringify(answer.heights?.map((r) => [r.h, r.shown]))}`);
@@ -357,6 +367,8 @@ export async function measureReady(options: { runs: number; timeoutMs: number; l
       warm,
       remounts,
       fcp: fcps.length ? summary(fcps) : { error: 'no first-contentful-paint entry in the card frame' },
+      hello: hellos.length ? summary(hellos) : undefined,
+      session: sessions.length ? summary(sessions) : undefined,
       shift: { max: Math.max(...shifts), samples: shifts },
       skeletonShift: { max: Math.max(...skeletonShifts), samples: skeletonShifts },
       floor,

@@ -251,6 +251,8 @@ else {
   const fcp = ready.fcp as { median?: number; min?: number; p90?: number; samples?: number[]; error?: string } | undefined;
   if (fcp?.error) out(`the card frame's first contentful paint: not measured (${fcp.error})`);
   else if (fcp) out(`the card frame's first contentful paint, from init(), runs ${fcp.samples!.length}: min ${ms(fcp.min)}, median ${ms(fcp.median)}, p90 ${ms(fcp.p90)}${floor?.median ? `; ÷ floor ${(fcp.median! / floor.median).toFixed(2)}×` : ''}`);
+  const part = (figures: unknown) => (figures as { median?: number } | undefined)?.median;
+  if (part(ready.hello) !== undefined) out(`where a first visit's time goes (medians from init()): the frame's hello (form shown, interactive) ${ms(part(ready.hello))}, the merchant's createServerIntent answered ${ms(part(ready.session))}, ready ${ms(ready.median)}`);
   const remounts = ready.remounts as { median?: number; min?: number; p90?: number; samples?: number[]; error?: string } | undefined;
   if (remounts?.error) out(`warm remount: not measured (${remounts.error})`);
   else if (remounts) out(`warm remount (one page, a new card element after the first, init → ready), runs ${remounts.samples!.length}: min ${ms(remounts.min)}, median ${ms(remounts.median)}, p90 ${ms(remounts.p90)}`);

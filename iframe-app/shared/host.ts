@@ -96,8 +96,11 @@ export async function startFrame(create: (params: FrameParams) => FrameApp | und
   applyLanguage(loaded.lang, loaded.catalogue);
   el.catalogue = loaded.catalogue;
   document.title = app.title();
-  if (el.isConnected) await takeOver(el);
-  else document.body.append(el);
+  if (el.isConnected) {
+    // The form the service sent is painted first; Lit takes it over in the task after that paint.
+    await afterPaint();
+    await takeOver(el);
+  } else document.body.append(el);
   await el.updateComplete;
   let lastHeight = height();
   const early = window as unknown as { __cpeHello?: boolean };
@@ -111,6 +114,9 @@ export async function startFrame(create: (params: FrameParams) => FrameApp | und
   }).observe(el, { box: 'border-box' });
   return app;
 }
+
+/** Resolves in the task after the next paint (a frame callback runs just before it). */
+const afterPaint = () => new Promise<void>((resolve) => requestAnimationFrame(() => setTimeout(resolve)));
 
 /**
  * Takes over the form the service sent (its element already in the page, `defer-hydration` holding
