@@ -4,6 +4,13 @@ import type { Catalogue } from '../i18n/en.ts';
 /** A frame's texts: its language (the resolved tag), its catalogue, and whether loading it failed (English shown). */
 export type Texts = { lang: string; catalogue: Catalogue; failed?: boolean };
 
+/** The texts the card form shows, and the SDK's dialogs': what its page carries (the rest of the catalogue is the Flows', the wallets', the 3-D Secure page's). */
+export const CARD_FORM_TEXTS = [
+  'dir', 'number', 'expiry', 'cvc', 'name', 'numberPlaceholder', 'expiryPlaceholder', 'cvcPlaceholder', 'namePlaceholder',
+  'numberIncomplete', 'numberInvalid', 'expiryIncomplete', 'expiryInvalid', 'expiryPast', 'cvcIncomplete', 'nameRequired',
+  'refused', 'formTitle', 'acceptedCards', 'unavailable', 'challengeDialog', 'challengeFrame', 'cancel',
+] as const satisfies readonly (keyof Catalogue)[];
+
 /** The id of the JSON block in which the service sends a server-rendered page's texts (iframe-app/ssr/). */
 export const TEXTS_ID = 'cpe-texts';
 

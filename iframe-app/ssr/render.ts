@@ -17,7 +17,7 @@ import { FrameParams } from '../../protocol/runtime/guards.ts';
 import { conforms } from '../../protocol/runtime/json-guard.ts';
 import { LANGUAGE_TAG } from '../../protocol/runtime/patterns.ts';
 import { catalogueOf, resolveLanguage } from '../i18n/catalogues.ts';
-import { TEXTS_ID, type Texts } from '../shared/texts.ts';
+import { CARD_FORM_TEXTS, TEXTS_ID, type Texts } from '../shared/texts.ts';
 import '../card-form/card-form.ts';
 import { FORM_MARK } from '../frame-page.ts';
 
@@ -42,6 +42,7 @@ export async function renderCardFormPage(template: string, query: URLSearchParam
   const tag = query.get('lang') ?? 'en';
   const lang = (LANGUAGE_TAG.test(tag) && resolveLanguage(tag)) || 'en';
   const texts: Texts = { lang, catalogue: await catalogueOf(lang) };
+  const sent = { lang, catalogue: Object.fromEntries(CARD_FORM_TEXTS.map((key) => [key, texts.catalogue[key]])) };
   const params = Object.fromEntries(['pk', 'ok', 'lang', 'layout', 'theme', 'marks'].flatMap((key) => (query.has(key) ? [[key, query.get(key)]] : [])));
   let form = '';
   if (conforms(FrameParams, params)) {
@@ -54,5 +55,5 @@ export async function renderCardFormPage(template: string, query: URLSearchParam
   return template
     .replace(/<html lang="[^"]*">/, `<html lang="${attr(lang)}" dir="${catalogue.dir}">`)
     .replace(/<title>[^<]*<\/title>/, `<title>${attr(catalogue.formTitle)}</title>`)
-    .replace(FORM_MARK, `${form}<script type="application/json" id="${TEXTS_ID}">${inScript(texts)}</script>`);
+    .replace(FORM_MARK, `${form}<script type="application/json" id="${TEXTS_ID}">${inScript(sent)}</script>`);
 }
