@@ -195,8 +195,9 @@ export class CardInputs extends LitElement {
     arrange(this, this.renderRoot, this.layout, this.fields);
   }
 
+  /** Focuses the first or last input (in the service's form too, before Lit has taken it over). */
   focusAt(position: 'first' | 'last'): void {
-    const inputs = this.renderRoot.querySelectorAll<HTMLInputElement>('input.in');
+    const inputs = this.shadowRoot?.querySelectorAll<HTMLInputElement>('input.in') ?? [];
     inputs[position === 'first' ? 0 : inputs.length - 1]?.focus();
   }
 

@@ -24,6 +24,9 @@ if (look.scheme) {
   document.documentElement.style.colorScheme = look.scheme;
 }
 if (el.shadowRoot) arrange(el, el.shadowRoot, el.getAttribute('layout') as Layout, CARD_FIELDS);
+// The element's focus() focuses this frame before its code may have run: the first field takes it
+// (after the focus settles, so a click on another field keeps its own).
+addEventListener('focus', () => setTimeout(() => el.shadowRoot?.activeElement || el.shadowRoot?.querySelector<HTMLInputElement>('input')?.focus()));
 const texts = pageTexts();
 if (window.parent !== window && UUID.test(session) && texts) {
   const hello: Hello = { cpe: BRIDGE_VERSION, type: 'hello', session, height: Math.ceil(el.getBoundingClientRect().height), texts: dialogTexts(texts.lang, texts.catalogue) };

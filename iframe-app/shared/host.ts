@@ -73,7 +73,12 @@ export async function startFrame(create: (params: FrameParams) => FrameApp | und
     applyTheme(el, config);
     app.configure(config);
   };
+  /** The form the service sent is not taken over yet (its code runs after its first paint). */
+  let takingOver = el.isConnected;
   const handlers: Handlers = { configure: (config) => (configure(config), {}), ...app.handlers };
+  // A focus request that waited in the port while the shopper typed into the served form does not pull them back.
+  const focus = handlers.focus;
+  if (focus) handlers.focus = (params) => (takingOver && el.shadowRoot?.activeElement ? {} : focus(params));
 
   acceptOneInit(
     (init) => (conforms(Init, init) && init.session === session && init.config.pubKey === params.pk ? init : undefined),
@@ -100,6 +105,7 @@ export async function startFrame(create: (params: FrameParams) => FrameApp | und
     // The form the service sent is painted first; Lit takes it over in the task after that paint.
     await afterPaint();
     await takeOver(el);
+    takingOver = false;
   } else document.body.append(el);
   await el.updateComplete;
   let lastHeight = height();
