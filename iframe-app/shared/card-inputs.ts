@@ -178,7 +178,7 @@ export class CardInputs extends LitElement {
   adopt(typed: Typed): void {
     for (const [name, raw] of typed.values) {
       const field = name as CardField;
-      const input = this.renderRoot.querySelector<HTMLInputElement>(`#cpe-${field}`);
+      const input = this.shadowRoot?.querySelector<HTMLInputElement>(`#cpe-${field}`);
       if (!input || !this.fields.includes(field)) continue;
       input.value = raw;
       if (typed.focused === field) {
@@ -192,7 +192,8 @@ export class CardInputs extends LitElement {
 
   /** The widest arrangement of the fields that fits (shared/arrange.ts, which the page's first-paint script runs too). */
   arrange(): void {
-    arrange(this, this.renderRoot, this.layout, this.fields);
+    // The shadow root, not Lit's renderRoot: the served form's root is there before Lit takes it over (the resize observer may run first).
+    if (this.shadowRoot) arrange(this, this.shadowRoot, this.layout, this.fields);
   }
 
   /** Focuses the first or last input (in the service's form too, before Lit has taken it over). */
