@@ -3,17 +3,18 @@
  * on 127.0.0.1 with a temp data folder, the demo merchant on localhost, Debian's Chromium with the
  * project's flags).
  *
- * The merchant page is served on the demo's origin (the merchant origin the service seeded, so the
- * frames' `frame-ancestors` admits it, and `/api/payment-intents` is same-origin): Playwright answers
- * `<demo>/__bench/sdk.html` with the page below; every other request reaches the real demo and
- * service. The page imports `<service>/sdk/cpe.js`, calls `createElements({pubKey,
- * createServerIntent})` with a createServerIntent that POSTs to the demo backend, creates
+ * The merchant page is served on the demo's origin, whose own merchant the bench creates (so the
+ * frames' `frame-ancestors` admits the page), with its backend route `/__bench/intent` (a Payment
+ * Intent of that merchant, made with its licence key through CpeClient): Playwright answers both;
+ * every other request reaches the real service. The page imports `<service>/sdk/cpe.js`, calls
+ * `createElements({pubKey, createServerIntent})` with a createServerIntent that POSTs to that route, creates
  * `cardElement({element: '#mount'})`, then times `await el.init(); await el.awaitReady()` with
  * `performance.now()`. Each run is a new browser context (empty cache, new page).
  */
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { BrowserContext, Page } from 'playwright-core';
+import { CpeClient, toSession } from '../../client/index.ts';
 import type { Stack } from '../../testkit/stack.ts';
 
 export interface ReadyResult {
@@ -70,7 +71,7 @@ window.__cpeBench = (async () => {
     if (typeof sdk.createElements !== 'function') return { missing: 'createElements' };
     let sessionAt;
     const createServerIntent = async () => {
-      const response = await fetch('/api/payment-intents', { method: 'POST' });
+      const response = await fetch('/__bench/intent', { method: 'POST' });
       if (!response.ok) throw new Error('demo backend answered ' + response.status);
       const session = await response.json();
       sessionAt ??= performance.now();
@@ -127,9 +128,31 @@ export const median = (values: number[]) => {
   return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
 };
 
-/** A context that answers the bench page (see `benchPage`) and may reach the service on loopback. */
+/** The bench's merchant, for the demo's origin: its keys and a client with its licence key. */
+const merchants = new WeakMap<Stack, Promise<{ publicKey: string; merchantId: number; client: CpeClient }>>();
+function merchantOf(stack: Stack) {
+  let merchant = merchants.get(stack);
+  if (!merchant)
+    merchants.set(
+      stack,
+      (merchant = Promise.resolve(stack.service.services.merchants.create({ name: 'Bench Shop', origins: [new URL(stack.demoUrl).origin] })).then((m) => ({
+        ...m,
+        client: new CpeClient({ licenceKey: m.licenceKey, baseUrl: stack.serviceUrl }),
+      }))),
+    );
+  return merchant;
+}
+
+let orders = 0;
+
+/** A context that answers the bench page (see `benchPage`) and its backend route, and may reach the service on loopback. */
 async function prepare(stack: Stack, context: BrowserContext, warm = 0): Promise<void> {
-  const html = benchPage(stack.serviceUrl, stack.service.credentials.publicKey, warm);
+  const merchant = await merchantOf(stack);
+  const html = benchPage(stack.serviceUrl, merchant.publicKey, warm);
+  await context.route(`${stack.demoUrl}/__bench/intent`, async (route) => {
+    const created = await merchant.client.createPaymentIntent({ merchantid: merchant.merchantId, amount: 1234, currency: 'GBP', identifier: `bench-${++orders}` });
+    await route.fulfill({ status: 200, contentType: 'application/json', body: JSON.stringify(toSession(created)) });
+  });
   // A page answered by Playwright has no address space of its own, so Chromium's Local Network
   // Access treats it as public and refuses its requests to the service on 127.0.0.1; the demo's
   // real pages (localhost → 127.0.0.1, both loopback) never ask. Granting the permission gives
