@@ -390,6 +390,11 @@ export abstract class FrameHost extends HTMLElementOrStub implements FrameOwner,
     return this.#mount.look(this.options.theme);
   }
 
+  /** @internal FrameOwner: the width of the element's own frame (the element's). */
+  frameWidth(): number {
+    return this.clientWidth;
+  }
+
   /** @internal FrameOwner: a frame said hello. */
   frameHello(frame: Frame, texts?: DialogTexts): void {
     this.#mount.frameHello(frame, texts);

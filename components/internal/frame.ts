@@ -11,6 +11,8 @@ export interface FrameOwner {
   frameConfig(): FrameConfig;
   /** The look the frame paints first (its address's fragment). */
   frameLook(): FrameLook;
+  /** The width the frame will have, when the owner knows it (the frame arranges its form for it before its first paint). */
+  frameWidth?(): number;
   /** The frame said hello: its form can be typed in and is shown at its height. */
   frameHello(frame: Frame, texts?: DialogTexts): void;
   frameEvent<E extends FrameEventName>(frame: Frame, name: E, detail: FrameEventDetail<E>): void;
@@ -58,7 +60,7 @@ export class Frame {
     // docs/security/autofill-across-iframes.md), granted only where the browser knows it: elsewhere
     // (Chromium 156 included) the name would log "Unrecognized feature".
     iframe.allow = (document as { featurePolicy?: { features(): string[] } }).featurePolicy?.features().includes('autofill') ? 'payment; autofill' : 'payment';
-    const look = owner.frameLook();
+    const look = { ...owner.frameLook(), width: owner.frameWidth?.() };
     if (look.scheme) iframe.style.colorScheme = look.scheme;
     iframe.src = frameUrl(origin, app, { pk: controller.pubKey, ok: controller.current?.opaqueKey, lang: language, ...params }, this.session, look);
     this.skeleton.className = 'skeleton';

@@ -23,13 +23,23 @@ if (look.scheme) {
   el.setAttribute('scheme', look.scheme);
   document.documentElement.style.colorScheme = look.scheme;
 }
-if (el.shadowRoot) arrange(el, el.shadowRoot, el.getAttribute('layout') as Layout, CARD_FIELDS);
-// The element's focus() focuses this frame before its code may have run: the first field takes it
-// (after the focus settles, so a click on another field keeps its own).
-addEventListener('focus', () => setTimeout(() => el.shadowRoot?.activeElement || el.shadowRoot?.querySelector<HTMLInputElement>('input')?.focus()));
-const texts = pageTexts();
-if (window.parent !== window && UUID.test(session) && texts) {
-  const hello: Hello = { cpe: BRIDGE_VERSION, type: 'hello', session, height: Math.ceil(el.getBoundingClientRect().height), texts: dialogTexts(texts.lang, texts.catalogue) };
-  window.parent.postMessage(hello, '*');
-  (window as { __cpeHello?: boolean }).__cpeHello = true;
+/** Arranges the fields for the frame's width and says hello with the form's height. */
+function hello(): void {
+  if (el.shadowRoot) arrange(el, el.shadowRoot, el.getAttribute('layout') as Layout, CARD_FIELDS);
+  const texts = pageTexts();
+  if (window.parent === window || !UUID.test(session) || !texts) return;
+  const height = Math.ceil(el.getBoundingClientRect().height);
+  const said: Hello = { cpe: BRIDGE_VERSION, type: 'hello', session, height, texts: dialogTexts(texts.lang, texts.catalogue) };
+  window.parent.postMessage(said, '*');
+  // host.ts: the height the element has; it sends a resize if its code lays the form out otherwise.
+  (window as { __cpeHello?: number }).__cpeHello = height;
+}
+
+// A frame of another site may parse its page before it knows its size (the element's width comes
+// in the fragment): until then, no arrangement is measured and no height said (at most 200 ms).
+if (!look.width || Math.abs(innerWidth - look.width) <= 1) hello();
+else {
+  const once = () => (removeEventListener('resize', once), clearTimeout(timer), hello());
+  const timer = setTimeout(once, 200);
+  addEventListener('resize', once);
 }

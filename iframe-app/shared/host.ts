@@ -64,6 +64,12 @@ export async function startFrame(create: (params: FrameParams) => FrameApp | und
 
   let end: FrameEnd | undefined;
   let loaded: Texts | undefined;
+  /** The height the element last heard (hello, resize); a change goes as `resize` once the port is there. */
+  let lastHeight: number | undefined;
+  const resized = () => {
+    const h = height();
+    if (end && lastHeight !== undefined && h !== lastHeight) end.emit('resize', { height: (lastHeight = h) });
+  };
   const catalogueFailed = () => end!.emit('error', { code: 'catalogue_failed', message: `The "${params.lang}" texts could not be loaded; the form is shown in English.` });
   /** The last change before the port came (typed before the code ran): sent once it is there. */
   let unsent: ChangeState | undefined;
@@ -85,6 +91,7 @@ export async function startFrame(create: (params: FrameParams) => FrameApp | und
     (init, port) => {
       end = new FrameEnd(port as unknown as PortLike, handlers);
       configure(init.config);
+      resized();
       if (unsent) end.emit('change', unsent);
       unsent = undefined;
       if (loaded?.failed) catalogueFailed();
@@ -108,16 +115,15 @@ export async function startFrame(create: (params: FrameParams) => FrameApp | und
     takingOver = false;
   } else document.body.append(el);
   await el.updateComplete;
-  let lastHeight = height();
-  const early = window as unknown as { __cpeHello?: boolean };
-  if (!early.__cpeHello) {
+  // The height the element has: the first-paint script's hello, or this first render's.
+  const said = (window as unknown as { __cpeHello?: number }).__cpeHello;
+  lastHeight = said ?? height();
+  if (said === undefined) {
     const hello: Hello = { cpe: BRIDGE_VERSION, type: 'hello', session, height: lastHeight, texts: dialogTexts(loaded.lang, loaded.catalogue) };
     window.parent.postMessage(hello, '*');
   }
-  new ResizeObserver(() => {
-    const h = height();
-    if (h !== lastHeight && end) end.emit('resize', { height: (lastHeight = h) });
-  }).observe(el, { box: 'border-box' });
+  new ResizeObserver(resized).observe(el, { box: 'border-box' });
+  resized();
   return app;
 }
 

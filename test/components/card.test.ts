@@ -152,7 +152,8 @@ describe('handshake', () => {
     // The fragment: the mount's uuid, then the look the frame paints first (never sent to the service).
     const [uuid, look] = url.hash.slice(1).split(/&(.*)/s);
     expect(uuid).to.match(/^[0-9a-f-]{36}$/);
-    expect(Object.fromEntries(new URLSearchParams(look))).to.deep.equal({ '--cpe-accent': '#ff0066', s: 'dark' });
+    // The element's width too: the frame arranges its form for it before it knows its own size.
+    expect(Object.fromEntries(new URLSearchParams(look))).to.deep.equal({ '--cpe-accent': '#ff0066', s: 'dark', w: '480' });
     expect(iframe.title).to.equal('Card payment');
     // Payment Request, and browser autofill of the card fields where the browser has that policy
     // feature (not Chromium 156: an unknown name would log "Unrecognized feature").
