@@ -5,6 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { build, defineConfig, type InlineConfig, type Plugin, type UserConfig } from 'vite';
 import { framePage, FRAME_APPS } from './iframe-app/frame-page.ts';
 import { inlineFrameEntry } from './scripts/vite-inline-frame.ts';
+import { minifyCssTemplates } from './scripts/vite-minify-css.ts';
 import { packageBuild } from './scripts/vite-package.ts';
 
 /**
@@ -71,7 +72,7 @@ export function framesConfig(name: string, page: string, options: { emptyOutDir:
     publicDir: false,
     logLevel: 'warn',
     oxc,
-    plugins: [framePages({ [name]: page }), inlineFrameEntry('/frames/', { earlyInit: speaksBridge(page) })],
+    plugins: [framePages({ [name]: page }), minifyCssTemplates(), inlineFrameEntry('/frames/', { earlyInit: speaksBridge(page) })],
     build: {
       outDir: dirs.outDir,
       emptyOutDir: options.emptyOutDir,

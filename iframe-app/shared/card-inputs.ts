@@ -157,9 +157,28 @@ export class CardInputs extends LitElement {
   /** Made once connected: the service renders this element in Node (iframe-app/ssr/), which has no ResizeObserver. */
   #resized?: ResizeObserver;
 
+  /**
+   * The service's form (declarative shadow DOM, `defer-hydration`) stays as it was sent and painted,
+   * arranged but not yet Lit's, until the host takes it over (`takeOver`).
+   */
   override connectedCallback(): void {
-    super.connectedCallback();
+    if (!this.hasAttribute('defer-hydration')) super.connectedCallback();
     (this.#resized ??= new ResizeObserver(() => this.arrange())).observe(this);
+  }
+
+  /**
+   * Takes the service's form over: Lit draws the form anew in its shadow root (the served nodes go
+   * in the same task, so nothing is painted in between; host.ts puts back what was typed with `adopt`).
+   * Drawing anew costs less code than hydrating the served DOM (Lit's hydration support, about 2 KB).
+   */
+  takeOver(): void {
+    this.removeAttribute('defer-hydration');
+    if (this.isConnected) super.connectedCallback();
+  }
+
+  protected override createRenderRoot(): HTMLElement | DocumentFragment {
+    this.shadowRoot?.replaceChildren();
+    return super.createRenderRoot();
   }
 
   override disconnectedCallback(): void {
@@ -266,8 +285,6 @@ export class CardInputs extends LitElement {
     const scheme = this.scheme && this.scheme !== 'unknown' ? (this.scheme as KnownScheme) : undefined;
     const placeholder = minimal && (field === 'number' || field === 'name') ? catalogue[field] : catalogue[`${field}Placeholder`];
     const ok = this.touched.has(field) && !message && !this.problem(field);
-    // An empty message is `nothing`, not '': hydrated from the service's page, an empty string leaves
-    // no text node and Lit would write the first message into its end marker (a comment).
     return html`<div class="field ${field}">
       <label for=${id} class=${minimal ? 'sr' : ''}>${catalogue[field]}</label>
       <div class="box">

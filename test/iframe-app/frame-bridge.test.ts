@@ -110,14 +110,17 @@ describe('frame pages over the bridge', () => {
     const el = await waitUntil(() => {
       const form = doc.querySelector('cpe-card-form') as CardInputs;
       return !form.hasAttribute('defer-hydration') && form.values?.number ? form : undefined;
-    }, 'not hydrated', { timeout: 4000 }).then(() => doc.querySelector('cpe-card-form') as CardInputs);
+    }, 'not taken over', { timeout: 4000 }).then(() => doc.querySelector('cpe-card-form') as CardInputs);
     await el.updateComplete;
     expect(el.values).to.include({ number: '42424242424242', name: 'Ada Lovelace' });
-    expect(root.querySelector<HTMLInputElement>('#cpe-number')).to.equal(number);
-    expect(number.value).to.equal('4242 4242 4242 42');
-    expect(root.activeElement).to.equal(number);
-    expect(number.selectionStart).to.equal(4);
-    expect(name.value).to.equal('Ada Lovelace');
+    // Lit drew the form anew in the same shadow root (no hydration): the new inputs hold what was typed.
+    expect(el.shadowRoot).to.equal(root);
+    const [numberNow, nameNow] = ['#cpe-number', '#cpe-name'].map((id) => root.querySelector<HTMLInputElement>(id)!);
+    expect(root.querySelectorAll('#cpe-number').length, 'one form, not the served one beside Lit\'s').to.equal(1);
+    expect(numberNow.value).to.equal('4242 4242 4242 42');
+    expect(root.activeElement).to.equal(numberNow);
+    expect(numberNow.selectionStart).to.equal(4);
+    expect(nameNow.value).to.equal('Ada Lovelace');
   });
 
   it('a second init is ignored: one init per load (a page script cannot re-point the frame)', async () => {
