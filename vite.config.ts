@@ -4,6 +4,7 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build, defineConfig, type InlineConfig, type Plugin, type UserConfig } from 'vite';
 import { framePage, FRAME_APPS } from './iframe-app/frame-page.ts';
+import { marksSprite } from './iframe-app/shared/marks.ts';
 import { inlineFrameEntry } from './scripts/vite-inline-frame.ts';
 import { minifyCssTemplates } from './scripts/vite-minify-css.ts';
 import { packageBuild } from './scripts/vite-package.ts';
@@ -15,8 +16,9 @@ import { packageBuild } from './scripts/vite-package.ts';
  *                       pages (`components/index.ts`). No Lit and no zod: it validates with the
  *                       guards generated from protocol/'s zod schemas (protocol/runtime/guards.ts).
  *   dist/frames/<app>/  the hosted iframe apps, one per `iframe-app/<app>/main.ts`, served by the
- *                       service under `/frames/<app>/`: one page each with its code inline, and the
- *                       language catalogues in dist/frames/assets/.
+ *                       service under `/frames/<app>/`: one page each with its code inline, the
+ *                       language catalogues in dist/frames/assets/, and the card schemes' marks in
+ *                       dist/frames/marks.svg.
  *
  * The SDK build is this file's config; the frames build runs after it (plugin `framesBuild`), one
  * build per frame app, so a new frame is a new folder with a main.ts and its line in iframe-app/frame-page.ts.
@@ -99,6 +101,8 @@ function framesBuild(): Plugin {
       done = true;
       const entries = Object.entries(frameEntries());
       for (const [i, [name, page]] of entries.entries()) await build(framesConfig(name, page, { emptyOutDir: i === 0 }));
+      // The card schemes' marks, one sprite every card frame shares (iframe-app/shared/marks.ts).
+      writeFileSync(join(root, 'dist/frames/marks.svg'), marksSprite());
     },
   };
 }

@@ -34,6 +34,7 @@ const scaled = (ms) => Math.round(ms * scale);
  *   GET  /intent, POST /frames/tokenise, /frames/wallet/*   a fake service for the frame apps
  *                        under test, scripted per session token (PUT/GET /__cpe/fake-service/<token>)
  *   GET  /iframe-app/<app>/index.html   a frame app's page (iframe-app/frame-page.ts)
+ *   GET  /frames/marks.svg   the card schemes' marks (iframe-app/shared/marks.ts)
  *   GET  /frames/…?pk=pk_test_fake   a fake frame page (test/components/fixtures/fake-frame.ts) for
  *                        handshake tests whose controller uses the test server as its service
  *
@@ -106,6 +107,13 @@ function cpeService() {
         }
         ctx.type = 'html';
         ctx.body = page;
+      });
+      use(async (ctx, next) => {
+        // The card schemes' marks, as the service serves the build's sprite (iframe-app/shared/marks.ts).
+        if (ctx.path !== '/frames/marks.svg') return next();
+        const { marksSprite } = await import('./iframe-app/shared/marks.ts');
+        ctx.type = 'image/svg+xml';
+        ctx.body = marksSprite();
       });
       use(async (ctx, next) => {
         // A fake hosted frame for the handshake tests (their controller's service is the test server).
