@@ -74,7 +74,7 @@ export function framesConfig(name: string, page: string, options: { emptyOutDir:
     publicDir: false,
     logLevel: 'warn',
     oxc,
-    plugins: [framePages({ [name]: page }), minifyCssTemplates(), inlineFrameEntry('/frames/', { earlyInit: speaksBridge(page) })],
+    plugins: [framePages({ [name]: page }), pageCatalogue(name), minifyCssTemplates(), inlineFrameEntry('/frames/', { earlyInit: speaksBridge(page) })],
     build: {
       outDir: dirs.outDir,
       emptyOutDir: options.emptyOutDir,
@@ -84,6 +84,23 @@ export function framesConfig(name: string, page: string, options: { emptyOutDir:
       assetsInlineLimit: 0,
       modulePreload: { polyfill: false },
       rolldownOptions: { input: { [name]: page } },
+    },
+  };
+}
+
+/**
+ * The card form's page always carries its texts (iframe-app/ssr/render.ts): in its build, the English
+ * catalogue (the elements' default and the fallback) is those texts (iframe-app/card-form/page-catalogue.ts).
+ */
+function pageCatalogue(name: string): Plugin {
+  const en = join(framesRoot, 'i18n', 'en.ts');
+  return {
+    name: 'cpe:page-catalogue',
+    enforce: 'pre',
+    async resolveId(source, importer, options) {
+      if (name !== 'card-form' || !importer || !source.endsWith('/en.ts')) return undefined;
+      const resolved = await this.resolve(source, importer, { ...options, skipSelf: true });
+      return resolved?.id === en ? join(framesRoot, 'card-form', 'page-catalogue.ts') : undefined;
     },
   };
 }
