@@ -74,7 +74,7 @@ export function framesConfig(name: string, page: string, options: { emptyOutDir:
     publicDir: false,
     logLevel: 'warn',
     oxc,
-    plugins: [framePages({ [name]: page }), pageCatalogue(name), minifyCssTemplates(), inlineFrameEntry('/frames/', { earlyInit: speaksBridge(page) })],
+    plugins: [framePages({ [name]: page }), cardFormPage(name), minifyCssTemplates(), inlineFrameEntry('/frames/', { earlyInit: speaksBridge(page) })],
     build: {
       outDir: dirs.outDir,
       emptyOutDir: options.emptyOutDir,
@@ -89,18 +89,26 @@ export function framesConfig(name: string, page: string, options: { emptyOutDir:
 }
 
 /**
- * The card form's page always carries its texts (iframe-app/ssr/render.ts): in its build, the English
- * catalogue (the elements' default and the fallback) is those texts (iframe-app/card-form/page-catalogue.ts).
+ * What the card form's page has already, its build takes from there rather than carrying a second
+ * copy: the English catalogue (the elements' default and the fallback) is the page's own texts, which
+ * the service renders into every card form page (iframe-app/ssr/render.ts), and the fields'
+ * arrangement, the theme and the page's texts are the first-paint script's (iframe-app/shared/first-paint-api.ts).
  */
-function pageCatalogue(name: string): Plugin {
-  const en = join(framesRoot, 'i18n', 'en.ts');
+const CARD_FORM_PAGE_TAKES: Record<string, string> = {
+  'i18n/en.ts': 'card-form/page-catalogue.ts',
+  'shared/arrange.ts': 'card-form/page-arrange.ts',
+  'shared/theme.ts': 'card-form/page-theme.ts',
+  'shared/texts.ts': 'card-form/page-texts.ts',
+};
+function cardFormPage(name: string): Plugin {
+  const takes = new Map(Object.entries(CARD_FORM_PAGE_TAKES).map(([from, to]) => [join(framesRoot, from), join(framesRoot, to)]));
   return {
-    name: 'cpe:page-catalogue',
+    name: 'cpe:card-form-page',
     enforce: 'pre',
     async resolveId(source, importer, options) {
-      if (name !== 'card-form' || !importer || !source.endsWith('/en.ts')) return undefined;
+      if (name !== 'card-form' || !importer || !/\/(en|arrange|theme|texts)\.ts$/.test(source)) return undefined;
       const resolved = await this.resolve(source, importer, { ...options, skipSelf: true });
-      return resolved?.id === en ? join(framesRoot, 'card-form', 'page-catalogue.ts') : undefined;
+      return resolved && takes.get(resolved.id);
     },
   };
 }

@@ -1,5 +1,4 @@
 import { LitElement, html, nothing, svg, type TemplateResult } from 'lit';
-import { live } from 'lit/directives/live.js';
 import type { CardSchemesDisplay, ChangeState, ColorScheme, FrameSession, TokeniseResult } from '../../protocol/schemas/bridge.ts';
 import { TokeniseResult as TokeniseResultGuard } from '../../protocol/runtime/guards.ts';
 import { conforms } from '../../protocol/runtime/json-guard.ts';
@@ -187,6 +186,13 @@ export class CardInputs extends LitElement {
   }
 
   protected override updated(): void {
+    // Each input shows its field's value (after a reset, a relayed or adopted value), written only
+    // where the text differs, so the caret of the input being typed in stays (Lit's `live`, without its code).
+    for (const input of this.renderRoot.querySelectorAll<HTMLInputElement>('input[data-field]')) {
+      const field = input.dataset.field as CardField;
+      const shown = displayOf(field, this.values[field]);
+      if (input.value !== shown) input.value = shown;
+    }
     this.arrange();
   }
 
@@ -304,7 +310,6 @@ export class CardInputs extends LitElement {
           aria-required="true"
           aria-invalid=${message ? 'true' : 'false'}
           aria-describedby=${message ? `${id}-msg` : nothing}
-          .value=${live(displayOf(field, this.values[field]))}
           @input=${this.#onInput}
           @blur=${this.#onBlur}
         />

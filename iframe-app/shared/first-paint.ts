@@ -13,8 +13,12 @@ import { UUID } from '../../protocol/runtime/patterns.ts';
 import { BRIDGE_VERSION } from '../../protocol/runtime/version.ts';
 import type { Layout } from '../../protocol/schemas/frame-url.ts';
 import { arrange } from './arrange.ts';
-import { dialogTexts, pageTexts } from './texts.ts';
-import { applyTokens } from './theme.ts';
+import { applyLanguage, dialogTexts, pageTexts } from './texts.ts';
+import { applyTheme, applyTokens } from './theme.ts';
+import type { FirstPaintApi } from './first-paint-api.ts';
+
+// Lent to the page's module (first-paint-api.ts): one copy of each in the page.
+(window as unknown as { cpeFirstPaint: FirstPaintApi }).cpeFirstPaint = { arrange, applyTheme, pageTexts, dialogTexts, applyLanguage };
 
 const el = document.body.firstElementChild as HTMLElement;
 const { session, look } = readFragment(location.hash);
