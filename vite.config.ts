@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build, defineConfig, type InlineConfig, type Plugin, type UserConfig } from 'vite';
@@ -17,8 +17,8 @@ import { packageBuild } from './scripts/vite-package.ts';
  *                       guards generated from protocol/'s zod schemas (protocol/runtime/guards.ts).
  *   dist/frames/<app>/  the hosted iframe apps, one per `iframe-app/<app>/main.ts`, served by the
  *                       service under `/frames/<app>/`: one page each with its code inline, the
- *                       language catalogues in dist/frames/assets/, and the card schemes' marks in
- *                       dist/frames/marks.svg.
+ *                       language catalogues in dist/frames/assets/, the card schemes' marks in
+ *                       dist/frames/marks.svg, and dist/frames/keep/ (an empty page, see frame.ts).
  *
  * The SDK build is this file's config; the frames build runs after it (plugin `framesBuild`), one
  * build per frame app, so a new frame is a new folder with a main.ts and its line in iframe-app/frame-page.ts.
@@ -128,6 +128,9 @@ function framesBuild(): Plugin {
       for (const [i, [name, page]] of entries.entries()) await build(framesConfig(name, page, { emptyOutDir: i === 0 }));
       // The card schemes' marks, one sprite every card frame shares (iframe-app/shared/marks.ts).
       writeFileSync(join(root, 'dist/frames/marks.svg'), marksSprite());
+      // The empty page the SDK keeps hidden so that the service's renderer process outlives a remount (components/internal/frame.ts).
+      mkdirSync(join(root, 'dist/frames/keep'), { recursive: true });
+      writeFileSync(join(root, 'dist/frames/keep/index.html'), '<!doctype html><meta charset="utf-8"><title>CPE</title>\n');
     },
   };
 }

@@ -117,6 +117,12 @@ function cpeService() {
       });
       use(async (ctx, next) => {
         // A fake hosted frame for the handshake tests (their controller's service is the test server).
+        if (ctx.path === '/frames/keep/') {
+          // The page the SDK keeps hidden (components/internal/frame.ts): empty.
+          ctx.type = 'html';
+          ctx.body = '<!doctype html><title>CPE</title>';
+          return;
+        }
         if (ctx.path.startsWith('/frames/') && ctx.query.pk === 'pk_test_fake') {
           ctx.type = 'html';
           ctx.body = '<!doctype html><body style="margin:0"><script type="module" src="/test/components/fixtures/fake-frame.ts"></script>';

@@ -24,7 +24,7 @@
  * Prints tables to stdout, progress to stderr, and writes the figures to bench/results/sdk.json.
  */
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { gzipSync } from 'node:zlib';
 import { cpus, platform, release, tmpdir, totalmem } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
@@ -198,6 +198,9 @@ for (const app of apps) {
   sizeRows.push([`frame ${app} (page + assets)`, String(graph.files.length), String(graph.raw), String(graph.gzip), kib(graph.gzip)]);
 }
 if (servedCard) sizeRows.push([`frame ${CARD_FRAME} as served (the form rendered in: en, row)`, '1', String(servedCard.raw), String(servedCard.gzip), kib(servedCard.gzip)]);
+// The card schemes' marks: one sprite the card frames share, fetched when a mark first shows (at once with cardSchemesDisplay 'all').
+const marks = existsSync(join(dist, 'frames', 'marks.svg')) ? walker.size(join('frames', 'marks.svg')) : undefined;
+if (marks) sizeRows.push(["card schemes' marks (frames/marks.svg: when a mark first shows)", '1', String(marks.raw), String(marks.gzip), kib(marks.gzip)]);
 if (sizeRows.length > 0) table(['what', 'files', 'bytes', 'gzip -9', 'gzip KiB'], sizeRows, [false, true, true, true, true]);
 if (apps.length === 0) out('frames: no frames built (dist/frames has no <app>/index.html)');
 out();
