@@ -91,14 +91,16 @@ export function framesConfig(name: string, page: string, options: { emptyOutDir:
 /**
  * What the card form's page has already, its build takes from there rather than carrying a second
  * copy: the English catalogue (the elements' default and the fallback) is the page's own texts, which
- * the service renders into every card form page (iframe-app/ssr/render.ts), and the fields'
- * arrangement, the theme and the page's texts are the first-paint script's (iframe-app/shared/first-paint-api.ts).
+ * the service renders into every card form page (iframe-app/ssr/render.ts), the styles are those of
+ * the served form, and the fields' arrangement, the theme and the page's texts are the first-paint
+ * script's (iframe-app/shared/first-paint-api.ts).
  */
 const CARD_FORM_PAGE_TAKES: Record<string, string> = {
   'i18n/en.ts': 'card-form/page-catalogue.ts',
   'shared/arrange.ts': 'card-form/page-arrange.ts',
   'shared/theme.ts': 'card-form/page-theme.ts',
   'shared/texts.ts': 'card-form/page-texts.ts',
+  'shared/styles.ts': 'card-form/page-styles.ts',
 };
 function cardFormPage(name: string): Plugin {
   const takes = new Map(Object.entries(CARD_FORM_PAGE_TAKES).map(([from, to]) => [join(framesRoot, from), join(framesRoot, to)]));
@@ -106,7 +108,7 @@ function cardFormPage(name: string): Plugin {
     name: 'cpe:card-form-page',
     enforce: 'pre',
     async resolveId(source, importer, options) {
-      if (name !== 'card-form' || !importer || !/\/(en|arrange|theme|texts)\.ts$/.test(source)) return undefined;
+      if (name !== 'card-form' || !importer || !/\/(en|arrange|theme|texts|styles)\.ts$/.test(source)) return undefined;
       const resolved = await this.resolve(source, importer, { ...options, skipSelf: true });
       return resolved && takes.get(resolved.id);
     },
