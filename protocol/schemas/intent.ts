@@ -1,5 +1,6 @@
 import * as z from 'zod/mini';
 import { SCHEME_NAMES } from '../runtime/card-schemes.ts';
+import { INTENT_STATUSES } from '../runtime/intent-status.ts';
 
 /**
  * The Payment Intent as the browser meets it: its states, and the answers of the session-backed
@@ -10,18 +11,7 @@ import { SCHEME_NAMES } from '../runtime/card-schemes.ts';
 const describe = <T>(text: string) => z.describe<T>(text);
 const id = (name: string) => z.meta({ id: name });
 
-/** The nine states of a Payment Intent (SPEC "Payment Intent states"), in the typical order. */
-export const INTENT_STATUSES = [
-  'open',
-  'requires_payment_method',
-  'requires_customer_confirmation',
-  'requires_customer_authentication',
-  'requires_authorisation',
-  'succeeded',
-  'failed',
-  'cancelled',
-  'requires_capture',
-] as const;
+export { INTENT_STATUSES } from '../runtime/intent-status.ts';
 export const IntentStatus = z.enum(INTENT_STATUSES).check(
   describe(
     'open: created, no browser session has started. requires_payment_method: waiting for a card (the browser session started, or the last attach failed). ' +

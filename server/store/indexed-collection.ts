@@ -1,6 +1,6 @@
 import { added, firstOf, lowerBound, removed, replaced, rowsOf, sizeOf, type Bucket } from './ordered-index.ts';
 import { idPosition, isUnpositionedId } from '../identity/ids.ts';
-import { CursorNotFound, type CursorList, type IndexSpec, type Page, type PageQuery, type Row } from './store.ts';
+import { CursorNotFound, rowMatches, type CursorList, type IndexSpec, type Page, type PageQuery, type Row, type RowFilter } from './store.ts';
 
 type Stored<T> = T & { _seq: number };
 
@@ -153,7 +153,8 @@ export class IndexedCollection<T extends Row> {
     return true;
   }
 
-  page(index: string, key: string, query: PageQuery, cursorList?: CursorList): Page<T> {
+  page(index: string, key: string, query: PageQuery, cursorList?: CursorList, filter?: RowFilter): Page<T> {
+    if (filter) return this.#filteredPage(index, key, query, cursorList ?? { index, key }, filter);
     // No closures here: a list is the hottest read, and each closure made per call costs (more so under tsx).
     const rows = rowsOf(this.#bucket(index, key));
     if (query.endingBefore !== undefined) {
@@ -166,6 +167,24 @@ export class IndexedCollection<T extends Row> {
       query.startingAfter === undefined ? rows.length : lowerBound(rows, this.#cursorSeq(cursorList ?? { index, key }, 'starting_after', query.startingAfter));
     const start = Math.max(0, end - query.limit);
     return { data: rows.slice(start, end).reverse(), hasMore: start > 0 };
+  }
+
+  /**
+   * A page of the list's rows that meet `filter`: read from the cursor outwards until `limit` match
+   * (and one more, for has_more). The list is in memory, so a test per row costs nanoseconds.
+   */
+  #filteredPage(index: string, key: string, query: PageQuery, list: CursorList, filter: RowFilter): Page<T> {
+    const rows = rowsOf(this.#bucket(index, key));
+    const matches = rowMatches(filter);
+    const found: T[] = [];
+    if (query.endingBefore !== undefined) {
+      for (let i = lowerBound(rows, this.#cursorSeq(list, 'ending_before', query.endingBefore) + 1); i < rows.length && found.length <= query.limit; i++)
+        if (matches(rows[i])) found.push(rows[i]);
+      return { data: found.slice(0, query.limit).reverse(), hasMore: found.length > query.limit };
+    }
+    const end = query.startingAfter === undefined ? rows.length : lowerBound(rows, this.#cursorSeq(list, 'starting_after', query.startingAfter));
+    for (let i = end - 1; i >= 0 && found.length <= query.limit; i--) if (matches(rows[i])) found.push(rows[i]);
+    return { data: found.slice(0, query.limit), hasMore: found.length > query.limit };
   }
 
   /**

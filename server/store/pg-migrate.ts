@@ -6,7 +6,8 @@ const MIGRATION_LOCK = 0x637065; // 'cpe'
 
 /**
  * Brings the schema up to date: each migration of pg-schema.ts not yet in schema_migrations runs in a
- * transaction of its own, in version order, under an advisory lock. Returns the versions applied.
+ * transaction of its own, in version order (gaps allowed: a version is applied once, whenever it
+ * arrives), under an advisory lock. Returns the versions applied.
  */
 export async function migrate(pool: pg.Pool): Promise<number[]> {
   const client = await pool.connect();
@@ -17,7 +18,8 @@ export async function migrate(pool: pg.Pool): Promise<number[]> {
       await client.query('CREATE TABLE IF NOT EXISTS schema_migrations (version integer PRIMARY KEY, name text NOT NULL, applied_at timestamptz NOT NULL DEFAULT now())');
       const { rows } = await client.query<{ version: number }>('SELECT version FROM schema_migrations');
       const done = new Set(rows.map((r) => Number(r.version)));
-      for (const migration of MIGRATIONS) {
+      // In version order whatever the array's order (each issue has its own number, with gaps).
+      for (const migration of [...MIGRATIONS].sort((a, b) => a.version - b.version)) {
         if (done.has(migration.version)) continue;
         await client.query('BEGIN');
         try {

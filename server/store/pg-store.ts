@@ -4,7 +4,7 @@ import { ApiError } from '../http/api-error.ts';
 import { migrate } from './pg-migrate.ts';
 import { ATTEMPT_COLUMNS, TABLES, type Column, type TableDef } from './pg-schema.ts';
 import { idPosition, isUnpositionedId } from '../identity/ids.ts';
-import { CursorNotFound, type Collection, type CursorList, type IndexSpec, type Page, type PageQuery, type RateBuckets, type Row, type Store, type TransactionOptions } from './store.ts';
+import { CursorNotFound, type Collection, type CursorList, type IndexSpec, type Page, type PageQuery, type RateBuckets, type Row, type RowFilter, type Store, type TransactionOptions } from './store.ts';
 
 const HOUR = 3600;
 
@@ -434,32 +434,40 @@ class PgCollection<T extends Row> implements Collection<T> {
     return true;
   }
 
-  async page(index: string, key: string, query: PageQuery, cursorList?: CursorList): Promise<Page<T>> {
+  async page(index: string, key: string, query: PageQuery, cursorList?: CursorList, filter?: RowFilter): Promise<Page<T>> {
     const column = this.#index(index);
     const limit = query.limit;
     const list = cursorList ?? { index, key };
-    if (query.endingBefore !== undefined) {
-      const cursor = await this.#cursor(list, 'ending_before', query.endingBefore);
-      const { rows } = await this.store.query(`${this.#select} WHERE ${column} = $1 AND (t.seq, t.id) > ($2, $3) ORDER BY t.seq ASC, t.id ASC LIMIT $4`, [
-        key,
-        cursor.seq,
-        cursor.id,
-        limit + 1,
-      ]);
-      return { data: rows.slice(0, limit).map((r) => this.#row(r)).reverse(), hasMore: rows.length > limit };
+    const values: unknown[] = [key];
+    const where = [`${column} = $1`, ...this.#filter(filter, values)];
+    const older = query.endingBefore === undefined;
+    const cursorId = older ? query.startingAfter : query.endingBefore;
+    if (cursorId !== undefined) {
+      const cursor = await this.#cursor(list, older ? 'starting_after' : 'ending_before', cursorId);
+      values.push(cursor.seq, cursor.id);
+      where.push(`(t.seq, t.id) ${older ? '<' : '>'} ($${values.length - 1}, $${values.length})`);
     }
-    let rows: Record<string, unknown>[];
-    if (query.startingAfter === undefined) ({ rows } = await this.store.query(`${this.#select} WHERE ${column} = $1 ORDER BY t.seq DESC, t.id DESC LIMIT $2`, [key, limit + 1]));
-    else {
-      const cursor = await this.#cursor(list, 'starting_after', query.startingAfter);
-      ({ rows } = await this.store.query(`${this.#select} WHERE ${column} = $1 AND (t.seq, t.id) < ($2, $3) ORDER BY t.seq DESC, t.id DESC LIMIT $4`, [
-        key,
-        cursor.seq,
-        cursor.id,
-        limit + 1,
-      ]));
-    }
-    return { data: rows.slice(0, limit).map((r) => this.#row(r)), hasMore: rows.length > limit };
+    values.push(limit + 1);
+    const order = older ? 'DESC' : 'ASC';
+    const { rows } = await this.store.query(`${this.#select} WHERE ${where.join(' AND ')} ORDER BY t.seq ${order}, t.id ${order} LIMIT $${values.length}`, values);
+    const data = rows.slice(0, limit).map((r) => this.#row(r));
+    return { data: older ? data : data.reverse(), hasMore: rows.length > limit };
+  }
+
+  /** A RowFilter as conditions of a WHERE, its values appended to `values` (fields must be columns). */
+  #filter(filter: RowFilter | undefined, values: unknown[]): string[] {
+    if (!filter) return [];
+    const field = (name: string) => {
+      if (!(name in this.def.columns)) throw new Error(`${this.name}.${name} is not a column to filter on`);
+      return `t.${quote(name)}`;
+    };
+    const param = (value: unknown) => `$${values.push(value)}`;
+    return [
+      ...Object.entries(filter.oneOf ?? {}).map(([name, oneOf]) => `${field(name)} = ANY(${param(oneOf)}::text[])`),
+      ...Object.entries(filter.between ?? {}).map(([name, { gte, lte }]) => `${field(name)} BETWEEN ${param(gte)} AND ${param(lte)}`),
+      // jsonb containment: served by the column's GIN index (jsonb_path_ops), see pg-schema.ts.
+      ...Object.entries(filter.holds ?? {}).map(([name, pairs]) => `${field(name)} @> ${param(JSON.stringify(pairs))}::jsonb`),
+    ];
   }
 
   /**
