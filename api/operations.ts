@@ -109,3 +109,5 @@ export const OPERATIONS: readonly Operation[] = (Object.keys(ROUTES) as Operatio
 /** What a caller sends as an operation's body, and what it gets back: its schemas' input and output types. */
 export type BodyIn<K extends OperationName> = (typeof SCHEMAS)[K] extends { body: infer B extends z.ZodType } ? z.input<B> : never;
 export type Answer<K extends OperationName> = z.output<(typeof SCHEMAS)[K]['response']>;
+/** What a caller sends as an operation's query (a list's filters and cursors). */
+export type QueryIn<K extends OperationName> = (typeof SCHEMAS)[K] extends { query: infer Q extends z.ZodType } ? z.input<Q> : never;

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { ErrorBody } from '../api/errors.ts';
-import type { Answer, BodyIn } from '../api/operations.ts';
+import type { Answer, BodyIn, QueryIn } from '../api/operations.ts';
 import { IDEMPOTENCY_HEADER } from '../protocol/runtime/headers.ts';
 import { pathOf, ROUTES, type OperationName } from '../api/routes.ts';
 
@@ -34,6 +34,24 @@ export function retryDelayMs(n: number, retryAfterMs: number | undefined, { init
   const exponential = Math.min(initialMs * 2 ** (n - 1), maxMs);
   const jittered = Math.max(initialMs, exponential * (0.5 + random() / 2));
   return retryAfterMs !== undefined ? Math.max(jittered, Math.min(retryAfterMs, MAX_RETRY_AFTER_MS)) : jittered;
+}
+
+/**
+ * A query string as the Stripe API's clients write one: nested objects and arrays in brackets
+ * (`created[gte]=…`, `metadata[order_id]=…`, `status[0]=…`), every value as its text.
+ */
+export function queryString(query: object | undefined): string {
+  const pairs: string[] = [];
+  const add = (name: string, value: unknown) => {
+    if (value === undefined) return;
+    if (value !== null && typeof value === 'object') {
+      for (const [key, child] of Object.entries(value)) add(`${name}[${key}]`, child);
+      return;
+    }
+    pairs.push(`${encodeURIComponent(name)}=${encodeURIComponent(value === null ? '' : String(value))}`);
+  };
+  for (const [name, value] of Object.entries(query ?? {})) add(name, value);
+  return pairs.length ? `?${pairs.join('&')}` : '';
 }
 
 /** Retry-After in seconds or as an HTTP date, in milliseconds from now. */
@@ -109,6 +127,29 @@ export class CpeClient {
     return this.#call('retrievePaymentIntent', undefined, {}, { id: paymentIntentId });
   }
 
+  /** Your intents, newest first: `status` (one or several), `created: {gte, lte}`, `metadata: {key: value}`, cursors. */
+  listPaymentIntents(query?: QueryIn<'listPaymentIntents'>): Promise<Answer<'listPaymentIntents'>> {
+    return this.#call('listPaymentIntents', undefined, {}, {}, query);
+  }
+
+  /** Sets `metadata` (merged; "" removes a key) and `description`. */
+  updatePaymentIntent(paymentIntentId: string, input: BodyIn<'updatePaymentIntent'>, options?: RequestOptions): Promise<Answer<'updatePaymentIntent'>> {
+    return this.#call('updatePaymentIntent', input, options, { id: paymentIntentId });
+  }
+
+  /** Refunds captured money of a succeeded intent: `amount` (default: what remains), `reason`, `metadata`. */
+  createRefund(input: BodyIn<'createRefund'>, options?: RequestOptions): Promise<Answer<'createRefund'>> {
+    return this.#call('createRefund', input, options);
+  }
+
+  listRefunds(query?: QueryIn<'listRefunds'>): Promise<Answer<'listRefunds'>> {
+    return this.#call('listRefunds', undefined, {}, {}, query);
+  }
+
+  retrieveRefund(refundId: string): Promise<Answer<'retrieveRefund'>> {
+    return this.#call('retrieveRefund', undefined, {}, { id: refundId });
+  }
+
   /**
    * Test mode: a single-use card token made from your server (`POST /v1/tokens`), for server-side
    * tests; it attaches once, to any of your intents. In a browser the hosted frames tokenise.
@@ -149,8 +190,8 @@ export class CpeClient {
     return this.#send(FORWARDED[operation], body, options);
   }
 
-  async #call<K extends OperationName>(name: K, body?: unknown, options?: RequestOptions, params?: Record<string, string>): Promise<Answer<K>> {
-    const answer = await this.#send(name, body, options, params);
+  async #call<K extends OperationName>(name: K, body?: unknown, options?: RequestOptions, params?: Record<string, string>, query?: object): Promise<Answer<K>> {
+    const answer = await this.#send(name, body, options, params, query);
     if (answer.status >= 400) {
       const error = (answer.body as Partial<ErrorBody>)?.error ?? { type: 'api_error', code: 'unexpected_answer', message: `HTTP ${answer.status}`, param: null };
       throw new CpeApiError(answer.status, error);
@@ -158,7 +199,7 @@ export class CpeClient {
     return answer.body as Answer<K>;
   }
 
-  async #send(name: OperationName, body?: unknown, options: RequestOptions = {}, params?: Record<string, string>): Promise<RawAnswer> {
+  async #send(name: OperationName, body?: unknown, options: RequestOptions = {}, params?: Record<string, string>, query?: object): Promise<RawAnswer> {
     const route = ROUTES[name];
     const method = route.method.toUpperCase();
     const headers: Record<string, string> = { authorization: `Bearer ${this.#licenceKey}`, accept: 'application/json' };
@@ -167,7 +208,7 @@ export class CpeClient {
       // One key for the request and its retries, so a retry can never pay twice.
       headers[IDEMPOTENCY_HEADER] = options.idempotencyKey ?? randomUUID();
     }
-    const url = this.#baseUrl + pathOf(route, params);
+    const url = this.#baseUrl + pathOf(route, params) + queryString(query);
     for (let attempt = 0; ; attempt++) {
       let response: Response;
       let text: string;
