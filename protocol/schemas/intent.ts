@@ -129,6 +129,16 @@ export const AuthoriseResponse = z
   .check(id('AuthoriseResponse'));
 export type AuthoriseResponse = z.infer<typeof AuthoriseResponse>;
 
+/**
+ * What the SDK reads of an authorise answer: the service's AuthoriseResponse, or whatever the
+ * merchant's own authorise endpoint answers (the spec shows only `status`), so each field is optional.
+ */
+export const AuthoriseAnswer = z.object({
+  status: z.optional(IntentStatus),
+  authorised: z.optional(z.boolean()),
+  error: z.optional(z.nullable(AttemptError)),
+});
+
 export const TokeniseResponse = z
   .object({
     data: z.object({
