@@ -136,7 +136,8 @@ export type AuthoriseResponse = z.infer<typeof AuthoriseResponse>;
 export const AuthoriseAnswer = z.object({
   status: z.optional(IntentStatus),
   authorised: z.optional(z.boolean()),
-  error: z.optional(z.nullable(AttemptError)),
+  // The SDK reads only these two of an error (AttemptError has more; a merchant's route may send fewer).
+  error: z.optional(z.nullable(z.object({ code: z.optional(z.string()), message: z.optional(z.string()) }))),
 });
 
 export const TokeniseResponse = z
