@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
+import { seriousViolations } from './helpers/axe.ts';
 import { CARDS } from './helpers/checkout.ts';
 import { checkout, fillBasket, openShop, orderShown, typeShopCard } from './helpers/shop.ts';
 import { startStack, type Stack } from './helpers/stack.ts';
@@ -76,4 +77,42 @@ describe('refunds on the order page', () => {
       await context.close();
     }
   });
+});
+
+describe('the refunds panel in every look', () => {
+  for (const [name, options] of [
+    ['light', {}],
+    ['dark', { colorScheme: 'dark' as const }],
+    ['de', {}, 'de'],
+    ['ar', {}, 'ar'],
+    ['phone-320', { viewport: { width: 320, height: 700 } }],
+  ] as const) {
+    const lang = (name === 'de' || name === 'ar') ? name : undefined;
+    it(`${name}: no overflow, no serious axe violation, the panel fits beside or below the checks`, async () => {
+      // axe is injected as a script: as the shop-look suite, the demo's CSP is bypassed for it.
+      const { page, context } = await openShop(stack, { ...options, bypassCSP: true });
+      try {
+        await fillBasket(page);
+        await checkout(page, stack, 'card');
+        await typeShopCard(page, CARDS.visa);
+        await page.locator('#pay:not([disabled])').click();
+        await orderShown(page);
+        // Paid with the English labels (the card helper types by them); the order page in the look's language.
+        if (lang) await page.goto(`${page.url().split('?')[0]}?lang=${lang}`);
+        await page.locator('#refund-amount').fill('1.50');
+        await page.locator('#refund').click();
+        await page.locator('#refund-notice.good').waitFor();
+        const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+        const wide = await page.evaluate(() => [...document.querySelectorAll('body *')].filter((e) => e.getBoundingClientRect().right > document.documentElement.clientWidth + 1).map((e) => `${e.tagName}#${e.id}.${e.className}`).slice(0, 8));
+        assert.ok(overflow <= 0, `the page scrolls sideways by ${overflow} px: ${wide.join(', ')}`);
+        const panel = await page.locator('section[aria-labelledby="refunds-title"]').boundingBox();
+        const button = await page.locator('#refund').boundingBox();
+        assert.ok(panel && button && button.x >= panel.x && button.x + button.width <= panel.x + panel.width + 0.5, 'the Refund button sits inside its panel');
+        assert.deepEqual(await seriousViolations(page), []);
+        if (process.env.CPE_REFUND_SHOTS) await page.locator('section[aria-labelledby="refunds-title"]').screenshot({ path: `${process.env.CPE_REFUND_SHOTS}/refunds-${name}.png` });
+      } finally {
+        await context.close();
+      }
+    });
+  }
 });
