@@ -28,6 +28,13 @@ export interface TableDef {
   derived?: Record<string, ColumnType>;
   /** A listed collection: a deleted row whose id carries no position stays a cursor (see the tombstones table). */
   paged?: boolean;
+  /**
+   * Columns whose value never goes down as `seq` goes up (a creation time: the position in an id and
+   * the creation time come from the same clock of the process that made the row). A range on one is
+   * also turned into a range of `seq`, found on the column's own index, so a list page filtered by
+   * it reads only the rows in that range (pg-store.ts #filter). Needs an index on (column, seq).
+   */
+  grows?: string[];
   /** payment_intents: `attempts` is rows of payment_attempts. */
   attempts?: boolean;
   /**
@@ -131,6 +138,7 @@ export const TABLES: Record<string, TableDef> = {
       updated_at: t('bigint'),
     } satisfies Columns<Omit<IntentRow, 'attempts'>>,
     indexes: { session: 'session_hash', opaque: 'opaque_key', merchant: 'merchant_id', status: 'ix_status' },
+    grows: ['created_at'],
     attempts: true,
   },
   refunds: {
@@ -151,6 +159,7 @@ export const TABLES: Record<string, TableDef> = {
       updated_at: t('bigint'),
     } satisfies Columns<RefundRow>,
     indexes: { merchant: 'merchant_id', intent: 'payment_intent', due: 'ix_due' },
+    grows: ['created'],
     paged: true,
   },
   card_tokens: {
@@ -447,7 +456,8 @@ ALTER TABLE payment_intents
 DROP INDEX payment_intents_merchant;
 CREATE INDEX payment_intents_merchant ON payment_intents (merchant_id, seq, id);
 CREATE INDEX payment_intents_status ON payment_intents (ix_status, seq, id);
-CREATE INDEX payment_intents_created ON payment_intents (merchant_id, created_at, seq);
+-- A created range becomes a range of seq (see TableDef.grows), found on this index.
+CREATE INDEX payment_intents_created ON payment_intents (created_at, seq);
 CREATE INDEX payment_intents_metadata ON payment_intents USING gin (metadata jsonb_path_ops);
 
 -- settles_at: when a pending refund's outcome is due (the refund settlement job reads ix_due).
@@ -470,6 +480,7 @@ CREATE TABLE refunds (
 );
 CREATE INDEX refunds_merchant ON refunds (merchant_id, seq, id);
 CREATE INDEX refunds_intent ON refunds (payment_intent, seq, id);
+CREATE INDEX refunds_created ON refunds (created, seq);
 CREATE INDEX refunds_due ON refunds (ix_due, seq) WHERE ix_due IS NOT NULL;
 `,
   },

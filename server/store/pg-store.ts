@@ -464,7 +464,19 @@ class PgCollection<T extends Row> implements Collection<T> {
     const param = (value: unknown) => `$${values.push(value)}`;
     return [
       ...Object.entries(filter.oneOf ?? {}).map(([name, oneOf]) => `${field(name)} = ANY(${param(oneOf)}::text[])`),
-      ...Object.entries(filter.between ?? {}).map(([name, { gte, lte }]) => `${field(name)} BETWEEN ${param(gte)} AND ${param(lte)}`),
+      ...Object.entries(filter.between ?? {}).flatMap(([name, { gte, lte }]) => {
+        const exact = `${field(name)} BETWEEN ${param(gte)} AND ${param(lte)}`;
+        if (!this.def.grows?.includes(name)) return [exact];
+        // The first and last rows of the range by (column, seq) bound seq: the page reads only that
+        // stretch of its list, newest first, however far back the range lies.
+        const column = quote(name);
+        const [from, to] = [`$${values.length - 1}`, `$${values.length}`];
+        return [
+          exact,
+          `t.seq >= coalesce((SELECT s.seq FROM ${this.def.table} s WHERE s.${column} >= ${from} ORDER BY s.${column}, s.seq LIMIT 1), 9223372036854775807)`,
+          `t.seq <= coalesce((SELECT s.seq FROM ${this.def.table} s WHERE s.${column} <= ${to} ORDER BY s.${column} DESC, s.seq DESC LIMIT 1), -1)`,
+        ];
+      }),
       // jsonb containment: served by the column's GIN index (jsonb_path_ops), see pg-schema.ts.
       ...Object.entries(filter.holds ?? {}).map(([name, pairs]) => `${field(name)} @> ${param(JSON.stringify(pairs))}::jsonb`),
     ];
