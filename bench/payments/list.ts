@@ -18,8 +18,8 @@ import { parseArgs } from 'node:util';
 import { newId, hashSecret } from '../../server/identity/secrets.ts';
 import type { IntentRow } from '../../server/payments/intent-rows.ts';
 import { openStore } from '../../server/store/open-store.ts';
-import { guardChildren, startServiceChild, stop, type ServiceChild } from '../shared/processes.ts';
-import { startPostgres } from '../../test/helpers/postgres.ts';
+import { guardChildren, startServiceChild, stop, type ServiceChild } from '../../testkit/processes.ts';
+import { startPostgres } from '../../testkit/postgres.ts';
 
 const root = resolve(import.meta.dirname, '../..');
 const { values: flags } = parseArgs({ options: { intents: { type: 'string' }, requests: { type: 'string' }, engines: { type: 'string' } } });

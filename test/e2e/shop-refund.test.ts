@@ -3,7 +3,8 @@ import { after, before, describe, it } from 'node:test';
 import { seriousViolations } from './helpers/axe.ts';
 import { CARDS } from './helpers/checkout.ts';
 import { checkout, fillBasket, openShop, orderShown, typeShopCard } from './helpers/shop.ts';
-import { startStack, type Stack } from './helpers/stack.ts';
+import { startStack, type Stack } from '../../testkit/stack.ts';
+import { waitFor } from '../../testkit/wait.ts';
 
 /**
  * The order page of a paid order shows what was refunded of what was captured, and the shop's
@@ -64,12 +65,17 @@ describe('refunds on the order page', () => {
       await page.locator('#refund').click();
       await page.locator('#refund-notice', { hasText: ': pending.' }).waitFor();
       assert.equal(await page.locator('.refunds tr').getAttribute('data-status'), 'pending');
-      // The service's settlement job answers a few seconds later: each view reads the refunds again.
-      const deadline = Date.now() + 30_000;
-      while ((await page.locator('.refunds tr').getAttribute('data-status')) === 'pending' && Date.now() < deadline) {
-        await new Promise((resolve) => setTimeout(resolve, 500));
-        await page.goto(page.url().split('?')[0]!);
-      }
+      // The service's settlement job answers a few seconds later (nothing announces it to the page):
+      // each view of the order page reads the refunds again.
+      const order = page.url().split('?')[0]!;
+      await waitFor(
+        'the refund to settle',
+        async () => {
+          await page.goto(order);
+          return (await page.locator('.refunds tr').getAttribute('data-status')) !== 'pending';
+        },
+        { timeoutMs: 30_000, everyMs: 500 },
+      );
       assert.equal(await page.locator('.refunds tr').getAttribute('data-status'), 'failed');
       assert.equal(await page.locator('#refunded').getAttribute('data-refunded'), '0');
       assert.equal(await page.locator('#refund').count(), 1, 'refundable again');

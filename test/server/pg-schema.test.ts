@@ -3,7 +3,7 @@ import { after, test } from 'node:test';
 import pg from 'pg';
 import { MIGRATIONS, TABLES } from '../../server/store/pg-schema.ts';
 import { migrate } from '../../server/store/pg-migrate.ts';
-import { freshTestDatabase } from '../helpers/postgres.ts';
+import { freshTestDatabase } from '../../testkit/postgres.ts';
 import { testEngine } from '../helpers/service.ts';
 
 /**

@@ -7,6 +7,7 @@ import pg from 'pg';
 import { isListening, spawnNode, startServiceChild, stop, type ServiceChild } from '../../testkit/processes.ts';
 import { freshTestDatabase } from '../../testkit/postgres.ts';
 import { tempDataDir } from '../../testkit/data-folder.ts';
+import { waitFor } from '../../testkit/wait.ts';
 import { testEngine } from '../helpers/service.ts';
 
 /**
@@ -169,12 +170,14 @@ describe('several processes on one PostgreSQL database', onPostgres, () => {
     assert.equal(pending.body.status, 'pending');
     a.proc.kill('SIGKILL');
     // The job of process b finds it due (a few seconds on the service's clock) and asks the processor.
-    const deadline = Date.now() + 30_000;
-    let refund = pending.body;
-    while (refund.status === 'pending' && Date.now() < deadline) {
-      await sleep(200);
-      refund = (await call(b.url, 'GET', `/v1/refunds/${refund.id}`, licenceKey)).body;
-    }
+    const refund = await waitFor(
+      'the pending refund to settle through process b',
+      async () => {
+        const read = (await call(b.url, 'GET', `/v1/refunds/${pending.body.id}`, licenceKey)).body;
+        return read.status !== 'pending' && read;
+      },
+      { timeoutMs: 30_000, everyMs: 200 },
+    );
     assert.deepEqual([refund.status, refund.failure_reason], ['failed', 'expired_or_canceled_card']);
     assert.equal((await call(b.url, 'GET', `/v1/payment_intents/${id}`, licenceKey)).body.amount_refunded, 0);
     const { rows } = await pool.query(`SELECT status, settles_at FROM refunds WHERE payment_intent = $1`, [id]);

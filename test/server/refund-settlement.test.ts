@@ -2,8 +2,10 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, test } from 'node:test';
-import { freshTestDatabase } from '../helpers/postgres.ts';
-import { startServiceProcess, tempDataDir, type ServiceProcess } from '../helpers/service-process.ts';
+import { freshTestDatabase } from '../../testkit/postgres.ts';
+import { tempDataDir } from '../../testkit/data-folder.ts';
+import { waitFor } from '../../testkit/wait.ts';
+import { startServiceProcess, type ServiceProcess } from '../helpers/service-process.ts';
 import { apiClient, testEngine } from '../helpers/service.ts';
 
 /**
@@ -30,12 +32,15 @@ test('kill -9 with a refund pending: the restarted service settles it (failed), 
 
   service = await startServiceProcess(dataDir, env);
   api = apiClient(service.url);
-  const deadline = Date.now() + 60_000;
-  let refund = pending.body;
-  while (refund.status === 'pending' && Date.now() < deadline) {
-    await new Promise((resolve) => setTimeout(resolve, 200));
-    refund = (await api('GET', `/v1/refunds/${refund.id}`, { token: key })).body;
-  }
+  // The job's pass is announced nowhere: the refund is read until it is no longer pending.
+  const refund = await waitFor(
+    'the pending refund to settle after the restart',
+    async () => {
+      const read = (await api('GET', `/v1/refunds/${pending.body.id}`, { token: key })).body;
+      return read.status !== 'pending' && read;
+    },
+    { timeoutMs: 60_000, everyMs: 200 },
+  );
   assert.deepEqual([refund.status, refund.failure_reason], ['failed', 'expired_or_canceled_card']);
   const intent = (await api('GET', `/v1/payment_intents/${id}`, { token: key })).body;
   assert.deepEqual([intent.status, intent.amount_refunded, intent.amount_received], ['succeeded', 0, 4200]);
