@@ -1,8 +1,7 @@
 import { z } from 'zod';
-import { formInt } from './form-values.ts';
 
 /**
- * `metadata` and the list filters shared by intents and refunds, as the Stripe API has them: up to
+ * `metadata` and its list filter, as the Stripe API has them: up to
  * 50 keys of at most 40 characters (no square brackets, which form encoding uses), values of at
  * most 500 characters. Form bodies send `metadata[order_id]=6735`; JSON sends an object.
  */
@@ -43,16 +42,6 @@ export const MetadataInput = z
 export type MetadataInput = z.output<typeof MetadataInput>;
 
 export const Metadata = z.record(z.string(), z.string()).describe('Your key/value pairs (metadata)');
-
-/** `created=<unix>` (that second) or `created[gt|gte|lt|lte]=<unix>`, as in the Stripe API's lists. */
-const when = formInt(0, 99_999_999_999);
-export const CreatedFilter = z
-  .preprocess((v) => (typeof v === 'string' || typeof v === 'number' ? { gte: v, lte: v } : v), z.strictObject({ gt: when.optional(), gte: when.optional(), lt: when.optional(), lte: when.optional() }))
-  .transform(({ gt, gte, lt, lte }) => ({
-    gte: Math.max(gte ?? 0, gt === undefined ? 0 : gt + 1),
-    lte: Math.min(lte ?? Number.MAX_SAFE_INTEGER, lt === undefined ? Number.MAX_SAFE_INTEGER : lt - 1),
-  }))
-  .describe('Unix seconds: created=t, or created[gt], created[gte], created[lt], created[lte]');
 
 /** `metadata[key]=value` in a list's query: only objects with every one of these pairs. */
 export const MetadataFilter = z

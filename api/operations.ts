@@ -40,6 +40,7 @@ import {
   VerifyResponse,
 } from './payments.ts';
 import { Refund, RefundCreate, RefundList, RefundListQuery } from './refunds.ts';
+import { Event, EventList, EventListQuery } from './events.ts';
 import { ROUTES, type OperationName, type Route } from './routes.ts';
 import { WalletApproveRequest, WalletApproveResponse, WalletSheetView } from './wallet.ts';
 
@@ -87,6 +88,9 @@ export const SCHEMAS = {
   listRefunds: { query: RefundListQuery, response: RefundList },
   retrieveRefund: { response: Refund },
 
+  listEvents: { query: EventListQuery, response: EventList },
+  retrieveEvent: { response: Event },
+
   retrieveSessionIntent: { response: SessionIntent },
   attachSessionIntent: { body: SessionAttachRequest, response: AttachResponse },
   confirmSessionIntent: { body: SessionIntentRequest, response: ConfirmResponse },
@@ -108,6 +112,5 @@ export const OPERATIONS: readonly Operation[] = (Object.keys(ROUTES) as Operatio
 
 /** What a caller sends as an operation's body, and what it gets back: its schemas' input and output types. */
 export type BodyIn<K extends OperationName> = (typeof SCHEMAS)[K] extends { body: infer B extends z.ZodType } ? z.input<B> : never;
-export type Answer<K extends OperationName> = z.output<(typeof SCHEMAS)[K]['response']>;
-/** What a caller sends as an operation's query (a list's filters and cursors). */
 export type QueryIn<K extends OperationName> = (typeof SCHEMAS)[K] extends { query: infer Q extends z.ZodType } ? z.input<Q> : never;
+export type Answer<K extends OperationName> = z.output<(typeof SCHEMAS)[K]['response']>;

@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { formBoolean, formInt, listEnvelope, listQuery, text } from './form-values.ts';
-import { CreatedFilter, Metadata, MetadataFilter, MetadataInput } from './metadata.ts';
+import { CreatedFilter, formBoolean, formInt, listEnvelope, listQuery, text } from './form-values.ts';
+import { Metadata, MetadataFilter, MetadataInput } from './metadata.ts';
 import {
   AttachResponse,
   AttemptError,

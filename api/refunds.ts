@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { formInt, idString, listEnvelope, listQuery } from './form-values.ts';
-import { CreatedFilter, Metadata, MetadataInput } from './metadata.ts';
+import { CreatedFilter, formInt, idString, listEnvelope, listQuery } from './form-values.ts';
+import { Metadata, MetadataInput } from './metadata.ts';
 import { MAX_AMOUNT } from './payments.ts';
 
 /** Refunds of captured money (server/payments/refunds.ts), in the Stripe API's shape. */

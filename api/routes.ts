@@ -9,7 +9,7 @@
 
 export type Method = 'get' | 'post' | 'put' | 'delete';
 /** Who may call an operation; each maps to an OpenAPI security scheme. */
-export type Auth = 'accessToken' | 'licenceKey' | 'session' | 'none';
+export type Auth = 'accessToken' | 'licenceKey' | 'licenceKeyOrAccessToken' | 'session' | 'none';
 
 export interface Route {
   method: Method;
@@ -25,6 +25,8 @@ const messages = { auth: 'accessToken', tag: 'Messages' } as const;
 const intents = { auth: 'licenceKey', tag: 'Payment Intents' } as const;
 const refunds = { auth: 'licenceKey', tag: 'Refunds' } as const;
 const browser = { auth: 'session', tag: 'Browser (session)' } as const;
+/** A merchant's payment events with its licence key, a messaging user's with its access token. */
+const events = { auth: 'licenceKeyOrAccessToken', tag: 'Events' } as const;
 const frames = { auth: 'session', tag: 'Hosted frames' } as const;
 
 /** Every operation, in the order the API description lists them. */
@@ -59,6 +61,10 @@ export const ROUTES = {
   createRefund: { ...refunds, method: 'post', path: '/v1/refunds', summary: 'Refund captured money of a succeeded Payment Intent, in full or in part' },
   listRefunds: { ...refunds, method: 'get', path: '/v1/refunds', summary: 'List your refunds, newest first; filter by payment_intent and created' },
   retrieveRefund: { ...refunds, method: 'get', path: '/v1/refunds/:id', summary: 'Retrieve a refund' },
+
+  // Events of the credential's owner (server/events/event-routes.ts).
+  listEvents: { ...events, method: 'get', path: '/v1/events', summary: 'List your events, newest first; filter by type (payment_intent.* wildcards) and created' },
+  retrieveEvent: { ...events, method: 'get', path: '/v1/events/:id', summary: 'Retrieve an event' },
 
   // The session routes of the SDK in direct mode, and the hosted frames' (server/payments/payment-routes.ts, wallet-routes.ts).
   retrieveSessionIntent: { ...browser, method: 'get', path: '/intent', summary: "The session's Payment Intent: status and amount (for the pay button)" },

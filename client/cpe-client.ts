@@ -182,6 +182,15 @@ export class CpeClient {
     return this.#call('verifyPaymentIntent', input, options);
   }
 
+  /** Your payment events, newest first: `{type: 'payment_intent.*', created: {gte}}`, cursors as in every list. */
+  listEvents(query: QueryIn<'listEvents'> = {}): Promise<Answer<'listEvents'>> {
+    return this.#call('listEvents', undefined, {}, {}, query);
+  }
+
+  retrieveEvent(eventId: string): Promise<Answer<'retrieveEvent'>> {
+    return this.#call('retrieveEvent', undefined, {}, { id: eventId });
+  }
+
   /**
    * POSTs a body to a backend route and hands back the answer as is, errors included: what a
    * merchant's middleware route does with the SDK's request.

@@ -1,5 +1,5 @@
 import { invalidParam, noSuch } from './api-error.ts';
-import { CursorNotFound, type Collection, type CursorList, type Page, type RowFilter } from '../store/store.ts';
+import { CursorNotFound, type Collection, type CursorList, type Page, type PageQuery, type RowFilter } from '../store/store.ts';
 
 /** The page size of every list when `limit` is not given, as in the Stripe API. */
 export const PAGE_SIZE = 10;
@@ -24,12 +24,13 @@ export async function listPage<T extends { id: string }>(
   query: ListCursors,
   cursorList?: CursorList,
   filter?: RowFilter,
+  range?: PageQuery['range'],
 ): Promise<Page<T>> {
   if (query.starting_after !== undefined && query.ending_before !== undefined) throw invalidParam('ending_before', 'Send at most one of starting_after and ending_before.');
   for (const [param, cursor] of [['starting_after', query.starting_after], ['ending_before', query.ending_before]] as const)
     if (cursor !== undefined && !cursor.startsWith(`${prefix}_`)) throw noSuch('object', cursor, param);
   try {
-    return await collection.page(index, key, { limit: query.limit ?? PAGE_SIZE, startingAfter: query.starting_after, endingBefore: query.ending_before }, cursorList, filter);
+    return await collection.page(index, key, { limit: query.limit ?? PAGE_SIZE, startingAfter: query.starting_after, endingBefore: query.ending_before, ...(range ? { range } : {}) }, cursorList, filter);
   } catch (error) {
     if (error instanceof CursorNotFound) throw noSuch('object', error.cursor, error.param);
     throw error;

@@ -3,7 +3,9 @@ import type { Clock } from '../clock.ts';
 import { ApiError, conflict, invalidParam, noSuch } from '../http/api-error.ts';
 import { hashSecret, newId, newSecret } from '../identity/secrets.ts';
 import { listPage } from '../http/list-page.ts';
-import type { Collection, RowFilter, Store } from '../store/store.ts';
+import type { Collection, RequestRef, RowFilter, Store } from '../store/store.ts';
+import type { Events } from '../events/events.ts';
+import { IntentEvents } from '../events/intent-events.ts';
 import { CardVault } from './card-vault.ts';
 import { validateCard, type CardSummary, type RawCard } from './cards.ts';
 import { Challenges, type ChallengeView } from './challenges.ts';
@@ -16,6 +18,7 @@ import type { Processor } from './processor.ts';
 import { refundView, Refunds } from './refunds.ts';
 import { testProcessor } from './test-processor.ts';
 import { METADATA_LIMITS, mergeMetadata } from '../../api/metadata.ts';
+import { createdBounds } from '../../api/form-values.ts';
 import type {
   AttachResponse,
   AttemptError,
@@ -50,6 +53,7 @@ export class PaymentsService {
   readonly #vault: CardVault;
   readonly #challenges: Challenges;
   readonly #refunds: Refunds;
+  readonly #events: IntentEvents;
 
   constructor(
     private readonly store: Store,
@@ -57,6 +61,7 @@ export class PaymentsService {
     /** The service's own origin, read per call (tests learn it after listening). */
     private readonly publicUrl: () => string,
     private readonly clock: Clock,
+    events: Events,
     private readonly processor: Processor = testProcessor,
   ) {
     this.#intents = store.collection<IntentRow>('payment_intents', {
@@ -67,7 +72,8 @@ export class PaymentsService {
     });
     this.#vault = new CardVault(store, clock);
     this.#challenges = new Challenges(store, clock);
-    this.#refunds = new Refunds(store, clock);
+    this.#refunds = new Refunds(store, clock, events);
+    this.#events = new IntentEvents(events);
   }
 
   async create(merchantId: number, input: PaymentIntentCreate) {
@@ -101,6 +107,7 @@ export class PaymentsService {
       created_at: now,
       updated_at: now,
     });
+    await this.#events.created(intent);
     return { paymentIntentId: intent.id, opaque_key: intent.opaque_key, session_token: sessionToken, status: intent.status };
   }
 
@@ -128,13 +135,14 @@ export class PaymentsService {
     const filter: RowFilter = {};
     const statuses = query.status ? [...new Set(query.status)] : undefined;
     if (statuses && statuses.length > 1) filter.oneOf = { status: statuses };
-    if (query.created) filter.between = { created_at: query.created };
     if (query.metadata) filter.holds = { metadata: query.metadata };
     const conditions = Object.keys(filter).length ? filter : undefined;
+    const created = createdBounds(query.created);
+    const range = created && { field: 'created_at', ...created };
     const { data, hasMore } =
       statuses?.length === 1
-        ? await listPage(this.#intents, 'pi', 'status', `${merchantId}:${statuses[0]}`, query, merchant, conditions)
-        : await listPage(this.#intents, 'pi', merchant.index, merchant.key, query, undefined, conditions);
+        ? await listPage(this.#intents, 'pi', 'status', `${merchantId}:${statuses[0]}`, query, merchant, conditions, range)
+        : await listPage(this.#intents, 'pi', merchant.index, merchant.key, query, undefined, conditions, range);
     return { object: 'list' as const, url: '/v1/payment_intents', has_more: hasMore, data: data.map(intentView) };
   }
 
@@ -151,9 +159,9 @@ export class PaymentsService {
   /**
    * The browser session's first request moves a new intent from open to requires_payment_method
    * (waiting for a card), so a browser payment passes through every state of the spec. True when it
-   * moved.
+   * moved. `request`: the request it runs for, when that is a read (its event names it).
    */
-  async startSession(id: string): Promise<boolean> {
+  async startSession(id: string, request: RequestRef | null = null): Promise<boolean> {
     // Read first without a lock: only a new intent's first request changes anything.
     if ((await this.#intents.get(id))?.status !== 'open') return false;
     return this.store.transaction(async () => {
@@ -161,7 +169,7 @@ export class PaymentsService {
       if (intent?.status !== 'open') return false;
       await this.#move(intent, nextStatus('start_session', intent.status, 'requires_payment_method'));
       return true;
-    });
+    }, { request });
   }
 
   async sessionView(merchantId: number, id: string) {
@@ -484,9 +492,11 @@ export class PaymentsService {
     return attempt;
   }
 
-  /** THE write point of an intent: every change (a status move, money, metadata) goes through here. */
-  #move(intent: IntentRow, status: IntentStatus, patch: Partial<IntentRow> = {}): Promise<IntentRow> {
-    return this.#intents.update(intent.id, { ...patch, status, updated_at: this.clock.now() });
+  /** THE write point of an intent: every change (a status move, money, metadata) goes through here, and so does its event (in the same transaction). */
+  async #move(intent: IntentRow, status: IntentStatus, patch: Partial<IntentRow> = {}): Promise<IntentRow> {
+    const after = await this.#intents.update(intent.id, { ...patch, status, updated_at: this.clock.now() });
+    await this.#events.changed(intent, after);
+    return after;
   }
 
   #updateAttempt(intent: IntentRow, status: IntentStatus, attemptPatch: Partial<AttemptRow>, patch: Partial<IntentRow> = {}): Promise<IntentRow> {

@@ -1,8 +1,11 @@
 import type { Clock } from '../clock.ts';
+import type { Events } from '../events/events.ts';
+import { merchantOwner } from '../events/owner.ts';
 import { noSuch } from '../http/api-error.ts';
 import { listPage } from '../http/list-page.ts';
 import { newId } from '../identity/secrets.ts';
-import type { Collection, RowFilter, Store } from '../store/store.ts';
+import type { Collection, Store } from '../store/store.ts';
+import { createdBounds } from '../../api/form-values.ts';
 import type { Refund, RefundFailureReason, RefundListQuery, RefundStatus } from '../../api/refunds.ts';
 import { nextRefundStatus } from './intent-states.ts';
 
@@ -29,6 +32,7 @@ export class Refunds {
   constructor(
     store: Store,
     private readonly clock: Clock,
+    private readonly events: Events,
   ) {
     this.#refunds = store.collection<RefundRow>('refunds', {
       merchant: (r) => String(r.merchant_id),
@@ -59,9 +63,19 @@ export class Refunds {
     return this.#write(refund, { status, failure_reason: outcome.status === 'failed' ? outcome.failureReason : null, settles_at: null, updated_at: this.clock.now() });
   }
 
-  /** The one write point of refund rows: a new one (`before` null) or a change of one. */
-  #write(before: RefundRow | null, change: RefundRow | Partial<RefundRow>): Promise<RefundRow> {
-    return before === null ? this.#refunds.insert(change as RefundRow) : this.#refunds.update(before.id, change);
+  /**
+   * The one write point of refund rows: a new one (`before` null) or a change of one, with its events
+   * in the same transaction: refund.created, or refund.updated; then refund.succeeded or
+   * refund.failed when that is the status it reached.
+   */
+  async #write(before: RefundRow | null, change: RefundRow | Partial<RefundRow>): Promise<RefundRow> {
+    const after = before === null ? await this.#refunds.insert(change as RefundRow) : await this.#refunds.update(before.id, change);
+    const owner = merchantOwner(after.merchant_id);
+    const view = refundView(after);
+    if (before === null) await this.events.record(owner, 'refund.created', view);
+    else await this.events.record(owner, 'refund.updated', view, refundView(before));
+    if (after.status !== before?.status && after.status !== 'pending') await this.events.record(owner, after.status === 'succeeded' ? 'refund.succeeded' : 'refund.failed', view);
+    return after;
   }
 
   /** Another merchant's refund answers exactly as an absent one. */
@@ -72,12 +86,13 @@ export class Refunds {
   }
 
   async list(merchantId: number, query: RefundListQuery) {
-    const filter: RowFilter | undefined = query.created ? { between: { created: query.created } } : undefined;
+    const created = createdBounds(query.created);
+    const range = created && { field: 'created', ...created };
     const merchant = { index: 'merchant', key: String(merchantId) };
     // An intent's refunds are its own list (the caller checked the intent is this merchant's).
     const { data, hasMore } = query.payment_intent
-      ? await listPage(this.#refunds, 're', 'intent', query.payment_intent, query, merchant, filter)
-      : await listPage(this.#refunds, 're', merchant.index, merchant.key, query, undefined, filter);
+      ? await listPage(this.#refunds, 're', 'intent', query.payment_intent, query, merchant, undefined, range)
+      : await listPage(this.#refunds, 're', merchant.index, merchant.key, query, undefined, undefined, range);
     return { object: 'list' as const, url: '/v1/refunds', has_more: hasMore, data: data.map(refundView) };
   }
 

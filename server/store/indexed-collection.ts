@@ -154,9 +154,9 @@ export class IndexedCollection<T extends Row> {
   }
 
   page(index: string, key: string, query: PageQuery, cursorList?: CursorList, filter?: RowFilter): Page<T> {
-    if (filter) return this.#filteredPage(index, key, query, cursorList ?? { index, key }, filter);
     // No closures here: a list is the hottest read, and each closure made per call costs (more so under tsx).
     const rows = rowsOf(this.#bucket(index, key));
+    if (query.range !== undefined || filter !== undefined) return this.#matchingPage(rows, query, cursorList ?? { index, key }, rowMatches(query.range, filter));
     if (query.endingBefore !== undefined) {
       // Objects newer than the cursor, the `limit` closest to it, still listed newest first.
       const start = lowerBound(rows, this.#cursorSeq(cursorList ?? { index, key }, 'ending_before', query.endingBefore) + 1);
@@ -170,12 +170,11 @@ export class IndexedCollection<T extends Row> {
   }
 
   /**
-   * A page of the list's rows that meet `filter`: read from the cursor outwards until `limit` match
-   * (and one more, for has_more). The list is in memory, so a test per row costs nanoseconds.
+   * A page of only the rows that match (within `query.range`, meeting a RowFilter): walked from the
+   * cursor, row by row, until the page and one more are found. The list is in memory, so a test per
+   * row costs nanoseconds.
    */
-  #filteredPage(index: string, key: string, query: PageQuery, list: CursorList, filter: RowFilter): Page<T> {
-    const rows = rowsOf(this.#bucket(index, key));
-    const matches = rowMatches(filter);
+  #matchingPage(rows: readonly Stored<T>[], query: PageQuery, list: CursorList, matches: (row: object) => boolean): Page<T> {
     const found: T[] = [];
     if (query.endingBefore !== undefined) {
       for (let i = lowerBound(rows, this.#cursorSeq(list, 'ending_before', query.endingBefore) + 1); i < rows.length && found.length <= query.limit; i++)

@@ -4,7 +4,7 @@ import { ApiError } from '../http/api-error.ts';
 import { migrate } from './pg-migrate.ts';
 import { ATTEMPT_COLUMNS, TABLES, type Column, type TableDef } from './pg-schema.ts';
 import { idPosition, isUnpositionedId } from '../identity/ids.ts';
-import { CursorNotFound, type Collection, type CursorList, type IndexSpec, type Page, type PageQuery, type RateBuckets, type Row, type RowFilter, type Store, type TransactionOptions } from './store.ts';
+import { CursorNotFound, type Collection, type CursorList, type IndexSpec, type Page, type PageQuery, type RateBuckets, type RequestRef, type Row, type RowFilter, type Store, type TransactionOptions } from './store.ts';
 
 const HOUR = 3600;
 
@@ -34,6 +34,9 @@ interface Tx {
   rows: Map<string, unknown>;
   /** The error that aborted this transaction: every later statement of it fails the same way. */
   failure?: unknown;
+  request: RequestRef | null;
+  /** Called once COMMIT has succeeded. */
+  afterCommit: (() => void)[];
 }
 
 /** Rows of immutable tables a process keeps, per table (a bound on memory, not on correctness). */
@@ -144,13 +147,13 @@ export class PgStore implements Store {
     return collection;
   }
 
-  async transaction<R>(body: () => Promise<R>, { readOnly = false, commitOn }: TransactionOptions = {}): Promise<R> {
+  async transaction<R>(body: () => Promise<R>, { readOnly = false, commitOn, request = null }: TransactionOptions = {}): Promise<R> {
     if (this.#tx.getStore()) return body();
     // A read runs its statements on their own: each sees only committed (durable) writes.
     if (readOnly) return body();
     // The connection is taken and BEGIN sent at the first statement: a request refused before it
     // touches the database (a bad body, a cached credential's 404) costs PostgreSQL nothing.
-    const tx: Tx = { cached: [], rows: new Map() };
+    const tx: Tx = { cached: [], rows: new Map(), request, afterCommit: [] };
     const forget = () => tx.cached.forEach(({ cache, id }) => cache.delete(id));
     let outcome: { ok: true; value: R } | { ok: false; error: unknown };
     try {
@@ -161,6 +164,8 @@ export class PgStore implements Store {
     // A body that went on after a failed statement wrote nothing that lasts: it fails as that statement did.
     if (outcome.ok && tx.failure) outcome = { ok: false, error: tx.failure };
     if (!tx.connection) {
+      // Nothing was written: nothing to wait for.
+      if (outcome.ok) for (const callback of tx.afterCommit) callback();
       if (!outcome.ok) throw outcome.error;
       return outcome.value;
     }
@@ -183,8 +188,19 @@ export class PgStore implements Store {
       client.release(broken);
     }
     if (!commit) forget();
+    else if (!broken) for (const callback of tx.afterCommit) callback();
     if (!outcome.ok) throw outcome.error;
     return outcome.value;
+  }
+
+  currentRequest(): RequestRef | null {
+    return this.#tx.getStore()?.request ?? null;
+  }
+
+  afterCommit(callback: () => void): void {
+    const tx = this.#tx.getStore();
+    if (tx) tx.afterCommit.push(callback);
+    else callback();
   }
 
   async lock(name: string): Promise<void> {
@@ -281,7 +297,7 @@ class PgCollection<T extends Row> implements Collection<T> {
 
   #value(column: Column, value: unknown): unknown {
     if (value === undefined) return null;
-    if (column.type === 'jsonb') return value === null ? null : JSON.stringify(value);
+    if (column.type === 'jsonb' || column.type === 'json') return value === null ? null : JSON.stringify(value);
     return value;
   }
 
@@ -439,7 +455,7 @@ class PgCollection<T extends Row> implements Collection<T> {
     const limit = query.limit;
     const list = cursorList ?? { index, key };
     const values: unknown[] = [key];
-    const where = [`${column} = $1`, ...this.#filter(filter, values)];
+    const where = [`${column} = $1`, ...this.#filter(query.range, filter, values)];
     const older = query.endingBefore === undefined;
     const cursorId = older ? query.startingAfter : query.endingBefore;
     if (cursorId !== undefined) {
@@ -454,32 +470,42 @@ class PgCollection<T extends Row> implements Collection<T> {
     return { data: older ? data : data.reverse(), hasMore: rows.length > limit };
   }
 
-  /** A RowFilter as conditions of a WHERE, its values appended to `values` (fields must be columns). */
-  #filter(filter: RowFilter | undefined, values: unknown[]): string[] {
-    if (!filter) return [];
+  /** A page's range and RowFilter as conditions of a WHERE, their values appended to `values` (fields must be columns). */
+  #filter(range: PageQuery['range'], filter: RowFilter | undefined, values: unknown[]): string[] {
     const field = (name: string) => {
       if (!(name in this.def.columns)) throw new Error(`${this.name}.${name} is not a column to filter on`);
       return `t.${quote(name)}`;
     };
     const param = (value: unknown) => `$${values.push(value)}`;
     return [
-      ...Object.entries(filter.oneOf ?? {}).map(([name, oneOf]) => `${field(name)} = ANY(${param(oneOf)}::text[])`),
-      ...Object.entries(filter.between ?? {}).flatMap(([name, { gte, lte }]) => {
-        const exact = `${field(name)} BETWEEN ${param(gte)} AND ${param(lte)}`;
-        if (!this.def.grows?.includes(name)) return [exact];
-        // The first and last rows of the range by (column, seq) bound seq: the page reads only that
-        // stretch of its list, newest first, however far back the range lies.
-        const column = quote(name);
-        const [from, to] = [`$${values.length - 1}`, `$${values.length}`];
-        return [
-          exact,
-          `t.seq >= coalesce((SELECT s.seq FROM ${this.def.table} s WHERE s.${column} >= ${from} ORDER BY s.${column}, s.seq LIMIT 1), 9223372036854775807)`,
-          `t.seq <= coalesce((SELECT s.seq FROM ${this.def.table} s WHERE s.${column} <= ${to} ORDER BY s.${column} DESC, s.seq DESC LIMIT 1), -1)`,
-        ];
-      }),
+      ...this.#range(range, field, param),
+      ...Object.entries(filter?.oneOf ?? {}).map(([name, oneOf]) => `${field(name)} = ANY(${param(oneOf)}::text[])`),
       // jsonb containment: served by the column's GIN index (jsonb_path_ops), see pg-schema.ts.
-      ...Object.entries(filter.holds ?? {}).map(([name, pairs]) => `${field(name)} @> ${param(JSON.stringify(pairs))}::jsonb`),
+      ...Object.entries(filter?.holds ?? {}).map(([name, pairs]) => `${field(name)} @> ${param(JSON.stringify(pairs))}::jsonb`),
     ];
+  }
+
+  /**
+   * A range's conditions. On a column that grows with seq (TableDef.grows: a creation time), the
+   * first and last rows of the range by (column, seq) also bound seq, so the page reads only that
+   * stretch of its list, newest first, however far back the range lies.
+   */
+  #range(range: PageQuery['range'], field: (name: string) => string, param: (value: unknown) => string): string[] {
+    if (!range) return [];
+    const conditions: string[] = [];
+    const column = quote(range.field);
+    const grows = this.def.grows?.includes(range.field);
+    if (range.gte !== undefined) {
+      const from = param(range.gte);
+      conditions.push(`${field(range.field)} >= ${from}`);
+      if (grows) conditions.push(`t.seq >= coalesce((SELECT s.seq FROM ${this.def.table} s WHERE s.${column} >= ${from} ORDER BY s.${column}, s.seq LIMIT 1), 9223372036854775807)`);
+    }
+    if (range.lte !== undefined) {
+      const to = param(range.lte);
+      conditions.push(`${field(range.field)} <= ${to}`);
+      if (grows) conditions.push(`t.seq <= coalesce((SELECT s.seq FROM ${this.def.table} s WHERE s.${column} <= ${to} ORDER BY s.${column} DESC, s.seq DESC LIMIT 1), -1)`);
+    }
+    return conditions;
   }
 
   /**

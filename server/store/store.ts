@@ -13,6 +13,11 @@ export interface PageQuery {
   limit: number;
   startingAfter?: string;
   endingBefore?: string;
+  /**
+   * Only rows whose numeric `field` (a top-level field; a column in PostgreSQL) lies within these
+   * bounds, both inclusive (`created[gte]`, `created[lte]` of a list): pages and has_more count only them.
+   */
+  range?: { field: string; gte?: number; lte?: number };
 }
 
 export interface Page<T> {
@@ -60,7 +65,8 @@ export interface Collection<T extends Row> {
 }
 
 /**
- * Conditions every row of a filtered page meets beside its list's key (all of them: AND), stated as
+ * Conditions every row of a filtered page meets beside its list's key and its range (PageQuery.range)
+ * (all of them: AND), stated as
  * data so that each engine evaluates them where its data lives: the embedded one on the rows of the
  * list in memory, PostgreSQL in the query's WHERE on its own indexes (pg-schema.ts). The page still
  * holds `limit` matching rows, and its cursors are the list's.
@@ -68,17 +74,18 @@ export interface Collection<T extends Row> {
 export interface RowFilter {
   /** The field's value is one of these. */
   oneOf?: Record<string, readonly string[]>;
-  /** The field's number lies within these bounds, both included. */
-  between?: Record<string, { gte: number; lte: number }>;
   /** The field is an object holding each of these key/value pairs (metadata). */
   holds?: Record<string, Readonly<Record<string, string>>>;
 }
 
-/** RowFilter as a predicate over a row (the embedded engine's way; also what a test compares against). */
-export function rowMatches(filter: RowFilter): (row: object) => boolean {
+/** A page's range and RowFilter as a predicate over a row (the embedded engine's way). */
+export function rowMatches(range: PageQuery['range'], filter: RowFilter = {}): (row: object) => boolean {
   const checks: ((row: Record<string, unknown>) => boolean)[] = [];
+  if (range) {
+    const { field, gte = -Infinity, lte = Infinity } = range;
+    checks.push((row) => (row[field] as number) >= gte && (row[field] as number) <= lte);
+  }
   for (const [field, values] of Object.entries(filter.oneOf ?? {})) checks.push((row) => values.includes(row[field] as string));
-  for (const [field, { gte, lte }] of Object.entries(filter.between ?? {})) checks.push((row) => (row[field] as number) >= gte && (row[field] as number) <= lte);
   for (const [field, pairs] of Object.entries(filter.holds ?? {})) {
     const entries = Object.entries(pairs);
     checks.push((row) => {
@@ -107,7 +114,15 @@ export interface RateBuckets {
   take(key: string, perSecond: number, burst: number): Promise<{ allowed: true } | { allowed: false; retryAfter: number }>;
 }
 
+/** The API request a write transaction runs for: its Request-Id and idempotency key (events record it). */
+export interface RequestRef {
+  id: string;
+  idempotency_key: string | null;
+}
+
 export interface TransactionOptions {
+  /** The request this write transaction runs for (durableWrites sets it): read back by currentRequest(). */
+  request?: RequestRef | null;
   /** Reads only: no write lock, nothing to commit (still answers only once what it read is durable). */
   readOnly?: boolean;
   /**
@@ -130,6 +145,13 @@ export interface Store {
    * across processes; the embedded engine's write transactions are exclusive already).
    */
   lock(name: string): Promise<void>;
+  /** The request of the write transaction under way (TransactionOptions.request); null outside one or without one. */
+  currentRequest(): RequestRef | null;
+  /**
+   * Calls `callback` once the current write transaction's changes are durable (never if it rolls
+   * back); at once outside a transaction. For work that must see the commit: a delivery of an event.
+   */
+  afterCommit(callback: () => void): void;
   /** Rate-limit budgets shared by all processes; undefined: each limiter keeps its own in memory. */
   readonly rateBuckets?: RateBuckets;
   close(): Promise<void>;

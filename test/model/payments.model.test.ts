@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import fc from 'fast-check';
 import type { ApiResponse } from '../helpers/service.ts';
+import { checkChain, eventsByObject } from './event-log.ts';
 import { checkModel, commandOptions, expectStatus, Service, settings } from './harness.ts';
 
 /**
@@ -11,7 +12,10 @@ import { checkModel, commandOptions, expectStatus, Service, settings } from './h
  * in flight), idempotent repeats raced on one key, clean restarts, kill -9 after an
  * answer and kill -9 while creates are in flight, each answer checked against a small reference
  * model of the README's state list and card-testing lock (written here independently of the
- * service's transition table), and every intent compared after each restart and at the end.
+ * service's transition table), and every intent compared after each restart and at the end, with
+ * its events: exactly the changes the model made, one event each, of the type the README names,
+ * chained (event-log.ts), the last one the intent as answered now; and an event for an unanswered
+ * create cut by kill -9 only if that intent exists.
  *
  * MODEL_RUNS / MODEL_PAYMENTS_RUNS, MODEL_STEPS / MODEL_PAYMENTS_STEPS, MODEL_SEED, MODEL_PATH.
  */
@@ -57,9 +61,24 @@ interface MIntent {
   card: Card | null;
   /** Refunded so far (every refund here succeeds at once: no refund-failure card in these runs). */
   refunded: number;
+  /** The events its changes must have made, oldest first (types without `payment_intent.`). */
+  events: string[];
 }
 
-const newIntent = (id: string, amount: number, autoCapture: boolean): MIntent => ({ id, status: 'open', amount, autoCapture, failed: 0, locked: false, captured: 0, authorised: null, attempts: 0, card: null, refunded: 0 });
+const newIntent = (id: string, amount: number, autoCapture: boolean): MIntent => ({
+  id,
+  status: 'open',
+  amount,
+  autoCapture,
+  failed: 0,
+  locked: false,
+  captured: 0,
+  authorised: null,
+  attempts: 0,
+  card: null,
+  refunded: 0,
+  events: ['created'],
+});
 
 class Model {
   intents: MIntent[] = [];
@@ -71,9 +90,16 @@ class Model {
     if (intent.failed >= LOCK_AFTER) {
       intent.locked = true;
       intent.status = 'cancelled';
-    } else intent.status = status;
+      intent.events.push('cancelled');
+    } else {
+      intent.status = status;
+      intent.events.push('payment_failed');
+    }
   }
 }
+
+/** Intents checked already that no command moves any more (earlier runs', and unanswered creates'). */
+const settled = new Set<string>();
 
 interface Real {
   svc: Service;
@@ -90,7 +116,7 @@ function refused(res: ApiResponse, intent: MIntent, what: string) {
   assert.equal(res.body.error.code, intent.locked ? 'payment_intent_locked' : 'payment_intent_unexpected_state', what);
 }
 
-async function checkIntent(r: Real, intent: MIntent) {
+async function checkIntent(r: Real, intent: MIntent, events: Map<string, Record<string, any>[]>) {
   const res = await r.svc.api('GET', `/v1/payment_intents/${intent.id}`, { token: licence(r) });
   expectStatus(res, 200, `GET ${intent.id}`);
   const body = res.body;
@@ -107,20 +133,42 @@ async function checkIntent(r: Real, intent: MIntent) {
     { status: intent.status, amount_captured: intent.captured, amount_authorised: intent.authorised, failed_attempts: intent.failed, attempts: intent.attempts, locked: intent.locked, amount_refunded: intent.refunded },
     `intent ${intent.id}`,
   );
-  await checkRefunds(r, intent.id, body.amount_refunded, body.amount_captured);
+  await checkRefunds(r, intent.id, body.amount_refunded, body.amount_captured, events);
+  assert.deepEqual(checkChain(intent.id, events.get(intent.id), body), intent.events.map((type) => `payment_intent.${type}`), `the events of ${intent.id}`);
 }
 
-/** The refunds stored for an intent add up to its amount_refunded, never more than it captured. */
-async function checkRefunds(r: Real, id: string, refunded: number, captured: number) {
+/**
+ * The refunds stored for an intent add up to its amount_refunded, never more than it captured; each
+ * has its events: refund.created, then refund.succeeded (the model's refunds succeed at once), both
+ * holding the refund as the API answers it.
+ */
+async function checkRefunds(r: Real, id: string, refunded: number, captured: number, events: Map<string, Record<string, any>[]>) {
   const list = await r.svc.api('GET', `/v1/refunds?payment_intent=${id}&limit=100`, { token: licence(r) });
   expectStatus(list, 200, `refunds of ${id}`);
   const sum = list.body.data.filter((f: { status: string }) => f.status !== 'failed').reduce((n: number, f: { amount: number }) => n + f.amount, 0);
   assert.equal(sum, refunded, `the refunds of ${id} add up to its amount_refunded`);
   assert.ok(refunded <= captured, `${id}: refunded ${refunded} > captured ${captured}`);
+  for (const refund of list.body.data) {
+    const chain = events.get(refund.id) ?? [];
+    assert.deepEqual(chain.map((e) => e.type), ['refund.created', 'refund.succeeded'], `the events of ${refund.id}`);
+    for (const event of chain) assert.deepEqual(event.data.object, refund, `${event.type} of ${refund.id} holds it as answered`);
+    settled.add(refund.id);
+  }
 }
 
 async function checkAll(m: Model, r: Real) {
-  for (const intent of m.intents) await checkIntent(r, intent);
+  const events = await eventsByObject(r.svc.api, licence(r));
+  for (const intent of m.intents) await checkIntent(r, intent, events);
+  // An intent the model does not know (an unanswered create cut by kill -9, or an earlier run's)
+  // has events only if it exists, chained up to it as it is.
+  const known = new Set(m.intents.map((i) => i.id));
+  for (const [id, chain] of events) {
+    if (known.has(id) || settled.has(id)) continue;
+    const res = await r.svc.api('GET', `/v1/payment_intents/${id}`, { token: licence(r) });
+    expectStatus(res, 200, `the intent of ${chain[0].id}`);
+    checkChain(id, chain, res.body);
+    settled.add(id);
+  }
 }
 
 type Cmd = fc.AsyncCommand<Model, Real>;
@@ -165,7 +213,10 @@ class TokeniseAndAttach implements Cmd {
     intent.attempts++;
     intent.card = this.card;
     if (this.card === 'attachFail' || this.card === 'attachRetriable') m.fail(intent, 'requires_payment_method');
-    else intent.status = 'requires_customer_confirmation';
+    else {
+      intent.status = 'requires_customer_confirmation';
+      intent.events.push('updated');
+    }
     assert.equal(res.body.status, intent.status, 'attach answers the new status');
   }
   toString = () => `TokeniseAndAttach(${this.i}, ${this.card})`;
@@ -190,6 +241,7 @@ class Confirm implements Cmd {
     if (intent.locked || intent.status !== 'requires_customer_confirmation') return refused(res, intent, `confirm in ${intent.status}`);
     expectStatus(res, 200, 'confirm');
     intent.status = intent.card === 'challenge' ? 'requires_customer_authentication' : 'requires_authorisation';
+    intent.events.push(intent.card === 'challenge' ? 'requires_action' : 'updated');
     assert.equal(res.body.status, intent.status);
     assert.equal(res.body.challenge !== null, intent.card === 'challenge');
   }
@@ -204,6 +256,7 @@ function authorised(m: Model, intent: MIntent): boolean {
   }
   intent.authorised = intent.amount;
   intent.status = intent.autoCapture ? 'succeeded' : 'requires_capture';
+  intent.events.push(intent.autoCapture ? 'succeeded' : 'amount_capturable_updated');
   intent.captured = intent.autoCapture ? intent.amount : 0;
   return true;
 }
@@ -238,6 +291,7 @@ class Capture implements Cmd {
     if (intent.locked || intent.status !== 'requires_capture') return refused(res, intent, `capture in ${intent.status}`);
     expectStatus(res, 200, 'capture');
     intent.status = 'succeeded';
+    intent.events.push('succeeded');
     intent.captured = amount ?? intent.authorised!;
     assert.deepEqual([res.body.status, res.body.amount_captured], [intent.status, intent.captured]);
   }
@@ -253,6 +307,7 @@ class Cancel implements Cmd {
     if (intent.locked || FINAL.includes(intent.status)) return refused(res, intent, `cancel in ${intent.status}`);
     expectStatus(res, 200, 'cancel');
     intent.status = 'cancelled';
+    intent.events.push('cancelled');
     assert.equal(res.body.status, 'cancelled');
   }
   toString = () => `Cancel(${this.i})`;
@@ -291,6 +346,7 @@ class Refund implements Cmd {
     for (const res of ok) {
       assert.equal(res.body.status, 'succeeded');
       intent.refunded += res.body.amount;
+      intent.events.push('updated'); // its amount_refunded
     }
   }
   toString = () => `Refund(${this.i}, ${this.part === null ? 'the rest' : `${this.part}%`}, ×${this.copies})`;
@@ -312,6 +368,7 @@ class KillDuringRefunds implements Cmd {
     assert.ok(refunded >= intent.refunded + acknowledged, `acknowledged refunds survive kill -9: ${refunded} < ${intent.refunded} + ${acknowledged}`);
     assert.ok(refunded <= intent.captured, `refunded ${refunded} > captured ${intent.captured} after kill -9`);
     assert.equal((refunded - intent.refunded) % amount, 0, 'whole refunds only');
+    for (let n = 0; n < (refunded - intent.refunded) / amount; n++) intent.events.push('updated');
     intent.refunded = refunded;
     await checkAll(m, r);
   }
@@ -351,6 +408,7 @@ class RaceOneKey implements Cmd {
     if (intent.locked || FINAL.includes(intent.status)) return refused(first, intent, `raced cancel in ${intent.status}`);
     expectStatus(first, 200, 'raced cancel');
     intent.status = 'cancelled';
+    intent.events.push('cancelled');
   }
   toString = () => `RaceOneKey(${this.op} ${this.i}, ×${this.copies})`;
 }
@@ -374,6 +432,7 @@ class KillDuringCreates implements Cmd {
     m.restarts++;
     const body = createBody(r, 321, false);
     const settled = await r.svc.killDuring(Array.from({ length: this.count }, () => () => r.svc.api('POST', '/v1/payment_intents', { token: licence(r), json: body })));
+    // checkAll: an unanswered create has an event only if its intent was committed, and then one.
     for (const result of settled) {
       if (result.status === 'fulfilled' && result.value.status === 200)
         m.intents.push(newIntent(result.value.body.paymentIntentId, 321, false));
@@ -416,6 +475,7 @@ test('payments: random operation sequences agree with the model, through races a
     const real: Real = { svc };
     await fc.asyncModelRun(() => ({ model, real }), cmds);
     await checkAll(model, real);
+    for (const intent of model.intents) settled.add(intent.id);
     if (model.intents.some((i) => i.locked)) locks++;
   });
   await checkModel(import.meta.filename, 'payments', property, runs);

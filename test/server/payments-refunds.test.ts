@@ -132,6 +132,33 @@ describe('refunds', () => {
     assert.deepEqual([again.body.status, again.body.amount], ['pending', 800]);
   });
 
+  test('events: refund.created then refund.succeeded; for 5126, refund.created, later refund.updated and refund.failed (no request); the intent\'s amount_refunded is payment_intent.updated', async () => {
+    const eventsOf = async (id: string) => {
+      const page = await svc.api('GET', `/v1/events?limit=100`, { token: licence() });
+      return page.body.data.filter((e: any) => e.data.object.id === id).reverse();
+    };
+    const id = await paid(700);
+    const done = await refund({ payment_intent: id, amount: 200 }, { 'X-Idempotency-Key': `ev-${id}` });
+    const events = await eventsOf(done.body.id);
+    assert.deepEqual(events.map((e: any) => e.type), ['refund.created', 'refund.succeeded']);
+    for (const event of events) assert.deepEqual([event.data.object, event.request?.idempotency_key], [done.body, `ev-${id}`]);
+    const intentEvents = await eventsOf(id);
+    assert.equal(intentEvents.at(-1).type, 'payment_intent.updated');
+    assert.deepEqual([intentEvents.at(-1).data.object.amount_refunded, intentEvents.at(-1).data.previous_attributes], [200, { amount_refunded: 0 }]);
+
+    const failing = await paid(600, '4000000000005126');
+    const pending = await refund({ payment_intent: failing, amount: 600 });
+    assert.deepEqual((await eventsOf(pending.body.id)).map((e: any) => [e.type, e.data.object.status]), [['refund.created', 'pending']]);
+    clock.advance(PENDING_REFUND_SECONDS);
+    await svc.services.payments.settleDueRefunds();
+    const settled = await eventsOf(pending.body.id);
+    assert.deepEqual(settled.map((e: any) => [e.type, e.data.object.status]), [['refund.created', 'pending'], ['refund.updated', 'failed'], ['refund.failed', 'failed']]);
+    assert.deepEqual(settled[1].data.previous_attributes, { status: 'pending', failure_reason: null });
+    assert.equal(settled[1].request, null, 'the settlement job made it, not a request');
+    const back = (await eventsOf(failing)).at(-1);
+    assert.deepEqual([back.type, back.data.object.amount_refunded, back.request], ['payment_intent.updated', 0, null]);
+  });
+
   test('GET /v1/refunds pages newest first with cursors, and filters by created', async () => {
     const other = await svc.services.merchants.create({ origins: ['https://pages.example'] });
     const made: string[] = [];

@@ -8,11 +8,8 @@ import { isListening, spawnNode, startServiceChild, stop, type ServiceChild } fr
 import { freshTestDatabase } from '../../testkit/postgres.ts';
 import { tempDataDir } from '../../testkit/data-folder.ts';
 import { waitFor } from '../../testkit/wait.ts';
-import { testEngine } from '../helpers/service.ts';
 import { MIGRATIONS } from '../../server/store/pg-schema.ts';
-
-/** Every migration's version, in the order they are applied. */
-const VERSIONS = MIGRATIONS.map((m) => m.version).sort((a, b) => a - b);
+import { testEngine } from '../helpers/service.ts';
 
 /**
  * Several service processes on one PostgreSQL database (CPE_DATABASE_URL), started by hand as an
@@ -255,8 +252,9 @@ describe('several processes on one PostgreSQL database', onPostgres, () => {
     const cli = (args: string[]) => spawnSync('npm', ['run', '-s', ...args], { cwd: root, env, encoding: 'utf8' });
     const migrated = cli(['migrate']);
     assert.equal(migrated.status, 0, migrated.stderr);
-    assert.deepEqual(JSON.parse(migrated.stdout), { applied: VERSIONS, version: VERSIONS.at(-1) }, 'npm run migrate makes the schema of a new database');
-    assert.deepEqual(JSON.parse(cli(['migrate']).stdout), { applied: [], version: VERSIONS.at(-1) }, 'and then has nothing left to do');
+    const versions = MIGRATIONS.map((m) => m.version).sort((a, b) => a - b);
+    assert.deepEqual(JSON.parse(migrated.stdout), { applied: versions, version: versions.at(-1) }, 'npm run migrate makes the schema of a new database');
+    assert.deepEqual(JSON.parse(cli(['migrate']).stdout), { applied: [], version: versions.at(-1) }, 'and then has nothing left to do');
     const before = cli(['token', '--', 'alice']);
     assert.equal(before.status, 0, before.stderr);
     const service = await startServiceChild(root, dir, { ...QUIET, CPE_DATABASE_URL: databaseUrl });
