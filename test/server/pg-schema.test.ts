@@ -15,7 +15,7 @@ const onPostgres = { skip: testEngine() !== 'postgres' ? 'PostgreSQL leg only (C
 const pools: pg.Pool[] = [];
 after(() => Promise.all(pools.map((p) => p.end())));
 
-const TYPES: Record<string, string> = { text: 'text', int: 'integer', bigint: 'bigint', bool: 'boolean', jsonb: 'jsonb', 'text[]': 'ARRAY' };
+const TYPES: Record<string, string> = { text: 'text', int: 'integer', bigint: 'bigint', bool: 'boolean', json: 'json', jsonb: 'jsonb', 'text[]': 'ARRAY' };
 
 test('every column of the map is in the migrated tables, with its type', onPostgres, async () => {
   const pool = new pg.Pool({ connectionString: await freshTestDatabase(), max: 1 });
