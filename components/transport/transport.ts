@@ -6,7 +6,7 @@ import type { ElementsController } from '../controller.ts';
 import { describeIssues, SdkError } from '../errors.ts';
 
 /** What the steps need of the Elements controller: the service, the merchant routes, the key and the session. */
-export type Backend = Pick<ElementsController, 'serviceOrigin' | 'middleware' | 'pubKey' | 'current' | 'session'>;
+export type Backend = Pick<ElementsController, 'serviceOrigin' | 'middleware' | 'pubKey' | 'current' | 'session' | 'fetch'>;
 
 /** Tokens, vaulted cards, session tokens (`cpe_st_…`) and opaque keys (`opq_…`) never reach an error message, whoever wrote it. */
 export const scrub = (text: string) => text.replace(/\b(tok|card|cpe_st|st|ok|opq)_[\w-]{6,}/g, '[redacted]');
@@ -27,10 +27,18 @@ export function readAs<T>(guard: Guard<T>, answer: unknown, url: string, what: s
  * SdkError: the service's (or the merchant backend's) `{error: {code, message}}` when it sent one,
  * else `network_error` or `timeout`; an answer of another shape, `invalid_response`.
  */
-export async function postJson<T = unknown>(url: string, body: unknown, headers: Record<string, string>, timeoutMs = 30_000, guard?: Guard<T>, what = 'the expected answer'): Promise<T> {
+export async function postJson<T = unknown>(
+  url: string,
+  body: unknown,
+  headers: Record<string, string>,
+  send: typeof fetch = fetch,
+  timeoutMs = 30_000,
+  guard?: Guard<T>,
+  what = 'the expected answer',
+): Promise<T> {
   let response: Response;
   try {
-    response = await fetch(url, {
+    response = await send(url, {
       method: 'POST',
       headers: { ...headers, 'Content-Type': 'application/json' },
       body: JSON.stringify(body),
@@ -62,15 +70,15 @@ export async function intentStep<S extends 'attach' | 'confirm'>(controller: Bac
   const route = controller.middleware[step];
   const [guard, what] = STEPS[step];
   const answer = route
-    ? await postJson(route, body, { [IDEMPOTENCY_HEADER]: key }, undefined, guard as Guard<unknown>, what)
-    : await postJson(`${controller.serviceOrigin}/intent/${step}`, body, await sessionHeaders(controller, key), undefined, guard as Guard<unknown>, what);
+    ? await postJson(route, body, { [IDEMPOTENCY_HEADER]: key }, controller.fetch, undefined, guard as Guard<unknown>, what)
+    : await postJson(`${controller.serviceOrigin}/intent/${step}`, body, await sessionHeaders(controller, key), controller.fetch, undefined, guard as Guard<unknown>, what);
   return answer as S extends 'attach' ? AttachResponse : ConfirmResponse;
 }
 
 /** The session's Payment Intent as the service shows it to the page (`GET /intent`, session-backed), checked. */
 export async function readIntent(controller: Backend): Promise<SessionIntent> {
   const url = `${controller.serviceOrigin}/intent`;
-  const response = await fetch(url, { headers: await sessionHeaders(controller) });
+  const response = await controller.fetch(url, { headers: await sessionHeaders(controller) });
   const answer = await response.json().catch(() => null);
   if (!response.ok) throw new SdkError(String(answer?.error?.code ?? `http_${response.status}`), scrub(String(answer?.error?.message ?? `${url} answered ${response.status}.`)));
   return readAs(guards.SessionIntent, answer, url, "the session's intent") as SessionIntent;

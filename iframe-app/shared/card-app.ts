@@ -14,6 +14,8 @@ import { isPaid } from '../../protocol/runtime/intent-status.ts';
  * `extra` adds the element's own methods (the Flow's `flowState`).
  */
 export function cardFrameApp(element: CardInputs, params: FrameParams, extra: Handlers = {}): FrameApp {
+  // The marks of the address (the service rendered them), until a config says otherwise.
+  if (params.marks) element.display = params.marks;
   /** The session's check by the service (the frames that tokenise or read the intent only). */
   let checked: Promise<unknown> = Promise.resolve();
   let checking: string | undefined;
