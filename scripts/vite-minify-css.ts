@@ -5,8 +5,9 @@ import { minifyCss } from '../iframe-app/ssr/minify-css.ts';
  * Lit's `css` templates reach the bundle as written (comments, indentation): Vite minifies the code
  * around them, never a template's text. This minifies the static parts of each css`…` template in the
  * frames' sources: comments go, whitespace collapses to one space and goes entirely next to
- * `{ } ; , :` and `>`, where CSS never needs it. Interpolations (`${palette(…)}`) keep one space on
- * each side, since they may stand for a value in the middle of a declaration.
+ * `{ } ; , :` and `>`, where CSS never needs it. An interpolation (`${palette(…)}`) keeps one space
+ * on a side where the source had some and the CSS there may need it (a value in the middle of a
+ * declaration).
  */
 export function minifyCssTemplates(): Plugin {
   return {
@@ -27,13 +28,21 @@ export function minifyCssIn(code: string): string {
     out += code.slice(at, start + 4);
     let i = start + 4;
     let chunk = '';
-    const flush = () => ((out += minifyCss(chunk)), (chunk = ''));
+    let afterInterpolation = false;
+    // One space stays between an interpolation and the CSS beside it where the source had some.
+    const flush = (beforeInterpolation: boolean) => {
+      const css = minifyCss(chunk);
+      const lead = afterInterpolation && /^\s/.test(chunk) && !/^[{};,>)]/.test(css) ? ' ' : '';
+      const trail = beforeInterpolation && /\s$/.test(chunk) && css && !/[{};,>:(]$/.test(css) ? ' ' : '';
+      out += lead + css + trail;
+      chunk = '';
+    };
     while (i < code.length && code[i] !== '`') {
       if (code[i] === '\\') {
         chunk += code.slice(i, i + 2);
         i += 2;
       } else if (code[i] === '$' && code[i + 1] === '{') {
-        flush();
+        flush(true);
         // An interpolation: copied as is, up to its closing brace (nested braces counted).
         let depth = 0;
         const from = i;
@@ -42,9 +51,10 @@ export function minifyCssIn(code: string): string {
           else if (code[i] === '}' && --depth === 0) break;
         }
         out += code.slice(from, ++i);
+        afterInterpolation = true;
       } else chunk += code[i++];
     }
-    flush();
+    flush(false);
     at = i;
   }
   return out + code.slice(at);

@@ -11,4 +11,5 @@ export const minifyCss = (css: string): string =>
     .replace(/\s+/g, ' ')
     .replace(/ ?([{};,>]) ?/g, '$1')
     .replace(/: /g, ':')
-    .replace(/;}/g, '}');
+    .replace(/;}/g, '}')
+    .trim();

@@ -122,6 +122,44 @@ describe('double mounts and removal', () => {
   });
 });
 
+describe('a card mounted again', () => {
+  it("finds the service's renderer process alive: the SDK keeps one hidden page of the service", async () => {
+    const { page, context, problems } = await openCheckout(stack, '/components/card');
+    const cdp = await stack.browser.newBrowserCDPSession();
+    try {
+      const renderers = async () =>
+        ((await cdp.send('SystemInfo.getProcessInfo')).processInfo as { type: string; id: number }[])
+          .filter((p) => p.type === 'renderer')
+          .map((p) => p.id)
+          .sort();
+      const kept = () => [...document.querySelectorAll('iframe')].filter((f) => f.hidden && new URL(f.src).pathname === '/frames/keep/').length;
+      await page.waitForFunction(kept);
+      assert.equal(await page.evaluate(kept), 1, 'one hidden page of the service');
+      const before = await renderers();
+      await page.evaluate(() => {
+        const el = document.querySelector('cpe-card')!;
+        (window as unknown as { parked: [Element, ParentNode] }).parked = [el, el.parentNode!];
+        el.remove();
+      });
+      await waitFor('the card frame is gone', () => page.frames().every((f) => !f.url().includes('/frames/card-form/')));
+      await page.evaluate(async () => {
+        const [el, parent] = (window as unknown as { parked: [Element & { init(): Promise<void>; awaitReady(): Promise<void> }, ParentNode] }).parked;
+        parent.append(el);
+        await el.init();
+        await el.awaitReady();
+      });
+      // Chromium gives each site its process and ends it with the site's last frame: without the
+      // hidden page, the card's new frame started a new one (the set changed at every remount).
+      assert.deepEqual(await renderers(), before, 'no renderer process started or ended');
+      assert.equal(await page.evaluate(kept), 1, 'still one hidden page');
+      assert.deepEqual(problems, []);
+    } finally {
+      await cdp.detach().catch(() => {});
+      await context.close();
+    }
+  });
+});
+
 describe('focus and keyboard', () => {
   it('focus() reaches the first field; Tab and Shift+Tab run through the fields and out of the frame', async () => {
     const { page, context } = await openCheckout(stack, '/components/card', { layout: 'row' });
