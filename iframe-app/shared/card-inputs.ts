@@ -212,6 +212,9 @@ export class CardInputs extends LitElement {
       }
       this.setValue(field, raw, input);
     }
+    // An empty field that had the focus has it again (Lit drew new inputs; a focus request answered
+    // before the takeover put it there).
+    if (typed.focused && !typed.values.some(([name]) => name === typed.focused)) this.shadowRoot?.querySelector<HTMLInputElement>(`#cpe-${typed.focused}`)?.focus();
     if (typed.values.length) this.emitState();
   }
 

@@ -8,7 +8,7 @@ import { scaled } from '../../testkit/time.ts';
 
 /** A session whose GET /intent (the fake service's) answers `amount` `currency`. */
 const sessionOf = async (amount: number, currency: string) =>
-  fakeService({ 'GET /intent': { body: { paymentIntentId: 'pi_1', status: 'requires_payment_method', amount, currency } } });
+  fakeService({ 'GET /intent': { body: { paymentIntentId: 'pi_1', status: 'requires_payment_method', amount, currency, amount_formatted: `${amount} ${currency}`, moto: false, opaque_key: 'op_fake' } } });
 
 async function flow(query: string, config = {}) {
   const frame = await mountFrame('flow', `pk=pk_test_1&layout=stack&${query}`, config);

@@ -10,7 +10,11 @@ import { scaled } from '../../testkit/time.ts';
 /** Mounts a frame page as the SDK does and completes the handshake; `el` is the frame's card element. */
 async function mount(app: string, query: string, config: Partial<FrameConfig> = {}) {
   const mounted = await mountFrame(app, query, config);
-  return { ...mounted, el: mounted.doc.querySelector('cpe-card-form, cpe-card-field') as CardInputs };
+  const el = mounted.doc.querySelector('cpe-card-form, cpe-card-field') as CardInputs;
+  // The served form's events reach the code once it has taken the form over (after the first paint).
+  await waitUntil(() => !el.hasAttribute('defer-hydration') && el.hasUpdated, 'the page\'s code did not take the form over', { timeout: 4000 });
+  await el.updateComplete;
+  return { ...mounted, el };
 }
 
 function typeIn(el: CardInputs, field: string, text: string) {
@@ -121,6 +125,27 @@ describe('frame pages over the bridge', () => {
     expect(root.activeElement).to.equal(numberNow);
     expect(numberNow.selectionStart).to.equal(4);
     expect(nameNow.value).to.equal('Ada Lovelace');
+  });
+
+  it('an empty field that had the focus before the page\'s code ran has it after the takeover', async () => {
+    const iframe = document.createElement('iframe');
+    iframe.style.width = '520px';
+    iframe.src = `/iframe-app/card-form/index.html?pk=pk_test_1&lang=en&layout=row&__nomodule#${crypto.randomUUID()}`;
+    document.body.append(iframe);
+    await waitUntil(() => iframe.contentDocument?.querySelector('cpe-card-form')?.shadowRoot?.querySelector('#cpe-number'), 'no form', { timeout: 4000 });
+    const doc = iframe.contentDocument!;
+    const root = doc.querySelector('cpe-card-form')!.shadowRoot!;
+    root.querySelector<HTMLInputElement>('#cpe-number')!.focus();
+    const module = doc.createElement('script');
+    module.type = 'module';
+    module.src = '/iframe-app/card-form/main.ts';
+    doc.head.append(module);
+    const el = await waitUntil(() => {
+      const form = doc.querySelector('cpe-card-form') as CardInputs;
+      return !form.hasAttribute('defer-hydration') && form.hasUpdated ? form : undefined;
+    }, 'not taken over', { timeout: 4000 }).then(() => doc.querySelector('cpe-card-form') as CardInputs);
+    await el.updateComplete;
+    expect(root.activeElement?.id, 'the focus after Lit drew the form anew').to.equal('cpe-number');
   });
 
   it('a second init is ignored: one init per load (a page script cannot re-point the frame)', async () => {
