@@ -1,11 +1,11 @@
-// `npm test`: the type check and the build, then every suite in two lanes that run side by side (the
-// Chromium suites in one, the Node suites in the other, one suite moved across to even them: two
-// cores' worth). `--postgres` (`.ci/run`)
-// adds the server and model suites on PostgreSQL to the Node lane. Each suite is a package.json
-// script, run with `npm run -s`; its output goes to .tmp/test-logs/<suite>.log and is printed whole
-// when the suite ends (so two suites never interleave), with its time and the machine's load.
-// Every suite runs even after a failure; the exit status is 1 if any failed. `CPE_TEST_JOBS=1` runs
-// the lanes one after the other; names as arguments run only those suites (`npm test -- server e2e`).
+// `npm test`: the type check and the build, then every suite in two lanes that run side by side (two
+// cores' worth: the Chromium suites in one, the Node suites in the other, one suite moved across to
+// even them). `--postgres` (`.ci/run`) adds the server and model suites on PostgreSQL. Each suite is
+// a package.json script, run with `npm run -s`; its output goes to .tmp/test-logs/<suite>.log and is
+// printed whole when the suite ends (so two suites never interleave), with its time and the
+// machine's load. Every suite runs even after a failure; the exit status is 1 if any failed.
+// `CPE_TEST_JOBS=1` runs the lanes one after the other; names as arguments run only those suites
+// (`npm test -- server e2e`).
 import { spawn } from 'node:child_process';
 import { createWriteStream, mkdirSync, readFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
