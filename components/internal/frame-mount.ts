@@ -32,6 +32,9 @@ function deferred(): Deferred {
  * again with `configure` whenever the page around the element changes it). The element's parts
  * create the frames (the element is their FrameOwner); this keeps them, and ends them on `unmount`.
  */
+/** Calls `onTimeout` once the handshake's time is up; returns what cancels it. */
+export type HandshakeTimer = (onTimeout: () => void) => () => void;
+
 export class FrameMount {
   /** Current frames, the first being the one that tokenises and takes focus. */
   frames: Frame[] = [];
@@ -41,7 +44,7 @@ export class FrameMount {
   #readySent = false;
   /** The session has not arrived yet: ready waits for it. */
   #sessionPending = false;
-  #timer?: ReturnType<typeof setTimeout>;
+  #cancelTimer?: () => void;
   /** The tokens and colour scheme last sent to the frames (JSON), to send them again only when they change. */
   #look = '';
   #abort?: AbortController;
@@ -83,13 +86,13 @@ export class FrameMount {
     this.#ready?.reject(error);
   }
 
-  /** The frames are in the page and handshaking: `onTimeout` unless all are ready within `timeoutMs`. */
-  start(frames: Frame[], timeoutMs: number, onTimeout: () => void): void {
+  /** The frames are in the page and handshaking: `onTimeout` when `limit` says so, unless all are ready first. */
+  start(frames: Frame[], limit: HandshakeTimer, onTimeout: () => void): void {
     const abort = (this.#abort = new AbortController());
     this.#readySent = false;
     this.#sessionPending = true;
     this.frames = frames;
-    this.#timer = setTimeout(onTimeout, timeoutMs);
+    this.#cancelTimer = limit(onTimeout);
     this.#watchTheme(abort.signal);
   }
 
@@ -116,7 +119,7 @@ export class FrameMount {
   #maybeReady(): void {
     if (this.#readySent || this.#sessionPending || !this.frames.every((f) => f.ready)) return;
     this.#readySent = true;
-    clearTimeout(this.#timer);
+    this.#cancelTimer?.();
     this.#ready?.resolve();
     this.#onReady();
   }
@@ -160,7 +163,7 @@ export class FrameMount {
   unmount(): void {
     this.#abort?.abort();
     if (this.#ready?.settled) this.#ready = undefined;
-    clearTimeout(this.#timer);
+    this.#cancelTimer?.();
     for (const frame of this.frames) frame.destroy();
     this.frames = [];
   }

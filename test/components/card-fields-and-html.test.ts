@@ -1,4 +1,5 @@
-import { expect, fixture, html, oneEvent, waitUntil } from '@open-wc/testing';
+import { expect, fixture, html, oneEvent } from '@open-wc/testing';
+import { waitUntil } from './wait.ts';
 import { CpeCard, CpeCardFields, CpeElements, SdkError } from '../../components/index.ts';
 import { fakeController, fakeOf, fakeRoute, fakeSession, frameScript, iframesIn, recordEvents } from './helpers.ts';
 import { scaled } from '../../testkit/time.ts';

@@ -3,7 +3,8 @@
  * the shopper's commit exchanges the context at `middleware.exchange` (cpeMiddleware's exchange, which
  * prices every basket £12.34 in web-test-runner.config.mjs); a disagreement charges nothing.
  */
-import { expect, fixture, html, waitUntil } from '@open-wc/testing';
+import { expect, fixture, html } from '@open-wc/testing';
+import { waitUntil } from './wait.ts';
 import { ElementsController, type CpeElements } from '../../components/index.ts';
 import type { CheckoutContext, MiddlewareRoutes } from '../../protocol/schemas/elements-options.ts';
 import { makeController } from '../../components/controller.ts';

@@ -3,7 +3,8 @@
  * origin): the shopper types with the keyboard and presses the frame's own button (Enter in a field),
  * and every step goes through the real routes.
  */
-import { expect, fixture, html, waitUntil } from '@open-wc/testing';
+import { expect, fixture, html } from '@open-wc/testing';
+import { waitUntil } from './wait.ts';
 import { sendKeys } from '@web/test-runner-commands';
 import { ElementsController, type CpePaymentFlow, type SdkError } from '../../components/index.ts';
 import type { MiddlewareRoutes } from '../../protocol/schemas/elements-options.ts';

@@ -1,4 +1,5 @@
-import { expect, fixture, html, waitUntil } from '@open-wc/testing';
+import { expect, fixture, html } from '@open-wc/testing';
+import { waitUntil } from './wait.ts';
 import { executeServerCommand, sendKeys } from '@web/test-runner-commands';
 import { ElementsController } from '../../components/controller.ts';
 import { CPE_EVENTS } from '../../components/events.ts';
@@ -123,6 +124,9 @@ export type FrameState = 'present' | 'enabled' | 'focused' | 'absent' | 'rendere
 export function inFrame(frameUrl: string, selector: string, state: FrameState, timeoutMs = 10_000): Promise<unknown> {
   return executeServerCommand('cpe-in-frame', { frameUrl, selector, state, timeoutMs: scaled(timeoutMs) });
 }
+
+/** How many `type` listeners this page's window has (counted by the browser, nothing wrapped). */
+export const windowListeners = (type: string) => executeServerCommand('cpe-window-listeners', { type }) as Promise<number>;
 
 /**
  * Types a card like a shopper into the hosted fields of `host` (one frame or four), which

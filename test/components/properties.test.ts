@@ -3,7 +3,8 @@
  * attribute, reads its default while unset, re-renders the frame when set, and refuses a bad value
  * with the factory's SdkError (fake frames: test/components/fixtures/fake-frame.ts).
  */
-import { expect, fixture, html, oneEvent, waitUntil } from '@open-wc/testing';
+import { expect, fixture, html, oneEvent } from '@open-wc/testing';
+import { waitUntil } from './wait.ts';
 import { CpeCard, CpeCardFields, CpeElements, CpePaymentFlow, CpeVerifyFlow, CpeWalletA, CpeWalletB } from '../../components/index.ts';
 import { container, fakeController, fakeRoute, fakeSession, frameScript, iframesIn, thrown } from './helpers.ts';
 import { scaled } from '../../testkit/time.ts';

@@ -3,7 +3,8 @@
  * another origin) and its real hosted frames: the shopper types with the keyboard (sendKeys reaches
  * the focused cross-origin frame), and every step goes through the real routes.
  */
-import { expect, fixture, html, waitUntil } from '@open-wc/testing';
+import { expect, fixture, html } from '@open-wc/testing';
+import { waitUntil } from './wait.ts';
 import { sendKeys } from '@web/test-runner-commands';
 import { ElementsController } from '../../components/index.ts';
 import type { MiddlewareRoutes } from '../../protocol/schemas/elements-options.ts';

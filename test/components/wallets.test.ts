@@ -2,7 +2,8 @@
  * <cpe-wallet-a> and <cpe-wallet-b> against the REAL service: its wallet button frame and its wallet
  * test sheet (another origin) in the element's modal dialog, driven with the keyboard.
  */
-import { expect, fixture, html, waitUntil } from '@open-wc/testing';
+import { expect, fixture, html } from '@open-wc/testing';
+import { waitUntil } from './wait.ts';
 import { sendKeys } from '@web/test-runner-commands';
 import { ElementsController, type CpeWalletA, type CpeWalletB, type SdkError } from '../../components/index.ts';
 import { WALLET_A_STYLES, WALLET_A_TYPES, WALLET_B_TYPES } from '../../protocol/runtime/wallet.ts';

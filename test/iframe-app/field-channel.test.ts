@@ -1,4 +1,5 @@
-import { expect, fixture, html, waitUntil } from '@open-wc/testing';
+import { expect, fixture, html } from '@open-wc/testing';
+import { waitUntil } from '../components/wait.ts';
 import { CardFieldElement } from '../../iframe-app/field/card-field.ts';
 import { en } from '../../iframe-app/shared/i18n.ts';
 import { FieldMessage, fieldChannelName } from '../../protocol/schemas/field-channel.ts';

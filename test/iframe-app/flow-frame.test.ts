@@ -1,4 +1,5 @@
-import { expect, waitUntil } from '@open-wc/testing';
+import { expect } from '@open-wc/testing';
+import { waitUntil } from '../components/wait.ts';
 import type { FlowForm } from '../../iframe-app/flow/flow-form.ts';
 import { future } from './helpers.ts';
 import { axeIn, mountFrame } from './frame-mount.ts';

@@ -1,4 +1,5 @@
-import { expect, waitUntil } from '@open-wc/testing';
+import { expect } from '@open-wc/testing';
+import { waitUntil } from '../components/wait.ts';
 import type { FrameConfig } from '../../protocol/schemas/bridge.ts';
 import type { CardInputs } from '../../iframe-app/shared/card-inputs.ts';
 import { ElementEnd } from '../../protocol/runtime/rpc.ts';

@@ -1,4 +1,4 @@
-import { waitUntil } from '@open-wc/testing';
+import { waitUntil } from '../components/wait.ts';
 import { Hello, type FrameConfig } from '../../protocol/schemas/bridge.ts';
 import { ElementEnd } from '../../protocol/runtime/rpc.ts';
 import { scaled } from '../../testkit/time.ts';

@@ -4,7 +4,8 @@
  * wallet button complete the handshake; the wallet sheet takes its session by message and, with the
  * keyboard, approves through the real POST /frames/wallet/approve (the token then attaches) or cancels.
  */
-import { expect, waitUntil } from '@open-wc/testing';
+import { expect } from '@open-wc/testing';
+import { waitUntil } from '../components/wait.ts';
 import { sendKeys } from '@web/test-runner-commands';
 import { Hello } from '../../protocol/schemas/bridge.ts';
 import { ElementEnd } from '../../protocol/runtime/rpc.ts';

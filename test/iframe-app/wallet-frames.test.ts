@@ -1,4 +1,5 @@
-import { expect, waitUntil } from '@open-wc/testing';
+import { expect } from '@open-wc/testing';
+import { waitUntil } from '../components/wait.ts';
 import { sendKeys } from '@web/test-runner-commands';
 import { walletLabel, validAppearance, type WalletButton } from '../../iframe-app/wallet-button/wallet-button.ts';
 import type { WalletSheet } from '../../iframe-app/wallet-sheet/wallet-sheet.ts';
