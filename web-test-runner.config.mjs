@@ -219,11 +219,14 @@ export default {
   // keyboard focus (sendKeys types into the focused frame).
   concurrency: 1,
   concurrentBrowsers: 1,
-  browserStartTimeout: scaled(60_000),
-  testsStartTimeout: scaled(60_000),
-  testsFinishTimeout: scaled(120_000),
-  // A test's limit: generous, so a busy machine fails nothing that works (they await events, not time).
-  testFramework: { config: { timeout: scaled(20_000) } },
+  // Per test file: a file's tests together (card.test.ts: 43 tests, 64 s at a load average of 30).
+  browserStartTimeout: scaled(120_000),
+  testsStartTimeout: scaled(120_000),
+  testsFinishTimeout: scaled(600_000),
+  // A test's limit: generous, so a busy machine fails nothing that works (they await events, not
+  // time); at a load average of 34 on two cores a file's first test, whose modules the dev server
+  // compiles, took more than 15 s.
+  testFramework: { config: { timeout: scaled(60_000) } },
   // The time scale, for testkit/time.ts in the page.
   testRunnerHtml: (testFramework) =>
     `<!doctype html><html><body><script>globalThis.__cpeTestTimeScale = ${scale};</script><script type="module" src="${testFramework}"></script></body></html>`,

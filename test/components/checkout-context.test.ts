@@ -38,7 +38,6 @@ async function mount(context = basket, middleware: MiddlewareRoutes = { exchange
 let requests: ReturnType<typeof spy>;
 
 describe('Checkout Context with the real service', function () {
-  this.timeout(scaled(40_000));
   before(async () => {
     config = await (await fetch('/__cpe/config')).json();
   });

@@ -37,7 +37,6 @@ const service = (path: string, session: { sessionToken: string }) =>
   fetch(`${config.serviceUrl}${path}`, { headers: { 'X-CPE-Public-Key': config.publicKey, 'X-CPE-Session-Token': session.sessionToken } }).then((r) => r.json());
 
 describe('payment flow with the real service and flow frame', function () {
-  this.timeout(scaled(40_000));
   before(async () => {
     config = await (await fetch('/__cpe/config')).json();
   });

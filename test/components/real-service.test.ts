@@ -28,7 +28,6 @@ async function mountCard(middleware: MiddlewareRoutes = {}) {
 const flow = (events: { name: string }[]) => events.map((e) => e.name).filter((n) => n !== 'cpe:change');
 
 describe('with the real service and card form', function () {
-  this.timeout(scaled(30_000));
   before(async () => {
     config = await (await fetch('/__cpe/config')).json();
   });
@@ -115,7 +114,6 @@ describe('with the real service and card form', function () {
 });
 
 describe('with the real field frames (cpe-card-fields)', function () {
-  this.timeout(scaled(30_000));
   before(async () => {
     config = await (await fetch('/__cpe/config')).json();
   });
@@ -138,7 +136,6 @@ describe('with the real field frames (cpe-card-fields)', function () {
 });
 
 describe('3-D Secure with the real challenge page', function () {
-  this.timeout(scaled(30_000));
   before(async () => {
     config = await (await fetch('/__cpe/config')).json();
   });

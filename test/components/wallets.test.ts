@@ -40,7 +40,6 @@ async function approve(down = 0) {
 }
 
 describe('wallets with the real service', function () {
-  this.timeout(scaled(40_000));
   before(async () => {
     config = await (await fetch('/__cpe/config')).json();
   });

@@ -124,7 +124,6 @@ describe('field frames’ channel (cpe-card-field)', () => {
 
   for (const theme of ['light', 'dark']) {
     it(`axe: no serious or critical violation in the four field frames (${theme}), messages shown`, async function () {
-      this.timeout(scaled(30_000));
       const axe = await loadAxe();
       const { root, els } = await group(['number', 'expiry', 'cvc', 'name']);
       for (const el of Object.values(els)) el.theme = theme as 'light' | 'dark';

@@ -42,7 +42,6 @@ async function mountRemote(app: string, query: string, withSession: boolean) {
 }
 
 describe('issue-7 frames served by the real service', function () {
-  this.timeout(scaled(30_000));
   before(async () => {
     config = await (await fetch('/__cpe/config')).json();
   });
