@@ -159,7 +159,7 @@ export async function startServiceChild(
     env: { PORT: '0', DEMO_PORT: '0', CPE_DATA_DIR: dataDir, CPE_PUBLIC_URL: 'http://127.0.0.1:0', ...env },
     keepBytes: options.keepBytes,
   });
-  const listening = await child.message(isListening, 'serving (its cpe:listening message)', options.startTimeoutMs ?? 60_000);
+  const listening = await child.message(isListening, 'serving (its cpe:listening message)', options.startTimeoutMs ?? 120_000);
   const credentials = JSON.parse(readFileSync(join(dataDir, 'credentials.json'), 'utf8'));
   return { ...child, url: listening.serviceUrl, port: Number(new URL(listening.serviceUrl).port), demoUrl: listening.demoUrl, credentials };
 }
