@@ -26,15 +26,15 @@ function deferred(): Deferred {
   return d;
 }
 
+/** Calls `onTimeout` once the handshake's time is up; returns what cancels it. */
+export type HandshakeTimer = (onTimeout: () => void) => () => void;
+
 /**
  * An element's mounted frames: the handshake's outcome (`ready` once every frame said so and the
  * session arrived, or the timeout), and the look they get (theme tokens and colour scheme, sent
  * again with `configure` whenever the page around the element changes it). The element's parts
  * create the frames (the element is their FrameOwner); this keeps them, and ends them on `unmount`.
  */
-/** Calls `onTimeout` once the handshake's time is up; returns what cancels it. */
-export type HandshakeTimer = (onTimeout: () => void) => () => void;
-
 export class FrameMount {
   /** Current frames, the first being the one that tokenises and takes focus. */
   frames: Frame[] = [];
