@@ -121,7 +121,7 @@ export type FrameState = 'present' | 'enabled' | 'focused' | 'absent' | 'rendere
  * present and painted (`rendered`: what its layout caused has been sent). The frames are of another
  * origin: the test runner looks into them (frame-commands.mjs).
  */
-export function inFrame(frameUrl: string, selector: string, state: FrameState, timeoutMs = 10_000): Promise<unknown> {
+export function inFrame(frameUrl: string, selector: string, state: FrameState, timeoutMs = 30_000): Promise<unknown> {
   return executeServerCommand('cpe-in-frame', { frameUrl, selector, state, timeoutMs: scaled(timeoutMs) });
 }
 
@@ -147,7 +147,7 @@ export async function typeCard(host: HTMLElement, number = '4242424242424242'): 
       await sendKeys({ type: text });
     }
     // The frames' last change has reached the page.
-    await waitUntil(() => complete, 'the card typed never became complete', { timeout: scaled(10_000) });
+    await waitUntil(() => complete, 'the card typed never became complete', { timeout: scaled(30_000) });
   } finally {
     host.removeEventListener('cpe:change', heard);
   }
