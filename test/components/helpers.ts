@@ -147,7 +147,7 @@ export async function typeCard(host: HTMLElement, number = '4242424242424242'): 
       await sendKeys({ type: text });
     }
     // The frames' last change has reached the page.
-    await waitUntil(() => complete, 'the card typed never became complete', { timeout: scaled(30_000) });
+    await waitUntil(() => complete, 'the card typed never became complete');
   } finally {
     host.removeEventListener('cpe:change', heard);
   }

@@ -8,7 +8,6 @@ import { waitUntil } from './wait.ts';
 import { sendKeys } from '@web/test-runner-commands';
 import { ElementsController } from '../../components/index.ts';
 import type { MiddlewareRoutes } from '../../protocol/schemas/elements-options.ts';
-import { scaled } from '../../testkit/time.ts';
 import { inFrame, messagesHandled, recordEvents, typeCard } from './helpers.ts';
 
 let config: { serviceUrl: string; publicKey: string };
@@ -154,7 +153,7 @@ describe('3-D Secure with the real challenge page', function () {
     const confirming = card.confirm();
     await waitUntil(() => card.shadowRoot!.querySelector('dialog')?.open, 'no dialog');
     const dialog = card.shadowRoot!.querySelector('dialog')!;
-    await waitUntil(() => pageReady, 'the challenge page did not say ready', { timeout: scaled(10_000) });
+    await waitUntil(() => pageReady, 'the challenge page did not say ready');
     removeEventListener('message', heard);
     return { card, events, pay, confirming, dialog };
   }

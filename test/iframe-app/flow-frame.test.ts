@@ -4,7 +4,6 @@ import type { FlowForm } from '../../iframe-app/flow/flow-form.ts';
 import { future } from './helpers.ts';
 import { axeIn, mountFrame } from './frame-mount.ts';
 import { fakeService } from './fake-service.ts';
-import { scaled } from '../../testkit/time.ts';
 
 
 /** A session whose GET /intent (the fake service's) answers `amount` `currency`. */
@@ -149,6 +148,6 @@ describe('flow frame', () => {
     const iframe = document.createElement('iframe');
     iframe.src = `/iframe-app/flow/index.html?pk=pk_test_1&lang=en#${crypto.randomUUID()}`;
     document.body.append(iframe);
-    await waitUntil(() => iframe.contentDocument?.querySelector('.unavailable'), 'no message', { timeout: scaled(4000) });
+    await waitUntil(() => iframe.contentDocument?.querySelector('.unavailable'), 'no message');
   });
 });

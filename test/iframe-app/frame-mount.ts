@@ -1,7 +1,6 @@
 import { waitUntil } from '../components/wait.ts';
 import { Hello, type FrameConfig } from '../../protocol/schemas/bridge.ts';
 import { ElementEnd } from '../../protocol/runtime/rpc.ts';
-import { scaled } from '../../testkit/time.ts';
 
 export type FrameEventRecord = { name: string; detail: any };
 
@@ -31,7 +30,7 @@ export async function mountFrame(app: string, query: string, config: Partial<Fra
   });
   document.body.append(iframe);
   const end = await connected;
-  await waitUntil(() => events.some((e) => e.name === 'ready'), 'no ready', { timeout: scaled(4000) });
+  await waitUntil(() => events.some((e) => e.name === 'ready'), 'no ready');
   return { iframe, end, events, doc: iframe.contentDocument!, win: iframe.contentWindow as Window & typeof globalThis, session };
 }
 

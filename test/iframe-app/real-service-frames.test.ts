@@ -11,7 +11,6 @@ import { Hello } from '../../protocol/schemas/bridge.ts';
 import { ElementEnd } from '../../protocol/runtime/rpc.ts';
 import type { FrameEventRecord } from './frame-mount.ts';
 import { inFrame } from '../components/helpers.ts';
-import { scaled } from '../../testkit/time.ts';
 
 let config: { serviceUrl: string; publicKey: string };
 const newIntent = async (): Promise<{ paymentIntentId: string; sessionToken: string; opaqueKey: string }> => (await fetch('/__cpe/intent', { method: 'POST' })).json();
@@ -37,7 +36,7 @@ async function mountRemote(app: string, query: string, withSession: boolean) {
   });
   document.body.append(iframe);
   const element = await end;
-  await waitUntil(() => events.some((e) => e.name === 'ready'), `${app}: no ready`, { timeout: scaled(8000) });
+  await waitUntil(() => events.some((e) => e.name === 'ready'), `${app}: no ready`);
   return { iframe, end: element, events, intent };
 }
 
@@ -72,7 +71,7 @@ describe('issue-7 frames served by the real service', function () {
       if (e.source === iframe.contentWindow && e.origin === config.serviceUrl) messages.push(e.data);
     });
     document.body.append(iframe);
-    await waitUntil(() => messages.some((m) => m.type === 'cpe:wallet:ready' && m.session === uuid), 'no cpe:wallet:ready', { timeout: scaled(8000) });
+    await waitUntil(() => messages.some((m) => m.type === 'cpe:wallet:ready' && m.session === uuid), 'no cpe:wallet:ready');
     return { iframe, messages, uuid };
   }
 
@@ -93,7 +92,7 @@ describe('issue-7 frames served by the real service', function () {
     await sendKeys({ press: 'Tab' });
     await inFrame('/frames/wallet-sheet/', 'button.approve', 'focused');
     await sendKeys({ press: 'Enter' });
-    await waitUntil(() => onPort.some((m) => m.type === 'cpe:wallet:result'), 'no result', { timeout: scaled(8000) });
+    await waitUntil(() => onPort.some((m) => m.type === 'cpe:wallet:result'), 'no result');
     expect(messages.filter((m) => m.type === 'cpe:wallet:result'), 'nothing on the window').to.deep.equal([]);
     const result = onPort.find((m) => m.type === 'cpe:wallet:result');
     expect(result).to.include({ status: 'approved', session: uuid, scheme: 'visa', last4: '4242', email: 'shopper@example.test' });
@@ -115,7 +114,7 @@ describe('issue-7 frames served by the real service', function () {
     await sendKeys({ press: 'Tab' });
     await inFrame('/frames/wallet-sheet/', 'input[name="card"]:checked', 'focused');
     await sendKeys({ press: 'Escape' });
-    await waitUntil(() => messages.some((m) => m.type === 'cpe:wallet:result'), 'no result', { timeout: scaled(8000) });
+    await waitUntil(() => messages.some((m) => m.type === 'cpe:wallet:result'), 'no result');
     expect(messages.find((m) => m.type === 'cpe:wallet:result')).to.deep.equal({ type: 'cpe:wallet:result', session: uuid, status: 'cancelled' });
   });
 });
