@@ -169,7 +169,7 @@ function cpeService() {
         if (answer) {
           ctx.status = answer.status ?? 200;
           ctx.body = answer.body ?? {};
-        } else if (route === 'GET /intent') ctx.body = { paymentIntentId: 'pi_1', status: 'requires_payment_method', amount: 1234, currency: 'GBP' };
+        } else if (route === 'GET /intent') ctx.body = { paymentIntentId: 'pi_1', status: 'requires_payment_method', amount: 1234, currency: 'GBP', amount_formatted: '£12.34', moto: false, opaque_key: 'opq_fake' };
         else {
           ctx.status = 404;
           ctx.body = { error: { type: 'invalid_request_error', code: 'not_scripted', message: `${route} is not scripted for this session` } };
