@@ -7,6 +7,7 @@ import { startServiceChild, stop } from '../../testkit/processes.ts';
 import { readDataFolder, tempDataDir } from '../../testkit/data-folder.ts';
 import { seeded } from '../../testkit/seed.ts';
 import { scaled } from '../../testkit/time.ts';
+import { embeddedOnly } from '../helpers/service.ts';
 
 interface Item {
   id: string;
@@ -16,7 +17,7 @@ interface Item {
 
 const files = (dir: string) => readdirSync(dir).filter((f) => f.startsWith('cpe.')).sort();
 
-describe('the append log', () => {
+describe('the append log', embeddedOnly, () => {
   test('a commit appends only what it changed: the bytes written do not grow with the database', async () => {
     const dir = tempDataDir();
     const store = await EmbeddedStore.open(dir);
@@ -175,7 +176,7 @@ describe('the append log', () => {
   });
 });
 
-describe('crashes', () => {
+describe('crashes', embeddedOnly, () => {
   /**
    * The real service, killed with SIGKILL during a burst of durable creates, round after round on
    * the same folder (whose log is small, so compactions run during the bursts too): every
