@@ -78,6 +78,8 @@ export function startDemo(options: { port: number; credentials: Credentials }): 
     }
     return visitor;
   };
+  /** Whether this visitor's basket made the intent: the one question before acting on an id a browser sent. */
+  const ownsIntent = (ctx: Koa.Context, id: unknown) => typeof id === 'string' && (intentsOf.get(ctx.cookies.get('demo_visitor') ?? '')?.has(id) ?? false);
   const shop = createShop({ cpe, merchantId, page: pageConfig, allow: (visitor, id) => intentsOf.get(visitor)?.add(id) });
   const inbox = createInbox({ serviceUrl, accessToken });
   const form = bodyParser({ enableTypes: ['form'] });
@@ -104,6 +106,8 @@ export function startDemo(options: { port: number; credentials: Credentials }): 
     ctx.body = toSession(created);
   });
   // Before fulfilling, the backend verifies: status, amount, currency and its own order reference.
+  // Only for this visitor's own intents (another id is answered as absent, as the order pages and the
+  // middleware routes do), and with every personal field redacted: this answer goes to a browser.
   app.use(async (ctx, next) => {
     if (ctx.method !== 'POST' || ctx.path !== '/api/verify') return next();
     await bodyParser({ enableTypes: ['json'] })(ctx, async () => {});
@@ -113,7 +117,12 @@ export function startDemo(options: { port: number; credentials: Credentials }): 
       ctx.body = { error: { message: 'payment_intent_id is required' } };
       return;
     }
-    const result = await cpe.verify({ payment_intent_id: id, unmask_fields: ['email'] });
+    if (!ownsIntent(ctx, id)) {
+      ctx.status = 404;
+      ctx.body = { error: { message: `No such payment intent: '${id}'` } };
+      return;
+    }
+    const result = await cpe.verify({ payment_intent_id: id, unmask_fields: [] });
     const fulfil =
       result.status === 'success' &&
       result.auth?.currency === 'GBP' &&
@@ -136,7 +145,7 @@ export function startDemo(options: { port: number; credentials: Credentials }): 
   const middleware = cpeMiddleware({
     client: cpe,
     exchange,
-    allowIntent: (ctx, id) => id !== undefined && (intentsOf.get(ctx.cookies.get('demo_visitor') ?? '')?.has(id) ?? false),
+    allowIntent: ownsIntent,
     onCreated: (session, ctx) => {
       intentsOf.get(visitorOf(ctx))!.add(session.paymentIntentId);
       const exchanged = (ctx.state as { order?: Order }).order;
