@@ -69,6 +69,30 @@ export function nestsDeeper(value: unknown, max: number): boolean {
   return false;
 }
 
+/**
+ * How many `&`-separated fields qs reads of a form body (its default `parameterLimit`, which the body
+ * parser keeps) and of a query string (operation.ts): past it, qs drops the rest without a word.
+ */
+export const FORM_FIELD_LIMIT = 1_000;
+export const QUERY_PARAMETER_LIMIT = 100;
+
+/**
+ * A 400 when `encoded` (form fields or a query string) has a field past the first `limit` that qs
+ * would drop, so nothing a client sent is silently ignored; counts the fields it has.
+ */
+export function refuseDroppedFields(encoded: string, limit: number, what: 'form body' | 'query string'): void {
+  const parts = encoded.split('&');
+  if (parts.length <= limit || parts.slice(limit).every((part) => part === '')) return;
+  const fields = parts.filter((part) => part !== '').length;
+  const unit = what === 'form body' ? 'fields' : 'parameters';
+  throw new ApiError(
+    400,
+    'invalid_request_error',
+    'too_many_parameters',
+    `The ${what} has ${fields} ${unit}; at most ${limit} are read: send fewer${what === 'form body' ? ', or send the body as JSON' : ''}.`,
+  );
+}
+
 /** The methods whose bodies are read (as the body parser's own default): for any other, this middleware has nothing to do. */
 const PARSED = new Set(['POST', 'PUT', 'PATCH']);
 
@@ -117,6 +141,7 @@ export function body(): Middleware<AppState> {
       throw new ApiError(400, 'invalid_request_error', 'body_too_deep', `The request body nests deeper than ${MAX_BODY_DEPTH} levels.`);
     }
     if (ctx.is('urlencoded')) {
+      refuseDroppedFields(String(ctx.request.rawBody ?? ''), FORM_FIELD_LIMIT, 'form body');
       const name = inheritedName(String(ctx.request.rawBody ?? ''));
       if (name !== undefined) throw inheritedParam(name);
     }
