@@ -7,9 +7,11 @@ import { createApp } from './app.ts';
 import { systemClock, type Clock } from './clock.ts';
 import { createServices, pruneExpired, type Services } from './services.ts';
 import type { Config } from './config.ts';
-import { createLogger } from './logger.ts';
+import { ApiError } from './http/api-error.ts';
+import { createLogger, type Logger } from './logger.ts';
 import { ensureSeeded, type Credentials } from './seed.ts';
-import { openStore } from './store/open-store.ts';
+import { openStore, withoutPassword } from './store/open-store.ts';
+import { databaseUnavailable } from './store/pg-availability.ts';
 
 export interface RunningService {
   url: string;
@@ -31,25 +33,43 @@ const listen = (server: Server, port: number) =>
 /** How often expired idempotency records, tokens and challenges are pruned. */
 const PRUNE_EVERY_MS = 60_000;
 
+/** While the database cannot be reached at start, how often the log says so again. */
+const WAITING_SAID_EVERY_MS = 30_000;
+
+const starting = () => new ApiError(503, 'api_error', 'starting', 'The service is starting: try again in a second.', null, { 'Retry-After': '1' });
+
 /**
  * Opens the store, seeds it on first start, and serves the API on `config.port` (0: any free port).
  * The port is bound first, so the configuration is complete (and frozen) before any service reads it.
+ * A PostgreSQL database that cannot be reached yet is waited for (with backoff, said in the log).
  */
-export async function startService(requested: Config, clock: Clock = systemClock): Promise<RunningService> {
-  // Until the store is open and the app built, a request gets 503 (try again) rather than no answer.
+export async function startService(requested: Config, clock: Clock = systemClock, logger: Logger = createLogger(requested.log)): Promise<RunningService> {
+  // Until the store is open and the app built, a request gets 503 (try again) rather than no answer:
+  // database_unavailable while the database cannot be reached, else starting.
   let handle: ((req: IncomingMessage, res: ServerResponse) => void) | undefined;
+  let waitingForDatabase = false;
   const http = createServer((req, res) => {
     if (handle) return handle(req, res);
-    res.writeHead(503, { 'content-type': 'application/json', 'retry-after': '1' });
-    res.end(JSON.stringify({ error: { type: 'api_error', code: 'starting', message: 'The service is starting: try again in a second.', param: null } }));
+    const refusal = waitingForDatabase ? databaseUnavailable() : starting();
+    res.writeHead(refusal.status, { 'content-type': 'application/json', ...refusal.headers });
+    res.end(JSON.stringify(refusal.toBody()));
   });
   http.keepAliveTimeout = 65_000;
   const port = await listen(http, requested.port);
   const config: Config = Object.freeze(
     requested.port === 0 ? { ...requested, port, publicUrl: requested.publicUrl.replace(/:0$/, `:${port}`) } : { ...requested },
   );
-  const store = await openStore(config);
-  const logger = createLogger(config.log);
+  logger.log('info', 'listening', { port });
+  let saidAt: number | undefined;
+  const store = await openStore(config, {
+    logger,
+    onWaiting({ reason, attempt, delayMs }) {
+      waitingForDatabase = true;
+      if (saidAt !== undefined && performance.now() - saidAt < WAITING_SAID_EVERY_MS) return;
+      saidAt = performance.now();
+      logger.log('warn', 'waiting for the database: answering 503 until it can be reached', { database: withoutPassword(config.databaseUrl!), reason, attempts: attempt, retry_in_ms: delayMs });
+    },
+  });
   const services = createServices(store, logger, config, clock);
   const adminSecret = randomBytes(24).toString('base64url');
   const app = createApp(services, { adminSecret });
@@ -57,7 +77,10 @@ export async function startService(requested: Config, clock: Clock = systemClock
   const credentials = await ensureSeeded(services);
   await pruneExpired(services);
   const pruning = setInterval(() => {
-    pruneExpired(services).catch((error: Error) => logger.log('error', 'pruning failed', { error: error.name, message: error.message }));
+    pruneExpired(services).catch((error: Error) => {
+      // An outage is logged once by the store, not again by each pruning that meets it.
+      if ((error as Partial<ApiError>).code !== 'database_unavailable') logger.log('error', 'pruning failed', { error: error.name, message: error.message });
+    });
   }, PRUNE_EVERY_MS).unref();
   // The CLI reaches an embedded store through its one process; on PostgreSQL it opens the database itself.
   const linked = config.dataDir && store.engine === 'embedded';
