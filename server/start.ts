@@ -11,6 +11,7 @@ import { ApiError } from './http/api-error.ts';
 import { createLogger, type Logger } from './logger.ts';
 import { ensureSeeded, type Credentials } from './seed.ts';
 import { openStore, withoutPassword } from './store/open-store.ts';
+import type { Store } from './store/store.ts';
 import { databaseUnavailable } from './store/pg-availability.ts';
 
 export interface RunningService {
@@ -60,45 +61,55 @@ export async function startService(requested: Config, clock: Clock = systemClock
     requested.port === 0 ? { ...requested, port, publicUrl: requested.publicUrl.replace(/:0$/, `:${port}`) } : { ...requested },
   );
   logger.log('info', 'listening', { port });
-  let saidAt: number | undefined;
-  const store = await openStore(config, {
-    logger,
-    onWaiting({ reason, attempt, delayMs }) {
-      waitingForDatabase = true;
-      if (saidAt !== undefined && performance.now() - saidAt < WAITING_SAID_EVERY_MS) return;
-      saidAt = performance.now();
-      logger.log('warn', 'waiting for the database: answering 503 until it can be reached', { database: withoutPassword(config.databaseUrl!), reason, attempts: attempt, retry_in_ms: delayMs });
-    },
-  });
-  const services = createServices(store, logger, config, clock);
-  const adminSecret = randomBytes(24).toString('base64url');
-  const app = createApp(services, { adminSecret });
-  handle = app.callback();
-  const credentials = await ensureSeeded(services);
-  await pruneExpired(services);
-  const pruning = setInterval(() => {
-    pruneExpired(services).catch((error: Error) => {
-      // An outage is logged once by the store, not again by each pruning that meets it.
-      if ((error as Partial<ApiError>).code !== 'database_unavailable') logger.log('error', 'pruning failed', { error: error.name, message: error.message });
-    });
-  }, PRUNE_EVERY_MS).unref();
-  // The CLI reaches an embedded store through its one process; on PostgreSQL it opens the database itself.
-  const linked = config.dataDir && store.engine === 'embedded';
-  if (linked) {
-    writeFileSync(serviceFile(config.dataDir!), JSON.stringify({ pid: process.pid, url: `http://127.0.0.1:${port}`, publicUrl: config.publicUrl, adminSecret }), { mode: 0o600 });
+  // A start that fails part way (no database, a schema too new, another data folder's database)
+  // leaves nothing behind: the port is freed and the store closed before the error goes on.
+  let store: Store | undefined;
+  try {
+    let saidAt: number | undefined;
+    const opened = (store = await openStore(config, {
+      logger,
+      onWaiting({ reason, attempt, delayMs }) {
+        waitingForDatabase = true;
+        if (saidAt !== undefined && performance.now() - saidAt < WAITING_SAID_EVERY_MS) return;
+        saidAt = performance.now();
+        logger.log('warn', 'waiting for the database: answering 503 until it can be reached', { database: withoutPassword(config.databaseUrl!), reason, attempts: attempt, retry_in_ms: delayMs });
+      },
+    }));
+    const services = createServices(opened, logger, config, clock);
+    const adminSecret = randomBytes(24).toString('base64url');
+    const app = createApp(services, { adminSecret });
+    handle = app.callback();
+    const credentials = await ensureSeeded(services);
+    await pruneExpired(services);
+    const pruning = setInterval(() => {
+      pruneExpired(services).catch((error: Error) => {
+        // An outage is logged once by the store, not again by each pruning that meets it.
+        if ((error as Partial<ApiError>).code !== 'database_unavailable') logger.log('error', 'pruning failed', { error: error.name, message: error.message });
+      });
+    }, PRUNE_EVERY_MS).unref();
+    // The CLI reaches an embedded store through its one process; on PostgreSQL it opens the database itself.
+    const linked = config.dataDir && opened.engine === 'embedded';
+    if (linked) {
+      writeFileSync(serviceFile(config.dataDir!), JSON.stringify({ pid: process.pid, url: `http://127.0.0.1:${port}`, publicUrl: config.publicUrl, adminSecret }), { mode: 0o600 });
+    }
+    logger.log('info', 'service started', { url: config.publicUrl });
+    return {
+      url: config.publicUrl,
+      port,
+      services,
+      credentials,
+      async close() {
+        clearInterval(pruning);
+        await new Promise<void>((resolve) => http.close(() => resolve()));
+        http.closeAllConnections();
+        await opened.close();
+        if (linked) rmSync(serviceFile(config.dataDir!), { force: true });
+      },
+    };
+  } catch (error) {
+    http.closeAllConnections();
+    await new Promise((resolve) => http.close(resolve));
+    await store?.close();
+    throw error;
   }
-  logger.log('info', 'service started', { url: config.publicUrl });
-  return {
-    url: config.publicUrl,
-    port,
-    services,
-    credentials,
-    async close() {
-      clearInterval(pruning);
-      await new Promise<void>((resolve) => http.close(() => resolve()));
-      http.closeAllConnections();
-      await store.close();
-      if (linked) rmSync(serviceFile(config.dataDir!), { force: true });
-    },
-  };
 }

@@ -49,7 +49,7 @@ export const databaseUnavailable = () =>
 
 /**
  * Whether the database answers, as the requests find out: an outage is logged once when the first
- * request (or idle connection) finds it unreachable, and once when a statement succeeds again, never
+ * request finds it unreachable, and once when a statement succeeds again, never
  * per request. Each request that meets it answers 503 database_unavailable with Retry-After; nothing
  * else is held back, so the first request after the database returns is served at once.
  */
@@ -61,10 +61,6 @@ export class DatabaseAvailability {
     /** The database as the log names it (no password). */
     private readonly database: string,
   ) {}
-
-  get available(): boolean {
-    return this.#downSince === undefined;
-  }
 
   /** The 503 to answer when `error` means the database is unreachable (noting the outage); otherwise undefined. */
   failed(error: unknown): ApiError | undefined {

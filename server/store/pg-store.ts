@@ -103,9 +103,10 @@ export class PgStore implements Store {
     const pool = new pg.Pool({ ...settings, max: poolSize });
     const ratePool = new pg.Pool({ ...settings, max: Math.max(2, Math.ceil(poolSize / 4)) });
     const availability = new DatabaseAvailability(logger, database);
-    // An idle client that errors (the server stopped) is dropped from the pool, not a crash; an outage is noted at once.
-    pool.on('error', (error) => availability.failed(error));
-    ratePool.on('error', (error) => availability.failed(error));
+    // An idle client that errors (the server stopped, or ended that connection) is dropped from the
+    // pool, not a crash; an outage counts only once a request meets it.
+    pool.on('error', () => {});
+    ratePool.on('error', () => {});
     try {
       for (let attempt = 1; ; attempt++) {
         try {
