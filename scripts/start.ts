@@ -83,7 +83,7 @@ async function serviceOrExit(): Promise<RunningService> {
   const logger = createLogger(config.log);
   exitOnFatal(logger);
   try {
-    return await startService(config, systemClock, logger);
+    return await startService(config, systemClock, logger, { listenWhenReady: process.env.CPE_LISTEN_WHEN_READY === '1' });
   } catch (error) {
     const why = serviceNotStarted(error);
     logger.log('fatal', 'could not start', { message: why });
@@ -114,7 +114,8 @@ function primary(count: number): void {
   let demo: { server: Server } | undefined;
   const supervisor = new Supervisor({
     count,
-    fork: () => cluster.fork(),
+    // A worker joining others that serve binds the port only once ready (no 503 from it meanwhile).
+    fork: (serving) => cluster.fork(serving ? { CPE_PUBLIC_URL: serving.url, CPE_LISTEN_WHEN_READY: '1' } : {}),
     say: (line) => process.stderr.write(`${line}\n`),
     async onUp(ready) {
       const credentials = ready.credentials as Credentials;

@@ -44,7 +44,22 @@ const starting = () => new ApiError(503, 'api_error', 'starting', 'The service i
  * The port is bound first, so the configuration is complete (and frozen) before any service reads it.
  * A PostgreSQL database that cannot be reached yet is waited for (with backoff, said in the log).
  */
-export async function startService(requested: Config, clock: Clock = systemClock, logger: Logger = createLogger(requested.log)): Promise<RunningService> {
+export async function startService(
+  requested: Config,
+  clock: Clock = systemClock,
+  logger: Logger = createLogger(requested.log),
+  {
+    listenWhenReady = false,
+  }: {
+    /**
+     * Bind the port only once ready to serve: a worker joining others that serve already (on the
+     * port `requested.port` shares, at `requested.publicUrl`), so none of their connections is
+     * answered 503 while this one starts.
+     */
+    listenWhenReady?: boolean;
+  } = {},
+): Promise<RunningService> {
+  if (listenWhenReady && /:0$/.test(requested.publicUrl)) throw new Error('listenWhenReady needs the public URL the service serves at');
   // Until the store is open and the app built, a request gets 503 (try again) rather than no answer:
   // database_unavailable while the database cannot be reached, else starting.
   let handle: ((req: IncomingMessage, res: ServerResponse) => void) | undefined;
@@ -56,11 +71,11 @@ export async function startService(requested: Config, clock: Clock = systemClock
     res.end(JSON.stringify(refusal.toBody()));
   });
   http.keepAliveTimeout = 65_000;
-  const port = await listen(http, requested.port);
+  let port = listenWhenReady ? requested.port : await listen(http, requested.port);
   const config: Config = Object.freeze(
     requested.port === 0 ? { ...requested, port, publicUrl: requested.publicUrl.replace(/:0$/, `:${port}`) } : { ...requested },
   );
-  logger.log('info', 'listening', { port });
+  if (!listenWhenReady) logger.log('info', 'listening', { port });
   // A start that fails part way (no database, a schema too new, another data folder's database)
   // leaves nothing behind: the port is freed and the store closed before the error goes on.
   let store: Store | undefined;
@@ -87,6 +102,7 @@ export async function startService(requested: Config, clock: Clock = systemClock
         if ((error as Partial<ApiError>).code !== 'database_unavailable') logger.log('error', 'pruning failed', { error: error.name, message: error.message });
       });
     }, PRUNE_EVERY_MS).unref();
+    if (listenWhenReady) port = await listen(http, requested.port);
     // The CLI reaches an embedded store through its one process; on PostgreSQL it opens the database itself.
     const linked = config.dataDir && opened.engine === 'embedded';
     if (linked) {

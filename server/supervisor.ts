@@ -13,11 +13,17 @@ export interface SupervisedWorker extends EventEmitter {
 export interface SupervisorOptions {
   /** How many workers run at once. */
   count: number;
-  /** Starts one worker (cluster.fork). */
-  fork(): SupervisedWorker;
+  /**
+   * Starts one worker (cluster.fork). `serving`: another worker serves now (what the first ready one
+   * said), so this one should take connections only once it is ready, not answer 503 while it starts.
+   */
+  fork(serving: Extract<WorkerMessage, { type: 'cpe:ready' }> | undefined): SupervisedWorker;
   /** Where the supervisor's lines go (the primary's stderr). */
   say(line: string): void;
-  /** Called once, when the first worker serves: the service is up. */
+  /**
+   * Called once, when the service is up: a worker serves, and every first worker has served or died
+   * (so a worker that cannot start holds up neither the service nor the banner).
+   */
   onUp(ready: Extract<WorkerMessage, { type: 'cpe:ready' }>): void;
   /** Called once, when every worker died before it was ready `giveUpAfter` times in a row: the configuration is broken. */
   onGiveUp(reason: string): void;
@@ -40,6 +46,8 @@ interface Slot {
   failures: number;
   /** Deaths in a row before the worker was ready. */
   unready: number;
+  /** Whether a worker of this slot has served or died since the start. */
+  settled: boolean;
   lastError?: string;
   timer?: NodeJS.Timeout;
 }
@@ -58,10 +66,12 @@ export class Supervisor {
   readonly #options: Required<Omit<SupervisorOptions, 'random'>> & Pick<SupervisorOptions, 'random'>;
   #up = false;
   #stopping = false;
+  /** The first ready worker's message: what onUp is told, and what a worker joining the serving ones is given. */
+  #first?: Extract<WorkerMessage, { type: 'cpe:ready' }>;
 
   constructor(options: SupervisorOptions) {
     this.#options = { backoff: { initialMs: 250, maxMs: 15_000 }, stableMs: 10_000, giveUpAfter: 5, ...options };
-    this.#slots = Array.from({ length: options.count }, () => ({ startedAt: 0, failures: 0, unready: 0 }));
+    this.#slots = Array.from({ length: options.count }, () => ({ startedAt: 0, failures: 0, unready: 0, settled: false }));
   }
 
   start(): void {
@@ -94,20 +104,25 @@ export class Supervisor {
     slot.readyAt = undefined;
     slot.lastError = undefined;
     slot.startedAt = Date.now();
-    const worker = this.#options.fork();
+    const worker = this.#options.fork(this.#ready > 0 ? this.#first : undefined);
     slot.worker = worker;
     worker.on('message', (message: WorkerMessage) => {
       if (message?.type === 'cpe:failed') slot.lastError = message.error;
       if (message?.type !== 'cpe:ready') return;
       slot.readyAt = Date.now();
       slot.unready = 0;
+      slot.settled = true;
+      this.#first ??= message;
       if (this.#up) this.#options.say(`CPE worker ${worker.process.pid} is ready (${this.#ready} of ${this.#slots.length} serving).`);
-      else {
-        this.#up = true;
-        this.#options.onUp(message);
-      }
+      this.#upIfSettled();
     });
     worker.once('exit', (code: number | null, signal: string | null) => this.#exited(slot, worker, signal ?? String(code)));
+  }
+
+  #upIfSettled(): void {
+    if (this.#up || this.#stopping || !this.#first || this.#ready === 0 || !this.#slots.every((slot) => slot.settled)) return;
+    this.#up = true;
+    this.#options.onUp(this.#first);
   }
 
   get #ready(): number {
@@ -117,6 +132,7 @@ export class Supervisor {
   #exited(slot: Slot, worker: SupervisedWorker, how: string): void {
     if (slot.worker !== worker) return;
     slot.worker = undefined;
+    slot.settled = true;
     if (this.#stopping) return;
     const now = Date.now();
     const wasReady = slot.readyAt !== undefined;
@@ -139,5 +155,6 @@ export class Supervisor {
     const life = wasReady ? `it had served ${seconds(now - slot.readyAt!)}` : `it died before it was ready, ${slot.unready} time${slot.unready > 1 ? 's' : ''} in a row`;
     this.#options.say(`CPE worker ${worker.process.pid} exited (${how}): starting another in ${delay} ms (${life}).`);
     slot.timer = setTimeout(() => this.#fork(slot), delay);
+    this.#upIfSettled();
   }
 }

@@ -19,7 +19,7 @@ class FakeWorker extends EventEmitter implements SupervisedWorker {
     queueMicrotask(() => this.exit(null, signal));
   }
   ready() {
-    this.emit('message', { type: 'cpe:ready', url: 'http://127.0.0.1:1', credentials: {} });
+    this.emit('message', { type: 'cpe:ready', url: 'http://127.0.0.1:4242', credentials: {} });
   }
   fail(error: string) {
     this.emit('message', { type: 'cpe:failed', error });
@@ -31,11 +31,14 @@ class FakeWorker extends EventEmitter implements SupervisedWorker {
 
 function harness(count: number, options: Partial<SupervisorOptions> = {}) {
   const workers: FakeWorker[] = [];
+  /** What each fork was told: whether another worker served (what it said when ready). */
+  const told: Parameters<SupervisorOptions['fork']>[0][] = [];
   const said: string[] = [];
   const events: string[] = [];
   const supervisor = new Supervisor({
     count,
-    fork: () => {
+    fork: (serving) => {
+      told.push(serving);
       const worker = new FakeWorker();
       workers.push(worker);
       return worker;
@@ -49,7 +52,7 @@ function harness(count: number, options: Partial<SupervisorOptions> = {}) {
   supervisor.start();
   /** The workers running now (the newest of each slot). */
   const running = () => workers.filter((w) => supervisor.pids.includes(w.process.pid));
-  return { supervisor, workers, said, events, running };
+  return { supervisor, workers, said, events, running, told };
 }
 
 beforeEach(() => mock.timers.enable({ apis: ['setTimeout', 'Date'] }));
@@ -57,17 +60,19 @@ afterEach(() => mock.timers.reset());
 
 describe('the Supervisor of CPE_PROCESSES workers', () => {
   test('a worker dying during start-up is replaced after a backoff, and the service comes up (it used to stop the service)', () => {
-    const { workers, said, events, running } = harness(2);
+    const { workers, said, events, running, told } = harness(2);
     workers[0].ready();
-    assert.deepEqual(events, ['up'], 'up from the first ready worker');
+    assert.deepEqual(events, [], 'not up while the other first worker may still start');
     workers[1].fail('boom');
     workers[1].exit(1);
+    assert.deepEqual(events, ['up'], 'up: one serves, and the other has died');
     assert.match(said.at(-1)!, new RegExp(`CPE worker ${workers[1].process.pid} exited \\(1\\): starting another in 250 ms \\(it died before it was ready, 1 time in a row\\)`));
     assert.equal(workers.length, 2, 'not before the backoff');
     mock.timers.tick(249);
     assert.equal(workers.length, 2);
     mock.timers.tick(1);
     assert.equal(workers.length, 3, 'replaced after 250 ms');
+    assert.deepEqual(told.map((serving) => serving?.url), [undefined, undefined, 'http://127.0.0.1:4242'], 'the replacement joins the serving workers once ready');
     workers[2].ready();
     assert.deepEqual(running().map((w) => w.process.pid), [workers[0].process.pid, workers[2].process.pid]);
     assert.match(said.at(-1)!, /is ready \(2 of 2 serving\)/);
@@ -108,8 +113,17 @@ describe('the Supervisor of CPE_PROCESSES workers', () => {
     assert.match(said.at(-1)!, /10 times in a row/);
   });
 
+  test('the service is up once every first worker serves', () => {
+    const { workers, events } = harness(3);
+    workers[2].ready();
+    workers[0].ready();
+    assert.deepEqual(events, []);
+    workers[1].ready();
+    assert.deepEqual(events, ['up']);
+  });
+
   test('every worker dying before it is ready, time after time, stops the service with the last error', () => {
-    const { workers, events } = harness(2, { giveUpAfter: 3 });
+    const { workers, events, told } = harness(2, { giveUpAfter: 3 });
     for (let round = 1; round <= 3; round++) {
       const [a, b] = workers.slice(-2);
       a.fail(`port taken (a, round ${round})`);
@@ -123,6 +137,7 @@ describe('the Supervisor of CPE_PROCESSES workers', () => {
     const count = workers.length;
     mock.timers.tick(60_000);
     assert.equal(workers.length, count, 'nothing starts after giving up');
+    assert.ok(told.every((serving) => serving === undefined), 'with nobody serving, each worker answers 503 while it starts');
   });
 
   test('stop ends every worker and starts no other', async () => {

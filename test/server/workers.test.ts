@@ -5,6 +5,7 @@
  * PostgreSQL leg (CPE_TEST_ENGINE=postgres). The rules themselves are in supervisor.test.ts.
  */
 import assert from 'node:assert/strict';
+import { request as httpRequest } from 'node:http';
 import { createServer, type Server } from 'node:net';
 import { join } from 'node:path';
 import { after, describe, test } from 'node:test';
@@ -18,15 +19,16 @@ const onPostgres = { skip: testEngine() !== 'postgres' ? 'PostgreSQL leg only (C
 const started: WatchedProcess[] = [];
 after(() => Promise.all(started.map((p) => p.stop())));
 
+const withoutPublicUrl = ({ CPE_PUBLIC_URL, ...env }: NodeJS.ProcessEnv) => env;
+
 /** `npm start` (without npm) with `workers` workers on a new database, any free ports. */
 async function cluster(workers: number, env: Record<string, string> = {}, nodeFlags: string[] = []): Promise<WatchedProcess> {
   const child = new WatchedProcess(['--import', 'tsx', ...nodeFlags, 'scripts/start.ts'], {
     cwd: root,
     env: {
-      ...process.env,
+      ...withoutPublicUrl(process.env),
       PORT: '0',
       DEMO_PORT: '0',
-      CPE_PUBLIC_URL: '',
       CPE_DATA_DIR: tempDataDir(),
       CPE_DATABASE_URL: await freshTestDatabase(),
       CPE_PROCESSES: String(workers),
@@ -39,6 +41,22 @@ async function cluster(workers: number, env: Record<string, string> = {}, nodeFl
   return child;
 }
 
+/** Creates a contact on a new connection each time (node:cluster hands out connections, not requests); rejects unless 200. */
+function createOnNewConnection(port: string, token: string, username: string): Promise<void> {
+  return new Promise<void>((resolve, reject) => {
+    const request = httpRequest(
+      { host: '127.0.0.1', port, method: 'POST', path: '/v1/contacts', agent: false, headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' } },
+      (response) => {
+        let text = '';
+        response.on('data', (chunk) => (text += chunk));
+        response.on('end', () => (response.statusCode === 200 ? resolve() : reject(new Error(`${username}: ${response.statusCode} ${text}`))));
+      },
+    );
+    request.on('error', reject);
+    request.end(JSON.stringify({ username, phone_number: '+441234567' }));
+  });
+}
+
 describe('CPE_PROCESSES workers', onPostgres, () => {
   test('a worker that dies during start-up is replaced: the service comes up with every worker and serves', async () => {
     const service = await cluster(2, {}, ['--import', './test/server/fixtures/second-worker-dies-at-start.ts']);
@@ -47,16 +65,27 @@ describe('CPE_PROCESSES workers', onPostgres, () => {
     const [, port] = await service.waitFor(/"port":(\d+),"msg":"listening"/);
     const [, token] = await service.waitFor(/accessToken\s+(\S+)/);
     await service.waitFor(/is ready \(2 of 2 serving\)/);
-    for (let i = 0; i < 6; i++) {
-      const created = await fetch(`http://127.0.0.1:${port}/v1/contacts`, {
-        method: 'POST',
-        headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
-        body: JSON.stringify({ username: `w${i}`, phone_number: '+441234567' }),
-      });
-      assert.equal(created.status, 200, await created.text());
-    }
+    for (let i = 0; i < 6; i++) await createOnNewConnection(port, token, `after-${i}`);
     assert.ok(service.alive, 'the primary runs on');
     assert.doesNotMatch(service.output, /CPE stopped/);
+  });
+
+  test('a worker killed while another serves is replaced without a single 503: the replacement takes connections once ready', async () => {
+    const service = await cluster(2);
+    const [, port] = await service.waitFor(/"port":(\d+),"msg":"listening"/);
+    const [, first] = await service.waitFor(/worker processes \(pids (\d+), \d+\)/);
+    const [, token] = await service.waitFor(/accessToken\s+(\S+)/);
+    await createOnNewConnection(port, token, 'before');
+    process.kill(Number(first), 'SIGKILL');
+    const from = service.output.length;
+    await service.waitFor(/exited \(SIGKILL\): starting another in \d+ ms \(it had served/, { from });
+    let bothReady = false;
+    const ready = service.waitFor(/is ready \(2 of 2 serving\)/, { from }).then(() => (bothReady = true));
+    let during = 0;
+    while (!bothReady) await createOnNewConnection(port, token, `during-${during++}`);
+    await ready;
+    for (let i = 0; i < 6; i++) await createOnNewConnection(port, token, `after-${i}`);
+    assert.ok(during > 0, 'requests were made while the replacement started');
   });
 
   test('every worker dying before it is ready, time after time (its port is taken), stops the service naming the last error', async () => {
