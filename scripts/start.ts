@@ -99,6 +99,7 @@ async function single(): Promise<void> {
   const service = await serviceOrExit();
   const demo = await demoOrExit(service.credentials);
   banner(service.url, demo.url, service.credentials);
+  announce(service.url, demo.url);
   onStop(async () => {
     demo.server.close();
     await service.close();
@@ -122,6 +123,7 @@ function primary(count: number): void {
       const started = await demoOrExit(credentials);
       demo = started;
       banner(ready.url, started.url, credentials, `${count} worker processes (pids ${supervisor.pids.join(', ')}) on ${withoutPassword(config.databaseUrl!)}`);
+      announce(ready.url, started.url);
     },
     onGiveUp(reason) {
       process.stderr.write(`CPE stopped: ${reason}\n`);
@@ -140,6 +142,14 @@ async function worker(): Promise<void> {
   const service = await serviceOrExit();
   process.send?.({ type: 'cpe:ready', url: service.url, credentials: service.credentials } satisfies WorkerMessage);
   onStop(() => service.close());
+}
+
+/**
+ * Started by a program with an IPC channel (tests and benchmarks start it with PORT=0 and
+ * DEMO_PORT=0), tell it where the service and the demo listen, once both serve.
+ */
+function announce(serviceUrl: string, demoUrl: string): void {
+  process.send?.({ type: 'cpe:listening', serviceUrl, demoUrl });
 }
 
 function banner(serviceUrl: string, demoUrl: string, credentials: Credentials, processes?: string): void {

@@ -17,7 +17,7 @@ import { createLogger } from '../../server/logger.ts';
 import { startService, type RunningService } from '../../server/start.ts';
 import { unreachableReason } from '../../server/store/pg-availability.ts';
 import { BUILD_SCHEMA_VERSION } from '../../server/store/pg-migrate.ts';
-import { freshTestDatabase } from '../helpers/postgres.ts';
+import { freshTestDatabase } from '../../testkit/postgres.ts';
 import { testConfig, testEngine } from '../helpers/service.ts';
 import { TcpSwitch } from './tcp-switch.ts';
 

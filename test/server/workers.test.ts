@@ -6,43 +6,32 @@
  */
 import assert from 'node:assert/strict';
 import { request as httpRequest } from 'node:http';
-import { createServer, type Server } from 'node:net';
 import { join } from 'node:path';
 import { after, describe, test } from 'node:test';
-import { freshTestDatabase } from '../helpers/postgres.ts';
-import { tempDataDir } from '../helpers/service-process.ts';
+import { tempDataDir } from '../../testkit/data-folder.ts';
+import { freshTestDatabase } from '../../testkit/postgres.ts';
+import { boundSocket, spawnNode, startServiceChild, stop, type Child } from '../../testkit/processes.ts';
 import { testEngine } from '../helpers/service.ts';
-import { WatchedProcess } from './watched-process.ts';
 
 const root = join(import.meta.dirname, '../..');
 const onPostgres = { skip: testEngine() !== 'postgres' ? 'PostgreSQL leg only (CPE_TEST_ENGINE=postgres)' : false };
-const started: WatchedProcess[] = [];
-after(() => Promise.all(started.map((p) => p.stop())));
+const started: Child[] = [];
+after(() => Promise.all(started.map((child) => stop(child))));
 
-const withoutPublicUrl = ({ CPE_PUBLIC_URL, ...env }: NodeJS.ProcessEnv) => env;
-
-/** `npm start` (without npm) with `workers` workers on a new database, any free ports. */
-async function cluster(workers: number, env: Record<string, string> = {}, nodeFlags: string[] = []): Promise<WatchedProcess> {
-  const child = new WatchedProcess(['--import', 'tsx', ...nodeFlags, 'scripts/start.ts'], {
-    cwd: root,
-    env: {
-      ...withoutPublicUrl(process.env),
-      PORT: '0',
-      DEMO_PORT: '0',
-      CPE_DATA_DIR: tempDataDir(),
-      CPE_DATABASE_URL: await freshTestDatabase(),
-      CPE_PROCESSES: String(workers),
-      CPE_RATE_LIMIT: '0',
-      CPE_LOG_LEVEL: 'info',
-      ...env,
-    },
-  });
-  started.push(child);
-  return child;
+/** `npm start` (without npm) with `workers` workers on a new database, serving (its cpe:listening message). */
+async function cluster(workers: number, nodeFlags: string[] = []) {
+  const service = await startServiceChild(
+    root,
+    tempDataDir(),
+    { CPE_DATABASE_URL: await freshTestDatabase(), CPE_PROCESSES: String(workers), CPE_RATE_LIMIT: '0', CPE_LOG_LEVEL: 'warn' },
+    { nodeFlags },
+  );
+  started.push(service);
+  return service;
 }
 
 /** Creates a contact on a new connection each time (node:cluster hands out connections, not requests); rejects unless 200. */
-function createOnNewConnection(port: string, token: string, username: string): Promise<void> {
+function createOnNewConnection(port: number, token: string, username: string): Promise<void> {
   return new Promise<void>((resolve, reject) => {
     const request = httpRequest(
       { host: '127.0.0.1', port, method: 'POST', path: '/v1/contacts', agent: false, headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' } },
@@ -59,47 +48,44 @@ function createOnNewConnection(port: string, token: string, username: string): P
 
 describe('CPE_PROCESSES workers', onPostgres, () => {
   test('a worker that dies during start-up is replaced: the service comes up with every worker and serves', async () => {
-    const service = await cluster(2, {}, ['--import', './test/server/fixtures/second-worker-dies-at-start.ts']);
-    const [, pid] = await service.waitFor(/test fixture: worker (\d+) dies during start-up/);
-    await service.waitFor(new RegExp(`CPE worker ${pid} exited \\(1\\): starting another in \\d+ ms \\(it died before it was ready, 1 time in a row\\)`));
-    const [, port] = await service.waitFor(/"port":(\d+),"msg":"listening"/);
-    const [, token] = await service.waitFor(/accessToken\s+(\S+)/);
-    await service.waitFor(/is ready \(2 of 2 serving\)/);
-    for (let i = 0; i < 6; i++) await createOnNewConnection(port, token, `after-${i}`);
-    assert.ok(service.alive, 'the primary runs on');
-    assert.doesNotMatch(service.output, /CPE stopped/);
+    const service = await cluster(2, ['--import', './test/server/fixtures/second-worker-dies-at-start.mjs']);
+    const [, pid] = await service.line(/test fixture: worker (\d+) dies during start-up/);
+    await service.line(new RegExp(`CPE worker ${pid} exited \\(1\\): starting another in \\d+ ms \\(it died before it was ready, 1 time in a row\\)`));
+    await service.line(/is ready \(2 of 2 serving\)/);
+    for (let i = 0; i < 6; i++) await createOnNewConnection(service.port, service.credentials.accessToken, `after-${i}`);
+    assert.doesNotMatch(service.output(), /CPE stopped/);
   });
 
   test('a worker killed while another serves is replaced without a single 503: the replacement takes connections once ready', async () => {
     const service = await cluster(2);
-    const [, port] = await service.waitFor(/"port":(\d+),"msg":"listening"/);
-    const [, first] = await service.waitFor(/worker processes \(pids (\d+), \d+\)/);
-    const [, token] = await service.waitFor(/accessToken\s+(\S+)/);
-    await createOnNewConnection(port, token, 'before');
+    const [, first] = await service.line(/worker processes \(pids (\d+), \d+\)/);
+    const token = service.credentials.accessToken;
+    await createOnNewConnection(service.port, token, 'before');
     process.kill(Number(first), 'SIGKILL');
-    const from = service.output.length;
-    await service.waitFor(/exited \(SIGKILL\): starting another in \d+ ms \(it had served/, { from });
+    await service.line(new RegExp(`CPE worker ${first} exited \\(SIGKILL\\): starting another in \\d+ ms \\(it had served`));
     let bothReady = false;
-    const ready = service.waitFor(/is ready \(2 of 2 serving\)/, { from }).then(() => (bothReady = true));
+    const ready = service.line(/is ready \(2 of 2 serving\)/).then(() => (bothReady = true));
     let during = 0;
-    while (!bothReady) await createOnNewConnection(port, token, `during-${during++}`);
+    while (!bothReady) await createOnNewConnection(service.port, token, `during-${during++}`);
     await ready;
-    for (let i = 0; i < 6; i++) await createOnNewConnection(port, token, `after-${i}`);
+    for (let i = 0; i < 6; i++) await createOnNewConnection(service.port, token, `after-${i}`);
     assert.ok(during > 0, 'requests were made while the replacement started');
   });
 
   test('every worker dying before it is ready, time after time (its port is taken), stops the service naming the last error', async () => {
-    // The service's port, held by this test on every interface as the service would bind it.
-    const holder: Server = createServer();
-    await new Promise<void>((resolve) => holder.listen(0, resolve));
-    const port = (holder.address() as { port: number }).port;
+    // The service's port, held by this test (bound on port 0: nothing else can take it meanwhile).
+    const { server: holder, port } = await boundSocket('::');
     try {
-      const service = await cluster(2, { PORT: String(port) });
+      const service = spawnNode('the service', ['--import', 'tsx', 'scripts/start.ts'], {
+        cwd: root,
+        env: { PORT: String(port), DEMO_PORT: '0', CPE_DATA_DIR: tempDataDir(), CPE_DATABASE_URL: await freshTestDatabase(), CPE_PROCESSES: '2', CPE_LOG_LEVEL: 'warn' },
+      });
+      started.push(service);
       const { code } = await service.exited;
-      assert.equal(code, 1, service.output);
-      assert.match(service.output, /exited \(1\): starting another in \d+ ms \(it died before it was ready, 4 times in a row\)/, 'restarted with backoff first');
+      assert.equal(code, 1, service.output());
+      assert.match(service.output(), /exited \(1\): starting another in \d+ ms \(it died before it was ready, 4 times in a row\)/, 'restarted with backoff first');
       assert.match(
-        service.output,
+        service.output(),
         new RegExp(`CPE stopped: every worker died before it was ready, 5 times in a row \\(is the configuration broken\\?\\)\\. The last error: Port ${port} \\(the service\\) is already in use`),
       );
     } finally {
