@@ -6,7 +6,8 @@ import { join } from 'node:path';
 import { createApp } from './app.ts';
 import { systemClock, type Clock } from './clock.ts';
 import { createServices, pruneExpired, type Services } from './services.ts';
-import type { Config } from './config.ts';
+import { httpLimitsOf, type Config } from './config.ts';
+import { capConnections } from './http/connection-cap.ts';
 import { ApiError } from './http/api-error.ts';
 import { createLogger, type Logger } from './logger.ts';
 import { ensureSeeded, type Credentials } from './seed.ts';
@@ -64,13 +65,18 @@ export async function startService(
   // database_unavailable while the database cannot be reached, else starting.
   let handle: ((req: IncomingMessage, res: ServerResponse) => void) | undefined;
   let waitingForDatabase = false;
-  const http = createServer((req, res) => {
-    if (handle) return handle(req, res);
+  const { headersTimeoutMs, requestTimeoutMs, maxConnections } = httpLimitsOf(requested);
+  const notYet = (_req: IncomingMessage, res: ServerResponse) => {
     const refusal = waitingForDatabase ? databaseUnavailable() : starting();
     res.writeHead(refusal.status, { 'content-type': 'application/json', ...refusal.headers });
     res.end(JSON.stringify(refusal.toBody()));
-  });
+  };
+  // Node checks the two timeouts every connectionsCheckingInterval (30 s by default): often enough here to keep them.
+  const limits = { headersTimeout: headersTimeoutMs, requestTimeout: requestTimeoutMs, connectionsCheckingInterval: Math.max(50, Math.min(1_000, headersTimeoutMs / 2)) };
+  const http = createServer(limits, (req, res) => (handle ?? notYet)(req, res));
+  // Longer than a load balancer's idle timeout (60 s on AWS), so the balancer closes first.
   http.keepAliveTimeout = 65_000;
+  capConnections(http, maxConnections);
   let port = listenWhenReady ? requested.port : await listen(http, requested.port);
   const config: Config = Object.freeze(
     requested.port === 0 ? { ...requested, port, publicUrl: requested.publicUrl.replace(/:0$/, `:${port}`) } : { ...requested },
