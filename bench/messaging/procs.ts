@@ -8,9 +8,10 @@ export interface CpeService {
   token: string;
 }
 
-/** The service as a child (startServiceChild) with its own data folder, unthrottled and quiet. */
+/** The service as a child (startServiceChild) with its own data folder, unthrottled, logging as it does by default. */
 export async function startCpe(root: string, dataDir: string): Promise<CpeService> {
-  const service = await startServiceChild(root, dataDir, { CPE_RATE_LIMIT: '0', CPE_LOG_LEVEL: 'warn' });
+  // The log at its default level (info: a line per request), on a pipe this process reads, as in production.
+  const service = await startServiceChild(root, dataDir, { CPE_RATE_LIMIT: '0' });
   return { child: service, url: service.url, token: service.credentials.accessToken };
 }
 

@@ -1,7 +1,7 @@
 import type { DialogTexts } from '../../protocol/schemas/bridge.ts';
 import { LANGUAGE_TAG } from '../../protocol/runtime/patterns.ts';
-import { catalogueOf, LANGUAGES, resolveLanguage } from '../i18n/catalogues.ts';
-import en, { type Catalogue } from '../i18n/en.ts';
+import { catalogueOf, LANGUAGES, resolveLanguage } from '../../i18n/catalogues.ts';
+import en, { type Catalogue } from '../../i18n/en.ts';
 
 export type { Catalogue };
 export { en, LANGUAGE_TAG, LANGUAGES, resolveLanguage };

@@ -11,7 +11,7 @@ import type { Ctx } from '../http/operation.ts';
 import type { ChallengeView } from './payments-service.ts';
 import { CHALLENGE_STYLE, challengeLook, htmlAttributes, SHIELD, type ChallengeLook } from './challenge-look.ts';
 import { formatAmount } from '../../api/iso-codes.ts';
-import { fill } from '../../iframe-app/shared/format.ts';
+import { fill } from '../../i18n/format.ts';
 import { UUID } from '../../protocol/runtime/patterns.ts';
 
 import { CHALLENGE_CANCEL_TYPE, CHALLENGE_INIT_TYPE, CHALLENGE_MESSAGE_TYPE, CHALLENGE_READY_TYPE, type ChallengeCancel, type ChallengeMessage } from '../../protocol/schemas/challenge.ts';

@@ -2,6 +2,7 @@ import Router from '@koa/router';
 import type { Middleware } from 'koa';
 import type { Services } from '../services.ts';
 import type { AppState } from '../http/app-state.ts';
+import { idempotencyMiddleware } from '../http/idempotency.ts';
 import { mount } from '../http/operation.ts';
 import { ownOriginOnly } from '../http/origin-refusals.ts';
 import type { CardTestingLimits } from './card-testing.ts';
@@ -38,7 +39,7 @@ export function walletRoutes(services: Services, cardTesting: CardTestingLimits)
     instead: 'A wallet payment is approved by the shopper in the wallet sheet, which the SDK opens.',
   });
   const guard: Middleware<AppState>[] = [cardTesting.perAddress, framesOnly, sessionAuth(merchants, payments)];
-  router.use(ROUTES.approveWalletSheet.path, ...guard, cardTesting.perSession, cardTesting.perMerchant, idempotencyKeys.middleware());
+  router.use(ROUTES.approveWalletSheet.path, ...guard, cardTesting.perSession, cardTesting.perMerchant, idempotencyMiddleware(idempotencyKeys));
   router.use(ROUTES.retrieveWalletSheet.path, ...guard);
 
   mount(router, 'retrieveWalletSheet', async ({ ctx }) => {

@@ -2,8 +2,8 @@ import { expect, waitUntil } from '@open-wc/testing';
 import { sendKeys } from '@web/test-runner-commands';
 import { walletLabel, validAppearance, type WalletButton } from '../../iframe-app/wallet-button/wallet-button.ts';
 import type { WalletSheet } from '../../iframe-app/wallet-sheet/wallet-sheet.ts';
-import walletEn from '../../iframe-app/i18n/en.ts';
-import walletFr from '../../iframe-app/i18n/fr.ts';
+import walletEn from '../../i18n/en.ts';
+import walletFr from '../../i18n/fr.ts';
 import { WALLET_A_STYLES, WALLET_A_TYPES, WALLET_B_TYPES, encodeWalletRequest, type WalletRequest } from '../../protocol/schemas/wallet.ts';
 import { axeIn, mountFrame } from './frame-mount.ts';
 
