@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { ERROR_CODES, type ErrorCode } from '../api/error-codes.ts';
 import type { ErrorBody } from '../api/errors.ts';
 import type { Answer, BodyIn } from '../api/operations.ts';
 import { IDEMPOTENCY_HEADER } from '../protocol/runtime/headers.ts';
@@ -56,15 +57,26 @@ export interface RawAnswer {
   body: unknown;
 }
 
+/** An error object as the service (or this package) answers it; `code` is one of the README's table of codes, or a newer service's. */
+export interface ApiErrorObject {
+  type: string;
+  code: ErrorCode | (string & {});
+  message: string;
+  param: string | null;
+}
+
+/** The error object of a code of the table (api/error-codes.ts), as this package answers it. */
+export const errorObject = (code: ErrorCode, message: string, param: string | null = null): ApiErrorObject => ({ type: ERROR_CODES[code].type, code, message, param });
+
 /** A 4xx or 5xx answer of the service, with the fields of its error object. */
 export class CpeApiError extends Error {
   readonly type: string;
-  readonly code: string;
+  readonly code: ErrorCode | (string & {});
   readonly param: string | null;
 
   constructor(
     readonly status: number,
-    error: ErrorBody['error'],
+    error: ApiErrorObject,
   ) {
     super(error.message);
     this.name = 'CpeApiError';
@@ -152,7 +164,7 @@ export class CpeClient {
   async #call<K extends OperationName>(name: K, body?: unknown, options?: RequestOptions, params?: Record<string, string>): Promise<Answer<K>> {
     const answer = await this.#send(name, body, options, params);
     if (answer.status >= 400) {
-      const error = (answer.body as Partial<ErrorBody>)?.error ?? { type: 'api_error', code: 'unexpected_answer', message: `HTTP ${answer.status}`, param: null };
+      const error = (answer.body as Partial<ErrorBody>)?.error ?? errorObject('unexpected_answer', `HTTP ${answer.status}`);
       throw new CpeApiError(answer.status, error);
     }
     return answer.body as Answer<K>;
@@ -200,11 +212,6 @@ function parseAnswer(status: number, text: string): unknown {
   try {
     return JSON.parse(text);
   } catch {
-    throw new CpeApiError(status, {
-      type: 'api_error',
-      code: 'invalid_response',
-      message: `The service answered HTTP ${status} with a body that is not JSON.`,
-      param: null,
-    });
+    throw new CpeApiError(status, errorObject('invalid_response', `The service answered HTTP ${status} with a body that is not JSON.`));
   }
 }

@@ -38,7 +38,7 @@ const PRUNE_EVERY_MS = 60_000;
 /** While the database cannot be reached at start, how often the log says so again. */
 const WAITING_SAID_EVERY_MS = 30_000;
 
-const starting = () => new ApiError(503, 'api_error', 'starting', 'The service is starting: try again in a second.', null, { 'Retry-After': '1' });
+const starting = () => new ApiError('starting', 'The service is starting: try again in a second.', null, { 'Retry-After': '1' });
 
 /**
  * Opens the store, seeds it on first start, and serves the API on `config.port` (0: any free port).

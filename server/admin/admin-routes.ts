@@ -28,7 +28,7 @@ export function adminRoutes(services: Services, secret: string | undefined): Rou
     const given = Buffer.from(ctx.get(ADMIN_HEADER));
     // This machine both as the socket's peer and as the client (behind a proxy on this machine, ctx.ip is the proxy's client).
     const ok = isLoopback(ctx.req.socket.remoteAddress ?? '') && isLoopback(ctx.ip) && given.length === expected.length && timingSafeEqual(given, expected);
-    if (!ok) throw new ApiError(404, 'invalid_request_error', 'route_missing', `Unrecognized request URL (${ctx.method}: ${ctx.path}).`);
+    if (!ok) throw new ApiError('route_missing', `Unrecognized request URL (${ctx.method}: ${ctx.path}).`);
     return next();
   });
   router.post('/tokens', async (ctx) => {
@@ -43,7 +43,7 @@ export function adminRoutes(services: Services, secret: string | undefined): Rou
     try {
       ctx.body = await services.merchants.create(input.data);
     } catch (error) {
-      throw new ApiError(400, 'invalid_request_error', 'parameter_invalid', (error as Error).message, 'origins');
+      throw new ApiError('parameter_invalid', (error as Error).message, 'origins');
     }
   });
   return router;

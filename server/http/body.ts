@@ -55,7 +55,7 @@ export function inheritedJsonName(value: unknown): string | undefined {
 }
 
 export const inheritedParam = (name: string) =>
-  new ApiError(400, 'invalid_request_error', 'parameter_unknown', `Received unknown parameter: ${name}.`, name);
+  new ApiError('parameter_unknown', `Received unknown parameter: ${name}.`, name);
 
 /** True when `value` nests deeper than `max` objects or arrays; iterative, so depth cannot overflow it. */
 export function nestsDeeper(value: unknown, max: number): boolean {
@@ -85,10 +85,7 @@ export function refuseDroppedFields(encoded: string, limit: number, what: 'form 
   if (parts.length <= limit || parts.slice(limit).every((part) => part === '')) return;
   const fields = parts.filter((part) => part !== '').length;
   const unit = what === 'form body' ? 'fields' : 'parameters';
-  throw new ApiError(
-    400,
-    'invalid_request_error',
-    'too_many_parameters',
+  throw new ApiError('too_many_parameters',
     `The ${what} has ${fields} ${unit}; at most ${limit} are read: send fewer${what === 'form body' ? ', or send the body as JSON' : ''}.`,
   );
 }
@@ -109,10 +106,7 @@ export function body(): Middleware<AppState> {
   const read: Middleware<AppState> = async (ctx, next) => {
     const hasBody = Number(ctx.get('content-length') || 0) > 0 || ctx.get('transfer-encoding') !== '';
     if (hasBody && !ctx.is('json', 'urlencoded')) {
-      throw new ApiError(
-        415,
-        'invalid_request_error',
-        'unsupported_media_type',
+      throw new ApiError('unsupported_media_type',
         `Unsupported Content-Type '${ctx.get('content-type') || '(none)'}': send application/json or application/x-www-form-urlencoded.`,
       );
     }
@@ -122,7 +116,7 @@ export function body(): Middleware<AppState> {
       // zlib's errors (Z_DATA_ERROR, brotli's ERR_…) carry no HTTP status: the body is the client's fault.
       const { status, code } = error as { status?: unknown; code?: unknown };
       if (status === undefined && typeof code === 'string' && /^(Z_|ERR_)/.test(code)) {
-        throw new ApiError(400, 'invalid_request_error', 'body_invalid', `The request body does not decode as its Content-Encoding (${ctx.get('content-encoding')}).`);
+        throw new ApiError('body_invalid', `The request body does not decode as its Content-Encoding (${ctx.get('content-encoding')}).`);
       }
       // JSON the parser refused for a `__proto__` key: the same parameter_unknown as a form field of that name.
       const text = (error as { body?: unknown }).body;
@@ -138,7 +132,7 @@ export function body(): Middleware<AppState> {
       throw error;
     }
     if (nestsDeeper(ctx.request.body, MAX_BODY_DEPTH)) {
-      throw new ApiError(400, 'invalid_request_error', 'body_too_deep', `The request body nests deeper than ${MAX_BODY_DEPTH} levels.`);
+      throw new ApiError('body_too_deep', `The request body nests deeper than ${MAX_BODY_DEPTH} levels.`);
     }
     if (ctx.is('urlencoded')) {
       refuseDroppedFields(String(ctx.request.rawBody ?? ''), FORM_FIELD_LIMIT, 'form body');

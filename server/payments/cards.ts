@@ -1,3 +1,4 @@
+import type { ServiceErrorCode } from '../../api/error-codes.ts';
 import { ApiError } from '../http/api-error.ts';
 import { SCHEMES, schemeOf, luhnValid, type Scheme } from '../../protocol/runtime/card-schemes.ts';
 
@@ -42,7 +43,7 @@ export interface RawCard {
   name: string;
 }
 
-const cardError = (param: string, code: string, message: string) => new ApiError(400, 'card_error', code, message, `card[${param}]`);
+const cardError = (param: string, code: ServiceErrorCode, message: string) => new ApiError(code, message, `card[${param}]`);
 
 /**
  * Validates a card as the hosted fields submit it (Luhn, length and CSC length by scheme, a future

@@ -1,5 +1,5 @@
 import type { IntentStatus } from '../../protocol/schemas/intent.ts';
-import { conflict } from '../http/api-error.ts';
+import { ApiError } from '../http/api-error.ts';
 
 export { IntentStatus } from '../../protocol/schemas/intent.ts';
 
@@ -45,7 +45,7 @@ export function allows(operation: IntentOperation, status: IntentStatus): boolea
 /** The 409 for an operation the current status does not allow; it names the status. */
 export function assertAllowed(operation: IntentOperation, intent: { id: string; status: IntentStatus }): void {
   if (!allows(operation, intent.status)) {
-    throw conflict(
+    throw new ApiError(
       'payment_intent_unexpected_state',
       `You cannot ${operation.replace('_', ' ')} payment intent ${intent.id}: its status is ${intent.status}.`,
       'payment_intent_id',

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Clock } from '../clock.ts';
-import { ApiError, conflict, invalidParam, noSuch } from '../http/api-error.ts';
+import { ApiError, invalidParam, noSuch } from '../http/api-error.ts';
 import { hashSecret, newId, newSecret } from '../identity/secrets.ts';
 import type { Collection, Store } from '../store/store.ts';
 import { CardVault } from './card-vault.ts';
@@ -242,11 +242,11 @@ export class PaymentsService {
   async #answerChallenge(secret: string, outcome: 'complete' | 'fail'): Promise<ChallengeView> {
     const challenge = await this.#challenges.find(secret, true);
     if (!challenge) throw noSuch('challenge', '(secret)', 'challenge');
-    if (challenge.status !== 'pending') throw conflict('challenge_answered', `This challenge was already answered: ${challenge.status}.`, 'challenge');
+    if (challenge.status !== 'pending') throw new ApiError('challenge_answered', `This challenge was already answered: ${challenge.status}.`, 'challenge');
     const intent = (await this.#intents.get(challenge.intent_id, { forUpdate: true }))!;
     const attempt = intent.attempts.at(-1);
     if (attempt?.id !== challenge.attempt_id || attempt.outcome !== 'awaiting_authentication')
-      throw conflict('challenge_superseded', `This challenge no longer applies: the payment intent's status is ${intent.status}.`, 'challenge');
+      throw new ApiError('challenge_superseded', `This challenge no longer applies: the payment intent's status is ${intent.status}.`, 'challenge');
     if (outcome === 'complete') {
       assertAllowed('complete_challenge', intent);
       await this.#updateAttempt(intent, nextStatus('complete_challenge', intent.status, 'requires_authorisation'), {
@@ -335,13 +335,13 @@ export class PaymentsService {
   /** The lock has its own message; otherwise the transition table decides. `tried` names the request when it is not `operation` itself. */
   #assert(operation: IntentOperation, intent: IntentRow, tried?: string): void {
     if (intent.cancellation_reason === 'too_many_failed_attempts')
-      throw conflict(
+      throw new ApiError(
         'payment_intent_locked',
         `Payment intent ${intent.id} is locked (status cancelled) after ${MAX_FAILED_ATTEMPTS} failed card attempts: create a new payment intent.`,
         'payment_intent_id',
       );
     if (tried !== undefined && !allows(operation, intent.status))
-      throw conflict('payment_intent_unexpected_state', `You cannot ${tried} for payment intent ${intent.id}: its status is ${intent.status}.`, 'payment_intent_id');
+      throw new ApiError('payment_intent_unexpected_state', `You cannot ${tried} for payment intent ${intent.id}: its status is ${intent.status}.`, 'payment_intent_id');
     assertAllowed(operation, intent);
   }
 

@@ -1,11 +1,12 @@
 import { randomBytes } from '../identity/secrets.ts';
+import type { AttemptErrorCode } from '../../api/error-codes.ts';
 import type { AttemptError } from '../../api/payments.ts';
 
 /**
  * The test processor's answers: what attaching or authorising each test card outcome (cards.ts)
  * returns. The lifecycle (payments-service.ts) decides what they do to the intent.
  */
-export const attemptError = (code: string, message: string, retriable: boolean): AttemptError => ({ type: 'card_error', code, message, retriable });
+export const attemptError = (code: AttemptErrorCode, message: string, retriable: boolean): AttemptError => ({ type: 'card_error', code, message, retriable });
 
 /** Cards refused when attached (4000 0000 0000 0127 and …0119). */
 export const ATTACH_FAILURES = {

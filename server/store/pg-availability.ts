@@ -43,7 +43,7 @@ export function unreachableReason(error: unknown): string | undefined {
 export const DATABASE_RETRY_AFTER_SECONDS = 1;
 
 export const databaseUnavailable = () =>
-  new ApiError(503, 'api_error', 'database_unavailable', 'The service cannot reach its database just now: retry in a moment.', null, {
+  new ApiError('database_unavailable', 'The service cannot reach its database just now: retry in a moment.', null, {
     'Retry-After': String(DATABASE_RETRY_AFTER_SECONDS),
   });
 

@@ -65,9 +65,9 @@ export interface PgStoreOptions {
 function asApiError(error: unknown): unknown {
   const code = (error as { code?: string }).code;
   if (code === '23505')
-    return new ApiError(409, 'invalid_request_error', 'resource_already_exists', 'Another request made the same object at the same time: it exists now.');
+    return new ApiError('resource_already_exists', 'Another request made the same object at the same time: it exists now.');
   if (code === '40P01' || code === '40001' || code === '55P03')
-    return new ApiError(429, 'rate_limit_error', 'lock_timeout', 'Another request was changing the same object: retry.', null, { 'Retry-After': '1' });
+    return new ApiError('lock_timeout', 'Another request was changing the same object: retry.', null, { 'Retry-After': '1' });
   return error;
 }
 
