@@ -1,7 +1,8 @@
 import type { Answer, BodyIn } from '../api/operations.ts';
 import type { PaymentIntentSession } from '../protocol/schemas/session.ts';
 import { ERROR_CODES, type AttemptErrorCode, type ErrorCode } from '../api/error-codes.ts';
-import { CpeApiError, errorObject, type CpeClient } from './cpe-client.ts';
+import type { CpeClient } from './cpe-client.ts';
+import { CpeApiError, errorObject } from './transport.ts';
 
 export type { PaymentIntentSession };
 

@@ -6,10 +6,10 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { bodyParser } from '@koa/bodyparser';
 import Koa from 'koa';
-import { CpeClient, cpeMiddleware, toSession } from '../client/index.ts';
+import { CpeApiError, CpeClient, cpeMiddleware, toSession } from '../client/index.ts';
 import type { Credentials } from '../server/seed.ts';
 import type { PageConfig } from './chrome.ts';
-import { createInbox, doneWord, MessagingError } from './inbox.ts';
+import { createInbox, doneWord } from './inbox.ts';
 import { isLanguage } from './i18n.ts';
 import { cardPage, checkoutContextPage, fieldsPage, flowPage, htmlPage, verifyPage, walletsPage } from './pages.ts';
 import { createShop, languageOf, METHODS, type Method, type Order } from './shop.ts';
@@ -211,7 +211,7 @@ export function startDemo(options: { port: number; credentials: Credentials }): 
       await inbox.send(id, String(body.text ?? ''), body.sender === 'contact' ? 'contact' : 'user');
       return back(ctx, `/inbox/${id}#message-text`);
     } catch (error) {
-      if (!(error instanceof MessagingError)) throw error;
+      if (!(error instanceof CpeApiError)) throw error;
       return back(ctx, `${ctx.path.startsWith('/inbox/contacts') ? '/inbox' : ctx.path.replace(/\/(update|messages)$/, '')}?error=${encodeURIComponent(error.message)}`);
     }
   });
@@ -253,7 +253,7 @@ export function startDemo(options: { port: number; credentials: Credentials }): 
         done: typeof q.done === 'string' ? q.done : undefined,
         error: typeof q.error === 'string' ? q.error : undefined,
       }).catch((error) => {
-        if (!(error instanceof MessagingError)) throw error;
+        if (!(error instanceof CpeApiError)) throw error;
         ctx.status = 404;
         return inbox.page(language, shop.countOf(visitor), { archived: false, error: error.message });
       });

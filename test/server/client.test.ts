@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { after, before, describe, test } from 'node:test';
 import Koa from 'koa';
 import { CpeApiError, CpeClient, cpeMiddleware, cpeNodeHandler, toSession } from '../../client/index.ts';
-import { retryDelayMs } from '../../client/cpe-client.ts';
+import { retryDelayMs } from '../../client/transport.ts';
 import { startTestService, type TestService } from '../helpers/service.ts';
 import { CARDS, createBody, tokenOf, type Session } from './payments-fixtures.ts';
 
