@@ -46,15 +46,18 @@ async function demoOrExit(credentials: Credentials): Promise<{ server: Server; u
 }
 
 /**
- * The process's last word on an error nothing handled: a `fatal` line in the log, every buffered
- * line written out, the primary told why (in a worker), then exit 1.
+ * The process's last word on an error nothing handled: a `fatal` line in the log, every line logged
+ * so far written out, the primary told why (in a worker), then exit 1.
  */
 function exitOnFatal(logger: Logger): void {
-  const fatal = (what: string, error: unknown) => {
+  let dying = false;
+  const fatal = async (what: string, error: unknown) => {
+    if (dying) return;
+    dying = true;
     const { name, message, stack } = (error ?? {}) as Partial<Error>;
     logger.log('fatal', what, { error: name, message, stack });
-    logger.flush?.();
     process.stderr.write(`CPE ${what}: ${stack ?? message ?? String(error)}\n`);
+    await logger.flush?.();
     tellPrimaryAndExit({ type: 'cpe:failed', error: `${what}: ${message ?? String(error)}` }, 1);
   };
   process.on('uncaughtException', (error) => fatal('uncaught exception', error));
@@ -78,16 +81,16 @@ if (config.processes! > 1 && cluster.isPrimary) primary(config.processes!);
 else if (cluster.isWorker) await worker();
 else await single();
 
-/** The service (and its logger, flushed at exit and after a fatal error), or exit 1 with the reason. */
-async function serviceOrExit(): Promise<RunningService> {
+/** The service, and its logger (flushed after a fatal error and at a stop signal); or exit 1 with the reason. */
+async function serviceOrExit(): Promise<{ service: RunningService; logger: Logger }> {
   const logger = createLogger(config.log);
   exitOnFatal(logger);
   try {
-    return await startService(config, systemClock, logger, { listenWhenReady: process.env.CPE_LISTEN_WHEN_READY === '1' });
+    return { service: await startService(config, systemClock, logger, { listenWhenReady: process.env.CPE_LISTEN_WHEN_READY === '1' }), logger };
   } catch (error) {
     const why = serviceNotStarted(error);
     logger.log('fatal', 'could not start', { message: why });
-    logger.flush?.();
+    await logger.flush?.();
     process.stderr.write(`CPE${cluster.isWorker ? ` worker ${process.pid}` : ''} could not start: ${why}\n`);
     tellPrimaryAndExit({ type: 'cpe:failed', error: why }, 1);
     return new Promise<never>(() => {});
@@ -96,13 +99,14 @@ async function serviceOrExit(): Promise<RunningService> {
 
 /** One process: the service and the demo merchant. */
 async function single(): Promise<void> {
-  const service = await serviceOrExit();
+  const { service, logger } = await serviceOrExit();
   const demo = await demoOrExit(service.credentials);
   banner(service.url, demo.url, service.credentials);
   announce(service.url, demo.url);
   onStop(async () => {
     demo.server.close();
     await service.close();
+    await logger.flush?.();
   });
 }
 
@@ -139,9 +143,12 @@ function primary(count: number): void {
 
 /** A worker of CPE_PROCESSES: the service only; tells the primary when it serves, or why it could not start. */
 async function worker(): Promise<void> {
-  const service = await serviceOrExit();
+  const { service, logger } = await serviceOrExit();
   process.send?.({ type: 'cpe:ready', url: service.url, credentials: service.credentials } satisfies WorkerMessage);
-  onStop(() => service.close());
+  onStop(async () => {
+    await service.close();
+    await logger.flush?.();
+  });
 }
 
 /**
