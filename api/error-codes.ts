@@ -33,7 +33,8 @@ export const ERROR_CODES = {
   body_invalid: { status: 400, type: invalid, means: 'The body does not parse as its Content-Type, or does not decode as its Content-Encoding.' },
   body_too_deep: { status: 400, type: invalid, means: 'The body nests deeper than 32 levels.' },
   request_invalid: { status: 400, type: invalid, means: 'The request could not be read (cut short, or an encoding the service does not take).' },
-  amount_too_large: { status: 400, type: invalid, means: 'A capture of more than the authorised amount.' },
+  amount_too_large: { status: 400, type: invalid, means: 'A capture of more than the authorised amount, or a refund of more than what remains refundable.' },
+  charge_already_refunded: { status: 400, type: invalid, means: 'A refund of a Payment Intent whose captured amount is refunded in full already.' },
   token_already_used: { status: 400, type: invalid, means: 'A card token is single-use: tokenise the card again.' },
   token_expired: { status: 400, type: invalid, means: 'A card token is valid 15 minutes: tokenise the card again.' },
   // 400 card_error: the card details are wrong; `param` names the field (`card[number]`).

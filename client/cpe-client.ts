@@ -1,4 +1,4 @@
-import type { Answer, BodyIn } from '../api/operations.ts';
+import type { Answer, BodyIn, QueryIn } from '../api/operations.ts';
 import { Transport, type RawAnswer, type RequestOptions, type TransportOptions } from './transport.ts';
 
 export { CpeApiError, type ApiErrorObject, type RawAnswer, type RequestOptions } from './transport.ts';
@@ -36,6 +36,29 @@ export class CpeClient {
     return this.#transport.call('retrievePaymentIntent', { params: { id: paymentIntentId } });
   }
 
+  /** Your intents, newest first: `status` (one or several), `created: {gte, lte}`, `metadata: {key: value}`, cursors. */
+  listPaymentIntents(query?: QueryIn<'listPaymentIntents'>): Promise<Answer<'listPaymentIntents'>> {
+    return this.#transport.call('listPaymentIntents', { query });
+  }
+
+  /** Sets `metadata` (merged; "" removes a key) and `description`. */
+  updatePaymentIntent(paymentIntentId: string, input: BodyIn<'updatePaymentIntent'>, options?: RequestOptions): Promise<Answer<'updatePaymentIntent'>> {
+    return this.#transport.call('updatePaymentIntent', { body: input, params: { id: paymentIntentId }, ...options });
+  }
+
+  /** Refunds captured money of a succeeded intent: `amount` (default: what remains), `reason`, `metadata`. */
+  createRefund(input: BodyIn<'createRefund'>, options?: RequestOptions): Promise<Answer<'createRefund'>> {
+    return this.#transport.call('createRefund', { body: input, ...options });
+  }
+
+  listRefunds(query?: QueryIn<'listRefunds'>): Promise<Answer<'listRefunds'>> {
+    return this.#transport.call('listRefunds', { query });
+  }
+
+  retrieveRefund(refundId: string): Promise<Answer<'retrieveRefund'>> {
+    return this.#transport.call('retrieveRefund', { params: { id: refundId } });
+  }
+
   /**
    * Test mode: a single-use card token made from your server (`POST /v1/tokens`), for server-side
    * tests; it attaches once, to any of your intents. In a browser the hosted frames tokenise.
@@ -66,6 +89,15 @@ export class CpeClient {
 
   verify(input: BodyIn<'verifyPaymentIntent'>, options?: RequestOptions): Promise<Answer<'verifyPaymentIntent'>> {
     return this.#transport.call('verifyPaymentIntent', { body: input, ...options });
+  }
+
+  /** Your payment events, newest first: `{type: 'payment_intent.*', created: {gte}}`, cursors as in every list. */
+  listEvents(query: QueryIn<'listEvents'> = {}): Promise<Answer<'listEvents'>> {
+    return this.#transport.call('listEvents', { query });
+  }
+
+  retrieveEvent(eventId: string): Promise<Answer<'retrieveEvent'>> {
+    return this.#transport.call('retrieveEvent', { params: { id: eventId } });
   }
 
   /**

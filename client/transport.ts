@@ -85,7 +85,7 @@ export class CpeApiError extends Error {
 /** One request of an operation of the table: its path's parameters, its query, its body. */
 export interface Call extends RequestOptions {
   params?: Record<string, string>;
-  query?: Record<string, unknown>;
+  query?: object;
   body?: unknown;
 }
 
@@ -130,8 +130,7 @@ export class Transport {
     if (sendsBody) headers['content-type'] = 'application/json';
     // One key for the request and its retries, so a retry can never pay (or post) twice.
     if (method === 'POST') headers[IDEMPOTENCY_HEADER] = idempotencyKey ?? randomUUID();
-    const search = queryString(query);
-    const url = `${this.#baseUrl}${pathOf(route, params)}${search && `?${search}`}`;
+    const url = this.#baseUrl + pathOf(route, params) + queryString(query);
     for (let attempt = 0; ; attempt++) {
       let response: Response;
       let text: string;
@@ -158,11 +157,22 @@ export class Transport {
   }
 }
 
-/** A query's fields as the service reads them (`limit=10&active=true`); absent ones left out. */
-function queryString(query: Record<string, unknown> | undefined): string {
-  const search = new URLSearchParams();
-  for (const [name, value] of Object.entries(query ?? {})) if (value !== undefined && value !== null) search.set(name, String(value));
-  return search.toString();
+/**
+ * A query string as the Stripe API's clients write one: nested objects and arrays in brackets
+ * (`created[gte]=…`, `metadata[order_id]=…`, `status[0]=…`), every value as its text; `?` included.
+ */
+export function queryString(query: object | undefined): string {
+  const pairs: string[] = [];
+  const add = (name: string, value: unknown) => {
+    if (value === undefined) return;
+    if (value !== null && typeof value === 'object') {
+      for (const [key, child] of Object.entries(value)) add(`${name}[${key}]`, child);
+      return;
+    }
+    pairs.push(`${encodeURIComponent(name)}=${encodeURIComponent(value === null ? '' : String(value))}`);
+  };
+  for (const [name, value] of Object.entries(query ?? {})) add(name, value);
+  return pairs.length ? `?${pairs.join('&')}` : '';
 }
 
 /** The answer's JSON; anything else (a proxy's HTML page, a cut body) is a CpeApiError with the status. */

@@ -1,5 +1,6 @@
 import cluster from 'node:cluster';
 import type { Server } from 'node:http';
+import { createServer as createNetServer, type AddressInfo, type Server as NetServer } from 'node:net';
 import { startDemo } from '../demo/server.ts';
 import { systemClock } from '../server/clock.ts';
 import { configFromEnv, type Config } from '../server/config.ts';
@@ -35,12 +36,31 @@ function whyNot(error: unknown, what: string, variable: string, port: number): s
 
 const serviceNotStarted = (error: unknown) => whyNot(error, 'the service', 'PORT', config.port);
 
-/** The demo merchant, or exit 1 with the reason. */
-async function demoOrExit(credentials: Credentials): Promise<{ server: Server; url: string }> {
+/**
+ * The demo merchant's port, bound before the service starts: the test merchant seeded on the first
+ * start is registered for the demo's origin, which with DEMO_PORT=0 (any free port) is known only
+ * once bound. Or exit 1 with the reason.
+ */
+async function demoSocket(): Promise<NetServer> {
   try {
-    return await startDemo({ port: config.demoPort, credentials });
+    return await new Promise<NetServer>((resolve, reject) => {
+      const server = createNetServer().once('error', reject);
+      server.listen(config.demoPort, () => resolve(server));
+    });
   } catch (error) {
     process.stderr.write(`CPE could not start the demo merchant: ${whyNot(error, 'the demo merchant', 'DEMO_PORT', config.demoPort)}\n`);
+    process.exit(1);
+  }
+}
+
+const portOf = (server: NetServer): number => (server.address() as AddressInfo).port;
+
+/** The demo merchant on its socket, or exit 1 with the reason. */
+async function demoOrExit(socket: NetServer, credentials: Credentials): Promise<{ server: Server; url: string }> {
+  try {
+    return await startDemo({ port: socket, credentials });
+  } catch (error) {
+    process.stderr.write(`CPE could not start the demo merchant: ${(error as Error).message}\n`);
     process.exit(1);
   }
 }
@@ -77,16 +97,16 @@ if (config.processes! > 1 && !config.databaseUrl) {
   process.exit(1);
 }
 
-if (config.processes! > 1 && cluster.isPrimary) primary(config.processes!);
+if (config.processes! > 1 && cluster.isPrimary) await primary(config.processes!);
 else if (cluster.isWorker) await worker();
 else await single();
 
 /** The service, and its logger (flushed after a fatal error and at a stop signal); or exit 1 with the reason. */
-async function serviceOrExit(): Promise<{ service: RunningService; logger: Logger }> {
+async function serviceOrExit(serviceConfig: Config = config): Promise<{ service: RunningService; logger: Logger }> {
   const logger = createLogger(config.log);
   exitOnFatal(logger);
   try {
-    return { service: await startService(config, systemClock, logger, { listenWhenReady: process.env.CPE_LISTEN_WHEN_READY === '1' }), logger };
+    return { service: await startService(serviceConfig, systemClock, logger, { listenWhenReady: process.env.CPE_LISTEN_WHEN_READY === '1' }), logger };
   } catch (error) {
     const why = serviceNotStarted(error);
     logger.log('fatal', 'could not start', { message: why });
@@ -99,8 +119,9 @@ async function serviceOrExit(): Promise<{ service: RunningService; logger: Logge
 
 /** One process: the service and the demo merchant. */
 async function single(): Promise<void> {
-  const { service, logger } = await serviceOrExit();
-  const demo = await demoOrExit(service.credentials);
+  const socket = await demoSocket();
+  const { service, logger } = await serviceOrExit({ ...config, demoPort: portOf(socket) });
+  const demo = await demoOrExit(socket, service.credentials);
   banner(service.url, demo.url, service.credentials);
   announce(service.url, demo.url);
   onStop(async () => {
@@ -115,7 +136,10 @@ async function single(): Promise<void> {
  * on one PostgreSQL database, kept running by the Supervisor; this process runs the demo merchant
  * from the moment the first worker serves.
  */
-function primary(count: number): void {
+async function primary(count: number): Promise<void> {
+  const socket = await demoSocket();
+  // The workers read it: the merchant a worker seeds is registered for the demo's origin.
+  process.env.DEMO_PORT = String(portOf(socket));
   let demo: { server: Server } | undefined;
   const supervisor = new Supervisor({
     count,
@@ -124,7 +148,7 @@ function primary(count: number): void {
     say: (line) => process.stderr.write(`${line}\n`),
     async onUp(ready) {
       const credentials = ready.credentials as Credentials;
-      const started = await demoOrExit(credentials);
+      const started = await demoOrExit(socket, credentials);
       demo = started;
       banner(ready.url, started.url, credentials, `${count} worker processes (pids ${supervisor.pids.join(', ')}) on ${withoutPassword(config.databaseUrl!)}`);
       announce(ready.url, started.url);

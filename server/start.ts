@@ -13,7 +13,8 @@ import { createLogger, type Logger } from './logger.ts';
 import { ensureSeeded, type Credentials } from './seed.ts';
 import { openStore, withoutPassword } from './store/open-store.ts';
 import type { Store } from './store/store.ts';
-import { databaseUnavailable } from './store/pg-availability.ts';
+import { databaseUnavailable, isOutage } from './store/pg-availability.ts';
+import { startRefundSettlement } from './payments/refund-settlement.ts';
 
 export interface RunningService {
   url: string;
@@ -105,9 +106,10 @@ export async function startService(
     const pruning = setInterval(() => {
       pruneExpired(services).catch((error: Error) => {
         // An outage is logged once by the store, not again by each pruning that meets it.
-        if ((error as Partial<ApiError>).code !== 'database_unavailable') logger.log('error', 'pruning failed', { error: error.name, message: error.message });
+        if (!isOutage(error)) logger.log('error', 'pruning failed', { error: error.name, message: error.message });
       });
     }, PRUNE_EVERY_MS).unref();
+    const settlement = startRefundSettlement(services.payments, logger);
     if (listenWhenReady) port = await listen(http, requested.port);
     // The CLI reaches an embedded store through its one process; on PostgreSQL it opens the database itself.
     const linked = config.dataDir && opened.engine === 'embedded';
@@ -122,6 +124,7 @@ export async function startService(
       credentials,
       async close() {
         clearInterval(pruning);
+        await settlement.stop();
         await new Promise<void>((resolve) => http.close(() => resolve()));
         http.closeAllConnections();
         await opened.close();

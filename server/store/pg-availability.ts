@@ -42,6 +42,9 @@ export function unreachableReason(error: unknown): string | undefined {
 /** Seconds a client is told to wait (Retry-After) while the database is unreachable: the service reconnects at once when it returns. */
 export const DATABASE_RETRY_AFTER_SECONDS = 1;
 
+/** Whether `error` is the 503 of an outage (logged once by the store: a background job need not log it again). */
+export const isOutage = (error: unknown): boolean => (error as { code?: unknown } | undefined)?.code === 'database_unavailable';
+
 export const databaseUnavailable = () =>
   new ApiError('database_unavailable', 'The service cannot reach its database just now: retry in a moment.', null, {
     'Retry-After': String(DATABASE_RETRY_AFTER_SECONDS),

@@ -27,8 +27,9 @@ function refuseUnknownVersions(applied: ReadonlySet<number>): void {
 
 /**
  * Brings the schema up to date: each migration of pg-schema.ts not yet in schema_migrations runs in a
- * transaction of its own, in version order (gaps allowed), under an advisory lock; a schema newer
- * than this build is refused. Returns the versions applied.
+ * transaction of its own, in version order (gaps allowed: a version is applied once, whenever it
+ * arrives), under an advisory lock; a schema newer than this build is refused. Returns the versions
+ * applied.
  */
 export async function migrate(pool: pg.Pool): Promise<number[]> {
   const client = await pool.connect();
@@ -40,6 +41,7 @@ export async function migrate(pool: pg.Pool): Promise<number[]> {
       const { rows } = await client.query<{ version: number }>('SELECT version FROM schema_migrations');
       const done = new Set(rows.map((r) => Number(r.version)));
       refuseUnknownVersions(done);
+      // Ascending, whatever order merges left the list in; numbers may have gaps (each issue has its own).
       for (const migration of [...MIGRATIONS].sort((a, b) => a.version - b.version)) {
         if (done.has(migration.version)) continue;
         await client.query('BEGIN');

@@ -7,7 +7,7 @@ import { DatabaseAvailability, unreachableReason } from './pg-availability.ts';
 import { migrate } from './pg-migrate.ts';
 import { ATTEMPT_COLUMNS, TABLES, type Column, type TableDef } from './pg-schema.ts';
 import { idPosition, isUnpositionedId } from '../identity/ids.ts';
-import { CursorNotFound, type Collection, type CursorList, type IndexSpec, type Page, type PageQuery, type RateBuckets, type Row, type Store, type TransactionOptions } from './store.ts';
+import { CursorNotFound, type Collection, type CursorList, type IndexSpec, type Page, type PageQuery, type RateBuckets, type RequestRef, type Row, type RowFilter, type Store, type TransactionOptions } from './store.ts';
 
 const HOUR = 3600;
 
@@ -37,6 +37,9 @@ interface Tx {
   rows: Map<string, unknown>;
   /** The error that aborted this transaction: every later statement of it fails the same way. */
   failure?: unknown;
+  request: RequestRef | null;
+  /** Called once COMMIT has succeeded. */
+  afterCommit: (() => void)[];
 }
 
 /** Rows of immutable tables a process keeps, per table (a bound on memory, not on correctness). */
@@ -194,13 +197,13 @@ export class PgStore implements Store {
     return collection;
   }
 
-  async transaction<R>(body: () => Promise<R>, { readOnly = false, commitOn }: TransactionOptions = {}): Promise<R> {
+  async transaction<R>(body: () => Promise<R>, { readOnly = false, commitOn, request = null }: TransactionOptions = {}): Promise<R> {
     if (this.#tx.getStore()) return body();
     // A read runs its statements on their own: each sees only committed (durable) writes.
     if (readOnly) return body();
     // The connection is taken and BEGIN sent at the first statement: a request refused before it
     // touches the database (a bad body, a cached credential's 404) costs PostgreSQL nothing.
-    const tx: Tx = { cached: [], rows: new Map() };
+    const tx: Tx = { cached: [], rows: new Map(), request, afterCommit: [] };
     const forget = () => tx.cached.forEach(({ cache, id }) => cache.delete(id));
     let outcome: { ok: true; value: R } | { ok: false; error: unknown };
     try {
@@ -211,6 +214,8 @@ export class PgStore implements Store {
     // A body that went on after a failed statement wrote nothing that lasts: it fails as that statement did.
     if (outcome.ok && tx.failure) outcome = { ok: false, error: tx.failure };
     if (!tx.connection) {
+      // Nothing was written: nothing to wait for.
+      if (outcome.ok) for (const callback of tx.afterCommit) callback();
       if (!outcome.ok) throw outcome.error;
       return outcome.value;
     }
@@ -233,8 +238,19 @@ export class PgStore implements Store {
       client.release(broken);
     }
     if (!commit) forget();
+    else if (!broken) for (const callback of tx.afterCommit) callback();
     if (!outcome.ok) throw outcome.error;
     return outcome.value;
+  }
+
+  currentRequest(): RequestRef | null {
+    return this.#tx.getStore()?.request ?? null;
+  }
+
+  afterCommit(callback: () => void): void {
+    const tx = this.#tx.getStore();
+    if (tx) tx.afterCommit.push(callback);
+    else callback();
   }
 
   async lock(name: string): Promise<void> {
@@ -345,7 +361,7 @@ class PgCollection<T extends Row> implements Collection<T> {
 
   #value(column: Column, value: unknown): unknown {
     if (value === undefined) return null;
-    if (column.type === 'jsonb') return value === null ? null : JSON.stringify(value);
+    if (column.type === 'jsonb' || column.type === 'json') return value === null ? null : JSON.stringify(value);
     return value;
   }
 
@@ -498,32 +514,62 @@ class PgCollection<T extends Row> implements Collection<T> {
     return true;
   }
 
-  async page(index: string, key: string, query: PageQuery, cursorList?: CursorList): Promise<Page<T>> {
+  async page(index: string, key: string, query: PageQuery, cursorList?: CursorList, filter?: RowFilter): Promise<Page<T>> {
     const column = this.#index(index);
     const limit = query.limit;
     const list = cursorList ?? { index, key };
-    if (query.endingBefore !== undefined) {
-      const cursor = await this.#cursor(list, 'ending_before', query.endingBefore);
-      const { rows } = await this.store.query(`${this.#select} WHERE ${column} = $1 AND (t.seq, t.id) > ($2, $3) ORDER BY t.seq ASC, t.id ASC LIMIT $4`, [
-        key,
-        cursor.seq,
-        cursor.id,
-        limit + 1,
-      ]);
-      return { data: rows.slice(0, limit).map((r) => this.#row(r)).reverse(), hasMore: rows.length > limit };
+    const values: unknown[] = [key];
+    const where = [`${column} = $1`, ...this.#filter(query.range, filter, values)];
+    const older = query.endingBefore === undefined;
+    const cursorId = older ? query.startingAfter : query.endingBefore;
+    if (cursorId !== undefined) {
+      const cursor = await this.#cursor(list, older ? 'starting_after' : 'ending_before', cursorId);
+      values.push(cursor.seq, cursor.id);
+      where.push(`(t.seq, t.id) ${older ? '<' : '>'} ($${values.length - 1}, $${values.length})`);
     }
-    let rows: Record<string, unknown>[];
-    if (query.startingAfter === undefined) ({ rows } = await this.store.query(`${this.#select} WHERE ${column} = $1 ORDER BY t.seq DESC, t.id DESC LIMIT $2`, [key, limit + 1]));
-    else {
-      const cursor = await this.#cursor(list, 'starting_after', query.startingAfter);
-      ({ rows } = await this.store.query(`${this.#select} WHERE ${column} = $1 AND (t.seq, t.id) < ($2, $3) ORDER BY t.seq DESC, t.id DESC LIMIT $4`, [
-        key,
-        cursor.seq,
-        cursor.id,
-        limit + 1,
-      ]));
+    values.push(limit + 1);
+    const order = older ? 'DESC' : 'ASC';
+    const { rows } = await this.store.query(`${this.#select} WHERE ${where.join(' AND ')} ORDER BY t.seq ${order}, t.id ${order} LIMIT $${values.length}`, values);
+    const data = rows.slice(0, limit).map((r) => this.#row(r));
+    return { data: older ? data : data.reverse(), hasMore: rows.length > limit };
+  }
+
+  /** A page's range and RowFilter as conditions of a WHERE, their values appended to `values` (fields must be columns). */
+  #filter(range: PageQuery['range'], filter: RowFilter | undefined, values: unknown[]): string[] {
+    const field = (name: string) => {
+      if (!(name in this.def.columns)) throw new Error(`${this.name}.${name} is not a column to filter on`);
+      return `t.${quote(name)}`;
+    };
+    const param = (value: unknown) => `$${values.push(value)}`;
+    return [
+      ...this.#range(range, field, param),
+      ...Object.entries(filter?.oneOf ?? {}).map(([name, oneOf]) => `${field(name)} = ANY(${param(oneOf)}::text[])`),
+      // jsonb containment: served by the column's GIN index (jsonb_path_ops), see pg-schema.ts.
+      ...Object.entries(filter?.holds ?? {}).map(([name, pairs]) => `${field(name)} @> ${param(JSON.stringify(pairs))}::jsonb`),
+    ];
+  }
+
+  /**
+   * A range's conditions. On a column that grows with seq (TableDef.grows: a creation time), the
+   * first and last rows of the range by (column, seq) also bound seq, so the page reads only that
+   * stretch of its list, newest first, however far back the range lies.
+   */
+  #range(range: PageQuery['range'], field: (name: string) => string, param: (value: unknown) => string): string[] {
+    if (!range) return [];
+    const conditions: string[] = [];
+    const column = quote(range.field);
+    const grows = this.def.grows?.includes(range.field);
+    if (range.gte !== undefined) {
+      const from = param(range.gte);
+      conditions.push(`${field(range.field)} >= ${from}`);
+      if (grows) conditions.push(`t.seq >= coalesce((SELECT s.seq FROM ${this.def.table} s WHERE s.${column} >= ${from} ORDER BY s.${column}, s.seq LIMIT 1), 9223372036854775807)`);
     }
-    return { data: rows.slice(0, limit).map((r) => this.#row(r)), hasMore: rows.length > limit };
+    if (range.lte !== undefined) {
+      const to = param(range.lte);
+      conditions.push(`${field(range.field)} <= ${to}`);
+      if (grows) conditions.push(`t.seq <= coalesce((SELECT s.seq FROM ${this.def.table} s WHERE s.${column} <= ${to} ORDER BY s.${column} DESC, s.seq DESC LIMIT 1), -1)`);
+    }
+    return conditions;
   }
 
   /**

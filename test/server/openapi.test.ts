@@ -12,10 +12,12 @@ const DOCUMENTED: [string, string, boolean][] = [
   ['get', '/v1/contacts', false], ['post', '/v1/contacts', true], ['get', '/v1/contacts/{id}', false], ['put', '/v1/contacts/{id}', true], ['delete', '/v1/contacts/{id}', false],
   ['get', '/v1/conversations', false], ['post', '/v1/conversations', true], ['get', '/v1/conversations/{id}', false], ['put', '/v1/conversations/{id}', true],
   ['delete', '/v1/conversations/{id}', false], ['get', '/v1/conversations/{id}/messages', false], ['post', '/v1/conversations/{id}/messages', true],
-  ['post', '/v1/payment_intents', true], ['get', '/v1/payment_intents/{id}', false], ['post', '/v1/tokens', true],
+  ['post', '/v1/payment_intents', true], ['get', '/v1/payment_intents', false], ['get', '/v1/payment_intents/{id}', false], ['post', '/v1/payment_intents/{id}', true], ['post', '/v1/tokens', true],
+  ['post', '/v1/refunds', true], ['get', '/v1/refunds', false], ['get', '/v1/refunds/{id}', false],
   ...['attach', 'confirm', 'authorise', 'capture', 'cancel', 'verify'].map((op): [string, string, boolean] => ['post', `/v1/payment_intents/${op}`, true]),
   ['get', '/intent', false], ['post', '/intent/attach', true], ['post', '/intent/confirm', true], ['post', '/intent/authorise', true], ['post', '/frames/tokenise', true],
   ['post', '/frames/wallet/approve', true], ['post', '/frames/wallet/sheet', true],
+  ['get', '/v1/events', false], ['get', '/v1/events/{id}', false],
 ];
 
 test('GET /v1/openapi.json describes every operation the README lists, without auth', async () => {
