@@ -41,8 +41,8 @@ export { CHALLENGE_TTL_SECONDS, type ChallengeView } from './challenges.ts';
  * The Payment Intent lifecycle: create, update, list, attach, confirm, the challenge's answer,
  * authorise, capture, cancel, verify, and refunds. Tokens and vaulted cards (card-vault.ts),
  * challenges (challenges.ts), refund records (refunds.ts) and what leaves the service
- * (payment-views.ts) live beside it; the processor (processor.ts; the test processor and its cards,
- * test-processor.ts) says what each card does, so nothing here branches on a card. Every status
+ * (payment-views.ts) live beside it; the processor (processor.ts; the test processor, test-processor.ts,
+ * and its cards, test-cards.ts) says what each card does, so nothing here branches on a card. Every status
  * change goes through the transition table and every intent change through `#move` (the one write
  * point); a change that checks then writes reads the intent `forUpdate` (a row lock on PostgreSQL;
  * one write transaction at a time on the embedded store), so it holds across processes; the

@@ -8,12 +8,12 @@ import { ownOriginOnly } from '../http/origin-refusals.ts';
 import type { CardTestingLimits } from './card-testing.ts';
 import { sessionAuth, sessionIntentId } from './payment-auth.ts';
 import { ROUTES } from '../../api/routes.ts';
-import { walletTestCard } from './test-processor.ts';
+import { walletTestCard } from './test-cards.ts';
 
 /**
  * The wallet test sheet's routes (`iframe-app/wallet-sheet/`): the shopper pressed Approve with one
  * of the test cards "in the wallet", and the service mints a single-use token for that card exactly
- * as tokenise does (the number comes from the test card table, test-processor.ts, and never leaves
+ * as tokenise does (the number comes from the test card table, test-cards.ts, and never leaves
  * the server), marked as a wallet token. The processor then treats it as that test card.
  *
  * Mounted beside the frames' tokenise route, as guarded: the service's own pages only (`frames_only`),
