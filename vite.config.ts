@@ -96,7 +96,7 @@ export function framesConfig(name: string, page: string, options: { emptyOutDir:
  * script's (iframe-app/shared/first-paint-api.ts).
  */
 const CARD_FORM_PAGE_TAKES: Record<string, string> = {
-  'i18n/en.ts': 'card-form/page-catalogue.ts',
+  '../i18n/en.ts': 'card-form/page-catalogue.ts',
   'shared/arrange.ts': 'card-form/page-arrange.ts',
   'shared/theme.ts': 'card-form/page-theme.ts',
   'shared/texts.ts': 'card-form/page-texts.ts',

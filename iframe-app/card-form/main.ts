@@ -1,4 +1,4 @@
-import en from '../i18n/en.ts';
+import en from '../../i18n/en.ts';
 import { cardFrameApp } from '../shared/card-app.ts';
 import { startFrame } from '../shared/host.ts';
 import { pageTexts } from '../shared/texts.ts';

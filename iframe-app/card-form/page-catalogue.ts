@@ -1,4 +1,4 @@
-import type { Catalogue } from '../i18n/en.ts';
+import type { Catalogue } from '../../i18n/en.ts';
 import { pageTexts } from '../shared/texts.ts';
 
 /**
