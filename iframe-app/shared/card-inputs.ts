@@ -227,8 +227,25 @@ export class CardInputs extends LitElement {
   /** Focuses the first or last input (in the service's form too, before Lit has taken it over). */
   focusAt(position: 'first' | 'last'): void {
     const inputs = this.shadowRoot?.querySelectorAll<HTMLInputElement>('input.in') ?? [];
-    inputs[position === 'first' ? 0 : inputs.length - 1]?.focus();
+    const input = inputs[position === 'first' ? 0 : inputs.length - 1];
+    if (!input) return;
+    input.focus();
+    this.#wanted = input.dataset.field;
+    addEventListener('focus', this.#refocus);
+    addEventListener('pointerdown', this.#settle);
   }
+
+  /**
+   * The field a focus request focused, until the shopper points somewhere. The element's own
+   * `iframe.focus()` (frame-host.ts) may reach this frame after the request did: Chromium then
+   * empties the frame's focus (the input blurs, the window blurs and gets the focus again, the
+   * document's focus on its body), when the field takes it back.
+   */
+  #wanted?: string;
+  #refocus = () => {
+    if (this.#wanted && document.activeElement === document.body) this.shadowRoot?.querySelector<HTMLInputElement>(`#cpe-${this.#wanted}`)?.focus();
+  };
+  #settle = () => (this.#wanted = undefined);
 
   /** Validates, then tokenises the card inside the frame. A second call while one runs shares it. */
   tokenise(): Promise<TokeniseResult> {

@@ -109,6 +109,21 @@ describe('issue-7 frames served by the real service', function () {
     expect(attached.payment_method.wallet).to.equal('b');
   });
 
+  it('card form: a field the focus request focused keeps the focus when the element\'s own iframe.focus() reaches the frame after it', async () => {
+    const { iframe, end, events } = await mountRemote('card-form', 'layout=row', true);
+    await end.request('focus', { position: 'first' });
+    await inFrame('/frames/card-form/', 'input[data-field="number"]', 'focused');
+    const changes = () => events.filter((e) => e.name === 'change').length;
+    const before = changes();
+    // The element focuses its iframe as it sends the request (frame-host.ts): arriving after the frame
+    // focused its field, Chromium empties the frame's focus, and the field's blur sends a change.
+    iframe.focus();
+    await waitUntil(() => changes() > before, 'the field did not blur');
+    await inFrame('/frames/card-form/', 'input[data-field="number"]', 'focused');
+    await sendKeys({ type: '4242' });
+    await waitUntil(() => events.some((e) => e.name === 'change' && !e.detail.empty), 'what was typed did not reach the field');
+  });
+
   it('wallet sheet: Escape cancels', async () => {
     const { iframe, messages, uuid } = await openSheet({ wallet: 'a' });
     iframe.focus();
