@@ -1,6 +1,6 @@
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
+import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build, defineConfig, type InlineConfig, type Plugin, type UserConfig } from 'vite';
 import { framePage, FRAME_APPS } from './iframe-app/frame-page.ts';
@@ -104,6 +104,8 @@ const CARD_FORM_PAGE_TAKES: Record<string, string> = {
 };
 function cardFormPage(name: string): Plugin {
   const takes = new Map(Object.entries(CARD_FORM_PAGE_TAKES).map(([from, to]) => [join(framesRoot, from), join(framesRoot, to)]));
+  // A module moved away (i18n/ left iframe-app/) would quietly bring its second copy back into the page.
+  for (const [from, to] of takes) if (!existsSync(from) || !existsSync(to)) throw new Error(`cardFormPage: ${relative(root, existsSync(from) ? to : from)} does not exist`);
   return {
     name: 'cpe:card-form-page',
     enforce: 'pre',
