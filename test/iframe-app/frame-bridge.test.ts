@@ -12,9 +12,32 @@ async function mount(app: string, query: string, config: Partial<FrameConfig> = 
   const mounted = await mountFrame(app, query, config);
   const el = mounted.doc.querySelector('cpe-card-form, cpe-card-field') as CardInputs;
   // The served form's events reach the code once it has taken the form over (after the first paint).
-  await waitUntil(() => !el.hasAttribute('defer-hydration') && el.hasUpdated, 'the page\'s code did not take the form over', { timeout: 4000 });
+  await waitUntil(() => !el.hasAttribute('defer-hydration') && el.hasUpdated, 'the page\'s code did not take the form over');
   await el.updateComplete;
   return { ...mounted, el };
+}
+
+/** The card form page as the service sends it, without its code: the shadow root of the served form, before any script of the page's ran. */
+async function servedForm(layout: string) {
+  const iframe = document.createElement('iframe');
+  iframe.style.width = '520px';
+  iframe.src = `/iframe-app/card-form/index.html?pk=pk_test_1&lang=en&layout=${layout}&__nomodule#${crypto.randomUUID()}`;
+  document.body.append(iframe);
+  await waitUntil(() => iframe.contentDocument?.querySelector('cpe-card-form')?.shadowRoot?.querySelector('#cpe-name'), 'no form');
+  const doc = iframe.contentDocument!;
+  return { doc, root: doc.querySelector('cpe-card-form')!.shadowRoot! };
+}
+
+/** Runs the page's code on the served form of `doc`; the element once it took the form over and `ready` says so. */
+async function takeOver(doc: Document, ready: (form: CardInputs) => unknown): Promise<CardInputs> {
+  const module = doc.createElement('script');
+  module.type = 'module';
+  module.src = '/iframe-app/card-form/main.ts';
+  doc.head.append(module);
+  const form = () => doc.querySelector('cpe-card-form') as CardInputs;
+  await waitUntil(() => !form().hasAttribute('defer-hydration') && ready(form()), 'not taken over');
+  await form().updateComplete;
+  return form();
 }
 
 function typeIn(el: CardInputs, field: string, text: string) {
@@ -93,29 +116,14 @@ describe('frame pages over the bridge', () => {
   });
 
   it('what the shopper types before the page\'s code runs is kept, formatted, with the focus and caret', async () => {
-    const iframe = document.createElement('iframe');
-    iframe.style.width = '520px';
-    const session = crypto.randomUUID();
-    iframe.src = `/iframe-app/card-form/index.html?pk=pk_test_1&lang=en&layout=stack&__nomodule#${session}`;
-    document.body.append(iframe);
-    await waitUntil(() => iframe.contentDocument?.querySelector('cpe-card-form')?.shadowRoot?.querySelector('#cpe-name'), 'no form', { timeout: 4000 });
-    const doc = iframe.contentDocument!;
-    const root = doc.querySelector('cpe-card-form')!.shadowRoot!;
+    const { doc, root } = await servedForm('stack');
     const number = root.querySelector<HTMLInputElement>('#cpe-number')!;
     const name = root.querySelector<HTMLInputElement>('#cpe-name')!;
     name.value = 'Ada Lovelace';
     number.focus();
     number.value = '42424242424242';
     number.setSelectionRange(4, 4);
-    const module = doc.createElement('script');
-    module.type = 'module';
-    module.src = '/iframe-app/card-form/main.ts';
-    doc.head.append(module);
-    const el = await waitUntil(() => {
-      const form = doc.querySelector('cpe-card-form') as CardInputs;
-      return !form.hasAttribute('defer-hydration') && form.values?.number ? form : undefined;
-    }, 'not taken over', { timeout: 4000 }).then(() => doc.querySelector('cpe-card-form') as CardInputs);
-    await el.updateComplete;
+    const el = await takeOver(doc, (form) => form.values?.number);
     expect(el.values).to.include({ number: '42424242424242', name: 'Ada Lovelace' });
     // Lit drew the form anew in the same shadow root (no hydration): the new inputs hold what was typed.
     expect(el.shadowRoot).to.equal(root);
@@ -128,23 +136,9 @@ describe('frame pages over the bridge', () => {
   });
 
   it('an empty field that had the focus before the page\'s code ran has it after the takeover', async () => {
-    const iframe = document.createElement('iframe');
-    iframe.style.width = '520px';
-    iframe.src = `/iframe-app/card-form/index.html?pk=pk_test_1&lang=en&layout=row&__nomodule#${crypto.randomUUID()}`;
-    document.body.append(iframe);
-    await waitUntil(() => iframe.contentDocument?.querySelector('cpe-card-form')?.shadowRoot?.querySelector('#cpe-number'), 'no form', { timeout: 4000 });
-    const doc = iframe.contentDocument!;
-    const root = doc.querySelector('cpe-card-form')!.shadowRoot!;
+    const { doc, root } = await servedForm('row');
     root.querySelector<HTMLInputElement>('#cpe-number')!.focus();
-    const module = doc.createElement('script');
-    module.type = 'module';
-    module.src = '/iframe-app/card-form/main.ts';
-    doc.head.append(module);
-    const el = await waitUntil(() => {
-      const form = doc.querySelector('cpe-card-form') as CardInputs;
-      return !form.hasAttribute('defer-hydration') && form.hasUpdated ? form : undefined;
-    }, 'not taken over', { timeout: 4000 }).then(() => doc.querySelector('cpe-card-form') as CardInputs);
-    await el.updateComplete;
+    await takeOver(doc, (form) => form.hasUpdated);
     expect(root.activeElement?.id, 'the focus after Lit drew the form anew').to.equal('cpe-number');
   });
 
