@@ -29,6 +29,8 @@ if (look.scheme) {
 }
 /** Arranges the fields for the frame's width and says hello with the form's height. */
 function hello(): void {
+  // The page's code said it already (it ran first, on a busy machine): a second hello tells the element the frame reloaded.
+  if ((window as { __cpeHello?: number }).__cpeHello !== undefined) return;
   if (el.shadowRoot) arrange(el, el.shadowRoot, el.getAttribute('layout') as Layout, CARD_FIELDS);
   const texts = pageTexts();
   if (window.parent === window || !UUID.test(session) || !texts) return;

@@ -121,6 +121,8 @@ export async function startFrame(create: (params: FrameParams) => FrameApp | und
   if (said === undefined) {
     const hello: Hello = { cpe: BRIDGE_VERSION, type: 'hello', session, height: lastHeight, texts: dialogTexts(loaded.lang, loaded.catalogue) };
     window.parent.postMessage(hello, '*');
+    // The first-paint script, still waiting for the frame's width, then says none of its own (one hello per load).
+    (window as unknown as { __cpeHello?: number }).__cpeHello = lastHeight;
   }
   new ResizeObserver(resized).observe(el, { box: 'border-box' });
   resized();

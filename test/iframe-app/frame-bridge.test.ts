@@ -142,6 +142,25 @@ describe('frame pages over the bridge', () => {
     expect(root.activeElement?.id, 'the focus after Lit drew the form anew').to.equal('cpe-number');
   });
 
+  it('one hello per load: when the page\'s code says it while the first-paint script still waits for the frame\'s width, that script says none later', async () => {
+    const hellos: unknown[] = [];
+    const count = (e: MessageEvent) => e.data?.type === 'hello' && hellos.push(e.data);
+    addEventListener('message', count);
+    try {
+      // The element said the frame would be 400 px wide; it is 600 px: the first-paint script waits for a resize.
+      const { iframe, win, doc } = await mountFrame('card-form', 'pk=pk_test_1&lang=en&layout=row', {}, undefined, '&w=400');
+      const el = doc.querySelector('cpe-card-form') as CardInputs;
+      await waitUntil(() => !el.hasAttribute('defer-hydration') && el.hasUpdated, 'not taken over');
+      iframe.style.width = '400px';
+      await waitUntil(() => win.innerWidth === 400, 'the frame was not resized');
+      // The resize event comes before the frame's animation frame callbacks: two later, what it sent has arrived.
+      await new Promise((resolve) => win.requestAnimationFrame(() => win.requestAnimationFrame(resolve)));
+      expect(hellos, 'hellos of the one load').to.have.length(1);
+    } finally {
+      removeEventListener('message', count);
+    }
+  });
+
   it('a second init is ignored: one init per load (a page script cannot re-point the frame)', async () => {
     const { iframe, session, events, end: first } = await mount('card-form', 'pk=pk_test_1&lang=en');
     const channel = new MessageChannel();
