@@ -57,6 +57,24 @@ export const BillTo = z
   .describe('Billing details of the shopper. Every field optional. Personal fields are redacted in verify results unless unmasked.');
 export type BillTo = z.output<typeof BillTo>;
 
+/** Who pays with this card, as the shopper told the merchant's page (the SDK's `pay({billingDetails})`). */
+export const BillingDetails = z
+  .strictObject({
+    name: text(200).optional(),
+    email: z.email('expected an e-mail address').max(254).optional(),
+    address: z
+      .strictObject({
+        line1: text(200).optional(),
+        line2: text(200).optional(),
+        city: text(100).optional(),
+        postcode: BillTo.shape.postcode,
+        country: Country.optional(),
+      })
+      .optional(),
+  })
+  .describe("Who pays with this card (Stripe's billing_details): kept with the attempt; verify's auth shows these personal fields in place of the intent's billTo (redacted unless unmasked).");
+export type BillingDetails = z.output<typeof BillingDetails>;
+
 const AccountId = z
   .string()
   .regex(/^[A-Za-z0-9_.:@-]{1,64}$/, 'expected 1 to 64 letters, digits or _ . : @ -')
@@ -180,6 +198,7 @@ const attachFields = {
     .regex(/^(tok|card)_[A-Za-z0-9]{1,64}$/, 'expected a card token (tok_…) or a vaulted card (card_…)')
     .describe('A single-use tok_… from tokenise, or a vaulted card_… of the intent\'s account_id'),
   storeCard: formBoolean.optional().describe('Vault the card for the intent\'s account_id (needs account_id); the answer carries stored_card'),
+  billing_details: BillingDetails.optional(),
 };
 export const AttachRequest = z.strictObject({ ...backendId, ...attachFields });
 export const SessionAttachRequest = z.strictObject({ ...sessionId, ...attachFields });

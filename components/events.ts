@@ -1,5 +1,6 @@
 import type { ChangeState } from '../protocol/schemas/bridge.ts';
 import type { WalletUnavailableReason } from '../protocol/runtime/wallet.ts';
+import type { PayResult } from './internal/pay.ts';
 
 /**
  * The browser events of the spec, with their exact names. Every one is a DOM `CustomEvent`
@@ -23,6 +24,7 @@ export const CPE_EVENTS = [
   'cpe:availability',
   'cpe:wallet:approved',
   'cpe:wallet:cancel',
+  'cpe:payment:end',
 ] as const;
 
 export type CpeEventName = (typeof CPE_EVENTS)[number];
@@ -52,6 +54,8 @@ export interface CpeEventDetails {
   'cpe:wallet:approved': { scheme: string; last4: string; email?: string; billingAddress?: object; assuranceDetails?: object };
   /** Wallets: the shopper cancelled the sheet (onCancel); not an error, nothing was paid. */
   'cpe:wallet:cancel': Record<string, never>;
+  /** A whole payment ended (`pay()`, a Flow's button, wallet A, `<cpe-payment>`): `pay()`'s result. Never proof of payment. */
+  'cpe:payment:end': PayResult;
 }
 
 export type CpeEvent<K extends CpeEventName = CpeEventName> = CustomEvent<CpeEventDetails[K]>;

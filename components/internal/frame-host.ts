@@ -1,4 +1,4 @@
-import type { ColorScheme, FrameConfig, FrameEventDetail, FrameEventName, TokeniseResult } from '../../protocol/schemas/bridge.ts';
+import type { CardField, ColorScheme, FrameConfig, FrameEventDetail, FrameEventName, TokeniseResult } from '../../protocol/schemas/bridge.ts';
 import type { AttachResponse, ChallengePayload, ConfirmResponse } from '../../protocol/schemas/intent.ts';
 import * as guards from '../../protocol/runtime/guards.ts';
 import type { PaymentIntentSession } from '../../protocol/schemas/session.ts';
@@ -8,6 +8,7 @@ import { SdkError } from '../errors.ts';
 import { dispatchCpeEvent, type CpeEvent, type CpeEventName } from '../events.ts';
 import { scrub } from '../transport/transport.ts';
 import { PaymentAttempt } from './payment-attempt.ts';
+import { pay, type PayResult } from './pay.ts';
 import { challenge } from './challenge.ts';
 import type { DialogLook } from './challenge-dialog.ts';
 import { resolveLook } from './color-scheme.ts';
@@ -23,6 +24,7 @@ import {
   type ConfirmOptions,
   type ConfirmResult,
   type OptionsGuard,
+  type PayOptions,
   type SharedElementOptions,
 } from './options.ts';
 
@@ -38,6 +40,7 @@ export interface ElementsApi {
   handle3DSAuthentication(challenge: ChallengePayload): Promise<ChallengeOutcome>;
   authoriseViaBackend(options: AuthOptions): Promise<AuthoriseResult>;
   reset(): Promise<void>;
+  pay(options?: PayOptions): Promise<PayResult>;
   on<K extends CpeEventName>(type: K, listener: (event: CpeEvent<K>) => void): this;
   onChange(listener: (event: CpeEvent<'cpe:change'>) => void): this;
   onReady(listener: (event: CpeEvent<'cpe:ready'>) => void): this;
@@ -154,6 +157,8 @@ export abstract class FrameHost extends HTMLElementOrStub implements FrameOwner,
   released = false;
   /** Attach's refusal when there is no token (wallet B: the shopper has not approved yet). */
   protected noToken = 'no token: call tokenise() first or pass {token}';
+  /** @internal A wallet's: opens its sheet for `pay()` and resolves the approved token (wallet.ts). */
+  walletToken?: () => Promise<string>;
 
   #controller?: ElementsController;
   #factory = false;
@@ -350,7 +355,8 @@ export abstract class FrameHost extends HTMLElementOrStub implements FrameOwner,
   }
 
   #fail(operation: string, error: unknown): SdkError {
-    const e = error instanceof SdkError ? error : new SdkError((error as { code?: string })?.code ?? 'error', scrub(String((error as Error)?.message ?? error)));
+    // A frame's refusal of a field (tokenise) names it as the error's `option`.
+    const e = error instanceof SdkError ? error : new SdkError((error as { code?: string })?.code ?? 'error', scrub(String((error as Error)?.message ?? error)), (error as { field?: string })?.field);
     dispatchCpeEvent(this, 'cpe:error', { message: e.message, code: e.code, operation });
     if (operation === 'init') this.#mount.fail(e);
     return e;
@@ -517,7 +523,29 @@ export abstract class FrameHost extends HTMLElementOrStub implements FrameOwner,
     );
   }
 
-  /** Clears every field and its validation (after a decline, say) and ends the attempt. */
+  /**
+   * The whole payment in one call: tokenise (a wallet: its sheet first), attach, confirm with 3-D
+   * Secure when asked, authorise through `authorise` (your backend's route; default
+   * `middleware.authorise`; without either, the service's session route), then `middleware.verifyAuth`.
+   * Resolves `{status, paymentIntentId, error?}`: `error` (a card refused, a challenge cancelled, a
+   * field to complete) says why in the element's language, and the element has already cleared and
+   * focused the field to change (the number of a declined card, a wrong code) and kept the rest.
+   * Rejects only for misuse (an SdkError: bad options, not initialised). Never proof of payment:
+   * your backend verifies before it fulfils.
+   */
+  async pay(options: PayOptions = {}): Promise<PayResult> {
+    const o = parse(`${this.#apiName}.pay`, guards.PayOptions, options);
+    if (!this.#init && this.#factory) throw new SdkError('invalid_state', `${this.#apiName}: call init() before pay()`);
+    return pay(this, o, this.walletToken);
+  }
+
+  /** @internal After a payment that did not go through: `field` focused (cleared when `clear`, `message` under it); the other fields kept. */
+  fix(field: CardField, clear: boolean, message?: string): void {
+    for (const frame of this.#mount.frames)
+      frame.request('fix', { field, clear, ...(message && { message }) }).then(({ focused }) => focused && frame.iframe.focus(), noop);
+  }
+
+  /** Clears every field and its validation and ends the attempt (`pay()` keeps what needs no change). */
   reset(): Promise<void> {
     return this.#op('reset', undefined, noop, async () => {
       await this.#readyFrame();

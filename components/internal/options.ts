@@ -98,6 +98,10 @@ export function resolveTarget(where: string, option: string, value: MountTarget 
   return element;
 }
 
+/** `pay(options)`: `authorise` (your backend's route) and `billingDetails` (who pays). */
+export type PayOptions = OptionsOf<typeof schemas.PayOptions>;
+export type BillingDetails = OptionsOf<typeof schemas.BillingDetails>;
+
 /** The options of the ElementsApi operations (`attach`, `confirm`, `authoriseViaBackend`) and their results. */
 export interface AttachOptions {
   /** Default: the session's Payment Intent. */
@@ -106,6 +110,8 @@ export interface AttachOptions {
   token?: string;
   /** Vault the card (needs the intent's `account_id`). */
   storeCard?: boolean;
+  /** Who pays with this card: verify shows it in place of the intent's `billTo`. */
+  billingDetails?: BillingDetails;
 }
 
 export interface ConfirmOptions {

@@ -35,15 +35,20 @@ const en = {
   tryAgain: 'Try again',
   paid: 'Payment complete.',
   verified: 'Card verified.',
-  declined: 'The payment was not completed.',
-  verifyFailed: 'The card could not be verified.',
-  // Why a Flow failed, by the service's error code (each says what happened once; the button says what to do).
-  cardDeclined: 'Your card was declined.',
-  insufficientFunds: 'Your card has insufficient funds.',
+  declined: 'The payment did not go through, so nothing was paid. Try again.',
+  verifyFailed: 'Your card could not be checked. Try again or use another card.',
+  // Why a payment did not go through, by the error code (shared/i18n.ts REASONS): what happened,
+  // once, then what to do (docs/shopper-texts.md).
+  cardDeclined: 'Your card was declined. Use another card.',
+  insufficientFunds: 'Your card was declined for insufficient funds. Use another card.',
   cardRefused: 'This card cannot be used. Use another card.',
-  notProcessed: 'The card could not be processed just now.',
-  authFailed: 'Your bank could not confirm the payment.',
-  authCancelled: 'The confirmation with your bank was cancelled.',
+  notProcessed: 'Your card could not be processed just now. Try again.',
+  authFailed: 'Your bank could not confirm it is you, so nothing was paid. Try again or use another card.',
+  authCancelled: 'You closed the check with your bank, so nothing was paid. You can try again.',
+  incorrectCvc: 'The security code is not right. Check it on your card and enter it again.',
+  expiredCard: 'Your card has expired. Use another card.',
+  walletCancelled: 'You closed the wallet, so nothing was paid. You can try again.',
+  loadFailed: 'The payment form could not be loaded. Try again.',
   // Wallet buttons ({wallet}: the wallet's name).
   walletTypes: {
     'add-money': 'Add money with {wallet}',

@@ -30,5 +30,31 @@ export function applyLanguage(lang: string, catalogue: Catalogue, doc: Document 
   doc.documentElement.dir = catalogue.dir;
 }
 
-/** What the SDK's dialogs say in this language (sent with `ready`: the SDK carries no catalogue). */
-export const dialogTexts = (lang: string, catalogue: Catalogue): DialogTexts => ({ lang, dir: catalogue.dir, title: catalogue.challengeDialog, frame: catalogue.challengeFrame, cancel: catalogue.cancel });
+/**
+ * Why a payment did not go through, by the error code the SDK and the service use, as the shopper
+ * reads it (each says what happened, once, and what to do); `other` for any code not listed.
+ */
+export const REASONS = {
+  card_declined: 'cardDeclined',
+  insufficient_funds: 'insufficientFunds',
+  attach_refused: 'cardRefused',
+  processing_error: 'notProcessed',
+  authentication_failed: 'authFailed',
+  challenge_cancelled: 'authCancelled',
+  incorrect_cvc: 'incorrectCvc',
+  expired_card: 'expiredCard',
+  wallet_cancelled: 'walletCancelled',
+  other: 'declined',
+} as const satisfies Record<string, keyof Catalogue>;
+
+/** What the SDK says in this language (sent with `ready`: the SDK carries no catalogue): its dialogs, and why a payment did not go through. */
+export const dialogTexts = (lang: string, catalogue: Catalogue): DialogTexts => ({
+  lang,
+  dir: catalogue.dir,
+  title: catalogue.challengeDialog,
+  frame: catalogue.challengeFrame,
+  cancel: catalogue.cancel,
+  reasons: Object.fromEntries(Object.entries(REASONS).map(([code, key]) => [code, catalogue[key]])),
+  retry: catalogue.tryAgain,
+  unavailable: catalogue.loadFailed,
+});

@@ -80,11 +80,19 @@ export type TokeniseResult = z.infer<typeof TokeniseResult>;
 export const FocusParams = z.object({ position: z.enum(['first', 'last']) });
 
 /**
+ * After a payment that did not go through: focus `field` (the one to fix), clearing it first with
+ * `clear` (the number of a declined card, a wrong security code) and showing `message` under it
+ * until the shopper changes it. Every other field keeps its value. `focused`: this frame has the field.
+ */
+export const FixParams = z.object({ field: z.enum(CARD_FIELDS), clear: z.boolean(), message: z.optional(z.string().check(z.maxLength(300))) });
+
+/**
  * A Flow frame's visible state, set by the element as it runs the lifecycle (the frame only shows
  * it): `processing` disables the button and announces it; `success` and `failure` show the message
  * (a failure's known `code` in the frame's language instead), and `failure` offers Try again (the frame emits `retry`); `idle` shows the form again.
  */
 export const FlowState = z.object({
+  /** `idle` with a `code` or `message`: the form again, with what happened said above the button (a cancelled challenge). */
   state: z.enum(['idle', 'processing', 'success', 'failure']),
   message: z.optional(z.string().check(z.maxLength(300))),
   /** Why it failed (`card_declined`, `insufficient_funds`, `attach_refused`, `authentication_failed`…): the frame says it in its language. */
@@ -103,6 +111,8 @@ export const METHODS = {
   reset: { params: empty, result: empty },
   /** Focus the first (or last) field. */
   focus: { params: FocusParams, result: empty },
+  /** Focus the field to fix after a failed payment, cleared when `clear`; the others keep their values. */
+  fix: { params: FixParams, result: z.object({ focused: z.boolean() }) },
   /** Flow frames: show the lifecycle's state. */
   flowState: { params: FlowState, result: empty },
 } as const;
@@ -143,9 +153,21 @@ const text = z.string().check(z.maxLength(200));
 /**
  * The texts of the SDK's dialogs (the 3-D Secure challenge, the wallet sheet) in the frame's
  * language, so the SDK carries no catalogue: `title` and `frame` name the challenge dialog and its
- * frame, `cancel` the dialogs' close button; `lang` and `dir` are the catalogue's.
+ * frame, `cancel` the dialogs' close button; `lang` and `dir` are the catalogue's. `reasons`: what
+ * `pay()` tells the shopper when a payment did not go through, by error code (`card_declined`,
+ * `challenge_cancelled`, `other`…); `retry` and `unavailable`: the element's own line when it
+ * cannot show its form (its intent could not be made).
  */
-export const DialogTexts = z.object({ lang: z.string().check(z.maxLength(LANGUAGE_TAG_MAX_LENGTH)), dir: z.enum(['ltr', 'rtl']), title: text, frame: text, cancel: text });
+export const DialogTexts = z.object({
+  lang: z.string().check(z.maxLength(LANGUAGE_TAG_MAX_LENGTH)),
+  dir: z.enum(['ltr', 'rtl']),
+  title: text,
+  frame: text,
+  cancel: text,
+  reasons: z.optional(z.record(z.string().check(z.maxLength(40)), text)),
+  retry: z.optional(text),
+  unavailable: z.optional(text),
+});
 export type DialogTexts = z.infer<typeof DialogTexts>;
 
 export const EVENTS = {

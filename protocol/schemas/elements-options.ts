@@ -208,8 +208,29 @@ const relative = z.string(AUTHORISE_ROUTE).check(z.regex(RELATIVE_URL, AUTHORISE
 const idempotencyKey = optional(string('must be 1-255 visible ASCII characters').check(z.regex(/^[\x21-\x7e]{1,255}$/, 'must be 1-255 visible ASCII characters')));
 const intentId = optional(string());
 
+const line = (max: number) => optional(string(`must be a string of at most ${max} characters`).check(z.maxLength(max, `must be a string of at most ${max} characters`)));
+/**
+ * What the shopper told your page about who pays (Stripe's `billing_details`): kept with this
+ * attempt's card, and what the backend's verify shows as `auth.name`, `email`, `address` and
+ * `postcode` (redacted unless unmasked) in place of the intent's `billTo`.
+ */
+export const BillingDetails = object(
+  {
+    name: line(200),
+    email: line(254),
+    address: optional(
+      object(
+        { line1: line(200), line2: line(200), city: line(100), postcode: line(20), country: optional(string('must be a two-letter country code such as "GB"').check(z.regex(/^[A-Za-z]{2}$/, 'must be a two-letter country code such as "GB"'))) },
+        'must be an object { line1?, line2?, city?, postcode?, country? }',
+      ),
+    ),
+  },
+  'must be an object { name?, email?, address? }',
+);
+export type BillingDetails = z.infer<typeof BillingDetails>;
+
 /** Spec "Other payment shapes": AttachOptions, ConfirmOptions, AuthOptions. */
-export const AttachOptions = object({ intentId, token: optional(string()), storeCard: optional(boolean) });
+export const AttachOptions = object({ intentId, token: optional(string()), storeCard: optional(boolean), billingDetails: optional(BillingDetails) });
 export const ConfirmOptions = object({
   intentId,
   autoHandle3DS: optional(boolean),
@@ -230,3 +251,29 @@ export const AuthOptions = object({
 export const ChallengeOptions = z
   .object({ url: z.string(), transaction_id: z.string() }, 'must be { url, transaction_id } as confirm returned it')
   .check(say('must be { url, transaction_id } as confirm returned it'));
+
+/**
+ * `element.pay(options)`: the whole payment in one call. `authorise`: your backend's route that
+ * authorises (default `middleware.authorise`; without either, the service's session route, as a
+ * Flow does in direct mode).
+ */
+export const PayOptions = object({ authorise: optional(relative), billingDetails: optional(BillingDetails) }, 'must be an object { authorise?, billingDetails? }');
+export type PayOptions = z.infer<typeof PayOptions>;
+
+/** The payment methods of `<cpe-payment>`, in the order of its tabs. */
+export const PAYMENT_METHODS = ['card', 'wallet-a', 'wallet-b'] as const;
+
+/**
+ * `paymentElement(options)` / `<cpe-payment>`: every method the page may offer in one element, as
+ * tabs (an accordion below 400 px). The card element's options, plus which methods (default all,
+ * each shown only where available) and whether the element shows its own Pay button.
+ */
+export const PaymentElementOptions = object({
+  ...shared,
+  /** The card form's layout inside the card tab, `stack` by default. */
+  layout: optional(oneOf(LAYOUTS)),
+  /** The methods to offer, in this order; default every one. A wallet not available here is left out (see `cpe:availability`). */
+  methods: optional(z.array(oneOf(PAYMENT_METHODS), 'must be an array of "card", "wallet-a", "wallet-b"').check(say('must be an array of "card", "wallet-a", "wallet-b"'))),
+  /** `true` (default): the element's own Pay button runs `pay()`. `false`: your own button calls `element.pay()`. */
+  payButton: optional(boolean),
+});

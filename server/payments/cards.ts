@@ -1,3 +1,4 @@
+import type { BillingDetails } from '../../api/payments.ts';
 import { ApiError } from '../http/api-error.ts';
 import { SCHEMES, schemeOf, luhnValid, type Scheme } from '../../protocol/runtime/card-schemes.ts';
 
@@ -7,12 +8,13 @@ export { SCHEMES, SCHEME_NAMES, schemeOf, luhnValid, type Scheme } from '../../p
  * What the test processor will do with a card, fixed at tokenise time from the contract's test card
  * table, so the raw number never has to be kept.
  */
-export type CardOutcome = 'approve' | 'challenge' | 'decline' | 'insufficient_funds' | 'attach_fail' | 'attach_fail_retriable';
+export type CardOutcome = 'approve' | 'challenge' | 'decline' | 'insufficient_funds' | 'incorrect_cvc' | 'attach_fail' | 'attach_fail_retriable';
 
 const TEST_CARDS: Record<string, CardOutcome> = {
   '4000000000003220': 'challenge',
   '4000000000000002': 'decline',
   '4000000000009995': 'insufficient_funds',
+  '4000000000000101': 'incorrect_cvc',
   '4000000000000127': 'attach_fail',
   '4000000000000119': 'attach_fail_retriable',
 };
@@ -32,6 +34,8 @@ export interface CardSummary {
   outcome: CardOutcome;
   /** Set on a token minted by the wallet test sheet: which wallet it came from. */
   wallet?: 'a' | 'b';
+  /** On an attempt's card: who pays, as the page said at attach (`pay({billingDetails})`). */
+  billing_details?: BillingDetails;
 }
 
 export interface RawCard {

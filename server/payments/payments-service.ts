@@ -11,7 +11,7 @@ import { allows, assertAllowed, nextStatus, type IntentOperation, type IntentSta
 import { formatAmount } from '../../api/iso-codes.ts';
 import type { Merchants } from './merchants.ts';
 import { intentView, paymentMethodOf, sessionView, verifyView } from './payment-views.ts';
-import type { AttachResponse, AttemptError, AuthoriseResponse, ConfirmResponse, PaymentIntent, PaymentIntentCreate, VerifyResponse } from '../../api/payments.ts';
+import type { AttachResponse, AttemptError, AuthoriseResponse, BillingDetails, ConfirmResponse, PaymentIntent, PaymentIntentCreate, VerifyResponse } from '../../api/payments.ts';
 import { ATTACH_FAILURES, AUTHENTICATION_FAILED, authorisationCode, DECLINES } from './test-processor.ts';
 
 /** Failed card validations, attaches, challenges and declines an intent takes before it locks. */
@@ -139,7 +139,7 @@ export class PaymentsService {
     return this.#vault.issue(merchantId, null, validateCard(raw));
   }
 
-  async attach(merchantId: number, intentId: string, input: { token: string; storeCard?: boolean }): Promise<AttachResponse> {
+  async attach(merchantId: number, intentId: string, input: { token: string; storeCard?: boolean; billing_details?: BillingDetails }): Promise<AttachResponse> {
     const intent = await this.#own(merchantId, intentId, true);
     this.#assert('attach', intent);
     const now = this.clock.now();
@@ -154,7 +154,8 @@ export class PaymentsService {
     const attempt: AttemptRow = {
       id: newId('att'),
       token: input.token,
-      card,
+      // Who pays with this card, when the page said (verify shows it in place of the intent's billTo).
+      card: input.billing_details ? { ...card, billing_details: input.billing_details } : card,
       three_ds_transaction_id: randomUUID(),
       three_ds: 'pending',
       outcome: 'attached',
@@ -272,7 +273,7 @@ export class PaymentsService {
     let error: AttemptError | null = null;
     let code: string | null = null;
     let after: IntentRow;
-    if (outcome === 'decline' || outcome === 'insufficient_funds') {
+    if (outcome === 'decline' || outcome === 'insufficient_funds' || outcome === 'incorrect_cvc') {
       error = DECLINES[outcome];
       const attempts = intent.attempts.map((a) => (a.id === attempt.id ? { ...a, outcome: 'declined' as const, error } : a));
       after = await this.#recordFailure(intent, (locked) => nextStatus('authorise', intent.status, locked ? 'cancelled' : 'failed'), attempts);

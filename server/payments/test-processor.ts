@@ -13,10 +13,11 @@ export const ATTACH_FAILURES = {
   attach_fail_retriable: attemptError('processing_error', 'The card could not be attached just now: try again.', true),
 } as const;
 
-/** Cards declined at authorisation (4000 0000 0000 0002 and …9995). */
+/** Cards declined at authorisation (4000 0000 0000 0002, …9995 and …0101, whose security code the issuer finds wrong). */
 export const DECLINES = {
   decline: attemptError('card_declined', 'The card was declined.', false),
   insufficient_funds: attemptError('insufficient_funds', 'The card has insufficient funds.', false),
+  incorrect_cvc: attemptError('incorrect_cvc', "The card's security code is incorrect.", false),
 } as const;
 
 /** What a shopper who fails the 3-D Secure challenge gets. */
