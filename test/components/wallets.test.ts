@@ -93,10 +93,10 @@ describe('wallets with the real service', function () {
     await el.awaitReady();
     await press(el);
     await approve(0);
-    await waitUntil(() => seen.length === 2, `hooks: ${seen}`, { timeout: 15_000 });
+    await waitUntil(() => seen.length === 2 && events.some((e) => e.name === 'cpe:payment:end'), `hooks: ${seen}`, { timeout: 15_000 });
     expect(seen).to.deep.equal(['start', 'end:true']);
     expect(events.map((e) => e.name).filter((n) => n !== 'cpe:ready' && n !== 'cpe:availability')).to.deep.equal([
-      'cpe:wallet:approved', 'cpe:attach:start', 'cpe:attach:end', 'cpe:confirm:start', 'cpe:confirm:end', 'cpe:authorise:start', 'cpe:authorise:end',
+      'cpe:wallet:approved', 'cpe:attach:start', 'cpe:attach:end', 'cpe:confirm:start', 'cpe:confirm:end', 'cpe:authorise:start', 'cpe:authorise:end', 'cpe:payment:end',
     ]);
     expect(JSON.stringify(events.map((e) => e.detail))).not.to.match(/tok_/);
     expect(el.shadowRoot!.querySelector('dialog')).to.equal(null);
