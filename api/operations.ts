@@ -26,6 +26,7 @@ import {
   PaymentIntent,
   PaymentIntentCreate,
   PaymentIntentCreated,
+  PublicKeyCheck,
   SessionAttachRequest,
   SessionIntent,
   SessionIntentRequest,
@@ -77,6 +78,7 @@ export const SCHEMAS = {
   cancelPaymentIntent: { body: IntentRequest, response: PaymentIntent },
   verifyPaymentIntent: { body: VerifyRequest, response: VerifyResponse },
 
+  checkPublicKey: { response: PublicKeyCheck },
   retrieveSessionIntent: { response: SessionIntent },
   attachSessionIntent: { body: SessionAttachRequest, response: AttachResponse },
   confirmSessionIntent: { body: SessionIntentRequest, response: ConfirmResponse },

@@ -101,8 +101,12 @@ export const RecurringIntent = z
 
 export const PaymentIntentCreate = z
   .strictObject({
-    merchantid: formInt(1, 2 ** 31 - 1).describe('Must be the merchant of the licence key'),
-    amount: formInt(0, MAX_AMOUNT).describe(`Amount in minor units (pence, cents), 1 to ${MAX_AMOUNT}; exactly 0 when purpose is verify (and only then)`),
+    merchantid: formInt(1, 2 ** 31 - 1, 'an integer: your merchant id (optional: the licence key names the merchant)')
+      .optional()
+      .describe('Optional: the licence key names the merchant. When given, it must be the merchant of the licence key.'),
+    amount: formInt(0, MAX_AMOUNT, 'an integer number of minor units (pence, cents): 1234 for 12.34').describe(
+      `Amount in minor units (pence, cents), 1 to ${MAX_AMOUNT}; exactly 0 when purpose is verify (and only then)`,
+    ),
     currency: Currency,
     identifier: text(100).describe('Merchant-side reference of the order'),
     billTo: BillTo.optional(),
@@ -272,3 +276,13 @@ export const TokeniseRequest = z.strictObject({ ...sessionId, card: CardInput })
 
 /** POST /v1/tokens: no intent yet; the token attaches to any one intent of the key's merchant. */
 export const TokenCreateRequest = z.strictObject({ card: CardInput });
+
+/** `GET /v1/public_keys/:key`: the key exists (else 404); whether the page asking (its Origin) may embed its components. */
+export const PublicKeyCheck = z
+  .strictObject({
+    object: z.literal('public_key'),
+    livemode: z.boolean(),
+    origin: z.string().nullable().describe('The Origin the request came with (null without one)'),
+    origin_allowed: z.boolean().describe('Whether pages of that origin may embed this key\'s components (npm run -s merchant -- --origin …)'),
+  })
+  .describe('What the SDK checks before it mounts a frame: never the merchant, its name or its other origins.');

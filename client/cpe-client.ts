@@ -56,7 +56,7 @@ export interface RawAnswer {
   body: unknown;
 }
 
-/** A 4xx or 5xx answer of the service, with the fields of its error object. */
+/** A 4xx or 5xx answer of the service, with the fields of its error object; `status` 0 when the service could not be reached. */
 export class CpeApiError extends Error {
   readonly type: string;
   readonly code: string;
@@ -64,7 +64,8 @@ export class CpeApiError extends Error {
 
   constructor(
     readonly status: number,
-    error: ErrorBody['error'],
+    /** The service's error object; `api_connection_error` (this client's own) when no answer came. */
+    error: Omit<ErrorBody['error'], 'type'> & { type: ErrorBody['error']['type'] | 'api_connection_error' },
   ) {
     super(error.message);
     this.name = 'CpeApiError';
@@ -92,7 +93,11 @@ export class CpeClient {
 
   constructor(options: CpeClientOptions) {
     if ('window' in globalThis) throw new Error('CpeClient holds the licence key: use it on your server, never in a browser.');
-    if (!/^sk_/.test(options.licenceKey ?? '')) throw new Error('CpeClient needs the licence key (sk_…), not the public key.');
+    const key = options?.licenceKey;
+    const where = 'your merchant\'s licence key sk_test_… (npm run -s credentials prints it; npm run -s merchant -- --origin <your page\'s origin> makes a merchant)';
+    if (!key) throw new Error(`CpeClient: licenceKey is missing: pass ${where}, e.g. new CpeClient({ licenceKey: process.env.CPE_LICENCE_KEY }), and check that variable is set.`);
+    if (typeof key !== 'string' || !/^sk_/.test(key))
+      throw new Error(`CpeClient: licenceKey ${/^pk_/.test(String(key)) ? 'is the public key (pk_…), which belongs in the browser' : 'is not a licence key (it must start "sk_")'}: pass ${where}.`);
     this.#licenceKey = options.licenceKey;
     this.#baseUrl = (options.baseUrl ?? 'http://localhost:4242').replace(/\/+$/, '');
     this.#timeoutMs = options.timeoutMs ?? 10_000;
@@ -181,7 +186,7 @@ export class CpeClient {
         text = await response.text();
       } catch (error) {
         // Not answered (refused, reset, timed out): the same key makes a retry safe.
-        if (attempt >= this.#maxRetries) throw error;
+        if (attempt >= this.#maxRetries) throw unreachable(this.#baseUrl, `${method} ${route.path}`, error, attempt + 1, this.#timeoutMs);
         await this.#sleep(retryDelayMs(attempt + 1, undefined, this.#retryDelay));
         continue;
       }
@@ -192,6 +197,24 @@ export class CpeClient {
       return { status: response.status, body: parseAnswer(response.status, text) };
     }
   }
+}
+
+/**
+ * No answer at all: a CpeApiError (`status` 0, type `api_connection_error`, as stripe-node's
+ * StripeConnectionError) naming the service's URL, the request, what failed and how many tries.
+ */
+function unreachable(baseUrl: string, request: string, error: unknown, tries: number, timeoutMs: number): CpeApiError {
+  const timeout = (error as Error)?.name === 'TimeoutError';
+  const cause = (error as { cause?: { code?: string; message?: string } })?.cause;
+  const why = timeout ? `no answer within ${timeoutMs / 1000} s` : cause?.code ?? cause?.message ?? (error as Error)?.message ?? String(error);
+  const failure = new CpeApiError(0, {
+    type: 'api_connection_error',
+    code: timeout ? 'timeout' : 'service_unreachable',
+    message: `Could not reach the CPE service at ${baseUrl} (${request}: ${why}) after ${tries} ${tries === 1 ? 'try' : 'tries'}. Is it running (npm start) and is baseUrl right?`,
+    param: null,
+  });
+  (failure as { cause?: unknown }).cause = error;
+  return failure;
 }
 
 /** The answer's JSON; anything else (a proxy's HTML page, a cut body) is a CpeApiError with the status. */

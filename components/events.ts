@@ -46,8 +46,8 @@ export interface CpeEventDetails {
   'cpe:authorise:start': Record<string, never>;
   /** `success`: authorised (wallet A's onAuthoriseEnd reads it). */
   'cpe:authorise:end': { authorised?: boolean; status?: string; success?: boolean };
-  /** Operation-scoped: `operation` names what failed. Never a token or a 3DS artefact. */
-  'cpe:error': { message: string; code?: string; operation?: string };
+  /** Operation-scoped: `operation` names what failed; `cause`, what made it fail (createServerIntent's own error). Never a token or a 3DS artefact. */
+  'cpe:error': { message: string; code?: string; operation?: string; cause?: string };
   /** Wallets: whether the button renders here, and if not why (not_https, unsupported_browser, no_card_in_wallet, timeout…). */
   'cpe:availability': { available: boolean; reason?: WalletUnavailableReason };
   /** Wallets: the shopper approved the sheet (onTokeniseEnd). Never the token. */

@@ -9,6 +9,7 @@ import { dispatchCpeEvent, type CpeEvent, type CpeEventName } from '../events.ts
 import { scrub } from '../transport/transport.ts';
 import { PaymentAttempt } from './payment-attempt.ts';
 import { pay, type PayResult } from './pay.ts';
+import { notice } from './notice.ts';
 import { challenge } from './challenge.ts';
 import type { DialogLook } from './challenge-dialog.ts';
 import { resolveLook } from './color-scheme.ts';
@@ -308,6 +309,7 @@ export abstract class FrameHost extends HTMLElementOrStub implements FrameOwner,
 
   async #start(gen: number): Promise<void> {
     if (gen !== this.#gen) return;
+    notice(this, null, noop);
     this.#mount.begin();
     try {
       const controller = this.controller;
@@ -333,6 +335,9 @@ export abstract class FrameHost extends HTMLElementOrStub implements FrameOwner,
           ),
         ),
       );
+      // The service named a bad key or an unregistered origin (asked once per controller): say so now, not at the timeout.
+      const problem = await controller.keyCheck();
+      if (problem) throw problem;
       const session = await initial;
       if (gen !== this.#gen) return;
       // Frames that finished their handshake first get the session now; later ones get it in theirs.
@@ -357,8 +362,13 @@ export abstract class FrameHost extends HTMLElementOrStub implements FrameOwner,
   #fail(operation: string, error: unknown): SdkError {
     // A frame's refusal of a field (tokenise) names it as the error's `option`.
     const e = error instanceof SdkError ? error : new SdkError((error as { code?: string })?.code ?? 'error', scrub(String((error as Error)?.message ?? error)), (error as { field?: string })?.field);
-    dispatchCpeEvent(this, 'cpe:error', { message: e.message, code: e.code, operation });
-    if (operation === 'init') this.#mount.fail(e);
+    const cause = e.cause ? scrub(String((e.cause as Error).message ?? e.cause)).slice(0, 300) : '';
+    dispatchCpeEvent(this, 'cpe:error', cause ? { message: e.message, code: e.code, operation, cause } : { message: e.message, code: e.code, operation });
+    if (operation === 'init') {
+      this.#mount.fail(e);
+      // Instead of an empty box: a short line (and Try again, which mounts the element again).
+      notice(this, e, () => this.#remount());
+    }
     return e;
   }
 

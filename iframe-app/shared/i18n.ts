@@ -56,5 +56,6 @@ export const dialogTexts = (lang: string, catalogue: Catalogue): DialogTexts => 
   cancel: catalogue.cancel,
   reasons: Object.fromEntries(Object.entries(REASONS).map(([code, key]) => [code, catalogue[key]])),
   retry: catalogue.tryAgain,
-  unavailable: catalogue.loadFailed,
+  loadFailed: catalogue.loadFailed,
+  notHere: catalogue.unavailable,
 });

@@ -155,8 +155,8 @@ const text = z.string().check(z.maxLength(200));
  * language, so the SDK carries no catalogue: `title` and `frame` name the challenge dialog and its
  * frame, `cancel` the dialogs' close button; `lang` and `dir` are the catalogue's. `reasons`: what
  * `pay()` tells the shopper when a payment did not go through, by error code (`card_declined`,
- * `challenge_cancelled`, `other`…); `retry` and `unavailable`: the element's own line when it
- * cannot show its form (its intent could not be made).
+ * `challenge_cancelled`, `other`…); the element's own line when it cannot show its form:
+ * `loadFailed` with a `retry` button (its intent could not be made), `notHere` (not set up for this page).
  */
 export const DialogTexts = z.object({
   lang: z.string().check(z.maxLength(LANGUAGE_TAG_MAX_LENGTH)),
@@ -166,7 +166,8 @@ export const DialogTexts = z.object({
   cancel: text,
   reasons: z.optional(z.record(z.string().check(z.maxLength(40)), text)),
   retry: z.optional(text),
-  unavailable: z.optional(text),
+  loadFailed: z.optional(text),
+  notHere: z.optional(text),
 });
 export type DialogTexts = z.infer<typeof DialogTexts>;
 

@@ -45,7 +45,9 @@ export class PaymentsService {
   }
 
   async create(merchantId: number, input: PaymentIntentCreate) {
-    if (input.merchantid !== merchantId) throw invalidParam('merchantid', `Invalid merchantid: the licence key belongs to merchant ${merchantId}.`);
+    // The licence key names the merchant; a merchantid given as well must agree with it.
+    if (input.merchantid !== undefined && input.merchantid !== merchantId)
+      throw invalidParam('merchantid', `Invalid merchantid: the licence key belongs to merchant ${merchantId}, not ${input.merchantid} (leave merchantid out: the key names the merchant).`);
     const sessionToken = newSecret('cpe_st_');
     const now = this.clock.now();
     const intent = await this.#intents.insert({
