@@ -53,15 +53,15 @@ export async function pay(host: FrameHost, o: { authorise?: string; billingDetai
 
 async function run(host: FrameHost, o: { authorise?: string; billingDetails?: BillingDetails }, wallet?: string | (() => Promise<string>), fixNow = true): Promise<PayResult> {
   let status = 'requires_payment_method';
-  let paymentIntentId = '';
+  // The session's intent, once there is one (Checkout Context makes it at the first step).
+  const id = () => host.controller?.current?.paymentIntentId ?? '';
   const fail = (type: PayError['type'], code: string, field?: CardField, clear = !!field, said?: string): PayResult => {
     const reasons = host.look().texts?.reasons;
     const error: PayError = { type, code, message: said ?? reasons?.[code] ?? reasons?.other ?? FALLBACK, ...(field && { field }) };
     if (field && fixNow) host.fix(field, clear, clear ? error.message : undefined);
-    return { status, paymentIntentId, error };
+    return { status, paymentIntentId: id(), error };
   };
   try {
-    paymentIntentId = (await host.commit()).paymentIntentId;
     // A wallet's approved token (or its sheet, opened now); else the card in the frames.
     const token = typeof wallet === 'function' ? await wallet() : wallet;
     if (!token) await host.tokenise();
@@ -82,7 +82,7 @@ async function run(host: FrameHost, o: { authorise?: string; billingDetails?: Bi
       const code = answer.error?.code ?? 'card_declined';
       return fail('card_error', code, token ? undefined : FIX[code]);
     }
-    return { status, paymentIntentId };
+    return { status, paymentIntentId: id() };
   } catch (error) {
     const { code = 'api_error', option, message } = error as { code?: string; option?: string; message?: string };
     // The frame refused a field before any payment step (incomplete, or the service refused it at
