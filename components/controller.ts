@@ -8,11 +8,12 @@ import { CpeCard } from './card/card.ts';
 import { describeIssues, SdkError } from './errors.ts';
 import { firstCopy } from './define.ts';
 import type { FrameHost } from './internal/frame-host.ts';
-import { parse, type CardElementOptions, type CardFieldsElementOptions, type FlowOptions, type WalletAOptions, type WalletBOptions } from './internal/options.ts';
+import { parse, type CardElementOptions, type CardFieldsElementOptions, type FlowOptions, type PaymentElementOptions, type WalletAOptions, type WalletBOptions } from './internal/options.ts';
 import { CpePaymentFlow } from './payment-flow/payment-flow.ts';
 import { CpeVerifyFlow } from './verify-flow/verify-flow.ts';
 import { CpeWalletA } from './wallet-a/wallet-a.ts';
 import { CpeWalletB } from './wallet-b/wallet-b.ts';
+import { CpePayment } from './payment/payment.ts';
 import { postJson, readIntent, scrub } from './transport/transport.ts';
 import { noop } from './internal/frame-mount.ts';
 
@@ -136,6 +137,14 @@ export class ElementsController {
     // A Flow renamed (its identifier property) frees its previous one.
     for (const [id, f] of this.#flows) if (f === flow) this.#flows.delete(id);
     this.#flows.set(identifier, flow);
+  }
+
+  /**
+   * Every method in one element (Stripe's Payment Element): card, wallet A and wallet B as tabs, each
+   * wallet only where available, one Pay button or yours calling `pay()`. Returns its `<cpe-payment>`.
+   */
+  paymentElement(options: PaymentElementOptions = {}): CpePayment {
+    return new CpePayment().setup(this, parse('paymentElement', guards.PaymentElementOptions, options));
   }
 
   /** Wallet A's button: runs the wallet session by itself (tokenise, attach, confirm, authorise). Returns its `<cpe-wallet-a>`. */

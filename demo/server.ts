@@ -225,7 +225,7 @@ export function startDemo(options: { port: number; credentials: Credentials }): 
     if (path === '/') html = shop.shopPage(shopper, typeof ctx.query.added === 'string' ? ctx.query.added : undefined);
     else if (path === '/basket') html = shop.basketPage(shopper);
     else if (path === '/checkout') {
-      const method = METHODS.includes(ctx.query.method as Method) ? (ctx.query.method as Method) : 'card';
+      const method = METHODS.includes(ctx.query.method as Method) ? (ctx.query.method as Method) : 'payment';
       html = shop.checkoutPage(shopper, method);
     } else if (path === '/order') {
       const order = await shop.orderOfIntent(visitor, String(ctx.query.payment_intent ?? ''));

@@ -65,9 +65,10 @@ export const PRODUCTS: Product[] = [
 ];
 const productOf = (id: unknown) => PRODUCTS.find((p) => p.id === id);
 
-export const METHODS = ['card', 'fields', 'flow', 'wallet-a', 'wallet-b', 'express', 'verify'] as const;
+export const METHODS = ['payment', 'card', 'fields', 'flow', 'wallet-a', 'wallet-b', 'express', 'verify'] as const;
 export type Method = (typeof METHODS)[number];
 const METHOD_TEXT: Record<Method, [Text, Text]> = {
+  payment: ['methodPayment', 'aboutPayment'],
   card: ['methodCard', 'aboutCard'],
   fields: ['methodFields', 'aboutFields'],
   flow: ['methodFlow', 'aboutFlow'],
@@ -296,6 +297,7 @@ export function createShop(options: { cpe: CpeClient; merchantId: number; page: 
       const methods = METHODS.map((m) => `<li><a href="/checkout?method=${m}"${m === method ? ' aria-current="page"' : ''}>${t(METHOD_TEXT[m][0])}</a></li>`).join('');
       const amount = money(c.language, total);
       const mount = {
+        payment: '<div id="pay-element"></div>',
         card: `<div id="pay-element"></div><button type="button" class="primary pay" id="pay" disabled>${escape(t('pay', { amount }))}</button>`,
         fields: `<div id="pay-element" class="fields"><div class="wide" id="card-number"></div><div id="card-expiry"></div><div id="card-cvc"></div><div class="wide" id="card-name"></div></div>
 <button type="button" class="primary pay" id="pay" disabled>${escape(t('pay', { amount }))}</button>`,

@@ -12,6 +12,7 @@ const PAGES: Record<FrameAppName, { title: string; stylesheet?: string }> = {
   flow: { title: 'Card payment' },
   'wallet-button': { title: 'Wallet' },
   'wallet-sheet': { title: 'Wallet', stylesheet: './sheet.css' },
+  payment: { title: 'Payment' },
 };
 
 /** The frame apps (each a folder of iframe-app/ with a main.ts). */

@@ -22,7 +22,7 @@ export function flowButton(host: FrameHost): void {
       }
       if (name !== 'submit') return;
       state(frame, { state: 'processing' });
-      const { error } = await pay(host, {}, undefined, false);
+      const { error } = await pay(host, {}, host.walletToken, false);
       fix = fieldToFix(error?.code);
       if (!error) return state(frame, { state: 'success' });
       const said = { code: error.code.slice(0, 60), message: error.message.slice(0, 300) };

@@ -46,11 +46,19 @@ export type WalletTotal = NonNullable<WalletAOptions['total']>;
 
 export type CardFieldsElementOptions = OptionsOf<typeof schemas.CardFieldsElementOptions>;
 
+/** `paymentElement` / `<cpe-payment>`: the card element's options, `methods` and `payButton`. */
+export type PaymentElementOptions = OptionsOf<typeof schemas.PaymentElementOptions>;
+
 /** The four hosted fields of `cardFieldsElement`: each its own iframe in its own mount target. */
 export type CardFieldTargets = NonNullable<CardFieldsElementOptions['fields']>;
 
 /** The guard of an element's options (each element's own; every one has the shared settings). */
-export type OptionsGuard = Guard<z.input<typeof schemas.CardElementOptions>> | Guard<z.input<typeof schemas.WalletAOptions>> | Guard<z.input<typeof schemas.WalletBOptions>> | Guard<z.input<typeof schemas.CardFieldsElementOptions>>;
+export type OptionsGuard =
+  | Guard<z.input<typeof schemas.CardElementOptions>>
+  | Guard<z.input<typeof schemas.WalletAOptions>>
+  | Guard<z.input<typeof schemas.WalletBOptions>>
+  | Guard<z.input<typeof schemas.CardFieldsElementOptions>>
+  | Guard<z.input<typeof schemas.PaymentElementOptions>>;
 
 /**
  * Checks `value` against a generated guard (protocol/runtime/guards.ts) or throws an SdkError

@@ -95,6 +95,15 @@ function walletA(elements, element) {
 }
 
 const mounts = {
+  // Every method in one element, its own Pay button: it says every outcome itself; the page goes to the order once paid.
+  payment: async () => {
+    const elements = await sdk.createElements({ pubKey: config.publicKey, createServerIntent, middleware });
+    const element = elements.paymentElement({ element: '#pay-element', ...common });
+    element.addEventListener('cpe:payment:end', (event) => ended(elements, event.detail, true));
+    element.addEventListener('cpe:error', onError);
+    await element.init();
+    await element.awaitReady();
+  },
   card: async () => {
     const elements = await sdk.createElements({ pubKey: config.publicKey, createServerIntent, middleware });
     const element = elements.cardElement({ element: '#pay-element', layout: 'row', cardSchemesDisplay: 'all', ...common });

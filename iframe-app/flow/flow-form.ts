@@ -194,19 +194,35 @@ export class FlowForm extends CardInputs {
     }
   };
 
-  override render() {
+  /** The payment is over (paid, or failed with Try again): the form gives way to the outcome. */
+  protected get done(): boolean {
+    return this.flowState.state === 'success' || this.flowState.state === 'failure';
+  }
+
+  /** The card form (Enter in a field presses the button). */
+  protected renderForm() {
+    return html`<div class="form" ?hidden=${this.done} @keydown=${this.#onKeydown}>
+      ${this.renderBadgeStrip()}
+      <div class="grid">${this.fields.map((f) => this.renderField(f))}</div>
+    </div>`;
+  }
+
+  /** The action button, its label (processing while busy), the status and, after a failure, Try again. */
+  protected renderEnd(showAction = true) {
     const { state } = this.flowState;
-    const done = state === 'success' || state === 'failure';
     const busy = state === 'processing';
-    return html`<div class="form" ?hidden=${done} @keydown=${this.#onKeydown}>
-        ${this.renderBadgeStrip()}
-        <div class="grid">${this.fields.map((f) => this.renderField(f))}</div>
-      </div>
-      <button class="action" type="button" ?hidden=${done} ?disabled=${busy} aria-disabled=${busy ? 'true' : 'false'} @click=${() => this.press()}>
-        ${busy ? this.catalogue.processing : this.label}
-      </button>
-      <div class="status ${state} ${busy ? 'sr' : ''}" role="status" aria-live="polite">${done ? STATUS_ICONS[state] : nothing}${this.#message() ? html`<span>${this.#message()}</span>` : nothing}</div>
+    const message = this.#message();
+    return html`${showAction
+        ? html`<button class="action" type="button" ?hidden=${this.done} ?disabled=${busy} aria-disabled=${busy ? 'true' : 'false'} @click=${() => this.press()}>
+            ${busy ? this.catalogue.processing : this.label}
+          </button>`
+        : nothing}
+      <div class="status ${state} ${busy ? 'sr' : ''}" role="status" aria-live="polite">${this.done ? STATUS_ICONS[state] : nothing}${message ? html`<span>${message}</span>` : nothing}</div>
       ${state === 'failure' ? html`<button class="retry" type="button" @click=${() => this.retry()}>${this.catalogue.tryAgain}</button>` : nothing}`;
+  }
+
+  override render() {
+    return html`${this.renderForm()}${this.renderEnd()}`;
   }
 }
 if (!customElements.get('cpe-flow-form')) customElements.define('cpe-flow-form', FlowForm);

@@ -41,6 +41,9 @@ export default {
   expiredCard: 'Jou kaart het verval. Gebruik ’n ander kaart.',
   walletCancelled: 'Jy het die beursie gesluit, dus is niks betaal nie. Jy kan weer probeer.',
   loadFailed: 'Die betaalvorm kon nie gelaai word nie. Probeer weer.',
+  methodCard: 'Kaart',
+  paymentMethods: 'Betaalmetode',
+  walletPanel: 'Jy sal die betaling in {wallet} bevestig.',
   walletTypes: {
     'add-money': 'Voeg geld by met {wallet}',
     book: 'Bespreek met {wallet}',

@@ -41,6 +41,9 @@ export default {
   expiredCard: 'انتهت صلاحية بطاقتك. استخدم بطاقة أخرى.',
   walletCancelled: 'أغلقت المحفظة، ولم يُدفع أي مبلغ. يمكنك المحاولة مرة أخرى.',
   loadFailed: 'تعذّر تحميل نموذج الدفع. حاول مرة أخرى.',
+  methodCard: 'بطاقة',
+  paymentMethods: 'طريقة الدفع',
+  walletPanel: 'ستؤكد الدفع في {wallet}.',
   walletTypes: {
     'add-money': 'إضافة أموال باستخدام {wallet}',
     book: 'الحجز باستخدام {wallet}',

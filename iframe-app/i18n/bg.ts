@@ -41,6 +41,9 @@ export default {
   expiredCard: 'Картата ви е изтекла. Използвайте друга карта.',
   walletCancelled: 'Затворихте портфейла, затова нищо не е платено. Можете да опитате отново.',
   loadFailed: 'Формулярът за плащане не можа да се зареди. Опитайте отново.',
+  methodCard: 'Карта',
+  paymentMethods: 'Начин на плащане',
+  walletPanel: 'Ще потвърдите плащането в {wallet}.',
   walletTypes: {
     'add-money': 'Добавяне на пари с {wallet}',
     book: 'Резервиране с {wallet}',

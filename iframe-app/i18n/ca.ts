@@ -41,6 +41,9 @@ export default {
   expiredCard: 'La targeta ha caducat. Fes servir una altra targeta.',
   walletCancelled: 'Has tancat el moneder, així que no s’ha pagat res. Pots tornar-ho a provar.',
   loadFailed: 'No s’ha pogut carregar el formulari de pagament. Torna-ho a provar.',
+  methodCard: 'Targeta',
+  paymentMethods: 'Mètode de pagament',
+  walletPanel: 'Confirmaràs el pagament a {wallet}.',
   walletTypes: {
     'add-money': 'Afegeix diners amb {wallet}',
     book: 'Reserva amb {wallet}',

@@ -41,6 +41,9 @@ export default {
   expiredCard: 'Platnost vaší karty vypršela. Použijte jinou kartu.',
   walletCancelled: 'Zavřeli jste peněženku, nic nebylo zaplaceno. Můžete to zkusit znovu.',
   loadFailed: 'Platební formulář se nepodařilo načíst. Zkuste to znovu.',
+  methodCard: 'Karta',
+  paymentMethods: 'Způsob platby',
+  walletPanel: 'Platbu potvrdíte v {wallet}.',
   walletTypes: {
     'add-money': 'Přidat peníze přes {wallet}',
     book: 'Rezervovat přes {wallet}',

@@ -41,6 +41,9 @@ export default {
   expiredCard: 'Mae’ch cerdyn wedi dod i ben. Defnyddiwch gerdyn arall.',
   walletCancelled: 'Fe wnaethoch chi gau’r waled, felly does dim wedi’i dalu. Gallwch roi cynnig arall arni.',
   loadFailed: 'Doedd dim modd llwytho’r ffurflen dalu. Rhowch gynnig arall arni.',
+  methodCard: 'Cerdyn',
+  paymentMethods: 'Dull talu',
+  walletPanel: 'Byddwch yn cadarnhau’r taliad yn {wallet}.',
   walletTypes: {
     'add-money': 'Ychwanegu arian gyda {wallet}',
     book: 'Cadw lle gyda {wallet}',

@@ -41,6 +41,9 @@ export default {
   expiredCard: 'Dit kort er udløbet. Brug et andet kort.',
   walletCancelled: 'Du lukkede tegnebogen, så der er ikke betalt noget. Du kan prøve igen.',
   loadFailed: 'Betalingsformularen kunne ikke indlæses. Prøv igen.',
+  methodCard: 'Kort',
+  paymentMethods: 'Betalingsmetode',
+  walletPanel: 'Du bekræfter betalingen i {wallet}.',
   walletTypes: {
     'add-money': 'Tilføj penge med {wallet}',
     book: 'Book med {wallet}',

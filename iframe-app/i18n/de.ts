@@ -41,6 +41,9 @@ export default {
   expiredCard: 'Ihre Karte ist abgelaufen. Verwenden Sie eine andere Karte.',
   walletCancelled: 'Sie haben die Wallet geschlossen, es wurde nichts bezahlt. Sie können es erneut versuchen.',
   loadFailed: 'Das Zahlungsformular konnte nicht geladen werden. Versuchen Sie es erneut.',
+  methodCard: 'Karte',
+  paymentMethods: 'Zahlungsart',
+  walletPanel: 'Sie bestätigen die Zahlung in {wallet}.',
   walletTypes: {
     'add-money': 'Geld hinzufügen mit {wallet}',
     book: 'Buchen mit {wallet}',

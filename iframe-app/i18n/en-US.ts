@@ -41,6 +41,9 @@ export default {
   expiredCard: 'Your card has expired. Use another card.',
   walletCancelled: 'You closed the wallet, so nothing was paid. You can try again.',
   loadFailed: 'The payment form could not be loaded. Try again.',
+  methodCard: 'Card',
+  paymentMethods: 'Payment method',
+  walletPanel: 'You will confirm the payment in {wallet}.',
   walletTypes: {
     'add-money': 'Add money with {wallet}',
     book: 'Book with {wallet}',

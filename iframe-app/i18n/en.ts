@@ -49,6 +49,10 @@ const en = {
   expiredCard: 'Your card has expired. Use another card.',
   walletCancelled: 'You closed the wallet, so nothing was paid. You can try again.',
   loadFailed: 'The payment form could not be loaded. Try again.',
+  // The payment element (<cpe-payment>): its methods' tabs.
+  methodCard: 'Card',
+  paymentMethods: 'Payment method',
+  walletPanel: 'You will confirm the payment in {wallet}.',
   // Wallet buttons ({wallet}: the wallet's name).
   walletTypes: {
     'add-money': 'Add money with {wallet}',

@@ -41,6 +41,9 @@ export default {
   expiredCard: 'Tu tarjeta está vencida. Usa otra tarjeta.',
   walletCancelled: 'Cerraste la billetera, así que no se cobró nada. Puedes volver a intentarlo.',
   loadFailed: 'No se pudo cargar el formulario de pago. Vuelve a intentarlo.',
+  methodCard: 'Tarjeta',
+  paymentMethods: 'Método de pago',
+  walletPanel: 'Confirmarás el pago en {wallet}.',
   walletTypes: {
     'add-money': 'Agregar dinero con {wallet}',
     book: 'Reservar con {wallet}',

@@ -41,6 +41,9 @@ export default {
   expiredCard: 'Tu tarjeta ha caducado. Usa otra tarjeta.',
   walletCancelled: 'Has cerrado el monedero, así que no se ha cobrado nada. Puedes volver a intentarlo.',
   loadFailed: 'No se ha podido cargar el formulario de pago. Inténtalo de nuevo.',
+  methodCard: 'Tarjeta',
+  paymentMethods: 'Método de pago',
+  walletPanel: 'Confirmarás el pago en {wallet}.',
   walletTypes: {
     'add-money': 'Añadir dinero con {wallet}',
     book: 'Reservar con {wallet}',

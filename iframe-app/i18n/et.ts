@@ -41,6 +41,9 @@ export default {
   expiredCard: 'Teie kaart on aegunud. Kasutage teist kaarti.',
   walletCancelled: 'Sulgesite rahakoti, seega midagi ei makstud. Võite uuesti proovida.',
   loadFailed: 'Maksevormi ei õnnestunud laadida. Proovige uuesti.',
+  methodCard: 'Kaart',
+  paymentMethods: 'Makseviis',
+  walletPanel: 'Kinnitate makse rakenduses {wallet}.',
   walletTypes: {
     'add-money': 'Lisa raha: {wallet}',
     book: 'Broneeri: {wallet}',

@@ -41,6 +41,9 @@ export default {
   expiredCard: 'کارت شما منقضی شده است. از کارت دیگری استفاده کنید.',
   walletCancelled: 'شما کیف پول را بستید و هیچ مبلغی پرداخت نشد. می‌توانید دوباره امتحان کنید.',
   loadFailed: 'فرم پرداخت بارگیری نشد. دوباره امتحان کنید.',
+  methodCard: 'کارت',
+  paymentMethods: 'روش پرداخت',
+  walletPanel: 'پرداخت را در {wallet} تأیید می‌کنید.',
   walletTypes: {
     'add-money': 'افزودن پول با {wallet}',
     book: 'رزرو با {wallet}',

@@ -41,6 +41,9 @@ export default {
   expiredCard: 'Korttisi on vanhentunut. Käytä toista korttia.',
   walletCancelled: 'Suljit lompakon, joten mitään ei maksettu. Voit yrittää uudelleen.',
   loadFailed: 'Maksulomaketta ei voitu ladata. Yritä uudelleen.',
+  methodCard: 'Kortti',
+  paymentMethods: 'Maksutapa',
+  walletPanel: 'Vahvistat maksun palvelussa {wallet}.',
   walletTypes: {
     'add-money': 'Lisää rahaa: {wallet}',
     book: 'Varaa: {wallet}',

@@ -41,6 +41,9 @@ export default {
   expiredCard: 'Expired na ang iyong card. Gumamit ng ibang card.',
   walletCancelled: 'Isinara mo ang wallet, kaya walang nabayaran. Maaari mong subukang muli.',
   loadFailed: 'Hindi ma-load ang form ng pagbabayad. Subukang muli.',
+  methodCard: 'Card',
+  paymentMethods: 'Paraan ng pagbabayad',
+  walletPanel: 'Kukumpirmahin mo ang bayad sa {wallet}.',
   walletTypes: {
     'add-money': 'Magdagdag ng pera gamit ang {wallet}',
     book: 'Mag-book gamit ang {wallet}',

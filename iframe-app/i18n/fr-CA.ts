@@ -41,6 +41,9 @@ export default {
   expiredCard: 'Votre carte est expirée. Utilisez une autre carte.',
   walletCancelled: 'Vous avez fermé le portefeuille, rien n’a donc été payé. Vous pouvez réessayer.',
   loadFailed: 'Le formulaire de paiement n’a pas pu être chargé. Réessayez.',
+  methodCard: 'Carte',
+  paymentMethods: 'Mode de paiement',
+  walletPanel: 'Vous confirmerez le paiement dans {wallet}.',
   walletTypes: {
     'add-money': 'Ajouter des fonds avec {wallet}',
     book: 'Réserver avec {wallet}',

@@ -41,6 +41,9 @@ export default {
   expiredCard: 'Tá do chárta imithe in éag. Úsáid cárta eile.',
   walletCancelled: 'Dhún tú an sparán, mar sin níor íocadh aon rud. Is féidir leat triail eile a bhaint as.',
   loadFailed: 'Níorbh fhéidir an fhoirm íocaíochta a lódáil. Bain triail eile as.',
+  methodCard: 'Cárta',
+  paymentMethods: 'Modh íocaíochta',
+  walletPanel: 'Dearbhóidh tú an íocaíocht in {wallet}.',
   walletTypes: {
     'add-money': 'Cuir airgead leis le {wallet}',
     book: 'Cuir in áirithe le {wallet}',

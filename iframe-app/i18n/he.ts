@@ -41,6 +41,9 @@ export default {
   expiredCard: 'תוקף הכרטיס שלך פג. השתמשו בכרטיס אחר.',
   walletCancelled: 'סגרת את הארנק, כך ששום דבר לא שולם. אפשר לנסות שוב.',
   loadFailed: 'לא ניתן היה לטעון את טופס התשלום. נסו שוב.',
+  methodCard: 'כרטיס',
+  paymentMethods: 'אמצעי תשלום',
+  walletPanel: 'תאשרו את התשלום ב-{wallet}.',
   walletTypes: {
     'add-money': 'הוספת כסף עם {wallet}',
     book: 'הזמנת מקום עם {wallet}',

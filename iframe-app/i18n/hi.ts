@@ -41,6 +41,9 @@ export default {
   expiredCard: 'आपके कार्ड की समय-सीमा समाप्त हो गई है। कोई दूसरा कार्ड इस्तेमाल करें।',
   walletCancelled: 'आपने वॉलेट बंद कर दिया, इसलिए कुछ भी नहीं कटा। आप फिर से कोशिश कर सकते हैं।',
   loadFailed: 'भुगतान फ़ॉर्म लोड नहीं हो सका। फिर से कोशिश करें।',
+  methodCard: 'कार्ड',
+  paymentMethods: 'भुगतान का तरीका',
+  walletPanel: 'आप {wallet} में भुगतान की पुष्टि करेंगे।',
   walletTypes: {
     'add-money': '{wallet} से पैसे जोड़ें',
     book: '{wallet} से बुक करें',

@@ -41,6 +41,9 @@ export default {
   expiredCard: 'Vašoj kartici je istekao rok valjanosti. Upotrijebite drugu karticu.',
   walletCancelled: 'Zatvorili ste novčanik pa ništa nije plaćeno. Možete pokušati ponovno.',
   loadFailed: 'Obrazac za plaćanje nije se mogao učitati. Pokušajte ponovno.',
+  methodCard: 'Kartica',
+  paymentMethods: 'Način plaćanja',
+  walletPanel: 'Plaćanje ćete potvrditi u {wallet}.',
   walletTypes: {
     'add-money': 'Dodaj novac putem {wallet}',
     book: 'Rezerviraj putem {wallet}',

@@ -41,6 +41,9 @@ export default {
   expiredCard: 'A kártyája lejárt. Használjon másik kártyát.',
   walletCancelled: 'Bezárta a tárcát, így semmit sem terheltünk. Újra megpróbálhatja.',
   loadFailed: 'A fizetési űrlapot nem sikerült betölteni. Próbálja újra.',
+  methodCard: 'Kártya',
+  paymentMethods: 'Fizetési mód',
+  walletPanel: 'A fizetést a(z) {wallet} alkalmazásban hagyja jóvá.',
   walletTypes: {
     'add-money': 'Pénz hozzáadása: {wallet}',
     book: 'Foglalás: {wallet}',

@@ -41,6 +41,9 @@ export default {
   expiredCard: 'Kartu Anda sudah kedaluwarsa. Gunakan kartu lain.',
   walletCancelled: 'Anda menutup dompet digital, jadi tidak ada yang dibayar. Anda dapat mencoba lagi.',
   loadFailed: 'Formulir pembayaran tidak dapat dimuat. Coba lagi.',
+  methodCard: 'Kartu',
+  paymentMethods: 'Metode pembayaran',
+  walletPanel: 'Anda akan mengonfirmasi pembayaran di {wallet}.',
   walletTypes: {
     'add-money': 'Tambah uang dengan {wallet}',
     book: 'Pesan dengan {wallet}',

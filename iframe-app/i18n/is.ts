@@ -41,6 +41,9 @@ export default {
   expiredCard: 'Kortið þitt er útrunnið. Notaðu annað kort.',
   walletCancelled: 'Þú lokaðir veskinu, svo ekkert var greitt. Þú getur reynt aftur.',
   loadFailed: 'Ekki tókst að hlaða greiðsluforminu. Reyndu aftur.',
+  methodCard: 'Kort',
+  paymentMethods: 'Greiðslumáti',
+  walletPanel: 'Þú staðfestir greiðsluna í {wallet}.',
   walletTypes: {
     'add-money': 'Bæta við fé með {wallet}',
     book: 'Bóka með {wallet}',

@@ -41,6 +41,9 @@ export default {
   expiredCard: 'La tua carta è scaduta. Usa un’altra carta.',
   walletCancelled: 'Hai chiuso il wallet, quindi non è stato addebitato nulla. Puoi riprovare.',
   loadFailed: 'Non è stato possibile caricare il modulo di pagamento. Riprova.',
+  methodCard: 'Carta',
+  paymentMethods: 'Metodo di pagamento',
+  walletPanel: 'Confermerai il pagamento in {wallet}.',
   walletTypes: {
     'add-money': 'Aggiungi denaro con {wallet}',
     book: 'Prenota con {wallet}',

@@ -41,6 +41,9 @@ export default {
   expiredCard: 'カードの有効期限が切れています。別のカードをご利用ください。',
   walletCancelled: 'ウォレットを閉じたため、請求はされていません。もう一度お試しいただけます。',
   loadFailed: 'お支払いフォームを読み込めませんでした。もう一度お試しください。',
+  methodCard: 'カード',
+  paymentMethods: 'お支払い方法',
+  walletPanel: 'お支払いは{wallet}で確定します。',
   walletTypes: {
     'add-money': '{wallet} で入金',
     book: '{wallet} で予約',

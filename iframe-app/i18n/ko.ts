@@ -41,6 +41,9 @@ export default {
   expiredCard: '카드 유효기간이 지났습니다. 다른 카드를 사용하세요.',
   walletCancelled: '월렛을 닫아 청구된 금액이 없습니다. 다시 시도할 수 있습니다.',
   loadFailed: '결제 양식을 불러올 수 없습니다. 다시 시도하세요.',
+  methodCard: '카드',
+  paymentMethods: '결제 수단',
+  walletPanel: '{wallet}에서 결제를 확인합니다.',
   walletTypes: {
     'add-money': '{wallet}(으)로 금액 추가',
     book: '{wallet}(으)로 예약',

@@ -41,6 +41,9 @@ export default {
   expiredCard: 'Jūsų kortelės galiojimas baigėsi. Naudokite kitą kortelę.',
   walletCancelled: 'Uždarėte piniginę, todėl niekas nebuvo sumokėta. Galite bandyti dar kartą.',
   loadFailed: 'Mokėjimo formos įkelti nepavyko. Bandykite dar kartą.',
+  methodCard: 'Kortelė',
+  paymentMethods: 'Mokėjimo būdas',
+  walletPanel: 'Mokėjimą patvirtinsite {wallet}.',
   walletTypes: {
     'add-money': 'Pridėti pinigų per {wallet}',
     book: 'Rezervuoti per {wallet}',

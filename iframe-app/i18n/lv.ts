@@ -41,6 +41,9 @@ export default {
   expiredCard: 'Jūsu kartes derīguma termiņš ir beidzies. Izmantojiet citu karti.',
   walletCancelled: 'Jūs aizvērāt maku, tāpēc nekas netika samaksāts. Varat mēģināt vēlreiz.',
   loadFailed: 'Maksājuma veidlapu neizdevās ielādēt. Mēģiniet vēlreiz.',
+  methodCard: 'Karte',
+  paymentMethods: 'Maksājuma veids',
+  walletPanel: 'Maksājumu apstiprināsiet {wallet}.',
   walletTypes: {
     'add-money': 'Pievienot naudu ar {wallet}',
     book: 'Rezervēt ar {wallet}',

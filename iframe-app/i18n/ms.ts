@@ -41,6 +41,9 @@ export default {
   expiredCard: 'Kad anda telah tamat tempoh. Gunakan kad lain.',
   walletCancelled: 'Anda telah menutup dompet, jadi tiada apa-apa yang dibayar. Anda boleh cuba lagi.',
   loadFailed: 'Borang pembayaran tidak dapat dimuatkan. Cuba lagi.',
+  methodCard: 'Kad',
+  paymentMethods: 'Kaedah pembayaran',
+  walletPanel: 'Anda akan mengesahkan pembayaran dalam {wallet}.',
   walletTypes: {
     'add-money': 'Tambah wang dengan {wallet}',
     book: 'Tempah dengan {wallet}',

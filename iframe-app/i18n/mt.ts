@@ -41,6 +41,9 @@ export default {
   expiredCard: 'Il-karta tiegħek skadiet. Uża karta oħra.',
   walletCancelled: 'Għalaqt il-kartiera, għalhekk ma tħallas xejn. Tista’ terġa’ tipprova.',
   loadFailed: 'Il-formola tal-ħlas ma setgħetx titgħabba. Erġa’ pprova.',
+  methodCard: 'Karta',
+  paymentMethods: 'Metodu ta’ ħlas',
+  walletPanel: 'Se tikkonferma l-ħlas f’{wallet}.',
   walletTypes: {
     'add-money': 'Żid il-flus b’{wallet}',
     book: 'Irriżerva b’{wallet}',

@@ -41,6 +41,9 @@ export default {
   expiredCard: 'Kortet ditt er utløpt. Bruk et annet kort.',
   walletCancelled: 'Du lukket lommeboken, så ingenting ble betalt. Du kan prøve igjen.',
   loadFailed: 'Betalingsskjemaet kunne ikke lastes inn. Prøv igjen.',
+  methodCard: 'Kort',
+  paymentMethods: 'Betalingsmåte',
+  walletPanel: 'Du bekrefter betalingen i {wallet}.',
   walletTypes: {
     'add-money': 'Legg til penger med {wallet}',
     book: 'Bestill med {wallet}',

@@ -41,6 +41,9 @@ export default {
   expiredCard: 'Uw kaart is verlopen. Gebruik een andere kaart.',
   walletCancelled: 'U hebt de wallet gesloten, er is dus niets betaald. U kunt het opnieuw proberen.',
   loadFailed: 'Het betaalformulier kon niet worden geladen. Probeer het opnieuw.',
+  methodCard: 'Kaart',
+  paymentMethods: 'Betaalmethode',
+  walletPanel: 'U bevestigt de betaling in {wallet}.',
   walletTypes: {
     'add-money': 'Geld toevoegen met {wallet}',
     book: 'Boeken met {wallet}',

@@ -41,6 +41,9 @@ export default {
   expiredCard: 'Twoja karta straciła ważność. Użyj innej karty.',
   walletCancelled: 'Zamknięto portfel, więc nic nie zostało pobrane. Możesz spróbować ponownie.',
   loadFailed: 'Nie udało się wczytać formularza płatności. Spróbuj ponownie.',
+  methodCard: 'Karta',
+  paymentMethods: 'Metoda płatności',
+  walletPanel: 'Płatność potwierdzisz w {wallet}.',
   walletTypes: {
     'add-money': 'Dodaj środki z {wallet}',
     book: 'Zarezerwuj z {wallet}',

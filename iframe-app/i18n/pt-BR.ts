@@ -41,6 +41,9 @@ export default {
   expiredCard: 'Seu cartão está vencido. Use outro cartão.',
   walletCancelled: 'Você fechou a carteira, então nada foi cobrado. Você pode tentar de novo.',
   loadFailed: 'Não foi possível carregar o formulário de pagamento. Tente de novo.',
+  methodCard: 'Cartão',
+  paymentMethods: 'Forma de pagamento',
+  walletPanel: 'Você vai confirmar o pagamento em {wallet}.',
   walletTypes: {
     'add-money': 'Adicionar dinheiro com {wallet}',
     book: 'Reservar com {wallet}',

@@ -41,6 +41,9 @@ export default {
   expiredCard: 'O seu cartão expirou. Utilize outro cartão.',
   walletCancelled: 'Fechou a carteira, por isso nada foi pago. Pode tentar novamente.',
   loadFailed: 'Não foi possível carregar o formulário de pagamento. Tente novamente.',
+  methodCard: 'Cartão',
+  paymentMethods: 'Método de pagamento',
+  walletPanel: 'Vai confirmar o pagamento em {wallet}.',
   walletTypes: {
     'add-money': 'Adicionar dinheiro com {wallet}',
     book: 'Reservar com {wallet}',

@@ -41,6 +41,9 @@ export default {
   expiredCard: 'Cardul dvs. a expirat. Folosiți alt card.',
   walletCancelled: 'Ați închis portofelul, deci nu s-a plătit nimic. Puteți încerca din nou.',
   loadFailed: 'Formularul de plată nu a putut fi încărcat. Încercați din nou.',
+  methodCard: 'Card',
+  paymentMethods: 'Metodă de plată',
+  walletPanel: 'Veți confirma plata în {wallet}.',
   walletTypes: {
     'add-money': 'Adăugați bani cu {wallet}',
     book: 'Rezervați cu {wallet}',

@@ -41,6 +41,9 @@ export default {
   expiredCard: 'Platnosť vašej karty vypršala. Použite inú kartu.',
   walletCancelled: 'Zatvorili ste peňaženku, nič sa nezaplatilo. Môžete to skúsiť znova.',
   loadFailed: 'Platobný formulár sa nepodarilo načítať. Skúste to znova.',
+  methodCard: 'Karta',
+  paymentMethods: 'Spôsob platby',
+  walletPanel: 'Platbu potvrdíte v {wallet}.',
   walletTypes: {
     'add-money': 'Pridať peniaze cez {wallet}',
     book: 'Rezervovať cez {wallet}',

@@ -41,6 +41,9 @@ export default {
   expiredCard: 'Vaša kartica je potekla. Uporabite drugo kartico.',
   walletCancelled: 'Zaprli ste denarnico, zato ni bilo nič plačano. Lahko poskusite znova.',
   loadFailed: 'Obrazca za plačilo ni bilo mogoče naložiti. Poskusite znova.',
+  methodCard: 'Kartica',
+  paymentMethods: 'Način plačila',
+  walletPanel: 'Plačilo boste potrdili v {wallet}.',
   walletTypes: {
     'add-money': 'Dodaj denar z {wallet}',
     book: 'Rezerviraj z {wallet}',

@@ -41,6 +41,9 @@ export default {
   expiredCard: 'Ditt kort har gått ut. Använd ett annat kort.',
   walletCancelled: 'Du stängde plånboken, så inget har betalats. Du kan försöka igen.',
   loadFailed: 'Betalningsformuläret kunde inte läsas in. Försök igen.',
+  methodCard: 'Kort',
+  paymentMethods: 'Betalningssätt',
+  walletPanel: 'Du bekräftar betalningen i {wallet}.',
   walletTypes: {
     'add-money': 'Lägg till pengar med {wallet}',
     book: 'Boka med {wallet}',

@@ -41,6 +41,9 @@ export default {
   expiredCard: 'บัตรของคุณหมดอายุแล้ว โปรดใช้บัตรอื่น',
   walletCancelled: 'คุณปิดกระเป๋าเงิน จึงยังไม่มีการเรียกเก็บเงิน คุณลองอีกครั้งได้',
   loadFailed: 'ไม่สามารถโหลดแบบฟอร์มการชำระเงินได้ โปรดลองอีกครั้ง',
+  methodCard: 'บัตร',
+  paymentMethods: 'วิธีการชำระเงิน',
+  walletPanel: 'คุณจะยืนยันการชำระเงินใน {wallet}',
   walletTypes: {
     'add-money': 'เติมเงินด้วย {wallet}',
     book: 'จองด้วย {wallet}',

@@ -41,6 +41,9 @@ export default {
   expiredCard: 'Kartınızın süresi dolmuş. Başka bir kart kullanın.',
   walletCancelled: 'Cüzdanı kapattınız, bu nedenle hiçbir ücret alınmadı. Tekrar deneyebilirsiniz.',
   loadFailed: 'Ödeme formu yüklenemedi. Tekrar deneyin.',
+  methodCard: 'Kart',
+  paymentMethods: 'Ödeme yöntemi',
+  walletPanel: 'Ödemeyi {wallet} içinde onaylayacaksınız.',
   walletTypes: {
     'add-money': '{wallet} ile para ekle',
     book: '{wallet} ile rezervasyon yap',

@@ -41,6 +41,9 @@ export default {
   expiredCard: 'آپ کے کارڈ کی میعاد ختم ہو چکی ہے۔ کوئی اور کارڈ استعمال کریں۔',
   walletCancelled: 'آپ نے والٹ بند کر دیا، اس لیے کچھ بھی ادا نہیں ہوا۔ آپ دوبارہ کوشش کر سکتے ہیں۔',
   loadFailed: 'ادائیگی کا فارم لوڈ نہیں ہو سکا۔ دوبارہ کوشش کریں۔',
+  methodCard: 'کارڈ',
+  paymentMethods: 'ادائیگی کا طریقہ',
+  walletPanel: 'آپ {wallet} میں ادائیگی کی تصدیق کریں گے۔',
   walletTypes: {
     'add-money': '{wallet} سے رقم شامل کریں',
     book: '{wallet} سے بُک کریں',

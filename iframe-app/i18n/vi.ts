@@ -41,6 +41,9 @@ export default {
   expiredCard: 'Thẻ của bạn đã hết hạn. Hãy dùng thẻ khác.',
   walletCancelled: 'Bạn đã đóng ví nên chưa có khoản nào bị trừ. Bạn có thể thử lại.',
   loadFailed: 'Không thể tải biểu mẫu thanh toán. Hãy thử lại.',
+  methodCard: 'Thẻ',
+  paymentMethods: 'Phương thức thanh toán',
+  walletPanel: 'Bạn sẽ xác nhận thanh toán trong {wallet}.',
   walletTypes: {
     'add-money': 'Nạp tiền bằng {wallet}',
     book: 'Đặt chỗ bằng {wallet}',

@@ -41,6 +41,9 @@ export default {
   expiredCard: '你的卡已過期。請使用其他卡。',
   walletCancelled: '你關閉了錢包，因此沒有扣取任何款項。你可以重試。',
   loadFailed: '無法載入付款表格。請重試。',
+  methodCard: '卡',
+  paymentMethods: '付款方式',
+  walletPanel: '你將在 {wallet} 中確認付款。',
   walletTypes: {
     'add-money': '使用 {wallet} 增值',
     book: '使用 {wallet} 預訂',

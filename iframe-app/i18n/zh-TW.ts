@@ -41,6 +41,9 @@ export default {
   expiredCard: '您的卡片已過期。請改用其他卡片。',
   walletCancelled: '您關閉了錢包，因此沒有扣款。您可以再試一次。',
   loadFailed: '無法載入付款表單。請再試一次。',
+  methodCard: '卡片',
+  paymentMethods: '付款方式',
+  walletPanel: '您將在 {wallet} 中確認付款。',
   walletTypes: {
     'add-money': '使用 {wallet} 儲值',
     book: '使用 {wallet} 預訂',

@@ -41,6 +41,9 @@ export default {
   expiredCard: '您的卡已过期。请使用其他卡。',
   walletCancelled: '您关闭了钱包，因此未扣任何款项。您可以重试。',
   loadFailed: '无法加载付款表单。请重试。',
+  methodCard: '卡',
+  paymentMethods: '付款方式',
+  walletPanel: '您将在 {wallet} 中确认付款。',
   walletTypes: {
     'add-money': '使用 {wallet} 充值',
     book: '使用 {wallet} 预订',

@@ -1,5 +1,5 @@
 import * as z from 'zod/mini';
-import { CARD_FIELDS } from '../runtime/frame-address.ts';
+import { CARD_FIELDS, PAYMENT_METHODS } from '../runtime/frame-address.ts';
 import { LANGUAGE_TAG_MAX_LENGTH } from '../runtime/patterns.ts';
 
 /**
@@ -185,6 +185,8 @@ export const EVENTS = {
   retry: z.object({}),
   /** Wallet button frames: the shopper pressed the wallet button. */
   press: z.object({}),
+  /** The payment frame: the shopper chose a method (a tab); `pay()` pays with it. */
+  select: z.object({ method: z.enum(PAYMENT_METHODS) }),
 } as const;
 export type FrameEventName = keyof typeof EVENTS;
 export type FrameEventDetail<E extends FrameEventName> = z.infer<(typeof EVENTS)[E]>;

@@ -1,6 +1,6 @@
 import * as z from 'zod/mini';
 import { CardSchemesDisplay } from './bridge.ts';
-import { LAYOUTS, THEMES } from '../runtime/frame-address.ts';
+import { LAYOUTS, PAYMENT_METHODS, THEMES } from '../runtime/frame-address.ts';
 import { LANGUAGE_TAG } from '../runtime/patterns.ts';
 import { CUSTOM_CHECKS, isRelativeUrl, RELATIVE_URL } from '../runtime/option-checks.ts';
 import type { PaymentIntentSession } from './session.ts';
@@ -260,8 +260,6 @@ export const ChallengeOptions = z
 export const PayOptions = object({ authorise: optional(relative), billingDetails: optional(BillingDetails) }, 'must be an object { authorise?, billingDetails? }');
 export type PayOptions = z.infer<typeof PayOptions>;
 
-/** The payment methods of `<cpe-payment>`, in the order of its tabs. */
-export const PAYMENT_METHODS = ['card', 'wallet-a', 'wallet-b'] as const;
 
 /**
  * `paymentElement(options)` / `<cpe-payment>`: every method the page may offer in one element, as

@@ -1,0 +1,8 @@
+import { cardFrameApp } from '../shared/card-app.ts';
+import { startFrame } from '../shared/host.ts';
+import { PaymentForm } from './payment-form.ts';
+
+void startFrame((params) => {
+  const form = new PaymentForm('pay', params.lang);
+  return cardFrameApp(form, params, { flowState: (state) => (form.setFlowState(state), {}) });
+});
