@@ -12,6 +12,7 @@ import type { WalletAOptions, WalletBOptions } from './options.ts';
 import { BOX_CSS, DIALOG_CSS } from './styles.ts';
 import { readIntent } from '../transport/transport.ts';
 import { noop } from './frame-mount.ts';
+import { pay } from './pay.ts';
 
 export type WalletAvailability = { available: boolean; reason?: WalletUnavailableReason };
 export type WalletApproved = Omit<Extract<WalletResult, { status: 'approved' }>, 'token' | 'type' | 'session'>;
@@ -64,13 +65,15 @@ export async function walletAvailability(pubKey: string, wallet: 'a' | 'b'): Pro
  * scheme, last4 and what the merchant asked for, never the token, which goes to `approved`);
  * `cpe:wallet:cancel` (not an error).
  *
- * @param approved What to do with the approved wallet's token (`detail`: the `cpe:wallet:approved` event's, never the token).
+ * @param approved What to do with the approved wallet's token (`detail`: the `cpe:wallet:approved` event's,
+ *   never the token); without it, a press runs the whole payment (`pay()`, wallet A), whose
+ *   `cpe:payment:end` says every outcome, a closed sheet included.
  * @param check Before the availability check, given whether the element is a factory's: a throw fails init.
  */
 export function walletButton(
   host: FrameHost,
   wallet: 'a' | 'b',
-  approved: (token: string, detail: WalletApproved) => void,
+  approved?: (token: string, detail: WalletApproved) => void,
   check?: (factory: boolean) => void,
 ): Promise<WalletAvailability> {
   const name = `Wallet ${wallet.toUpperCase()}`;
@@ -99,7 +102,9 @@ export function walletButton(
       return availability.available;
     },
     hostFrameEvent(_frame, event) {
-      if (event === 'press') void openSheet(host, wallet, options).then((r) => r && approved(r.token, r.detail), noop);
+      if (event !== 'press') return;
+      if (approved) void openSheet(host, wallet, options).then((r) => r && approved(r.token, r.detail), noop);
+      else void pay(host, {}, host.walletToken);
     },
   } satisfies HostController<Options>);
   host.walletToken = () => sheetToken(host, wallet, options);

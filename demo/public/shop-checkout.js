@@ -87,8 +87,8 @@ function flowOutcome(elements, flow, verify = false) {
 function walletA(elements, element) {
   const wallet = elements.walletA({ element, total, appearance: { type: 'buy', style: 'dark' }, ...common });
   wallet.onAuthoriseStart(() => say('busy', texts.paying));
+  // Every end, a closed sheet included (wallet_cancelled), with the element's own sentence.
   wallet.addEventListener('cpe:payment:end', (event) => ended(elements, event.detail));
-  wallet.addEventListener('cpe:wallet:cancel', () => say('cancelled', texts.cancelled));
   wallet.addEventListener('cpe:error', onError);
   wallet.availability.then(({ available, reason }) => !available && say('failure', fill(texts.unavailable, { reason })));
   return wallet;
