@@ -5,8 +5,7 @@ import { sheet } from './styles.ts';
 /** Misuse the shopper cannot fix: said once in the console for the integrator (an element in HTML has no one to reject to). */
 const SET_UP = ['unknown_public_key', 'origin_not_registered', 'invalid_options', 'sdk_loaded_twice'];
 
-const CSS = `.notice{margin:0;padding:10px 12px;border:1px solid var(--cpe-border,color-mix(in srgb,currentColor 30%,transparent));border-radius:var(--cpe-radius,6px);font:14px/1.45 var(--cpe-font,system-ui,sans-serif);color:var(--cpe-fg,inherit);overflow-wrap:anywhere}
-.notice button{margin-inline-start:8px;padding:4px 10px;border:1px solid currentColor;border-radius:var(--cpe-radius,6px);background:none;color:inherit;font:inherit;cursor:pointer}`;
+const CSS = `.notice{margin:0;padding:10px 12px;border:1px solid;border-radius:var(--cpe-radius,6px);font:14px/1.45 var(--cpe-font,system-ui,sans-serif);color:var(--cpe-fg,inherit)}.notice button{margin-inline-start:8px;font:inherit;color:inherit}`;
 
 /**
  * An element that cannot show its form says so in one short line where the form would be, in the

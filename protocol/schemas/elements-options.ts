@@ -208,21 +208,18 @@ const relative = z.string(AUTHORISE_ROUTE).check(z.regex(RELATIVE_URL, AUTHORISE
 const idempotencyKey = optional(string('must be 1-255 visible ASCII characters').check(z.regex(/^[\x21-\x7e]{1,255}$/, 'must be 1-255 visible ASCII characters')));
 const intentId = optional(string());
 
-const line = (max: number) => optional(string(`must be a string of at most ${max} characters`).check(z.maxLength(max, `must be a string of at most ${max} characters`)));
 /**
  * What the shopper told your page about who pays (Stripe's `billing_details`): kept with this
  * attempt's card, and what the backend's verify shows as `auth.name`, `email`, `address` and
- * `postcode` (redacted unless unmasked) in place of the intent's `billTo`.
+ * `postcode` (redacted unless unmasked) in place of the intent's `billTo`. The service checks each
+ * value (lengths, the country code) at attach.
  */
 export const BillingDetails = object(
   {
-    name: line(200),
-    email: line(254),
+    name: optional(string()),
+    email: optional(string()),
     address: optional(
-      object(
-        { line1: line(200), line2: line(200), city: line(100), postcode: line(20), country: optional(string('must be a two-letter country code such as "GB"').check(z.regex(/^[A-Za-z]{2}$/, 'must be a two-letter country code such as "GB"'))) },
-        'must be an object { line1?, line2?, city?, postcode?, country? }',
-      ),
+      object({ line1: optional(string()), line2: optional(string()), city: optional(string()), postcode: optional(string()), country: optional(string()) }, 'must be an object { line1?, line2?, city?, postcode?, country? }'),
     ),
   },
   'must be an object { name?, email?, address? }',
@@ -270,8 +267,14 @@ export const PaymentElementOptions = object({
   ...shared,
   /** The card form's layout inside the card tab, `stack` by default. */
   layout: optional(oneOf(LAYOUTS)),
-  /** The methods to offer, in this order; default every one. A wallet not available here is left out (see `cpe:availability`). */
-  methods: optional(z.array(oneOf(PAYMENT_METHODS), 'must be an array of "card", "wallet-a", "wallet-b"').check(say('must be an array of "card", "wallet-a", "wallet-b"'))),
+  /**
+   * The methods to offer, in this order; default every one. A wallet not available here is left out
+   * (see `cpe:availability`). As in HTML, a space-separated string is taken too (React 19 sets the
+   * attribute's text as the property); its words are checked when the element mounts.
+   */
+  methods: optional(
+    z.union([z.array(oneOf(PAYMENT_METHODS)), z.string()], 'must be an array of "card", "wallet-a", "wallet-b"').check(say('must be an array of "card", "wallet-a", "wallet-b"')),
+  ),
   /** `true` (default): the element's own Pay button runs `pay()`. `false`: your own button calls `element.pay()`. */
   payButton: optional(boolean),
 });
