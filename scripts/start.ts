@@ -40,6 +40,7 @@ async function single(): Promise<void> {
     startDemo({ port: config.demoPort, credentials: service.credentials }),
   );
   banner(service.url, demo.url, service.credentials);
+  announce(service.url, demo.url);
   onStop(async () => {
     demo.server.close();
     await service.close();
@@ -81,6 +82,7 @@ async function primary(count: number): Promise<void> {
   });
   const demo = await orExplain('the demo merchant', 'DEMO_PORT', config.demoPort, () => startDemo({ port: config.demoPort, credentials: first[0].credentials }));
   banner(first[0].url, demo.url, first[0].credentials, `${count} worker processes (pids ${Object.values(cluster.workers ?? {}).map((w) => w?.process.pid).join(', ')}) on ${redacted(config.databaseUrl!)}`);
+  announce(first[0].url, demo.url);
   onStop(async () => {
     stopping = true;
     demo.server.close();
@@ -103,6 +105,14 @@ async function worker(): Promise<void> {
   const service = await startService(config);
   process.send?.({ type: 'cpe:ready', url: service.url, credentials: service.credentials } satisfies Ready);
   onStop(() => service.close());
+}
+
+/**
+ * Started by a program with an IPC channel (tests and benchmarks start it with PORT=0 and
+ * DEMO_PORT=0), tell it where the service and the demo listen, once both serve.
+ */
+function announce(serviceUrl: string, demoUrl: string): void {
+  process.send?.({ type: 'cpe:listening', serviceUrl, demoUrl });
 }
 
 function redacted(url: string): string {
