@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import type { Page } from 'playwright-core';
 import { CpeClient, toSession } from '../../client/index.ts';
-import { startStack, type Stack } from './helpers/stack.ts';
+import { startStack, type Stack } from '../../testkit/stack.ts';
 
 /**
  * Issue 24, items 2 and 7, in Chromium across origins: a wrong public key or a page origin not

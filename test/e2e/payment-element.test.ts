@@ -3,7 +3,7 @@ import { after, before, describe, it } from 'node:test';
 import { CARDS, digitsOf } from './helpers/checkout.ts';
 import { seriousViolations } from './helpers/axe.ts';
 import { cardFrame, checkout, fillBasket, openShop, orderShown, typeShopCard } from './helpers/shop.ts';
-import { startStack, type Stack } from './helpers/stack.ts';
+import { startStack, type Stack } from '../../testkit/stack.ts';
 import { clickOrPress, dialogOpen } from './helpers/frame-click.ts';
 
 /**

@@ -3,7 +3,7 @@ import { after, before, describe, it } from 'node:test';
 import type { FrameLocator, Page } from 'playwright-core';
 import { CARDS, digitsOf } from './helpers/checkout.ts';
 import { cardFrame, checkout, fillBasket, openShop, typeShopCard } from './helpers/shop.ts';
-import { startStack, type Stack } from './helpers/stack.ts';
+import { startStack, type Stack } from '../../testkit/stack.ts';
 import { answerChallenge, clickOrPress, dialogClosed, dialogOpen, pressEscape } from './helpers/frame-click.ts';
 
 /**
