@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import type { Server } from 'node:http';
+import type { Server as NetServer } from 'node:net';
 import { createServer } from 'node:http';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -57,7 +58,7 @@ const CARD_SETTINGS = ['layout', 'theme', 'language', 'mode'];
  * component, order pages showing the backend's checks) and an inbox over the messaging API; under
  * /components one page per element with its event log.
  */
-export function startDemo(options: { port: number; credentials: Credentials }): Promise<{ server: Server; url: string; port: number }> {
+export function startDemo(options: { port: number; credentials: Credentials; /** A socket bound already (its port given to the service before it seeded its merchant's origins). */ socket?: NetServer }): Promise<{ server: Server; url: string; port: number }> {
   const app = new Koa();
   const { serviceUrl, merchantId, publicKey, licenceKey, accessToken } = options.credentials;
   const cpe = new CpeClient({ licenceKey, baseUrl: serviceUrl });
@@ -283,7 +284,7 @@ export function startDemo(options: { port: number; credentials: Credentials }): 
   const server = createServer(app.callback());
   return new Promise((resolve, reject) => {
     server.once('error', reject);
-    server.listen(options.port, () => {
+    server.listen(options.socket ?? options.port, () => {
       const address = server.address();
       const port = typeof address === 'object' && address ? address.port : options.port;
       resolve({ server, url: `http://localhost:${port}`, port });

@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium, type Browser, type BrowserContext, type BrowserContextOptions, type Page } from 'playwright-core';
 import { startDemo } from '../demo/server.ts';
+import { boundSocket } from './processes.ts';
 import { CHROMIUM_FLAGS, chromiumPath } from '../scripts/chromium-path.mjs';
 import { ensureBuilt } from '../scripts/ensure-built.mjs';
 import type { Config } from '../server/config.ts';
@@ -68,9 +69,12 @@ export async function startStack(options: { build?: boolean; service?: Partial<C
     const dataDir = mkdtempSync(join(tmpdir(), 'cpe-e2e-'));
     cleanups.push(() => rmSync(dataDir, { recursive: true, force: true }));
 
+    // The demo's socket first: its port is the seeded merchant's registered origin (localhost:<port>).
+    const demoSocket = await boundSocket('::');
+    cleanups.push(() => new Promise<void>((resolve) => demoSocket.server.close(() => resolve())));
     const config: Config = {
       port: 0,
-      demoPort: 0,
+      demoPort: demoSocket.port,
       dataDir,
       publicUrl: 'http://127.0.0.1:0',
       rateLimit: { perSecond: 0, burst: 0 },
@@ -80,7 +84,7 @@ export async function startStack(options: { build?: boolean; service?: Partial<C
     const service = await startService(config);
     cleanups.push(() => service.close());
 
-    const demo = await startDemo({ port: 0, credentials: service.credentials });
+    const demo = await startDemo({ port: demoSocket.port, socket: demoSocket.server, credentials: service.credentials });
     cleanups.push(() => closeServer(demo.server));
 
     const browser = await chromium.launch({ executablePath: chromiumPath(), headless: true, args: [...CHROMIUM_FLAGS] });
