@@ -58,7 +58,14 @@ const CARD_SETTINGS = ['layout', 'theme', 'language', 'mode'];
  * component, order pages showing the backend's checks) and an inbox over the messaging API; under
  * /components one page per element with its event log.
  */
-export function startDemo(options: { port: number; credentials: Credentials; /** A socket bound already (its port given to the service before it seeded its merchant's origins). */ socket?: NetServer }): Promise<{ server: Server; url: string; port: number }> {
+export function startDemo(options: {
+  port: number;
+  credentials: Credentials;
+  /** A socket bound already (its port given to the service before it seeded its merchant's origins). */
+  socket?: NetServer;
+  /** Where the shop keeps its orders across restarts (the service's data folder); none: in memory. */
+  dataDir?: string;
+}): Promise<{ server: Server; url: string; port: number }> {
   const app = new Koa();
   const { serviceUrl, merchantId, publicKey, licenceKey, accessToken } = options.credentials;
   const cpe = new CpeClient({ licenceKey, baseUrl: serviceUrl });
@@ -70,16 +77,17 @@ export function startDemo(options: { port: number; credentials: Credentials; /**
 
   // Each visitor's basket intents, by a random cookie: the middleware routes act only on these.
   const intentsOf = new Map<string, Set<string>>();
+  // A cookie this demo made (before a restart too: the orders are kept) names its visitor; anything else gets a new one.
   const visitorOf = (ctx: Koa.Context) => {
     let visitor = ctx.cookies.get('demo_visitor');
-    if (!visitor || !intentsOf.has(visitor)) {
+    if (!visitor || !/^[\w-]{24}$/.test(visitor)) {
       visitor = randomBytes(18).toString('base64url');
-      intentsOf.set(visitor, new Set());
       ctx.cookies.set('demo_visitor', visitor, { httpOnly: true, sameSite: 'lax', overwrite: true });
     }
+    if (!intentsOf.has(visitor)) intentsOf.set(visitor, new Set());
     return visitor;
   };
-  const shop = createShop({ cpe, merchantId, page: pageConfig, allow: (visitor, id) => intentsOf.get(visitor)?.add(id) });
+  const shop = createShop({ cpe, merchantId, page: pageConfig, allow: (visitor, id) => intentsOf.get(visitor)?.add(id), dataDir: options.dataDir });
   const inbox = createInbox({ serviceUrl, accessToken });
   const form = bodyParser({ enableTypes: ['form'] });
   const formOf = (ctx: Koa.Context) => (ctx.request.body ?? {}) as Record<string, string | undefined>;

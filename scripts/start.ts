@@ -37,7 +37,7 @@ else await single();
 async function single(): Promise<void> {
   const service = await orExplain('the service', 'PORT', config.port, () => startService(config));
   const demo = await orExplain('the demo merchant', 'DEMO_PORT', config.demoPort, () =>
-    startDemo({ port: config.demoPort, credentials: service.credentials }),
+    startDemo({ port: config.demoPort, credentials: service.credentials, dataDir: config.dataDir }),
   );
   banner(service.url, demo.url, service.credentials);
   announce(service.url, demo.url);
@@ -80,7 +80,7 @@ async function primary(count: number): Promise<void> {
     process.stderr.write(`${error.message}\n`);
     process.exit(1);
   });
-  const demo = await orExplain('the demo merchant', 'DEMO_PORT', config.demoPort, () => startDemo({ port: config.demoPort, credentials: first[0].credentials }));
+  const demo = await orExplain('the demo merchant', 'DEMO_PORT', config.demoPort, () => startDemo({ port: config.demoPort, credentials: first[0].credentials, dataDir: config.dataDir }));
   banner(first[0].url, demo.url, first[0].credentials, `${count} worker processes (pids ${Object.values(cluster.workers ?? {}).map((w) => w?.process.pid).join(', ')}) on ${redacted(config.databaseUrl!)}`);
   announce(first[0].url, demo.url);
   onStop(async () => {

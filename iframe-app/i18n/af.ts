@@ -64,7 +64,7 @@ export default {
   sheetTitle: '{wallet} (toets)',
   sheetPayTo: 'Betaal {merchant}',
   sheetAmount: 'Bedrag',
-  sheetAsks: '{merchant} vra vir',
+  sheetShares: 'Gedeel met die handelaar',
   sheetAsksNothing: 'Net die kaart.',
   sheetBilling: 'Faktuuradres',
   sheetEmail: 'E-posadres',

@@ -64,7 +64,7 @@ export default {
   sheetTitle: '{wallet} (تجريبي)',
   sheetPayTo: 'الدفع إلى {merchant}',
   sheetAmount: 'المبلغ',
-  sheetAsks: 'يطلب {merchant}',
+  sheetShares: 'ما يُشارك مع التاجر',
   sheetAsksNothing: 'البطاقة فقط.',
   sheetBilling: 'عنوان الفوترة',
   sheetEmail: 'البريد الإلكتروني',

@@ -64,7 +64,7 @@ export default {
   sheetTitle: '{wallet} (тест)',
   sheetPayTo: 'Плащане към {merchant}',
   sheetAmount: 'Сума',
-  sheetAsks: '{merchant} иска',
+  sheetShares: 'Споделя се с търговеца',
   sheetAsksNothing: 'Само картата.',
   sheetBilling: 'Адрес за фактуриране',
   sheetEmail: 'Имейл адрес',

@@ -64,7 +64,7 @@ export default {
   sheetTitle: '{wallet} (পরীক্ষা)',
   sheetPayTo: '{merchant}-কে পেমেন্ট করুন',
   sheetAmount: 'পরিমাণ',
-  sheetAsks: '{merchant} যা চায়',
+  sheetShares: 'বিক্রেতার সঙ্গে শেয়ার করা হয়',
   sheetAsksNothing: 'শুধু কার্ড।',
   sheetBilling: 'বিলিং ঠিকানা',
   sheetEmail: 'ইমেল ঠিকানা',

@@ -64,7 +64,7 @@ export default {
   sheetTitle: '{wallet} (prova)',
   sheetPayTo: 'Paga a {merchant}',
   sheetAmount: 'Import',
-  sheetAsks: '{merchant} demana',
+  sheetShares: 'Es comparteix amb el comerç',
   sheetAsksNothing: 'Només la targeta.',
   sheetBilling: 'Adreça de facturació',
   sheetEmail: 'Adreça electrònica',

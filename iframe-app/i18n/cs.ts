@@ -64,7 +64,7 @@ export default {
   sheetTitle: '{wallet} (test)',
   sheetPayTo: 'Zaplatit {merchant}',
   sheetAmount: 'Částka',
-  sheetAsks: '{merchant} žádá o',
+  sheetShares: 'Sdíleno s obchodníkem',
   sheetAsksNothing: 'Jen kartu.',
   sheetBilling: 'Fakturační adresa',
   sheetEmail: 'E-mailová adresa',

@@ -64,7 +64,7 @@ export default {
   sheetTitle: '{wallet} (prawf)',
   sheetPayTo: 'Talu {merchant}',
   sheetAmount: 'Swm',
-  sheetAsks: 'Mae {merchant} yn gofyn am',
+  sheetShares: 'Yn cael ei rannu â’r masnachwr',
   sheetAsksNothing: 'Y cerdyn yn unig.',
   sheetBilling: 'Cyfeiriad bilio',
   sheetEmail: 'Cyfeiriad e-bost',

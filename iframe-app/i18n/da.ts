@@ -64,7 +64,7 @@ export default {
   sheetTitle: '{wallet} (test)',
   sheetPayTo: 'Betal {merchant}',
   sheetAmount: 'Beløb',
-  sheetAsks: '{merchant} beder om',
+  sheetShares: 'Deles med forhandleren',
   sheetAsksNothing: 'Kun kortet.',
   sheetBilling: 'Faktureringsadresse',
   sheetEmail: 'E-mailadresse',

@@ -64,7 +64,7 @@ export default {
   sheetTitle: '{wallet} (Test)',
   sheetPayTo: 'An {merchant} zahlen',
   sheetAmount: 'Betrag',
-  sheetAsks: '{merchant} bittet um',
+  sheetShares: 'Wird an den Händler übermittelt',
   sheetAsksNothing: 'Nur die Karte.',
   sheetBilling: 'Rechnungsadresse',
   sheetEmail: 'E-Mail-Adresse',

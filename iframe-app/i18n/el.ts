@@ -64,7 +64,7 @@ export default {
   sheetTitle: '{wallet} (δοκιμή)',
   sheetPayTo: 'Πληρωμή σε {merchant}',
   sheetAmount: 'Ποσό',
-  sheetAsks: 'Ο/Η {merchant} ζητά',
+  sheetShares: 'Κοινοποιείται στον έμπορο',
   sheetAsksNothing: 'Μόνο την κάρτα.',
   sheetBilling: 'Διεύθυνση χρέωσης',
   sheetEmail: 'Διεύθυνση email',

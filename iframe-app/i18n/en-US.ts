@@ -64,7 +64,7 @@ export default {
   sheetTitle: '{wallet} (test)',
   sheetPayTo: 'Pay {merchant}',
   sheetAmount: 'Amount',
-  sheetAsks: '{merchant} asks for',
+  sheetShares: 'Shared with the merchant',
   sheetAsksNothing: 'Only the card.',
   sheetBilling: 'Billing address',
   sheetEmail: 'Email address',

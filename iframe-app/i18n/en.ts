@@ -75,7 +75,7 @@ const en = {
   sheetTitle: '{wallet} (test)',
   sheetPayTo: 'Pay {merchant}',
   sheetAmount: 'Amount',
-  sheetAsks: '{merchant} asks for',
+  sheetShares: 'Shared with the merchant',
   sheetAsksNothing: 'Only the card.',
   sheetBilling: 'Billing address',
   sheetEmail: 'Email address',

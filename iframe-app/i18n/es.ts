@@ -64,7 +64,7 @@ export default {
   sheetTitle: '{wallet} (prueba)',
   sheetPayTo: 'Pagar a {merchant}',
   sheetAmount: 'Importe',
-  sheetAsks: '{merchant} solicita',
+  sheetShares: 'Se comparte con el comercio',
   sheetAsksNothing: 'Solo la tarjeta.',
   sheetBilling: 'Dirección de facturación',
   sheetEmail: 'Correo electrónico',

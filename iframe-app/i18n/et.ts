@@ -64,7 +64,7 @@ export default {
   sheetTitle: '{wallet} (test)',
   sheetPayTo: 'Makse saajale {merchant}',
   sheetAmount: 'Summa',
-  sheetAsks: '{merchant} küsib',
+  sheetShares: 'Jagatakse kaupmehega',
   sheetAsksNothing: 'Ainult kaarti.',
   sheetBilling: 'Arveldusaadress',
   sheetEmail: 'E-posti aadress',

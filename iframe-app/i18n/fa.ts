@@ -64,7 +64,7 @@ export default {
   sheetTitle: '{wallet} (آزمایشی)',
   sheetPayTo: 'پرداخت به {merchant}',
   sheetAmount: 'مبلغ',
-  sheetAsks: '{merchant} این موارد را می‌خواهد',
+  sheetShares: 'با فروشنده به اشتراک گذاشته می‌شود',
   sheetAsksNothing: 'فقط کارت.',
   sheetBilling: 'نشانی صورت‌حساب',
   sheetEmail: 'نشانی ایمیل',

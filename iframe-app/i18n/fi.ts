@@ -64,7 +64,7 @@ export default {
   sheetTitle: '{wallet} (testi)',
   sheetPayTo: 'Maksu saajalle {merchant}',
   sheetAmount: 'Summa',
-  sheetAsks: '{merchant} pyytää',
+  sheetShares: 'Jaetaan kauppiaalle',
   sheetAsksNothing: 'Vain kortin.',
   sheetBilling: 'Laskutusosoite',
   sheetEmail: 'Sähköpostiosoite',

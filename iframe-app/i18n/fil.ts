@@ -64,7 +64,7 @@ export default {
   sheetTitle: '{wallet} (test)',
   sheetPayTo: 'Magbayad kay {merchant}',
   sheetAmount: 'Halaga',
-  sheetAsks: 'Hinihingi ni {merchant}',
+  sheetShares: 'Ibinabahagi sa merchant',
   sheetAsksNothing: 'Card lang.',
   sheetBilling: 'Billing address',
   sheetEmail: 'Email address',

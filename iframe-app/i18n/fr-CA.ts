@@ -64,7 +64,7 @@ export default {
   sheetTitle: '{wallet} (test)',
   sheetPayTo: 'Payer {merchant}',
   sheetAmount: 'Montant',
-  sheetAsks: '{merchant} demande',
+  sheetShares: 'Partagé avec le marchand',
   sheetAsksNothing: 'Seulement la carte.',
   sheetBilling: 'Adresse de facturation',
   sheetEmail: 'Adresse courriel',

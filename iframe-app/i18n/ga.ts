@@ -64,7 +64,7 @@ export default {
   sheetTitle: '{wallet} (tástáil)',
   sheetPayTo: 'Íoc {merchant}',
   sheetAmount: 'Méid',
-  sheetAsks: 'Iarrann {merchant}',
+  sheetShares: 'Roinnte leis an gceannaí',
   sheetAsksNothing: 'An cárta amháin.',
   sheetBilling: 'Seoladh billeála',
   sheetEmail: 'Seoladh ríomhphoist',

@@ -64,7 +64,7 @@ export default {
   sheetTitle: '{wallet} (בדיקה)',
   sheetPayTo: 'תשלום ל{merchant}',
   sheetAmount: 'סכום',
-  sheetAsks: '{merchant} מבקש/ת',
+  sheetShares: 'משותף עם בית העסק',
   sheetAsksNothing: 'רק את הכרטיס.',
   sheetBilling: 'כתובת לחיוב',
   sheetEmail: 'כתובת אימייל',

@@ -64,7 +64,7 @@ export default {
   sheetTitle: '{wallet} (टेस्ट)',
   sheetPayTo: '{merchant} को भुगतान करें',
   sheetAmount: 'राशि',
-  sheetAsks: '{merchant} यह माँगता है',
+  sheetShares: 'विक्रेता के साथ साझा किया जाता है',
   sheetAsksNothing: 'सिर्फ़ कार्ड।',
   sheetBilling: 'बिलिंग पता',
   sheetEmail: 'ईमेल पता',

@@ -64,7 +64,7 @@ export default {
   sheetTitle: '{wallet} (test)',
   sheetPayTo: 'Plati {merchant}',
   sheetAmount: 'Iznos',
-  sheetAsks: '{merchant} traži',
+  sheetShares: 'Dijeli se s trgovcem',
   sheetAsksNothing: 'Samo karticu.',
   sheetBilling: 'Adresa za naplatu',
   sheetEmail: 'Adresa e-pošte',

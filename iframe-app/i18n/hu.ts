@@ -64,7 +64,7 @@ export default {
   sheetTitle: '{wallet} (teszt)',
   sheetPayTo: 'Fizetés neki: {merchant}',
   sheetAmount: 'Összeg',
-  sheetAsks: '{merchant} a következőket kéri',
+  sheetShares: 'Megosztva a kereskedővel',
   sheetAsksNothing: 'Csak a kártyát.',
   sheetBilling: 'Számlázási cím',
   sheetEmail: 'E-mail-cím',

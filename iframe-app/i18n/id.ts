@@ -64,7 +64,7 @@ export default {
   sheetTitle: '{wallet} (uji coba)',
   sheetPayTo: 'Bayar ke {merchant}',
   sheetAmount: 'Jumlah',
-  sheetAsks: '{merchant} meminta',
+  sheetShares: 'Dibagikan dengan penjual',
   sheetAsksNothing: 'Hanya kartu.',
   sheetBilling: 'Alamat penagihan',
   sheetEmail: 'Alamat email',

@@ -64,7 +64,7 @@ export default {
   sheetTitle: '{wallet} (prófun)',
   sheetPayTo: 'Greiða {merchant}',
   sheetAmount: 'Upphæð',
-  sheetAsks: '{merchant} biður um',
+  sheetShares: 'Deilt með söluaðila',
   sheetAsksNothing: 'Aðeins kortið.',
   sheetBilling: 'Reikningsheimilisfang',
   sheetEmail: 'Netfang',

@@ -64,7 +64,7 @@ export default {
   sheetTitle: '{wallet} (test)',
   sheetPayTo: 'Paga {merchant}',
   sheetAmount: 'Importo',
-  sheetAsks: '{merchant} richiede',
+  sheetShares: 'Condiviso con l’esercente',
   sheetAsksNothing: 'Solo la carta.',
   sheetBilling: 'Indirizzo di fatturazione',
   sheetEmail: 'Indirizzo e-mail',

@@ -64,7 +64,7 @@ export default {
   sheetTitle: '{wallet}（テスト）',
   sheetPayTo: '{merchant} へのお支払い',
   sheetAmount: '金額',
-  sheetAsks: '{merchant} が求める情報',
+  sheetShares: '加盟店と共有される情報',
   sheetAsksNothing: 'カードのみ。',
   sheetBilling: '請求先住所',
   sheetEmail: 'メールアドレス',

@@ -64,7 +64,7 @@ export default {
   sheetTitle: '{wallet}(테스트)',
   sheetPayTo: '{merchant}에 결제',
   sheetAmount: '금액',
-  sheetAsks: '{merchant}의 요청 정보',
+  sheetShares: '가맹점과 공유되는 정보',
   sheetAsksNothing: '카드만 필요합니다.',
   sheetBilling: '청구지 주소',
   sheetEmail: '이메일 주소',

@@ -64,7 +64,7 @@ export default {
   sheetTitle: '{wallet} (bandymas)',
   sheetPayTo: 'Mokėti {merchant}',
   sheetAmount: 'Suma',
-  sheetAsks: '{merchant} prašo',
+  sheetShares: 'Bendrinama su prekybininku',
   sheetAsksNothing: 'Tik kortelės.',
   sheetBilling: 'Atsiskaitymo adresas',
   sheetEmail: 'El. pašto adresas',

@@ -64,7 +64,7 @@ export default {
   sheetTitle: '{wallet} (tests)',
   sheetPayTo: 'Maksāt {merchant}',
   sheetAmount: 'Summa',
-  sheetAsks: '{merchant} pieprasa',
+  sheetShares: 'Tiek kopīgots ar tirgotāju',
   sheetAsksNothing: 'Tikai karti.',
   sheetBilling: 'Norēķinu adrese',
   sheetEmail: 'E-pasta adrese',

@@ -64,7 +64,7 @@ export default {
   sheetTitle: '{wallet} (ujian)',
   sheetPayTo: 'Bayar kepada {merchant}',
   sheetAmount: 'Amaun',
-  sheetAsks: '{merchant} meminta',
+  sheetShares: 'Dikongsi dengan peniaga',
   sheetAsksNothing: 'Kad sahaja.',
   sheetBilling: 'Alamat pengebilan',
   sheetEmail: 'Alamat e-mel',

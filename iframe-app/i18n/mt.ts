@@ -64,7 +64,7 @@ export default {
   sheetTitle: '{wallet} (test)',
   sheetPayTo: 'Ħallas lil {merchant}',
   sheetAmount: 'Ammont',
-  sheetAsks: '{merchant} qed jitlob',
+  sheetShares: 'Maqsum man-negozjant',
   sheetAsksNothing: 'Il-karta biss.',
   sheetBilling: 'Indirizz tal-kontijiet',
   sheetEmail: 'Indirizz tal-email',

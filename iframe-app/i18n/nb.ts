@@ -64,7 +64,7 @@ export default {
   sheetTitle: '{wallet} (test)',
   sheetPayTo: 'Betal {merchant}',
   sheetAmount: 'Beløp',
-  sheetAsks: '{merchant} ber om',
+  sheetShares: 'Deles med forhandleren',
   sheetAsksNothing: 'Bare kortet.',
   sheetBilling: 'Fakturaadresse',
   sheetEmail: 'E-postadresse',

@@ -64,7 +64,7 @@ export default {
   sheetTitle: '{wallet} (test)',
   sheetPayTo: 'Betalen aan {merchant}',
   sheetAmount: 'Bedrag',
-  sheetAsks: '{merchant} vraagt om',
+  sheetShares: 'Gedeeld met de verkoper',
   sheetAsksNothing: 'Alleen de kaart.',
   sheetBilling: 'Factuuradres',
   sheetEmail: 'E-mailadres',

@@ -64,7 +64,7 @@ export default {
   sheetTitle: '{wallet} (test)',
   sheetPayTo: 'Zapłać {merchant}',
   sheetAmount: 'Kwota',
-  sheetAsks: '{merchant} prosi o',
+  sheetShares: 'Udostępniane sprzedawcy',
   sheetAsksNothing: 'Tylko kartę.',
   sheetBilling: 'Adres rozliczeniowy',
   sheetEmail: 'Adres e-mail',

@@ -64,7 +64,7 @@ export default {
   sheetTitle: '{wallet} (teste)',
   sheetPayTo: 'Pagar {merchant}',
   sheetAmount: 'Valor',
-  sheetAsks: '{merchant} solicita',
+  sheetShares: 'Compartilhado com o lojista',
   sheetAsksNothing: 'Apenas o cartão.',
   sheetBilling: 'Endereço de cobrança',
   sheetEmail: 'Endereço de e-mail',

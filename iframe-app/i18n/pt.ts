@@ -64,7 +64,7 @@ export default {
   sheetTitle: '{wallet} (teste)',
   sheetPayTo: 'Pagar a {merchant}',
   sheetAmount: 'Montante',
-  sheetAsks: '{merchant} pede',
+  sheetShares: 'Partilhado com o comerciante',
   sheetAsksNothing: 'Apenas o cartão.',
   sheetBilling: 'Morada de faturação',
   sheetEmail: 'Endereço de email',

@@ -64,7 +64,7 @@ export default {
   sheetTitle: '{wallet} (test)',
   sheetPayTo: 'Plătiți către {merchant}',
   sheetAmount: 'Sumă',
-  sheetAsks: '{merchant} solicită',
+  sheetShares: 'Se partajează cu comerciantul',
   sheetAsksNothing: 'Doar cardul.',
   sheetBilling: 'Adresa de facturare',
   sheetEmail: 'Adresa de e-mail',

@@ -64,7 +64,7 @@ export default {
   sheetTitle: '{wallet} (тест)',
   sheetPayTo: 'Оплата: {merchant}',
   sheetAmount: 'Сумма',
-  sheetAsks: '{merchant} запрашивает',
+  sheetShares: 'Передаётся продавцу',
   sheetAsksNothing: 'Только карту.',
   sheetBilling: 'Платёжный адрес',
   sheetEmail: 'Адрес эл. почты',

@@ -64,7 +64,7 @@ export default {
   sheetTitle: '{wallet} (test)',
   sheetPayTo: 'Zaplatiť {merchant}',
   sheetAmount: 'Suma',
-  sheetAsks: '{merchant} žiada o',
+  sheetShares: 'Zdieľa sa s obchodníkom',
   sheetAsksNothing: 'Len kartu.',
   sheetBilling: 'Fakturačná adresa',
   sheetEmail: 'E-mailová adresa',

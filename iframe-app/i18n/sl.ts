@@ -64,7 +64,7 @@ export default {
   sheetTitle: '{wallet} (preizkus)',
   sheetPayTo: 'Plačaj {merchant}',
   sheetAmount: 'Znesek',
-  sheetAsks: '{merchant} zahteva',
+  sheetShares: 'Deljeno s trgovcem',
   sheetAsksNothing: 'Samo kartico.',
   sheetBilling: 'Naslov za račun',
   sheetEmail: 'E-poštni naslov',

@@ -64,7 +64,7 @@ export default {
   sheetTitle: '{wallet} (тест)',
   sheetPayTo: 'Плати {merchant}',
   sheetAmount: 'Износ',
-  sheetAsks: '{merchant} тражи',
+  sheetShares: 'Дели се са трговцем',
   sheetAsksNothing: 'Само картицу.',
   sheetBilling: 'Адреса за наплату',
   sheetEmail: 'Адреса е-поште',

@@ -64,7 +64,7 @@ export default {
   sheetTitle: '{wallet} (test)',
   sheetPayTo: 'Betala {merchant}',
   sheetAmount: 'Belopp',
-  sheetAsks: '{merchant} ber om',
+  sheetShares: 'Delas med handlaren',
   sheetAsksNothing: 'Bara kortet.',
   sheetBilling: 'Faktureringsadress',
   sheetEmail: 'E-postadress',

@@ -64,7 +64,7 @@ export default {
   sheetTitle: '{wallet} (ทดสอบ)',
   sheetPayTo: 'ชำระเงินให้ {merchant}',
   sheetAmount: 'จำนวนเงิน',
-  sheetAsks: '{merchant} ขอข้อมูลต่อไปนี้',
+  sheetShares: 'ข้อมูลที่แชร์กับร้านค้า',
   sheetAsksNothing: 'เฉพาะบัตร',
   sheetBilling: 'ที่อยู่สำหรับเรียกเก็บเงิน',
   sheetEmail: 'อีเมล',

@@ -64,7 +64,7 @@ export default {
   sheetTitle: '{wallet} (test)',
   sheetPayTo: '{merchant} ödemesi',
   sheetAmount: 'Tutar',
-  sheetAsks: '{merchant} şunları istiyor',
+  sheetShares: 'Satıcıyla paylaşılır',
   sheetAsksNothing: 'Yalnızca kart.',
   sheetBilling: 'Fatura adresi',
   sheetEmail: 'E-posta adresi',

@@ -64,7 +64,7 @@ export default {
   sheetTitle: '{wallet} (тест)',
   sheetPayTo: 'Оплата: {merchant}',
   sheetAmount: 'Сума',
-  sheetAsks: '{merchant} запитує',
+  sheetShares: 'Передається продавцю',
   sheetAsksNothing: 'Лише картку.',
   sheetBilling: 'Платіжна адреса',
   sheetEmail: 'Електронна адреса',

@@ -64,7 +64,7 @@ export default {
   sheetTitle: '{wallet} (آزمائشی)',
   sheetPayTo: '{merchant} کو ادائیگی',
   sheetAmount: 'رقم',
-  sheetAsks: '{merchant} یہ مانگتا ہے',
+  sheetShares: 'تاجر کے ساتھ شیئر کیا جاتا ہے',
   sheetAsksNothing: 'صرف کارڈ۔',
   sheetBilling: 'بلنگ کا پتہ',
   sheetEmail: 'ای میل پتہ',

@@ -64,7 +64,7 @@ export default {
   sheetTitle: '{wallet} (thử nghiệm)',
   sheetPayTo: 'Thanh toán cho {merchant}',
   sheetAmount: 'Số tiền',
-  sheetAsks: '{merchant} yêu cầu',
+  sheetShares: 'Được chia sẻ với người bán',
   sheetAsksNothing: 'Chỉ thẻ.',
   sheetBilling: 'Địa chỉ thanh toán',
   sheetEmail: 'Địa chỉ email',

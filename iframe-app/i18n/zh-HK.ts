@@ -64,7 +64,7 @@ export default {
   sheetTitle: '{wallet}（測試）',
   sheetPayTo: '付款予 {merchant}',
   sheetAmount: '金額',
-  sheetAsks: '{merchant} 要求提供',
+  sheetShares: '與商戶共用的資料',
   sheetAsksNothing: '只需卡。',
   sheetBilling: '賬單地址',
   sheetEmail: '電郵地址',

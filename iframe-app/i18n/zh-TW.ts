@@ -64,7 +64,7 @@ export default {
   sheetTitle: '{wallet}（測試）',
   sheetPayTo: '付款給 {merchant}',
   sheetAmount: '金額',
-  sheetAsks: '{merchant} 要求提供',
+  sheetShares: '與商家分享的資料',
   sheetAsksNothing: '只需卡片。',
   sheetBilling: '帳單地址',
   sheetEmail: '電子郵件地址',

@@ -64,7 +64,7 @@ export default {
   sheetTitle: '{wallet}（测试）',
   sheetPayTo: '向 {merchant} 付款',
   sheetAmount: '金额',
-  sheetAsks: '{merchant} 请求提供',
+  sheetShares: '与商家共享的信息',
   sheetAsksNothing: '仅需卡片。',
   sheetBilling: '账单地址',
   sheetEmail: '电子邮件地址',

@@ -7,7 +7,7 @@ import type { AppState } from '../http/app-state.ts';
 import { issueToError } from '../http/zod-issues.ts';
 import { USERNAME } from '../../api/messaging.ts';
 
-const TokenRequest = z.strictObject({ username: z.string().regex(USERNAME, 'expected 1 to 64 letters, digits, dots, dashes or underscores') });
+const TokenRequest = z.strictObject({ username: z.string().regex(USERNAME, 'expected 1 to 64 letters (of any script), digits, dots, dashes or underscores') });
 const MerchantRequest = z.strictObject({ origins: z.array(z.string().max(2048)).max(50), name: z.string().max(100).optional() });
 
 /** The header carrying the secret the service wrote to its data folder (cli/service-link.ts sends it). */
