@@ -104,6 +104,7 @@ export const px = (value: number | string) => (typeof value === 'number' ? `${va
  * @fires {CustomEvent<{ status?: string }>} cpe:challenge:end - The challenge closed: `completed`, `failed` or `cancelled`.
  * @fires {CustomEvent<{}>} cpe:authorise:start - Authorisation started.
  * @fires {CustomEvent<{ authorised?: boolean, status?: string, success?: boolean }>} cpe:authorise:end - Authorisation ended.
+ * @fires {CustomEvent<{ status: string, paymentIntentId: string, error?: { type: string, code: string, message: string, field?: string } }>} cpe:payment:end - A whole payment ended (`pay()`, a Flow's button, wallet A, `<cpe-payment>`): `pay()`'s result, never proof of payment.
  * @cssprop --cpe-bg - Background, passed into the frames (and followed when it changes).
  * @cssprop --cpe-bg-alt - Alternate background (skeleton, badges), passed into the frames (and followed when it changes).
  * @cssprop --cpe-fg - Text colour, passed into the frames (and followed when it changes).

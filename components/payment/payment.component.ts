@@ -40,7 +40,10 @@ export type PaymentAvailability = Record<PaymentMethod, WalletAvailability>;
  * @attr {boolean} [pay-button=true] - `"false"`: no Pay button of its own; your button calls `pay()` (property `payButton`).
  * @fires {CustomEvent<ChangeState>} cpe:change - The card form changed: `{complete, empty, scheme, invalid}`, never digits.
  * @fires {CustomEvent<{ method: string, available: boolean, reason?: string }>} cpe:availability - One per wallet asked for: whether its tab shows, and if not why.
- * @fires {CustomEvent<{ status: string, paymentIntentId: string, error?: object }>} cpe:payment:end - A payment ended (the Pay button or `pay()`): `pay()`'s result.
+ * @fires {CustomEvent<{}>} cpe:processing:start - The card tab's `tokenise()` started.
+ * @fires {CustomEvent<{}>} cpe:processing:end - The card tab's `tokenise()` ended.
+ * @fires {CustomEvent<{ scheme: string, last4: string }>} cpe:wallet:approved - A wallet tab's sheet was approved (never the token).
+ * @fires {CustomEvent<{}>} cpe:wallet:cancel - A wallet tab's sheet was closed; nothing was paid.
  * @csspart sheet - The wallet sheet's `<dialog>`.
  */
 export class CpePayment extends FrameHost {
