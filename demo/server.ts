@@ -1,8 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import type { Server } from 'node:http';
-import type { Server as NetServer } from 'node:net';
 import { createServer } from 'node:http';
+import type { AddressInfo, Server as NetServer } from 'node:net';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { bodyParser } from '@koa/bodyparser';
@@ -58,14 +58,12 @@ const CARD_SETTINGS = ['layout', 'theme', 'language', 'mode'];
  * component, order pages showing the backend's checks) and an inbox over the messaging API; under
  * /components one page per element with its event log.
  */
-export function startDemo(options: {
-  port: number;
-  credentials: Credentials;
-  /** A socket bound already (its port given to the service before it seeded its merchant's origins). */
-  socket?: NetServer;
-  /** Where the shop keeps its orders across restarts (the service's data folder); none: in memory. */
-  dataDir?: string;
-}): Promise<{ server: Server; url: string; port: number }> {
+/**
+ * `port`: a port (0: any free one) or a socket already listening (bound first, so that the seeded test
+ * merchant can be registered for the demo's origin before the service starts). `dataDir`: where the
+ * shop keeps its orders across restarts (the service's data folder); none: in memory.
+ */
+export function startDemo(options: { port: number | NetServer; credentials: Credentials; dataDir?: string }): Promise<{ server: Server; url: string; port: number }> {
   const app = new Koa();
   const { serviceUrl, merchantId, publicKey, licenceKey, accessToken } = options.credentials;
   const cpe = new CpeClient({ licenceKey, baseUrl: serviceUrl });
@@ -292,9 +290,8 @@ export function startDemo(options: {
   const server = createServer(app.callback());
   return new Promise((resolve, reject) => {
     server.once('error', reject);
-    server.listen(options.socket ?? options.port, () => {
-      const address = server.address();
-      const port = typeof address === 'object' && address ? address.port : options.port;
+    server.listen(options.port, () => {
+      const { port } = server.address() as AddressInfo;
       resolve({ server, url: `http://localhost:${port}`, port });
     });
   });

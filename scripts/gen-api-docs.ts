@@ -62,7 +62,7 @@ function fields(schema: Json | undefined, components: Json, prefix = ''): string
 const table = (rows: string[]) => (rows.length ? ['| Field | Type | Required | |', '|---|---|---|---|', ...rows, ''] : []);
 
 export function apiDocs(): string {
-  const doc = openApiDocument('http://localhost:4242', OPERATIONS);
+  const doc = openApiDocument('http://localhost:4242', OPERATIONS) as Json;
   const components = doc.components.schemas as Json;
   const out = [
     '# API reference',

@@ -4,16 +4,16 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium, type Browser, type BrowserContext, type BrowserContextOptions, type Page } from 'playwright-core';
 import { startDemo } from '../demo/server.ts';
-import { boundSocket } from './processes.ts';
 import { CHROMIUM_FLAGS, chromiumPath } from '../scripts/chromium-path.mjs';
 import { ensureBuilt } from '../scripts/ensure-built.mjs';
 import type { Config } from '../server/config.ts';
 import { startService, type RunningService } from '../server/start.ts';
+import { boundSocket } from './processes.ts';
 import { scaled } from './time.ts';
 
 /**
  * The whole system as a shopper meets it: the real service (temp data folder, port 0, on
- * 127.0.0.1), the demo merchant on another origin (localhost, port 0), and headless Chromium. The
+ * 127.0.0.1), the demo merchant on another origin (localhost, port 0, bound first), and headless Chromium. The
  * end-to-end and security suites and the SDK benchmark use it; each suite starts its own.
  *
  *   const stack = await startStack();
@@ -71,9 +71,9 @@ export async function startStack(options: { build?: boolean; service?: Partial<C
     const dataDir = mkdtempSync(join(tmpdir(), 'cpe-e2e-'));
     cleanups.push(() => rmSync(dataDir, { recursive: true, force: true }));
 
-    // The demo's socket first: its port is the seeded merchant's registered origin (localhost:<port>).
-    const demoSocket = await boundSocket('::');
-    cleanups.push(() => new Promise<void>((resolve) => demoSocket.server.close(() => resolve())));
+    // The demo's socket first: the service registers the seeded merchant for the demo's origin.
+    const demoSocket = await boundSocket(null);
+    cleanups.push(() => void demoSocket.server.close());
     const config: Config = {
       port: 0,
       demoPort: demoSocket.port,
@@ -86,7 +86,7 @@ export async function startStack(options: { build?: boolean; service?: Partial<C
     const service = await startService(config);
     cleanups.push(() => service.close());
 
-    const demo = await startDemo({ port: demoSocket.port, socket: demoSocket.server, credentials: service.credentials, dataDir });
+    const demo = await startDemo({ port: demoSocket.server, credentials: service.credentials, dataDir });
     cleanups.push(() => closeServer(demo.server));
 
     const browser = await chromium.launch({ executablePath: chromiumPath(), headless: true, args: [...CHROMIUM_FLAGS] });

@@ -164,8 +164,8 @@ describe('after paying', { timeout: 180_000 }, () => {
       const order = await paidOrder(page, 'en');
       const number = Number(/ORD-(\d+)-/.exec(order)![1]);
       // A second demo on the same data folder, as `npm start` after a restart.
-      const socket = await boundSocket('::');
-      const again = await startDemo({ port: socket.port, socket: socket.server, credentials: stack.service.credentials, dataDir: stack.dataDir });
+      const socket = await boundSocket(null);
+      const again = await startDemo({ port: socket.server, credentials: stack.service.credentials, dataDir: stack.dataDir });
       try {
         const restarted = `http://localhost:${again.port}`;
         // The shopper's cookie is the host's (any port): the same visitor, after the restart.

@@ -4,7 +4,7 @@ import type { Page } from 'playwright-core';
 import { CARDS, cscFor, digitsOf } from './helpers/checkout.ts';
 import { cardFrame, checkout, fillBasket, openShop, orderShown, typeShopCard, useWallet, type Method } from './helpers/shop.ts';
 import { startStack, type Stack } from '../../testkit/stack.ts';
-import { answerChallenge } from './helpers/frame-click.ts';
+import { answerChallenge, pressTab } from './helpers/frame-click.ts';
 
 /**
  * A shopper buys in the demo shop with every component: products, basket, checkout, and the order
@@ -26,11 +26,11 @@ const PAID_CHECKS = (reference: string, amount = '3250') => ({
   checkReference: { expected: reference, got: reference, passed: true },
 });
 
-/** Presses Tab until `focused()` holds (at most 40 times). */
+/** Presses Tab, each time once the focus has moved, until `focused()` holds (at most 40 times). */
 async function tabUntil(page: Page, focused: () => Promise<boolean>, what: string): Promise<void> {
   for (let i = 0; i < 40; i++) {
     if (await focused()) return;
-    await page.keyboard.press('Tab');
+    await pressTab(page);
   }
   assert.fail(`Tab never reached ${what}`);
 }
@@ -50,7 +50,7 @@ describe('buying in the shop', () => {
       assert.equal(await page.locator('#basket-total').textContent(), '£8.50');
       await tabUntil(page, activeIs(page, 'a[href="/checkout"]'), 'Go to checkout');
       await page.keyboard.press('Enter');
-      await page.waitForSelector('body[data-ready]', { state: 'attached', timeout: 20_000 });
+      await page.waitForSelector('body[data-ready]', { state: 'attached' });
       // The checkout opens on <cpe-payment>: its tabs, the card form, its own Pay button, in one frame.
       const frame = page.frames().find((f) => f.url().includes('/frames/payment/'))!;
       const focused = () =>
@@ -62,7 +62,7 @@ describe('buying in the shop', () => {
       await tabUntil(page, async () => (await focused()) === 'cc-number', 'the card number');
       for (const text of [digitsOf(CARDS.visa), '1230', cscFor(CARDS.visa), 'Ada Lovelace']) {
         await page.keyboard.type(text);
-        await page.keyboard.press('Tab');
+        await pressTab(page);
       }
       assert.equal(await focused(), 'Pay £8.50');
       await page.keyboard.press('Enter');
@@ -139,7 +139,7 @@ describe('every outcome shows on the page', () => {
       await checkout(page, stack, 'card');
       await typeShopCard(page, CARDS.declined);
       await page.locator('#pay:not([disabled])').click();
-      await page.locator('#status[data-state="failure"]').waitFor({ timeout: 20_000 });
+      await page.locator('#status[data-state="failure"]').waitFor();
       assert.equal(await page.locator('#status').textContent(), 'Your card was declined. Use another card.');
       assert.match(page.url(), /\/checkout/);
       // The number was cleared (expiry, code and name kept): another card's number is all it takes.
@@ -159,9 +159,9 @@ describe('every outcome shows on the page', () => {
         await fillBasket(page);
         await checkout(page, stack, method);
         await useWallet(page, '#pay-element', 'cancel');
-        await page.locator('#status[data-state="cancelled"]', { hasText: 'You closed the wallet, so nothing was paid. You can try again.' }).waitFor({ timeout: 10_000 });
+        await page.locator('#status[data-state="cancelled"]', { hasText: 'You closed the wallet, so nothing was paid. You can try again.' }).waitFor();
         await useWallet(page, '#pay-element', 'declined');
-        await page.locator('#status[data-state="failure"]', { hasText: 'Your card was declined. Use another card.' }).waitFor({ timeout: 20_000 });
+        await page.locator('#status[data-state="failure"]', { hasText: 'Your card was declined. Use another card.' }).waitFor();
         assert.match(page.url(), /\/checkout/);
       } finally {
         await context.close();
