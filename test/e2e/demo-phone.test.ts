@@ -4,6 +4,7 @@ import type { Page } from 'playwright-core';
 import { startDemo } from '../../demo/server.ts';
 import { boundSocket } from '../../testkit/processes.ts';
 import { startStack, type Stack } from '../../testkit/stack.ts';
+import { scaled } from '../../testkit/time.ts';
 import { CARDS } from './helpers/checkout.ts';
 import { cardFrame, checkout, fillBasket, METHODS, openShop, orderShown, typeShopCard } from './helpers/shop.ts';
 import { clickOrPress, dialogOpen } from './helpers/frame-click.ts';
@@ -44,7 +45,7 @@ async function paidOrder(page: Page, lang: keyof typeof LABELS): Promise<string>
   return new URL(page.url()).pathname;
 }
 
-describe('the demo at 320 px, in English, German and Arabic', { timeout: 240_000 }, () => {
+describe('the demo at 320 px, in English, German and Arabic', { timeout: scaled(240_000) }, () => {
   for (const lang of ['en', 'de', 'ar'] as const) {
     it(`${lang}: no page scrolls sideways (shop, basket, every checkout, an order, the inbox with a long message, the component pages)`, async () => {
       const { page, context } = await openShop(stack, { viewport: { width: 320, height: 640 }, lang });
@@ -117,7 +118,7 @@ describe('the demo at 320 px, in English, German and Arabic', { timeout: 240_000
   });
 });
 
-describe('after paying', { timeout: 180_000 }, () => {
+describe('after paying', { timeout: scaled(180_000) }, () => {
   it('the order page has the language switch and the same header as the shop; switching shows it in German', async () => {
     const { page, context } = await openShop(stack);
     try {
@@ -144,7 +145,7 @@ describe('after paying', { timeout: 180_000 }, () => {
       await checkout(page, stack, 'verify');
       await typeShopCard(page, CARDS.visa);
       await cardFrame(page).getByRole('button', { name: 'Verify Card' }).click();
-      await page.waitForURL(/\/orders\/ORD-/, { timeout: 30_000 });
+      await page.waitForURL(/\/orders\/ORD-/);
       assert.equal(await page.locator('#order-status').getAttribute('data-status'), 'verified');
       const text = (await page.locator('main').evaluate((main) => {
         const copy = main.cloneNode(true) as HTMLElement;
@@ -187,7 +188,7 @@ describe('after paying', { timeout: 180_000 }, () => {
   });
 });
 
-describe('the inbox takes any letters', { timeout: 60_000 }, () => {
+describe('the inbox takes any letters', { timeout: scaled(60_000) }, () => {
   it('a username with accented and non-Latin letters is a contact, shown as typed', async () => {
     const { page, context } = await openShop(stack);
     try {
@@ -205,7 +206,7 @@ describe('the inbox takes any letters', { timeout: 60_000 }, () => {
   });
 });
 
-describe('the wallet sheet and the scheme marks at phone width', { timeout: 60_000 }, () => {
+describe('the wallet sheet and the scheme marks at phone width', { timeout: scaled(60_000) }, () => {
   it('375 px: "Visa •••• 3220" on one line, the merchant named once', async () => {
     const { page, context } = await openShop(stack, { viewport: { width: 375, height: 760 } });
     try {

@@ -4,6 +4,7 @@ import { CARDS, digitsOf } from './helpers/checkout.ts';
 import { seriousViolations } from './helpers/axe.ts';
 import { cardFrame, checkout, fillBasket, openShop, orderShown, typeShopCard } from './helpers/shop.ts';
 import { startStack, type Stack } from '../../testkit/stack.ts';
+import { scaled } from '../../testkit/time.ts';
 import { clickOrPress, dialogOpen } from './helpers/frame-click.ts';
 
 /**
@@ -20,13 +21,13 @@ after(async () => {
   await stack?.close();
 });
 
-describe('<cpe-payment>: every method in one element', { timeout: 120_000 }, () => {
+describe('<cpe-payment>: every method in one element', { timeout: scaled(120_000) }, () => {
   it('the checkout opens on it: three tabs, arrow keys between them, the card pays with the one Pay button', async () => {
     const { page, context, problems } = await openShop(stack);
     try {
       await fillBasket(page);
       await page.goto(`${stack.demoUrl}/checkout`);
-      await page.waitForSelector('body[data-ready]', { state: 'attached', timeout: 20_000 });
+      await page.waitForSelector('body[data-ready]', { state: 'attached' });
       const frame = cardFrame(page);
       const tabs = frame.getByRole('tab');
       assert.deepEqual(await tabs.allTextContents().then((t) => t.map((s) => s.trim())), ['Card', 'Wallet A', 'Wallet B']);
@@ -58,7 +59,7 @@ describe('<cpe-payment>: every method in one element', { timeout: 120_000 }, () 
       await frame.getByText('You will confirm the payment in Wallet B.').waitFor();
       await clickOrPress(frame.getByRole('button', { name: 'Pay with Wallet B' }), dialogOpen(page));
       const sheet = page.frameLocator('dialog iframe');
-      await sheet.getByLabel(/4242/).check({ timeout: 15_000 });
+      await sheet.getByLabel(/4242/).check();
       await sheet.getByRole('button', { name: 'Approve' }).click();
       const order = await orderShown(page);
       assert.equal(order.status, 'paid');
@@ -76,7 +77,7 @@ describe('<cpe-payment>: every method in one element', { timeout: 120_000 }, () 
       const frame = cardFrame(page);
       await typeShopCard(page, CARDS.declined);
       await frame.getByRole('button', { name: 'Pay £32.50' }).click();
-      await frame.getByRole('status').filter({ hasText: 'Your card was declined. Use another card.' }).waitFor({ timeout: 20_000 });
+      await frame.getByRole('status').filter({ hasText: 'Your card was declined. Use another card.' }).waitFor();
       await frame.getByRole('button', { name: 'Try again' }).click();
       assert.equal(await frame.getByLabel('Card number').inputValue(), '');
       assert.equal(await frame.getByLabel('Expiry date').inputValue(), '12 / 30');
@@ -112,7 +113,7 @@ describe('<cpe-payment>: every method in one element', { timeout: 120_000 }, () 
     try {
       await fillBasket(page);
       await page.goto(`${stack.demoUrl}/checkout?method=card`);
-      await page.waitForSelector('body[data-ready]', { state: 'attached', timeout: 20_000 });
+      await page.waitForSelector('body[data-ready]', { state: 'attached' });
       // A page of the shop's origin with its own button, the SDK's element and the shop's intent route.
       const heard = await page.evaluate(`(async () => {
         const { createElements } = await import(${JSON.stringify(`${stack.serviceUrl}/sdk/cpe.js`)});

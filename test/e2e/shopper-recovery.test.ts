@@ -4,6 +4,7 @@ import type { FrameLocator, Page } from 'playwright-core';
 import { CARDS, digitsOf } from './helpers/checkout.ts';
 import { cardFrame, checkout, fillBasket, openShop, typeShopCard } from './helpers/shop.ts';
 import { startStack, type Stack } from '../../testkit/stack.ts';
+import { scaled } from '../../testkit/time.ts';
 import { answerChallenge, clickOrPress, dialogClosed, dialogOpen, pressEscape } from './helpers/frame-click.ts';
 
 /**
@@ -53,7 +54,7 @@ async function focusOf(page: Page): Promise<{ host: string; field?: string; butt
 
 const FULL = { 'cc-number': '4000 0000 0000 3220', 'cc-exp': '12 / 30', 'cc-csc': '739', 'cc-name': 'Ada Lovelace' };
 
-describe('a payment that did not go through keeps what the shopper typed', { timeout: 120_000 }, () => {
+describe('a payment that did not go through keeps what the shopper typed', { timeout: scaled(120_000) }, () => {
   for (const how of ['Escape', '×'] as const) {
     it(`card: ${how} on the 3-D Secure challenge is a cancel: a plain sentence, every field kept, focus on the card`, async () => {
       const { page, context, problems } = await openShop(stack);
@@ -62,12 +63,12 @@ describe('a payment that did not go through keeps what the shopper typed', { tim
         await checkout(page, stack, 'card');
         await typeShopCard(page, CARDS.challenge);
         await clickOrPress(page.locator('#pay:not([disabled])'), dialogOpen(page));
-        await page.frameLocator('dialog iframe').getByRole('button', { name: 'Complete' }).waitFor({ timeout: 15_000 });
+        await page.frameLocator('dialog iframe').getByRole('button', { name: 'Complete' }).waitFor();
         if (how === 'Escape') await pressEscape(page, dialogClosed(page));
         else await page.locator('dialog button.close').click();
         await dialogClosed(page)(10_000);
         const status = page.locator('#status[data-state="cancelled"]');
-        await status.waitFor({ timeout: 10_000 });
+        await status.waitFor();
         const text = (await status.textContent())!;
         assert.doesNotMatch(text, /requires_|3-D Secure:|\{|\}|undefined/, `a plain sentence: ${text}`);
         assert.match(text, /nothing was paid/i);
@@ -78,7 +79,7 @@ describe('a payment that did not go through keeps what the shopper typed', { tim
         // And it pays on the next press, with nothing retyped.
         await clickOrPress(page.locator('#pay:not([disabled])'), dialogOpen(page));
         await answerChallenge(page);
-        await page.waitForURL(/\/orders\/ORD-/, { timeout: 30_000 });
+        await page.waitForURL(/\/orders\/ORD-/);
         assert.deepEqual(problems, []);
       } finally {
         await context.close();
@@ -94,7 +95,7 @@ describe('a payment that did not go through keeps what the shopper typed', { tim
       await typeShopCard(page, CARDS.declined);
       await page.locator('#pay:not([disabled])').click();
       const status = page.locator('#status[data-state="failure"]');
-      await status.waitFor({ timeout: 20_000 });
+      await status.waitFor();
       const text = (await status.textContent())!;
       assert.doesNotMatch(text, /requires_|3-D Secure:|\{|\}|undefined|  /, `a plain sentence: ${text}`);
       assert.match(text, /declined/i);
@@ -106,7 +107,7 @@ describe('a payment that did not go through keeps what the shopper typed', { tim
       assert.equal(await page.locator('#pay').isDisabled(), true);
       await cardFrame(page).getByLabel('Card number').pressSequentially(digitsOf(CARDS.visa));
       await page.locator('#pay:not([disabled])').click();
-      await page.waitForURL(/\/orders\/ORD-/, { timeout: 30_000 });
+      await page.waitForURL(/\/orders\/ORD-/);
       assert.deepEqual(problems, []);
     } finally {
       await context.close();
@@ -120,7 +121,7 @@ describe('a payment that did not go through keeps what the shopper typed', { tim
       await checkout(page, stack, 'card');
       await typeShopCard(page, CARDS.incorrectCvc);
       await page.locator('#pay:not([disabled])').click();
-      await page.locator('#status[data-state="failure"]').waitFor({ timeout: 20_000 });
+      await page.locator('#status[data-state="failure"]').waitFor();
       assert.match((await page.locator('#status').textContent())!, /security code/i);
       assert.deepEqual(await fieldValues(cardFrame(page)), { 'cc-number': '4000 0000 0000 0101', 'cc-exp': '12 / 30', 'cc-csc': '', 'cc-name': 'Ada Lovelace' });
       assert.equal((await focusOf(page)).field, 'cc-csc');
@@ -136,7 +137,7 @@ describe('a payment that did not go through keeps what the shopper typed', { tim
       await checkout(page, stack, 'fields');
       await typeShopCard(page, CARDS.insufficient, true);
       await page.locator('#pay:not([disabled])').click();
-      await page.locator('#status[data-state="failure"]').waitFor({ timeout: 20_000 });
+      await page.locator('#status[data-state="failure"]').waitFor();
       assert.match((await page.locator('#status').textContent())!, /funds/i);
       const value = (label: string) => cardFrame(page, label).getByLabel(label).inputValue();
       assert.equal(await value('Card number'), '');
@@ -158,10 +159,10 @@ describe('a payment that did not go through keeps what the shopper typed', { tim
       const flow = cardFrame(page);
       await typeShopCard(page, CARDS.challenge);
       await clickOrPress(flow.getByRole('button', { name: /Pay/ }), dialogOpen(page));
-      await page.frameLocator('dialog iframe').getByRole('button', { name: 'Complete' }).waitFor({ timeout: 15_000 });
+      await page.frameLocator('dialog iframe').getByRole('button', { name: 'Complete' }).waitFor();
       await pressEscape(page, dialogClosed(page));
       // The form again, nothing cleared, and a sentence saying what happened.
-      await flow.getByRole('status').filter({ hasText: /nothing was paid/i }).waitFor({ timeout: 10_000 });
+      await flow.getByRole('status').filter({ hasText: /nothing was paid/i }).waitFor();
       assert.deepEqual(await fieldValues(flow), FULL);
       const focus = await focusOf(page);
       assert.match(focus.host, /^cpe-payment-flow>iframe$/, focus.host);
@@ -170,12 +171,12 @@ describe('a payment that did not go through keeps what the shopper typed', { tim
       await number.fill('');
       await number.pressSequentially(digitsOf(CARDS.declined));
       await flow.getByRole('button', { name: /Pay/ }).click();
-      await flow.getByRole('button', { name: 'Try again' }).click({ timeout: 20_000 });
+      await flow.getByRole('button', { name: 'Try again' }).click();
       assert.deepEqual(await fieldValues(flow), { ...FULL, 'cc-number': '' });
       assert.equal((await focusOf(page)).field, 'cc-number');
       await number.pressSequentially(digitsOf(CARDS.visa));
       await flow.getByRole('button', { name: /Pay/ }).click();
-      await page.waitForURL(/\/orders\/ORD-/, { timeout: 30_000 });
+      await page.waitForURL(/\/orders\/ORD-/);
       assert.deepEqual(problems, []);
     } finally {
       await context.close();
