@@ -45,6 +45,22 @@ async function paidOrder(page: Page, lang: keyof typeof LABELS): Promise<string>
   return new URL(page.url()).pathname;
 }
 
+/** A new contact in the inbox (by its form): its conversation opens. */
+async function addContact(page: Page, username: string, phone = '+44 20 7946 0958'): Promise<void> {
+  await page.goto(`${stack.demoUrl}/inbox`);
+  await page.locator('#contact-username').fill(username);
+  await page.locator('#contact-phone').fill(phone);
+  await page.locator('#contact-phone').press('Enter');
+  await page.waitForURL(/\/inbox\/cnv_/);
+}
+
+/** Writes a message in the open conversation and waits for its bubble. */
+async function send(page: Page, text: string): Promise<void> {
+  await page.locator('#message-text').fill(text);
+  await page.locator('.compose button[type=submit]').click();
+  await page.locator('.messages li').first().waitFor();
+}
+
 describe('the demo at 320 px, in English, German and Arabic', { timeout: scaled(240_000) }, () => {
   for (const lang of ['en', 'de', 'ar'] as const) {
     it(`${lang}: no page scrolls sideways (shop, basket, every checkout, an order, the inbox with a long message, the component pages)`, async () => {
@@ -68,14 +84,8 @@ describe('the demo at 320 px, in English, German and Arabic', { timeout: scaled(
         }
         await page.goto(`${stack.demoUrl}${order}`);
         await measure('the order page again');
-        await page.goto(`${stack.demoUrl}/inbox`);
-        await page.locator('#contact-username').fill(`zoë-${lang}`);
-        await page.locator('#contact-phone').fill('+44 20 7946 0958');
-        await page.locator('#contact-phone').press('Enter');
-        await page.waitForURL(/\/inbox\/cnv_/);
-        await page.locator('#message-text').fill('Donaudampfschifffahrtsgesellschaftskapitänswitwenrentenversicherung\nsecond line');
-        await page.locator('.compose button[type=submit]').click();
-        await page.locator('.messages li').first().waitFor();
+        await addContact(page, `zoë-${lang}`);
+        await send(page, 'Donaudampfschifffahrtsgesellschaftskapitänswitwenrentenversicherung\nsecond line');
         await measure('a conversation with a long word');
         if (lang === 'en') for (const path of ['card', 'fields', 'flow', 'verify', 'wallets', 'checkout-context', 'html']) {
           await page.goto(`${stack.demoUrl}/components/${path}`);
@@ -92,15 +102,9 @@ describe('the demo at 320 px, in English, German and Arabic', { timeout: scaled(
   it('a message keeps its line breaks, and a long word stays inside its bubble', async () => {
     const { page, context } = await openShop(stack, { viewport: { width: 320, height: 640 } });
     try {
-      await page.goto(`${stack.demoUrl}/inbox`);
-      await page.locator('#contact-username').fill('ada-lines');
-      await page.locator('#contact-phone').fill('+44 20 7946 0959');
-      await page.locator('#contact-phone').press('Enter');
-      await page.waitForURL(/\/inbox\/cnv_/);
-      await page.locator('#message-text').fill('First line\nSecond line\nPneumonoultramicroscopicsilicovolcanoconiosis');
-      await page.locator('.compose button[type=submit]').click();
+      await addContact(page, 'ada-lines', '+44 20 7946 0959');
+      await send(page, 'First line\nSecond line\nPneumonoultramicroscopicsilicovolcanoconiosis');
       const bubble = page.locator('.messages li').first();
-      await bubble.waitFor();
       const { lines, inside } = await bubble.evaluate((li) => {
         const box = li.getBoundingClientRect();
         const text = [...li.childNodes].filter((n) => n.nodeType === Node.TEXT_NODE).map((n) => n.textContent).join('');
@@ -193,11 +197,7 @@ describe('the inbox takes any letters', { timeout: scaled(60_000) }, () => {
     const { page, context } = await openShop(stack);
     try {
       for (const name of ['zoë', 'José_M', 'Łukasz.K', 'محمد', '王芳']) {
-        await page.goto(`${stack.demoUrl}/inbox`);
-        await page.locator('#contact-username').fill(name);
-        await page.locator('#contact-phone').fill('+44 20 7946 0958');
-        await page.locator('#contact-phone').press('Enter');
-        await page.waitForURL(/\/inbox\/cnv_/);
+        await addContact(page, name);
         assert.equal(await page.locator('#conversation-title').textContent(), name);
       }
     } finally {

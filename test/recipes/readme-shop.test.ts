@@ -20,7 +20,7 @@ import { startService, type RunningService } from '../../server/start.ts';
 import { docBlock, LISTEN_LINE, LISTEN_ON_SOCKET } from '../../testkit/docs.ts';
 import { boundSocket, handSocket, spawnNode, type Child } from '../../testkit/processes.ts';
 import { scaled } from '../../testkit/time.ts';
-import { openShop, packTarball, root, sh, shAsync, temporary } from '../package/fresh-project.ts';
+import { openShop, packTarball, root, shAsync, temporary } from '../package/fresh-project.ts';
 
 const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
 const folder = temporary('cpe-readme-shop-');
@@ -38,7 +38,8 @@ before(async () => {
   const shop = join(folder.dir, 'shop');
   mkdirSync(join(shop, 'public'), { recursive: true });
   // 1. The merchant, by the CLI, against the running service (through its data folder).
-  const merchant = sh(npm, ['run', '-s', 'merchant', '--', '--origin', origin], root, { CPE_DATA_DIR: dataDir });
+  // Not spawnSync: the CLI talks to the service this process runs.
+  const merchant = await shAsync(npm, ['run', '-s', 'merchant', '--', '--origin', origin], root, { CPE_DATA_DIR: dataDir });
   writeFileSync(join(shop, 'merchant.json'), merchant);
   // 2. A new project: an ES module project with the packages the quickstart names.
   await shAsync(npm, ['init', '-y', '--loglevel=error'], shop);
