@@ -549,9 +549,10 @@ export abstract class FrameHost extends HTMLElementOrStub implements FrameOwner,
   }
 
   /** @internal After a payment that did not go through: `field` focused (cleared when `clear`, `message` under it); the other fields kept. */
-  fix(field: CardField, clear: boolean, message?: string): void {
-    for (const frame of this.#mount.frames)
-      frame.request('fix', { field, clear, ...(message && { message }) }).then(({ focused }) => focused && frame.iframe.focus(), noop);
+  fix(field: CardField, clear: boolean, message?: string): Promise<unknown> {
+    return Promise.all(
+      this.#mount.frames.map((frame) => frame.request('fix', { field, clear, ...(message && { message }) }).then(({ focused }) => focused && frame.iframe.focus(), noop)),
+    );
   }
 
   /** Clears every field and its validation and ends the attempt (`pay()` keeps what needs no change). */

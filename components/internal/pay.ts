@@ -55,10 +55,11 @@ async function run(host: FrameHost, o: { authorise?: string; billingDetails?: Bi
   let status = 'requires_payment_method';
   // The session's intent, once there is one (Checkout Context makes it at the first step).
   const id = () => host.controller?.current?.paymentIntentId ?? '';
-  const fail = (type: PayError['type'], code: string, field?: CardField, clear = !!field, said?: string): PayResult => {
+  // Resolves once the element has cleared and focused the field to fix: the page's next step finds it so.
+  const fail = async (type: PayError['type'], code: string, field?: CardField, clear = !!field, said?: string): Promise<PayResult> => {
     const reasons = host.look().texts?.reasons;
     const error: PayError = { type, code, message: said ?? reasons?.[code] ?? reasons?.other ?? FALLBACK, ...(field && { field }) };
-    if (field && fixNow) host.fix(field, clear, clear ? error.message : undefined);
+    if (field && fixNow) await host.fix(field, clear, clear ? error.message : undefined);
     return { status, paymentIntentId: id(), error };
   };
   try {

@@ -107,6 +107,22 @@ describe('GET /v1/public_keys/:key: the SDK asks before it mounts', () => {
   });
 });
 
+describe('usernames of any script', () => {
+  test('a contact named with accented or non-Latin letters is created and listed as written; a space or a symbol is still refused', async () => {
+    const token = svc.credentials.accessToken;
+    for (const username of ['zoë', 'José_M', 'Łukasz.K', 'محمد', '王芳', 'e\u0301mile']) {
+      const created = await svc.api('POST', '/v1/contacts', { token, json: { username, phone_number: '+44 20 7946 0958' } });
+      assert.equal(created.status, 200, `${username}: ${JSON.stringify(created.body)}`);
+      assert.equal(created.body.username, username);
+    }
+    for (const username of ['two words', 'ada!', '']) {
+      const refused = await svc.api('POST', '/v1/contacts', { token, json: { username, phone_number: '+44 20 7946 0958' } });
+      assert.equal(refused.status, 400, username);
+      assert.equal(refused.body.error.param, 'username');
+    }
+  });
+});
+
 describe('billing details at attach', () => {
   test("verify shows the page's billing details in place of the intent's billTo, redacted unless unmasked", async () => {
     const created = await client.createPaymentIntent({ amount: 1234, currency: 'GBP', identifier: 'order-7', billTo: { firstname: 'Ada', email: 'ada@example.test', postcode: 'N1 9GU' } });
