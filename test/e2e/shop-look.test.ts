@@ -197,6 +197,8 @@ describe('the README\'s pictures', { skip: !SHOTS && 'set CPE_SCREENSHOTS=1 to t
           await fillBasket(page);
           await checkout(page, stack, 'payment');
           await settled(page);
+          // The element's frame painted its form (by the input's id: its label is in the page's language).
+          await cardFrame(page).locator('#cpe-number').waitFor();
           await shot(page, `payment-${width}-${look}`);
           if (width !== 320) continue;
           await page.goto(`${stack.demoUrl}/basket`);
