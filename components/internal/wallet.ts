@@ -13,6 +13,7 @@ import { BOX_CSS, DIALOG_CSS } from './styles.ts';
 import { readIntent } from '../transport/transport.ts';
 import { noop } from './frame-mount.ts';
 import { pay } from './pay.ts';
+import { isPaid } from '../../protocol/runtime/intent-status.ts';
 
 export type WalletAvailability = { available: boolean; reason?: WalletUnavailableReason };
 export type WalletApproved = Omit<Extract<WalletResult, { status: 'approved' }>, 'token' | 'type' | 'session'>;
@@ -143,8 +144,8 @@ export async function openSheet(host: FrameHost, wallet: 'a' | 'b', o: Options):
   try {
     // An intent already paid (another element of this controller took the payment): no sheet to
     // approve in vain (the service would refuse it with a 409); the page hears why.
-    const known = controller.context && !controller.current ? {} : await readIntent(controller);
-    if (known.status === 'succeeded' || known.status === 'requires_capture') throw new SdkError('payment_intent_paid', 'This payment is already complete.');
+    const known = controller.context && !controller.current ? undefined : await readIntent(controller);
+    if (isPaid(known?.status)) throw new SdkError('payment_intent_paid', 'This payment is already complete.');
     const uuid = crypto.randomUUID();
     const r = encodeWalletRequest({ wallet, label: o.total?.label, ...Object.fromEntries(BOOLEANS.map((key) => [key, o[key as keyof WalletBOptions]])) });
     let sheet: Window | undefined;
