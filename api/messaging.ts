@@ -1,8 +1,7 @@
 import { z } from 'zod';
 import { formBoolean, formInt, idString, listEnvelope, listQuery, multilineText, text } from './form-values.ts';
 
-/** A messaging user's name: 1 to 64 letters, digits, dots, dashes or underscores. */
-/** 1 to 64 letters (of any script: accents, Arabic, Chinese…), digits, dots, dashes or underscores. */
+/** A messaging user's name: 1 to 64 letters (of any script: accents, Arabic, Chinese…), digits, dots, dashes or underscores. */
 export const USERNAME = /^[\p{L}\p{M}\p{N}_.-]{1,64}$/u;
 
 const timestamp = z.int().describe('Unix time in seconds');

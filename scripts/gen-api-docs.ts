@@ -5,9 +5,8 @@
  * whether required, and the schemas' own descriptions) and what it answers. Nothing here is written
  * by hand: test/server/api-docs-fresh.test.ts fails while the file differs from a fresh generation.
  *
- *   npm run -s gen:api-docs
+ *   npm run -s gen:docs (with the README's generated sections)
  */
-import { writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { OPERATIONS } from '../api/operations.ts';
 import type { Auth } from '../api/routes.ts';
@@ -23,6 +22,7 @@ const AUTH: Record<Auth, string> = {
   licenceKeyOrAccessToken: '`Authorization: Bearer <licence key or access token>` (the owner of the events)',
   session: '`X-CPE-Public-Key` and `X-CPE-Session-Token` (the browser, for one intent)',
   none: 'none',
+  admin: 'the CLI\'s admin secret (internal, not listed)',
 };
 
 const cell = (text: string) => text.replace(/\|/g, '\\|').replace(/\n+/g, ' ');
@@ -67,14 +67,14 @@ export function apiDocs(): string {
   const out = [
     '# API reference',
     '',
-    'Generated from the service\'s operation table (`api/routes.ts`, `api/operations.ts`) by `npm run -s gen:api-docs`; do not edit',
+    'Generated from the service\'s operation table (`api/routes.ts`, `api/operations.ts`) by `npm run -s gen:docs`; do not edit',
     'by hand. The same table mounts the routes, validates every request and writes the OpenAPI document',
     '(`GET /v1/openapi.json`). Bodies are JSON or form fields (`billTo[email]=…`); every error is',
-    '`{"error":{"type","code","message","param"}}` ([the API\'s conventions](api.md)).',
+    '`{"error":{"type","code","message","param"}}` ([the API\'s conventions](../README.md#messaging-api)).',
     '',
   ];
   let tag = '';
-  for (const op of OPERATIONS) {
+  for (const op of OPERATIONS.filter((op) => !op.internal)) {
     if (op.tag !== tag) out.push(`## ${(tag = op.tag)}`, '');
     const path = op.path.replace(/:(\w+)/g, '{$1}');
     const spec = doc.paths[path][op.method] as Json;
@@ -93,7 +93,3 @@ export function apiDocs(): string {
   return `${out.join('\n').trimEnd()}\n`;
 }
 
-if (process.argv[1] === fileURLToPath(import.meta.url)) {
-  writeFileSync(API_DOCS_PATH, apiDocs());
-  console.log(`wrote ${API_DOCS_PATH}`);
-}

@@ -1,7 +1,7 @@
 import { css, html, nothing, svg } from 'lit';
 import { PAYMENT_METHODS, type PaymentMethod } from '../../protocol/runtime/frame-address.ts';
 import { FlowForm } from '../flow/flow-form.ts';
-import { fill } from '../shared/format.ts';
+import { fill } from '../../i18n/format.ts';
 import { emitFrameEvent } from '../shared/frame-app.ts';
 
 /** Below this width the methods are an accordion (a row each, the chosen one open under it), as Stripe's Payment Element. */

@@ -61,7 +61,7 @@ async function send(page: Page, text: string): Promise<void> {
   await page.locator('.messages li').first().waitFor();
 }
 
-describe('the demo at 320 px, in English, German and Arabic', { timeout: scaled(240_000) }, () => {
+describe('the demo at 320 px, in English, German and Arabic', { timeout: scaled(600_000) }, () => {
   for (const lang of ['en', 'de', 'ar'] as const) {
     it(`${lang}: no page scrolls sideways (shop, basket, every checkout, an order, the inbox with a long message, the component pages)`, async () => {
       const { page, context } = await openShop(stack, { viewport: { width: 320, height: 640 }, lang });
@@ -122,7 +122,7 @@ describe('the demo at 320 px, in English, German and Arabic', { timeout: scaled(
   });
 });
 
-describe('after paying', { timeout: scaled(180_000) }, () => {
+describe('after paying', { timeout: scaled(600_000) }, () => {
   it('the order page has the language switch and the same header as the shop; switching shows it in German', async () => {
     const { page, context } = await openShop(stack);
     try {
@@ -192,7 +192,7 @@ describe('after paying', { timeout: scaled(180_000) }, () => {
   });
 });
 
-describe('the inbox takes any letters', { timeout: scaled(60_000) }, () => {
+describe('the inbox takes any letters', { timeout: scaled(600_000) }, () => {
   it('a username with accented and non-Latin letters is a contact, shown as typed', async () => {
     const { page, context } = await openShop(stack);
     try {
@@ -206,7 +206,7 @@ describe('the inbox takes any letters', { timeout: scaled(60_000) }, () => {
   });
 });
 
-describe('the wallet sheet and the scheme marks at phone width', { timeout: scaled(60_000) }, () => {
+describe('the wallet sheet and the scheme marks at phone width', { timeout: scaled(600_000) }, () => {
   it('375 px: "Visa •••• 3220" on one line, the merchant named once', async () => {
     const { page, context } = await openShop(stack, { viewport: { width: 375, height: 760 } });
     try {

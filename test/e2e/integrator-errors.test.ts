@@ -68,7 +68,7 @@ async function mount(page: Page, origin: string, pubKey: string, intent = `() =>
   })()`) as Promise<{ error: { name: string; code: string; message: string; option?: string } | null; ms: number; errors: unknown[]; line: string | null; frames: number }>;
 }
 
-describe('failures an integrator meets first, named at once', { timeout: scaled(120_000) }, () => {
+describe('failures an integrator meets first, named at once', { timeout: scaled(600_000) }, () => {
   it('a public key the service does not know: SdkError unknown_public_key at the first mount, the fix named, a short line in the element', async () => {
     const { page, context } = await stack.newPage();
     try {

@@ -21,7 +21,7 @@ after(async () => {
   await stack?.close();
 });
 
-describe('<cpe-payment>: every method in one element', { timeout: scaled(120_000) }, () => {
+describe('<cpe-payment>: every method in one element', { timeout: scaled(600_000) }, () => {
   it('the checkout opens on it: three tabs, arrow keys between them, the card pays with the one Pay button', async () => {
     const { page, context, problems } = await openShop(stack);
     try {

@@ -54,7 +54,7 @@ async function focusOf(page: Page): Promise<{ host: string; field?: string; butt
 
 const FULL = { 'cc-number': '4000 0000 0000 3220', 'cc-exp': '12 / 30', 'cc-csc': '739', 'cc-name': 'Ada Lovelace' };
 
-describe('a payment that did not go through keeps what the shopper typed', { timeout: scaled(120_000) }, () => {
+describe('a payment that did not go through keeps what the shopper typed', { timeout: scaled(600_000) }, () => {
   for (const how of ['Escape', '×'] as const) {
     it(`card: ${how} on the 3-D Secure challenge is a cancel: a plain sentence, every field kept, focus on the card`, async () => {
       const { page, context, problems } = await openShop(stack);

@@ -7,11 +7,11 @@ import { ManualClock, startTestService, type TestService } from '../helpers/serv
 import { CARDS, createIntent, getIntent, tokenise } from './payments-fixtures.ts';
 
 /**
- * Where the README (now docs/api.md) and the service disagreed (issue 13), each decided with the
- * Stripe API's behaviour as the guide; these pin the decision, whichever side moved.
+ * Where the README and the service disagreed (issue 13), each decided with the Stripe API's
+ * behaviour as the guide; these pin the decision, whichever side moved.
  */
 
-const readme = readFileSync(resolve(import.meta.dirname, '../../docs/api.md'), 'utf8');
+const readme = readFileSync(resolve(import.meta.dirname, '../../README.md'), 'utf8');
 const clock = new ManualClock();
 let svc: TestService;
 let token: string;
