@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { after, before, describe, test } from 'node:test';
-import { CpeApiError, CpeClient } from '../../client/index.ts';
+import { CpeApiError, CpeClient, cpeNodeHandler } from '../../client/index.ts';
 import { startTestService, type TestService } from '../helpers/service.ts';
 import { CARDS, tokenOf } from './payments-fixtures.ts';
 
@@ -15,6 +15,15 @@ import { CARDS, tokenOf } from './payments-fixtures.ts';
  */
 let svc: TestService;
 let client: CpeClient;
+
+/** A port that was just free: nothing listens there. */
+async function freePort(): Promise<number> {
+  const probe = createServer();
+  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
+  const port = (probe.address() as AddressInfo).port;
+  await new Promise<void>((resolve) => probe.close(() => resolve()));
+  return port;
+}
 before(async () => {
   svc = await startTestService();
   client = new CpeClient({ licenceKey: svc.credentials.licenceKey, baseUrl: svc.url });
@@ -30,12 +39,7 @@ describe('cpe/server says what to fix', () => {
   });
 
   test('an unreachable service: a CpeApiError naming the URL, the request and CPE, after its retries', async () => {
-    // A port that was just free: nothing listens there.
-    const probe = createServer();
-    await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
-    const port = (probe.address() as AddressInfo).port;
-    await new Promise<void>((resolve) => probe.close(() => resolve()));
-    const baseUrl = `http://127.0.0.1:${port}`;
+    const baseUrl = `http://127.0.0.1:${await freePort()}`;
     const offline = new CpeClient({ licenceKey: 'sk_test_x', baseUrl, sleep: async () => {} });
     await assert.rejects(
       () => offline.createPaymentIntent({ amount: 1234, currency: 'GBP', identifier: 'order-1' }),
@@ -48,6 +52,25 @@ describe('cpe/server says what to fix', () => {
         return true;
       },
     );
+  });
+
+  test("the merchant's middleware routes, with the service unreachable: the browser gets 502 service_unavailable, not the service's address", async () => {
+    const offline = new CpeClient({ licenceKey: 'sk_test_x', baseUrl: `http://127.0.0.1:${await freePort()}`, sleep: async () => {} });
+    const handler = cpeNodeHandler({ client: offline, prefix: '/api/cpe', allowIntent: () => true });
+    const merchant = createServer((req, res) => void handler(req, res)).listen(0, '127.0.0.1');
+    await new Promise((resolve) => merchant.once('listening', resolve));
+    try {
+      const response = await fetch(`http://127.0.0.1:${(merchant.address() as AddressInfo).port}/api/cpe/confirm`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-idempotency-key': 'k-1' },
+        body: JSON.stringify({ payment_intent_id: 'pi_1' }),
+      });
+      const body = await response.json();
+      assert.equal(response.status, 502);
+      assert.deepEqual(body, { error: { type: 'api_error', code: 'service_unavailable', message: 'The payment service could not be reached.', param: null } });
+    } finally {
+      merchant.close();
+    }
   });
 
   test('an amount written as a decimal string says it expects an integer of minor units', async () => {
