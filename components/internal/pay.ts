@@ -33,7 +33,7 @@ const FIX: Record<string, CardField> = {
 };
 
 /** English, for an element whose frames never said their texts (the SDK carries no catalogue). */
-const FALLBACK = 'The payment did not go through, so nothing was paid. Try again.';
+const FALLBACK: Record<string, string> = { payment_intent_paid: 'Payment complete.', other: 'The payment did not go through, so nothing was paid. Try again.' };
 
 /**
  * The whole payment: tokenise (unless a wallet's `token`), attach, confirm with 3-D Secure,
@@ -58,7 +58,7 @@ async function run(host: FrameHost, o: { authorise?: string; billingDetails?: Bi
   // Resolves once the element has cleared and focused the field to fix: the page's next step finds it so.
   const fail = async (type: PayError['type'], code: string, field?: CardField, clear = !!field, said?: string): Promise<PayResult> => {
     const reasons = host.look().texts?.reasons;
-    const error: PayError = { type, code, message: said ?? reasons?.[code] ?? reasons?.other ?? FALLBACK, ...(field && { field }) };
+    const error: PayError = { type, code, message: said ?? reasons?.[code] ?? (code in FALLBACK ? FALLBACK[code] : reasons?.other) ?? FALLBACK.other!, ...(field && { field }) };
     if (field && fixNow) await host.fix(field, clear, clear ? error.message : undefined);
     return { status, paymentIntentId: id(), error };
   };

@@ -11,7 +11,7 @@ export const CARD_FORM_TEXTS = [
   'refused', 'formTitle', 'acceptedCards', 'unavailable', 'challengeDialog', 'challengeFrame', 'cancel',
   // What pay() tells the shopper when a payment did not go through, and the element's own line (dialogTexts).
   'cardDeclined', 'insufficientFunds', 'cardRefused', 'notProcessed', 'authFailed', 'authCancelled', 'incorrectCvc', 'expiredCard',
-  'walletCancelled', 'declined', 'tryAgain', 'loadFailed',
+  'walletCancelled', 'declined', 'tryAgain', 'loadFailed', 'paid',
 ] as const satisfies readonly (keyof Catalogue)[];
 
 /** The id of the JSON block in which the service sends a server-rendered page's texts (iframe-app/ssr/). */
@@ -46,6 +46,8 @@ export const REASONS = {
   incorrect_cvc: 'incorrectCvc',
   expired_card: 'expiredCard',
   wallet_cancelled: 'walletCancelled',
+  // Pressed again once paid (by another element of the page): never "nothing was paid".
+  payment_intent_paid: 'paid',
   other: 'declined',
 } as const satisfies Record<string, (typeof CARD_FORM_TEXTS)[number]>;
 

@@ -107,6 +107,15 @@ describe('wallets with the real service', function () {
     expect(el.shadowRoot!.querySelector('dialog')).to.equal(null);
     const pi = await (await fetch(`/__cpe/intent/${await c.getPaymentIntentId()}`)).json();
     expect(pi.status).to.equal('succeeded');
+
+    // Pressed again, paid: no sheet, and the page hears it is paid (never "nothing was paid").
+    el.focus();
+    await inFrame('/frames/wallet-button/', 'button', 'focused');
+    await sendKeys({ press: 'Enter' });
+    await waitUntil(() => events.filter((e) => e.name === 'cpe:payment:end').length === 2, 'no second cpe:payment:end');
+    const again = events.filter((e) => e.name === 'cpe:payment:end')[1]!.detail;
+    expect([again.error.code, again.error.message]).to.deep.equal(['payment_intent_paid', 'Payment complete.']);
+    expect(el.shadowRoot!.querySelector('dialog')).to.equal(null);
   });
 
   it('wallet A declined: onAuthoriseEnd success false; pressing again pays on the same intent', async () => {
