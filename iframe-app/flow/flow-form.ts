@@ -158,16 +158,25 @@ export class FlowForm extends CardInputs {
     this.#emit({ name: 'submit', detail: {} });
   }
 
-  /** Try again: back to the form (the element clears the field to fix, focuses it and starts a fresh attempt). */
+  /** Try again pressed, until the element's `idle` comes back. */
+  #retrying = false;
+
+  /**
+   * Try again: the element answers `idle`, then clears the field to fix and focuses it (or focuses
+   * the form); only then is the form shown (shown at once, what a shopper typed before the element's
+   * answer arrived could be wiped). A second press meanwhile is ignored.
+   */
   retry(): void {
-    if (this.flowState.state !== 'failure') return;
-    this.flowState = { state: 'idle' };
+    if (this.flowState.state !== 'failure' || this.#retrying) return;
+    this.#retrying = true;
     this.#emit({ name: 'retry', detail: {} });
   }
 
   /** The element's `flowState` request. */
   setFlowState(next: FlowState): void {
     this.flowState = next;
+    // The element's fix (or focus) follows its idle on the same port: it puts the focus.
+    if (this.#retrying && next.state !== 'failure') this.#retrying = false;
     // The shopper is in this frame (they pressed the button): Try again takes the focus.
     if (next.state === 'failure' && document.hasFocus())
       void this.updateComplete.then(() => this.renderRoot.querySelector<HTMLButtonElement>('.retry')?.focus());
