@@ -31,6 +31,7 @@ import {
   PaymentIntentList,
   PaymentIntentListQuery,
   PaymentIntentUpdate,
+  PublicKeyCheck,
   SessionAttachRequest,
   SessionIntent,
   SessionIntentRequest,
@@ -92,6 +93,7 @@ export const SCHEMAS = {
   listEvents: { query: EventListQuery, response: EventList },
   retrieveEvent: { response: Event },
 
+  checkPublicKey: { response: PublicKeyCheck },
   retrieveSessionIntent: { response: SessionIntent },
   attachSessionIntent: { body: SessionAttachRequest, response: AttachResponse },
   confirmSessionIntent: { body: SessionIntentRequest, response: ConfirmResponse },

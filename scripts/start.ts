@@ -58,7 +58,7 @@ const portOf = (server: NetServer): number => (server.address() as AddressInfo).
 /** The demo merchant on its socket, or exit 1 with the reason. */
 async function demoOrExit(socket: NetServer, credentials: Credentials): Promise<{ server: Server; url: string }> {
   try {
-    return await startDemo({ port: socket, credentials });
+    return await startDemo({ port: socket, credentials, dataDir: config.dataDir });
   } catch (error) {
     process.stderr.write(`CPE could not start the demo merchant: ${(error as Error).message}\n`);
     process.exit(1);

@@ -23,6 +23,7 @@ import type {
   AttachResponse,
   AttemptError,
   AuthoriseResponse,
+  BillingDetails,
   ConfirmResponse,
   PaymentIntent,
   PaymentIntentCreate,
@@ -77,7 +78,9 @@ export class PaymentsService {
   }
 
   async create(merchantId: number, input: PaymentIntentCreate) {
-    if (input.merchantid !== merchantId) throw invalidParam('merchantid', `Invalid merchantid: the licence key belongs to merchant ${merchantId}.`);
+    // The licence key names the merchant; a merchantid given as well must agree with it.
+    if (input.merchantid !== undefined && input.merchantid !== merchantId)
+      throw invalidParam('merchantid', `Invalid merchantid: the licence key belongs to merchant ${merchantId}, not ${input.merchantid} (leave merchantid out: the key names the merchant).`);
     const sessionToken = newSecret('cpe_st_');
     const now = this.clock.now();
     const intent = await this.#intents.insert({
@@ -206,7 +209,7 @@ export class PaymentsService {
     return this.#vault.issue(merchantId, null, validateCard(raw));
   }
 
-  async attach(merchantId: number, intentId: string, input: { token: string; storeCard?: boolean }): Promise<AttachResponse> {
+  async attach(merchantId: number, intentId: string, input: { token: string; storeCard?: boolean; billing_details?: BillingDetails }): Promise<AttachResponse> {
     const intent = await this.#own(merchantId, intentId, true);
     this.#assert('attach', intent);
     const now = this.clock.now();
@@ -221,7 +224,8 @@ export class PaymentsService {
     const attempt: AttemptRow = {
       id: newId('att'),
       token: input.token,
-      card,
+      // Who pays with this card, when the page said (verify shows it in place of the intent's billTo).
+      card: input.billing_details ? { ...card, billing_details: input.billing_details } : card,
       three_ds_transaction_id: randomUUID(),
       three_ds: 'pending',
       outcome: 'attached',
