@@ -15,11 +15,11 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { newId, hashSecret } from '../../server/identity/secrets.ts';
 import type { IntentRow } from '../../server/payments/intent-rows.ts';
 import { openStore } from '../../server/store/open-store.ts';
 import { guardChildren, startServiceChild, stop, type ServiceChild } from '../../testkit/processes.ts';
 import { startPostgres } from '../../testkit/postgres.ts';
+import { storedIntent } from '../../testkit/intent-rows.ts';
 
 const root = resolve(import.meta.dirname, '../..');
 const { values: flags } = parseArgs({ options: { intents: { type: 'string' }, requests: { type: 'string' }, engines: { type: 'string' } } });
@@ -57,36 +57,17 @@ async function seed(config: { dataDir?: string; databaseUrl?: string }, merchant
   for (let from = 0; from < INTENTS; from += 1_000) {
     await store.transaction(async () => {
       for (let n = from; n < Math.min(INTENTS, from + 1_000); n++) {
-        const status = statusOf(n);
-        const paid = status === 'succeeded' || status === 'requires_capture';
         const created = start + Math.floor((n / INTENTS) * 30 * DAY);
-        await intents.insert({
-          id: newId('pi'),
-          merchant_id: merchantId,
-          status,
-          amount: 500 + (n % 9_500),
-          currency: 'GBP',
-          identifier: `order-${n}`,
-          auto_capture: status !== 'requires_capture',
-          moto: false,
-          purpose: 'payment',
-          account_id: null,
-          billTo: null,
-          cardHolderAccount: null,
-          recurringIntent: null,
-          session_hash: hashSecret(`bench-${n}-${Math.random()}`),
-          opaque_key: newId('opq'),
-          amount_authorised: paid ? 500 + (n % 9_500) : null,
-          amount_captured: status === 'succeeded' ? 500 + (n % 9_500) : 0,
-          amount_refunded: 0,
-          failed_attempts: status === 'failed' ? 1 : 0,
-          cancellation_reason: status === 'cancelled' ? 'abandoned' : null,
-          metadata: { order_id: `ord-${n}`, channel: ['web', 'phone', 'shop'][n % 3]!, customer: `cus-${n % 5_000}` },
-          description: null,
-          attempts: [],
-          created_at: created,
-          updated_at: created,
-        });
+        await intents.insert(
+          storedIntent({
+            merchant_id: merchantId,
+            status: statusOf(n),
+            amount: 500 + (n % 9_500),
+            identifier: `order-${n}`,
+            metadata: { order_id: `ord-${n}`, channel: ['web', 'phone', 'shop'][n % 3]!, customer: `cus-${n % 5_000}` },
+            created_at: created,
+          }),
+        );
       }
     });
   }
