@@ -12,7 +12,7 @@
  * this process asks each filter `--requests` times, one at a time, at a random cursor-free page of 10.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import type { IntentRow } from '../../server/payments/intent-rows.ts';
@@ -38,6 +38,8 @@ const STATUSES: [IntentRow['status'], number][] = [
 
 const watchdog = guardChildren(60 * 60);
 const log = (line: string) => process.stderr.write(`${line}\n`);
+/** The machine's load average (1, 5, 15 minutes): on two shared cores, what a timing means depends on it. */
+const load = () => loadavg().map((n) => n.toFixed(2)).join(' ');
 const percentile = (values: number[], p: number) => {
   const sorted = Float64Array.from(values).sort();
   return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
@@ -133,7 +135,9 @@ try {
       }
       service = await startServiceChild(root, work, env, { startTimeoutMs: 120_000 });
       try {
+        log(`  load average ${load()} before the requests`);
         const rows = await measure(service, start);
+        log(`  load average ${load()} after them`);
         const floor = rows[0]!;
         for (const row of rows) {
           const pass = row.p99 <= GOAL_MS;
