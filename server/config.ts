@@ -42,6 +42,11 @@ export interface Config {
   databasePool?: number;
   /** CPE_PROCESSES: how many worker processes `npm start` runs on one port (node:cluster; default 1). */
   processes?: number;
+  /**
+   * CPE_TEST_CLOCK (tests only): the service's clock stands still at these Unix seconds and moves
+   * only when the process that started it says so (server/test-clock.ts).
+   */
+  testClock?: number;
 }
 
 const int = (value: string | undefined, fallback: number) => {
@@ -74,6 +79,14 @@ function days(name: string, value: string | undefined, fallback: number): number
   if (value === undefined || value === '') return fallback;
   const n = Number(value);
   if (!Number.isFinite(n) || n <= 0 || n > 3650) throw new Error(`${name} is a number of days (above 0, at most 3650), got '${value}'.`);
+  return n;
+}
+
+/** CPE_TEST_CLOCK: Unix seconds, refused loudly otherwise. */
+function unixSeconds(name: string, value: string | undefined): number | undefined {
+  if (value === undefined || value === '') return undefined;
+  const n = Number(value);
+  if (!Number.isSafeInteger(n) || n < 0) throw new Error(`${name} is a time in Unix seconds (a whole number), got '${value}'.`);
   return n;
 }
 
@@ -114,5 +127,6 @@ export function configFromEnv(env = process.env): Config {
     databaseUrl: env.CPE_DATABASE_URL || undefined,
     databasePool: int(env.CPE_DATABASE_POOL, 20),
     processes: processCount(env.CPE_PROCESSES),
+    testClock: unixSeconds('CPE_TEST_CLOCK', env.CPE_TEST_CLOCK),
   };
 }

@@ -4,13 +4,14 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { createApp } from './app.ts';
-import { systemClock, type Clock } from './clock.ts';
+import { ManualClock, systemClock, type Clock } from './clock.ts';
 import { createServices, pruneExpired, type Services } from './services.ts';
 import type { Config } from './config.ts';
 import { createLogger } from './logger.ts';
 import { ensureSeeded, type Credentials } from './seed.ts';
 import { openStore } from './store/open-store.ts';
 import { startRefundSettlement } from './payments/refund-settlement.ts';
+import { obeyClockMoves } from './test-clock.ts';
 
 export interface RunningService {
   url: string;
@@ -35,8 +36,10 @@ const PRUNE_EVERY_MS = 60_000;
 /**
  * Opens the store, seeds it on first start, and serves the API on `config.port` (0: any free port).
  * The port is bound first, so the configuration is complete (and frozen) before any service reads it.
+ * The clock: the system's, or with `testClock` (CPE_TEST_CLOCK) one held still and moved by the
+ * parent process (test-clock.ts).
  */
-export async function startService(requested: Config, clock: Clock = systemClock): Promise<RunningService> {
+export async function startService(requested: Config, clock: Clock = requested.testClock === undefined ? systemClock : new ManualClock(requested.testClock)): Promise<RunningService> {
   // Until the store is open and the app built, a request gets 503 (try again) rather than no answer.
   let handle: ((req: IncomingMessage, res: ServerResponse) => void) | undefined;
   const http = createServer((req, res) => {
@@ -61,6 +64,11 @@ export async function startService(requested: Config, clock: Clock = systemClock
     pruneExpired(services).catch((error: Error) => logger.log('error', 'pruning failed', { error: error.name, message: error.message }));
   }, PRUNE_EVERY_MS).unref();
   const settlement = startRefundSettlement(services.payments, logger);
+  if (requested.testClock !== undefined && clock instanceof ManualClock) {
+    obeyClockMoves(clock, settlement.passNow);
+    // Said at the default level: a service whose time stands still is never what production wants.
+    logger.log('warn', 'CPE_TEST_CLOCK is set: the clock stands still, moved only by the parent process (tests only)', { now: clock.now() });
+  }
   // The CLI reaches an embedded store through its one process; on PostgreSQL it opens the database itself.
   const linked = config.dataDir && store.engine === 'embedded';
   if (linked) {

@@ -13,7 +13,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:net';
 import { join } from 'node:path';
-import { isClockMoved, type ClockMove, type ClockMoved } from './clock-messages.ts';
+import { isClockMoved, type ClockMove, type ClockMoved } from '../server/test-clock.ts';
 import { scaled } from './time.ts';
 import { TimeoutError } from './wait.ts';
 
@@ -148,7 +148,7 @@ export interface ServiceChild extends Child {
  * build check) on ports it binds itself (PORT=0, DEMO_PORT=0) and reports, with its own data folder
  * and the given environment; resolves once it serves (its `cpe:listening` message) with its
  * credentials. `clock`: the service's clock holds still at these Unix seconds, moved only by
- * `moveClock` (held-clock.ts).
+ * `moveClock` (CPE_TEST_CLOCK, server/test-clock.ts).
  */
 export async function startServiceChild(
   root: string,
@@ -156,8 +156,7 @@ export async function startServiceChild(
   env: Record<string, string> = {},
   options: { nodeFlags?: string[]; keepBytes?: number; startTimeoutMs?: number; clock?: number } = {},
 ): Promise<ServiceChild> {
-  const held = options.clock === undefined ? [] : ['--import', new URL('./held-clock.ts', import.meta.url).href];
-  const child = spawnNode('the service', [...(options.nodeFlags ?? []), '--import', 'tsx', ...held, 'scripts/start.ts'], {
+  const child = spawnNode('the service', [...(options.nodeFlags ?? []), '--import', 'tsx', 'scripts/start.ts'], {
     cwd: root,
     env: { PORT: '0', DEMO_PORT: '0', CPE_DATA_DIR: dataDir, CPE_PUBLIC_URL: 'http://127.0.0.1:0', ...env, ...(options.clock === undefined ? {} : { CPE_TEST_CLOCK: String(options.clock) }) },
     keepBytes: options.keepBytes,
@@ -171,7 +170,7 @@ let clockMoves = 0;
 
 /**
  * Moves the held clock of a service child started with `clock` by `seconds`; resolves with its time
- * once moved and the refund settlement job has passed at it (held-clock.ts).
+ * once moved and the refund settlement job has passed at it (server/test-clock.ts).
  */
 export async function moveClock(child: Pick<Child, 'proc' | 'message'>, seconds: number): Promise<number> {
   const id = ++clockMoves;

@@ -17,7 +17,7 @@ const root = resolve(import.meta.dirname, '../..');
 /**
  * `npm start` as a user runs it (one node process), on ports it binds and reports, with its data in
  * `dataDir`: testkit's startServiceChild, keeping the whole output (the leak test reads it).
- * `clock`: the service's clock holds still at these Unix seconds until moved (testkit/held-clock.ts).
+ * `clock`: the service's clock holds still at these Unix seconds until moved (CPE_TEST_CLOCK, server/test-clock.ts).
  */
 export async function startServiceProcess(dataDir: string, env: Record<string, string> = {}, { clock }: { clock?: number } = {}): Promise<ServiceProcess> {
   const service = await startServiceChild(root, dataDir, { CPE_RATE_LIMIT: '0', CPE_LOG_LEVEL: 'warn', ...env }, { keepBytes: 64 * 1024 * 1024, clock });

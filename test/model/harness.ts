@@ -12,7 +12,7 @@ import { tempDataDir } from '../../testkit/data-folder.ts';
  * same sequences on PostgreSQL), and its own data folder. Commands restart it (clean, or kill -9, or
  * kill -9 while writes are in flight) and carry on against the new process. With `heldClock`, the
  * service's clock stands still (at the time the suite starts) and moves only by `moveClock`, in this
- * process and every one restarted after it (testkit/held-clock.ts).
+ * process and every one restarted after it (CPE_TEST_CLOCK, server/test-clock.ts).
  */
 
 /** The limits would throttle a long run from one address: off, as in the other property suites. */

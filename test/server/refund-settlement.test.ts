@@ -7,12 +7,13 @@ import { tempDataDir } from '../../testkit/data-folder.ts';
 import { startServiceProcess, type ServiceProcess } from '../helpers/service-process.ts';
 import { apiClient, testEngine } from '../helpers/service.ts';
 import { PENDING_REFUND_SECONDS } from '../../server/payments/test-processor.ts';
+import { configFromEnv } from '../../server/config.ts';
 
 /**
  * The refund settlement job is durable: a pending refund (card 4000 0000 0000 5126) whose process is
  * killed (kill -9) before its outcome is due is settled by the next process on the same data, on
  * the engine under test. Nothing of it lives in a timer of the process that made it. Both processes
- * run on a held clock (testkit/held-clock.ts), moved by the test.
+ * run on a held clock (CPE_TEST_CLOCK, server/test-clock.ts), moved by the test.
  */
 let service: ServiceProcess | undefined;
 after(() => service?.stop('SIGKILL'));
@@ -43,4 +44,10 @@ test('kill -9 with a refund pending: the restarted service settles it (failed), 
   assert.deepEqual([refund.status, refund.failure_reason], ['failed', 'expired_or_canceled_card']);
   const intent = (await api('GET', `/v1/payment_intents/${id}`, { token: key })).body;
   assert.deepEqual([intent.status, intent.amount_refunded, intent.amount_received], ['succeeded', 0, 4200]);
+});
+
+test('CPE_TEST_CLOCK: Unix seconds, or refused at start naming the variable', () => {
+  assert.equal(configFromEnv({ CPE_TEST_CLOCK: '1700000000' }).testClock, 1_700_000_000);
+  assert.equal(configFromEnv({}).testClock, undefined);
+  for (const value of ['soon', '-1', '1.5', '1e30']) assert.throws(() => configFromEnv({ CPE_TEST_CLOCK: value }), /CPE_TEST_CLOCK is a time in Unix seconds/, value);
 });
