@@ -1,4 +1,4 @@
-import type { ManualClock } from './clock.ts';
+import { ManualClock, systemClock, type Clock } from './clock.ts';
 
 /**
  * CPE_TEST_CLOCK, for tests of timing rules against the whole service process (a pending refund
@@ -24,6 +24,9 @@ export interface ClockMoved {
 
 export const isClockMove = (message: unknown): message is ClockMove => (message as ClockMove | undefined)?.type === 'cpe:move-clock';
 export const isClockMoved = (message: unknown): message is ClockMoved => (message as ClockMoved | undefined)?.type === 'cpe:clock-moved';
+
+/** The service's clock: the system's, or with CPE_TEST_CLOCK (`testClock`) a ManualClock at that time. */
+export const configuredClock = (testClock: number | undefined): Clock => (testClock === undefined ? systemClock : new ManualClock(testClock));
 
 /** Moves `clock` as the parent process says, each answered after a settlement pass (`settle`). */
 export function obeyClockMoves(clock: ManualClock, settle: () => Promise<void>): void {

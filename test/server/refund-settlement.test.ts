@@ -6,7 +6,7 @@ import { freshTestDatabase } from '../../testkit/postgres.ts';
 import { tempDataDir } from '../../testkit/data-folder.ts';
 import { startServiceProcess, type ServiceProcess } from '../helpers/service-process.ts';
 import { apiClient, testEngine } from '../helpers/service.ts';
-import { PENDING_REFUND_SECONDS } from '../../server/payments/test-processor.ts';
+import { PENDING_REFUND_SECONDS } from '../../server/payments/test-cards.ts';
 import { configFromEnv } from '../../server/config.ts';
 
 /**
