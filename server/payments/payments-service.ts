@@ -132,14 +132,18 @@ export class PaymentsService {
   }
 
   /**
-   * The merchant's intents, newest first. One status reads that status's own list; the other
-   * filters are conditions on the merchant's list, which each engine evaluates on its indexes.
+   * The merchant's intents, newest first. One status reads that status's own list; several are the
+   * union of theirs (`among`); the other filters are conditions on the merchant's list, which each
+   * engine evaluates on its indexes.
    */
   async list(merchantId: number, query: PaymentIntentListQuery) {
     const merchant = { index: 'merchant', key: String(merchantId) };
     const filter: RowFilter = {};
     const statuses = query.status ? [...new Set(query.status)] : undefined;
-    if (statuses && statuses.length > 1) filter.oneOf = { status: statuses };
+    if (statuses && statuses.length > 1) {
+      filter.oneOf = { status: statuses };
+      filter.among = statuses.map((status) => ({ index: 'status', key: `${merchantId}:${status}` }));
+    }
     if (query.metadata) {
       filter.holds = { metadata: query.metadata };
       filter.within = Object.entries(query.metadata).map(([key, value]) => ({ index: 'metadata', key: metadataPair(merchantId, key, value) }));

@@ -535,9 +535,17 @@ class PgCollection<T extends Row> implements Collection<T> {
     }
     values.push(limit + 1);
     const order = older ? 'DESC' : 'ASC';
-    const { rows } = await this.store.query(`${this.#select} WHERE ${where.join(' AND ')} ORDER BY t.seq ${order}, t.id ${order} LIMIT $${values.length}`, values, {
-      planEach: query.range !== undefined || filter !== undefined,
-    });
+    const take = `ORDER BY t.seq ${order}, t.id ${order} LIMIT $${values.length}`;
+    const among = filter?.among;
+    // Several lists of one index (several statuses): each walked on its own index, a page's worth
+    // each, then merged; as one WHERE of `= ANY`, the planner would read the whole stretch of the
+    // page's list (a bitmap of the merchant's rows, sorted) to keep a few.
+    const text = among?.length
+      ? `SELECT * FROM (${among
+          .map((other) => `(${this.#select} WHERE ${this.#index(other.index)} = $${values.push(other.key)} AND ${where.join(' AND ')} ${take})`)
+          .join(' UNION ALL ')}) t ${take}`
+      : `${this.#select} WHERE ${where.join(' AND ')} ${take}`;
+    const { rows } = await this.store.query(text, values, { planEach: query.range !== undefined || filter !== undefined });
     const data = rows.slice(0, limit).map((r) => this.#row(r));
     return { data: older ? data : data.reverse(), hasMore: rows.length > limit };
   }

@@ -89,6 +89,13 @@ export interface RowFilter {
    * PostgreSQL plans from the conditions and its own indexes instead.
    */
   within?: readonly CursorList[];
+  /**
+   * Lists of one index (an intent's status list, one per status asked for), whose union holds every
+   * row of the page's list that meets the filter: PostgreSQL walks each list's index newest first and
+   * merges them (a filter of several statuses reads a page's worth of each, not the merchant's list);
+   * the embedded engine walks the page's list and tests `oneOf`.
+   */
+  among?: readonly CursorList[];
 }
 
 /** A page's range and RowFilter as a predicate over a row (the embedded engine's way). */
