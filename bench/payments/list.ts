@@ -27,6 +27,11 @@ const INTENTS = Number(flags.intents ?? 100_000);
 const REQUESTS = Number(flags.requests ?? 1_000);
 const ENGINES = (flags.engines ?? 'embedded,postgres').split(',') as ('embedded' | 'postgres')[];
 const GOAL_MS = 25;
+/**
+ * On this shared machine the unfiltered page's own p99 may be past the goal (at a load average of
+ * 16, 112 ms): then the ratio of the medians says what the filters cost, the floor being the same run's.
+ */
+const RATIO_GOAL = 2;
 const DAY = 86_400;
 const STATUSES: [IntentRow['status'], number][] = [
   ['succeeded', 0.6],
@@ -110,6 +115,7 @@ async function measure(service: ServiceChild, start: number) {
 }
 
 let failed = false;
+let ratioFailed = false;
 try {
   log(`Intent list benchmark: ${INTENTS.toLocaleString('en-GB')} intents of one merchant, ${REQUESTS} pages of 10 per filter, one at a time; goal p99 ≤ ${GOAL_MS} ms`);
   for (const engine of ENGINES) {
@@ -142,8 +148,14 @@ try {
         for (const row of rows) {
           const pass = row.p99 <= GOAL_MS;
           if (!pass) failed = true;
-          log(`  ${row.filter.padEnd(50)} p50 ${row.p50.toFixed(2).padStart(6)} ms  p99 ${row.p99.toFixed(2).padStart(6)} ms  (${(row.p99 / floor.p99).toFixed(2)}× the floor's p99)  ${pass ? 'PASS' : 'FAIL'}`);
+          log(`  ${row.filter.padEnd(50)} p50 ${row.p50.toFixed(2).padStart(6)} ms  p99 ${row.p99.toFixed(2).padStart(6)} ms  (${(row.p50 / floor.p50).toFixed(2)}× / ${(row.p99 / floor.p99).toFixed(2)}× the floor's)  ${pass ? 'PASS' : 'FAIL'}`);
         }
+        // What the machine cannot hide: a filter's cost beside the unfiltered page's in the same run,
+        // by the medians (a p99 of 1,000 requests on a loaded machine is its busiest moments').
+        const worst = rows.slice(1).reduce((a, b) => (b.p50 > a.p50 ? b : a));
+        const ratio = worst.p50 / floor.p50;
+        if (ratio > RATIO_GOAL) ratioFailed = true;
+        log(`  ${ratio <= RATIO_GOAL ? 'PASS' : 'FAIL'} ratio: every filter's p50 ≤ ${RATIO_GOAL}× the unfiltered page's (worst: ${worst.filter}, ${ratio.toFixed(2)}×)`);
       } finally {
         await stop(service);
       }
@@ -152,8 +164,9 @@ try {
       rmSync(work, { recursive: true, force: true });
     }
   }
-  log(`\n${failed ? 'FAIL' : 'PASS'}: p99 of a filtered page ≤ ${GOAL_MS} ms at ${INTENTS.toLocaleString('en-GB')} intents on ${ENGINES.join(' and ')}`);
+  log(`\n${failed ? 'FAIL' : 'PASS'}: p99 of a filtered page ≤ ${GOAL_MS} ms at ${INTENTS.toLocaleString('en-GB')} intents on ${ENGINES.join(' and ')} (load average ${load()})`);
+  log(`${ratioFailed ? 'FAIL' : 'PASS'}: every filtered page's p50 ≤ ${RATIO_GOAL}× the unfiltered page's of the same run`);
 } finally {
   clearTimeout(watchdog);
 }
-process.exit(failed ? 1 : 0);
+process.exit(failed || ratioFailed ? 1 : 0);

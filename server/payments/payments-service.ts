@@ -150,7 +150,7 @@ export class PaymentsService {
     }
     const conditions = Object.keys(filter).length ? filter : undefined;
     const created = createdBounds(query.created);
-    const range = created && { field: 'created_at', ...created };
+    const range = created && { field: 'created_at', grows: true, ...created };
     const { data, hasMore } =
       statuses?.length === 1
         ? await listPage(this.#intents, 'pi', 'status', `${merchantId}:${statuses[0]}`, query, merchant, conditions, range)

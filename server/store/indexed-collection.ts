@@ -1,4 +1,4 @@
-import { added, firstOf, lowerBound, removed, replaced, rowsOf, sizeOf, type Bucket } from './ordered-index.ts';
+import { added, firstAtLeast, firstOf, lowerBound, removed, replaced, rowsOf, sizeOf, type Bucket } from './ordered-index.ts';
 import { idPosition, isUnpositionedId } from '../identity/ids.ts';
 import { CursorNotFound, hasKey, rowMatches, type CursorList, type IndexSpec, type Page, type PageQuery, type Row, type RowFilter } from './store.ts';
 
@@ -206,13 +206,17 @@ export class IndexedCollection<T extends Row> {
    */
   #matchingPage(rows: readonly Stored<T>[], query: PageQuery, list: CursorList, matches: (row: object) => boolean): Page<T> {
     const found: T[] = [];
+    // A range on a field that grows with the sequence is a stretch of the list: only it is walked.
+    const range = query.range?.grows ? query.range : undefined;
+    const from = range?.gte === undefined ? 0 : firstAtLeast(rows, range.field, range.gte);
+    const to = range?.lte === undefined ? rows.length : firstAtLeast(rows, range.field, range.lte + 1);
     if (query.endingBefore !== undefined) {
-      for (let i = lowerBound(rows, this.#cursorSeq(list, 'ending_before', query.endingBefore) + 1); i < rows.length && found.length <= query.limit; i++)
+      for (let i = Math.max(from, lowerBound(rows, this.#cursorSeq(list, 'ending_before', query.endingBefore) + 1)); i < to && found.length <= query.limit; i++)
         if (matches(rows[i])) found.push(rows[i]);
       return { data: found.slice(0, query.limit).reverse(), hasMore: found.length > query.limit };
     }
-    const end = query.startingAfter === undefined ? rows.length : lowerBound(rows, this.#cursorSeq(list, 'starting_after', query.startingAfter));
-    for (let i = end - 1; i >= 0 && found.length <= query.limit; i--) if (matches(rows[i])) found.push(rows[i]);
+    const end = Math.min(to, query.startingAfter === undefined ? rows.length : lowerBound(rows, this.#cursorSeq(list, 'starting_after', query.startingAfter)));
+    for (let i = end - 1; i >= from && found.length <= query.limit; i--) if (matches(rows[i])) found.push(rows[i]);
     return { data: found.slice(0, query.limit), hasMore: found.length > query.limit };
   }
 

@@ -36,6 +36,18 @@ export function lowerBound<T extends Sequenced>(rows: readonly T[], seq: number)
   return lo;
 }
 
+/** The first index of `rows` whose numeric `field` is at least `value` (rows in which it never goes down). */
+export function firstAtLeast(rows: readonly object[], field: string, value: number): number {
+  let lo = 0;
+  let hi = rows.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (((rows[mid] as Record<string, number>)[field] ?? -Infinity) < value) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
 /** The bucket with `row` added in sequence order. */
 export function added<T extends Sequenced>(bucket: Bucket<T> | undefined, row: T): Bucket<T> {
   if (bucket === undefined) return row;

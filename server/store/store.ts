@@ -17,7 +17,17 @@ export interface PageQuery {
    * Only rows whose numeric `field` (a top-level field; a column in PostgreSQL) lies within these
    * bounds, both inclusive (`created[gte]`, `created[lte]` of a list): pages and has_more count only them.
    */
-  range?: { field: string; gte?: number; lte?: number };
+  range?: {
+    field: string;
+    gte?: number;
+    lte?: number;
+    /**
+     * The field never goes down as a list's sequence goes up (a creation time, from the clock the
+     * row's id comes from): the embedded engine then finds the range's stretch of the list by binary
+     * search instead of walking to it (PostgreSQL reads the same from TableDef.grows).
+     */
+    grows?: boolean;
+  };
 }
 
 export interface Page<T> {
