@@ -209,7 +209,7 @@ export class IndexedCollection<T extends Row> {
     // A range on a field that grows with the sequence is a stretch of the list: only it is walked.
     const range = query.range?.grows ? query.range : undefined;
     const from = range?.gte === undefined ? 0 : firstAtLeast(rows, range.field, range.gte);
-    const to = range?.lte === undefined ? rows.length : firstAtLeast(rows, range.field, range.lte + 1);
+    const to = range?.lte === undefined ? rows.length : firstAtLeast(rows, range.field, range.lte, true);
     if (query.endingBefore !== undefined) {
       for (let i = Math.max(from, lowerBound(rows, this.#cursorSeq(list, 'ending_before', query.endingBefore) + 1)); i < to && found.length <= query.limit; i++)
         if (matches(rows[i])) found.push(rows[i]);
