@@ -2,7 +2,6 @@ import cluster from 'node:cluster';
 import type { Server } from 'node:http';
 import { createServer as createNetServer, type AddressInfo, type Server as NetServer } from 'node:net';
 import { startDemo } from '../demo/server.ts';
-import { systemClock } from '../server/clock.ts';
 import { configFromEnv, type Config } from '../server/config.ts';
 import { readSdkRelease, sdkScriptTag } from '../server/http/sdk-release.ts';
 import { createLogger, type Logger } from '../server/logger.ts';
@@ -10,6 +9,7 @@ import type { Credentials } from '../server/seed.ts';
 import { startService, type RunningService } from '../server/start.ts';
 import { withoutPassword } from '../server/store/open-store.ts';
 import { Supervisor, type WorkerMessage } from '../server/supervisor.ts';
+import { configuredClock } from '../server/test-clock.ts';
 
 /**
  * `npm start`: the service (one process, or CPE_PROCESSES workers) and the demo merchant, on two
@@ -106,7 +106,7 @@ async function serviceOrExit(serviceConfig: Config = config): Promise<{ service:
   const logger = createLogger(config.log);
   exitOnFatal(logger);
   try {
-    return { service: await startService(serviceConfig, systemClock, logger, { listenWhenReady: process.env.CPE_LISTEN_WHEN_READY === '1' }), logger };
+    return { service: await startService(serviceConfig, configuredClock(serviceConfig.testClock), logger, { listenWhenReady: process.env.CPE_LISTEN_WHEN_READY === '1' }), logger };
   } catch (error) {
     const why = serviceNotStarted(error);
     logger.log('fatal', 'could not start', { message: why });

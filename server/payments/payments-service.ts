@@ -38,6 +38,9 @@ export const MAX_FAILED_ATTEMPTS = 5;
 export { TOKEN_TTL_SECONDS } from './card-vault.ts';
 export { CHALLENGE_TTL_SECONDS, type ChallengeView } from './challenges.ts';
 
+/** An intent's key in the list of one metadata pair of its merchant (JSON: no key or value can run into the next). */
+const metadataPair = (merchantId: number, key: string, value: string) => JSON.stringify([merchantId, key, value]);
+
 /**
  * The Payment Intent lifecycle: create, update, list, attach, confirm, the challenge's answer,
  * authorise, capture, cancel, verify, and refunds. Tokens and vaulted cards (card-vault.ts),
@@ -70,6 +73,8 @@ export class PaymentsService {
       opaque: (i) => i.opaque_key,
       merchant: (i) => String(i.merchant_id),
       status: (i) => `${i.merchant_id}:${i.status}`,
+      // One list per metadata pair (the embedded engine's; PostgreSQL's GIN index on metadata serves the same filter).
+      metadata: (i) => Object.entries(i.metadata ?? {}).map(([key, value]) => metadataPair(i.merchant_id, key, value)),
     });
     this.#vault = new CardVault(store, clock);
     this.#challenges = new Challenges(store, clock);
@@ -130,18 +135,25 @@ export class PaymentsService {
   }
 
   /**
-   * The merchant's intents, newest first. One status reads that status's own list; the other
-   * filters are conditions on the merchant's list, which each engine evaluates on its indexes.
+   * The merchant's intents, newest first. One status reads that status's own list; several are the
+   * union of theirs (`among`); the other filters are conditions on the merchant's list, which each
+   * engine evaluates on its indexes.
    */
   async list(merchantId: number, query: PaymentIntentListQuery) {
     const merchant = { index: 'merchant', key: String(merchantId) };
     const filter: RowFilter = {};
     const statuses = query.status ? [...new Set(query.status)] : undefined;
-    if (statuses && statuses.length > 1) filter.oneOf = { status: statuses };
-    if (query.metadata) filter.holds = { metadata: query.metadata };
+    if (statuses && statuses.length > 1) {
+      filter.oneOf = { status: statuses };
+      filter.among = statuses.map((status) => ({ index: 'status', key: `${merchantId}:${status}` }));
+    }
+    if (query.metadata) {
+      filter.holds = { metadata: query.metadata };
+      filter.within = Object.entries(query.metadata).map(([key, value]) => ({ index: 'metadata', key: metadataPair(merchantId, key, value) }));
+    }
     const conditions = Object.keys(filter).length ? filter : undefined;
     const created = createdBounds(query.created);
-    const range = created && { field: 'created_at', ...created };
+    const range = created && { field: 'created_at', grows: true, ...created };
     const { data, hasMore } =
       statuses?.length === 1
         ? await listPage(this.#intents, 'pi', 'status', `${merchantId}:${statuses[0]}`, query, merchant, conditions, range)
