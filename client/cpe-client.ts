@@ -150,6 +150,41 @@ export class CpeClient {
     return this.#call('retrieveEvent', undefined, {}, { id: eventId });
   }
 
+  /** Sends an event to one of your webhook endpoints again, now. */
+  retryEvent(eventId: string, input: BodyIn<'retryEvent'>, options?: RequestOptions): Promise<Answer<'retryEvent'>> {
+    return this.#call('retryEvent', input, options, { id: eventId });
+  }
+
+  /** A webhook endpoint for your events; the answer's `secret` (whsec_…) is shown only here: keep it. */
+  createWebhookEndpoint(input: BodyIn<'createWebhookEndpoint'>, options?: RequestOptions): Promise<Answer<'createWebhookEndpoint'>> {
+    return this.#call('createWebhookEndpoint', input, options);
+  }
+
+  listWebhookEndpoints(query: QueryIn<'listWebhookEndpoints'> = {}): Promise<Answer<'listWebhookEndpoints'>> {
+    return this.#call('listWebhookEndpoints', undefined, {}, {}, query);
+  }
+
+  retrieveWebhookEndpoint(endpointId: string): Promise<Answer<'retrieveWebhookEndpoint'>> {
+    return this.#call('retrieveWebhookEndpoint', undefined, {}, { id: endpointId });
+  }
+
+  updateWebhookEndpoint(endpointId: string, input: BodyIn<'updateWebhookEndpoint'>, options?: RequestOptions): Promise<Answer<'updateWebhookEndpoint'>> {
+    return this.#call('updateWebhookEndpoint', input, options, { id: endpointId });
+  }
+
+  deleteWebhookEndpoint(endpointId: string): Promise<Answer<'deleteWebhookEndpoint'>> {
+    return this.#call('deleteWebhookEndpoint', undefined, {}, { id: endpointId });
+  }
+
+  /** A new secret; for 24 hours deliveries carry signatures of both. */
+  rotateWebhookEndpointSecret(endpointId: string, options?: RequestOptions): Promise<Answer<'rotateWebhookEndpointSecret'>> {
+    return this.#call('rotateWebhookEndpointSecret', {}, options, { id: endpointId });
+  }
+
+  listWebhookAttempts(endpointId: string, query: QueryIn<'listWebhookAttempts'> = {}): Promise<Answer<'listWebhookAttempts'>> {
+    return this.#call('listWebhookAttempts', undefined, {}, { id: endpointId }, query);
+  }
+
   /**
    * POSTs a body to a backend route and hands back the answer as is, errors included: what a
    * merchant's middleware route does with the SDK's request.

@@ -55,6 +55,8 @@ export async function startService(requested: Config, clock: Clock = systemClock
   const app = createApp(services, { adminSecret });
   handle = app.callback();
   const credentials = await ensureSeeded(services);
+  // Webhook deliveries: what is pending (from before a restart, or another process's) goes out now.
+  services.webhooks.start();
   await pruneExpired(services);
   const pruning = setInterval(() => {
     pruneExpired(services).catch((error: Error) => logger.log('error', 'pruning failed', { error: error.name, message: error.message }));
@@ -72,6 +74,7 @@ export async function startService(requested: Config, clock: Clock = systemClock
     credentials,
     async close() {
       clearInterval(pruning);
+      await services.webhooks.stop();
       await new Promise<void>((resolve) => http.close(() => resolve()));
       http.closeAllConnections();
       await store.close();
