@@ -90,14 +90,14 @@ export const WebhookAttemptListQuery = z.strictObject({ ...listQuery, event: idS
 
 export const EventRetryRequest = z.strictObject({ endpoint: idString.describe('The webhook endpoint (we_…) to send the event to now') });
 
-/** Where the delivery of one event to one endpoint stands. */
+/** A delivery of one event to one endpoint, pending: its attempts list tells how each went. */
 export const WebhookDelivery = z
   .object({
     object: z.literal('webhook_delivery'),
     event: z.string(),
     endpoint: z.string(),
-    status: z.enum(['pending', 'succeeded', 'failed']),
+    status: z.literal('pending'),
     attempts: z.int().describe('Attempts made so far'),
-    next_attempt_at: timestamp.nullable(),
+    next_attempt_at: timestamp,
   })
   .meta({ id: 'WebhookDelivery' });

@@ -199,17 +199,17 @@ export const TABLES: Record<string, TableDef> = {
       owner: t('text'),
       event_id: t('text'),
       endpoint_id: t('text'),
-      status: t('text'),
       attempts: t('int'),
       scheduled: t('int'),
       next_at: t('bigint'),
       resume_at: t('bigint'),
       manual: t('bool'),
+      lease_owner: t('bigint'),
       lease_until: t('bigint'),
       lease_token: t('text'),
       created: t('bigint'),
     },
-    indexes: { endpoint: 'endpoint_id', pending: 'ix_pending', expiry: 'ix_expiry' },
+    indexes: { endpoint: 'endpoint_id', expiry: 'ix_expiry' },
     derived: { expiry: 'bigint' },
   },
   webhook_attempts: {
@@ -515,29 +515,27 @@ CREATE TABLE webhook_endpoints (
 );
 CREATE INDEX webhook_endpoints_owner ON webhook_endpoints (owner, seq, id);
 
--- The outbox: one row per event and endpoint, written in the event's transaction. Times in ms.
--- A claim is a lease (lease_until, lease_token) taken with FOR UPDATE SKIP LOCKED (pg-claims.ts).
+-- The outbox: one row per event and endpoint, written in the event's transaction, deleted once
+-- finished (the attempts stay). Times in ms. A claim (lease_owner: the claiming process's advisory
+-- lock; lease_until: when it goes stale; lease_token) is taken with FOR UPDATE SKIP LOCKED (pg-claims.ts).
 CREATE TABLE webhook_deliveries (
   id text PRIMARY KEY,
   owner text NOT NULL,
   event_id text NOT NULL REFERENCES events (id) ON DELETE CASCADE,
   endpoint_id text NOT NULL REFERENCES webhook_endpoints (id) ON DELETE CASCADE,
-  status text NOT NULL CHECK (status IN ('pending', 'succeeded', 'failed')),
   attempts integer NOT NULL,
   scheduled integer NOT NULL,
-  next_at bigint,
+  next_at bigint NOT NULL,
   resume_at bigint,
   manual boolean NOT NULL,
+  lease_owner bigint,
   lease_until bigint,
   lease_token text,
   created bigint NOT NULL,
   seq bigint NOT NULL DEFAULT nextval('cpe_seq'),
-  ix_pending text GENERATED ALWAYS AS (CASE WHEN status = 'pending' THEN 'pending' END) STORED,
   ix_expiry bigint
 );
-CREATE INDEX webhook_deliveries_due ON webhook_deliveries (endpoint_id, next_at) WHERE status = 'pending';
-CREATE INDEX webhook_deliveries_endpoint ON webhook_deliveries (endpoint_id, seq);
-CREATE INDEX webhook_deliveries_pending ON webhook_deliveries (ix_pending, seq) WHERE status = 'pending';
+CREATE INDEX webhook_deliveries_due ON webhook_deliveries (endpoint_id, next_at);
 CREATE INDEX webhook_deliveries_expiry ON webhook_deliveries (ix_expiry, seq);
 
 CREATE TABLE webhook_attempts (

@@ -1,10 +1,11 @@
+import type { Store } from '../store/store.ts';
 import type { Claim, Deliveries, DeliveryRow } from './deliveries.ts';
 import type { WebhookEndpoints } from './endpoints.ts';
 
 /**
  * Who attempts which delivery: at most one attempt per event and endpoint in flight, wherever it
  * runs. The embedded engine serves one process, so its claims live in that process's memory
- * (MemoryClaims); PostgreSQL's are leases on the rows (pg-claims.ts), shared by every process.
+ * (MemoryClaims); PostgreSQL's are written on the rows (pg-claims.ts), shared by every process.
  */
 export interface DeliveryClaims {
   /**
@@ -13,11 +14,13 @@ export interface DeliveryClaims {
    */
   claim(now: number, limit: number, busy: ReadonlyMap<string, number>, perEndpoint: number): Promise<Claim[]>;
   /** Whether an attempt of the delivery is under way now (a manual retry waits for it). */
-  inFlight(row: DeliveryRow, now: number): boolean;
+  inFlight(row: DeliveryRow, now: number): boolean | Promise<boolean>;
   /** Whether the claim still holds, so its outcome may be recorded. */
   holds(row: DeliveryRow, claim: Claim): boolean;
-  /** The attempt of `claim` is over (recorded or not). */
-  release(claim: Claim): void;
+  /** The attempt of `claim` is over; `recorded`: its outcome was. */
+  release(claim: Claim, recorded: boolean): void | Promise<void>;
+  /** This process claims no more (its claims are free for others). */
+  stop?(): Promise<void>;
 }
 
 /** Claims of the embedded engine: its one process holds them in memory; a restart starts with none. */
@@ -25,17 +28,33 @@ export class MemoryClaims implements DeliveryClaims {
   readonly #held = new Set<string>();
 
   constructor(
+    private readonly store: Store,
     private readonly deliveries: Deliveries,
     private readonly endpoints: WebhookEndpoints,
   ) {}
 
+  /**
+   * Scans the rows in memory, where a write shows before its commit is on disk: as a read-only
+   * transaction, answered once all it saw is durable, so nothing is sent that a kill -9 could still
+   * take back (an event whose change never committed).
+   */
   async claim(now: number, limit: number, busy: ReadonlyMap<string, number>, perEndpoint: number): Promise<Claim[]> {
     const claimed: Claim[] = [];
+    try {
+      await this.store.transaction(() => this.#scan(claimed, now, limit, busy, perEndpoint), { readOnly: true });
+    } catch (error) {
+      for (const claim of claimed) this.#held.delete(claim.row.id);
+      throw error;
+    }
+    return claimed;
+  }
+
+  async #scan(claimed: Claim[], now: number, limit: number, busy: ReadonlyMap<string, number>, perEndpoint: number): Promise<void> {
     const taken = new Map(busy);
     const enabled = new Map<string, boolean>();
     for (const row of await this.deliveries.pending()) {
       if (claimed.length >= limit) break;
-      if (row.next_at === null || row.next_at > now || this.#held.has(row.id) || (taken.get(row.endpoint_id) ?? 0) >= perEndpoint) continue;
+      if (row.next_at > now || this.#held.has(row.id) || (taken.get(row.endpoint_id) ?? 0) >= perEndpoint) continue;
       let on = enabled.get(row.endpoint_id);
       if (on === undefined) enabled.set(row.endpoint_id, (on = (await this.endpoints.get(row.endpoint_id))?.status === 'enabled'));
       if (!on) continue;
@@ -43,7 +62,6 @@ export class MemoryClaims implements DeliveryClaims {
       taken.set(row.endpoint_id, (taken.get(row.endpoint_id) ?? 0) + 1);
       claimed.push({ row, token: null });
     }
-    return claimed;
   }
 
   inFlight(row: DeliveryRow): boolean {

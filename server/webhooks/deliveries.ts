@@ -13,7 +13,8 @@ import type { SendOutcome } from './send.ts';
 
 /**
  * The outbox: one row per event and endpoint that takes it, written in the event's transaction (so in
- * its change's), pending until an attempt succeeds or the schedule runs out. Times are milliseconds.
+ * its change's), until an attempt succeeds or the schedule runs out; then the row goes (the attempts
+ * stay). Every row is a pending delivery. Times are milliseconds.
  */
 export interface DeliveryRow {
   /** `<event id>:<endpoint id>`: one delivery per event and endpoint. */
@@ -21,18 +22,18 @@ export interface DeliveryRow {
   owner: Owner;
   event_id: string;
   endpoint_id: string;
-  status: 'pending' | 'succeeded' | 'failed';
-  /** Attempts made, manual ones included. */
+  /** Attempts made, manual ones included (earlier deliveries' too, after a manual retry). */
   attempts: number;
   /** Attempts the schedule made: the next delay is the schedule's entry after them. */
   scheduled: number;
-  /** When the next attempt is due (pending only). */
-  next_at: number | null;
+  /** When the next attempt is due. */
+  next_at: number;
   /** Where a manual retry found the schedule: it resumes there if that attempt fails. */
   resume_at: number | null;
   /** The next attempt is a manual one (POST /v1/events/:id/retry). */
   manual: boolean;
-  /** PostgreSQL's claim (pg-claims.ts): whose attempt is under way, until when. */
+  /** PostgreSQL's claim (pg-claims.ts): the process whose attempt is under way, when it goes stale, its token. */
+  lease_owner: number | null;
   lease_until: number | null;
   lease_token: string | null;
   created: number;
@@ -56,10 +57,20 @@ export interface AttemptRow {
   next_retry_at: number | null;
 }
 
-/** An attempt this process may make: the delivery as claimed, and the claim's token (PostgreSQL). */
+/** An attempt this process may make: the delivery as claimed, the claim's token (PostgreSQL), and its event and endpoint when the claim read them. */
 export interface Claim {
   row: DeliveryRow;
   token: string | null;
+  event?: EventRow;
+  endpoint?: EndpointRow;
+}
+
+/** An attempt made, to be recorded. */
+export interface FinishedAttempt {
+  claim: Claim;
+  endpoint: EndpointRow;
+  event: EventRow;
+  outcome: SendOutcome;
 }
 
 export const deliveryId = (eventId: string, endpointId: string) => `${eventId}:${endpointId}`;
@@ -86,9 +97,9 @@ const deliveryView = (row: DeliveryRow) => ({
   object: 'webhook_delivery' as const,
   event: row.event_id,
   endpoint: row.endpoint_id,
-  status: row.status,
+  status: 'pending' as const,
   attempts: row.attempts,
-  next_attempt_at: row.next_at === null ? null : Math.ceil(row.next_at / 1000),
+  next_attempt_at: Math.ceil(row.next_at / 1000),
 });
 
 const PAGE_SIZE = 10;
@@ -112,7 +123,8 @@ export class Deliveries {
     const keep = retentionDays * DAY;
     this.#deliveries = store.collection<DeliveryRow>('webhook_deliveries', {
       endpoint: (d) => d.endpoint_id,
-      pending: (d) => (d.status === 'pending' ? 'pending' : undefined),
+      // Every row (the embedded engine's claims scan them, oldest first).
+      pending: () => 'pending',
       ...expiryIndex((d) => d.created + keep),
     });
     this.#attempts = store.collection<AttemptRow>('webhook_attempts', {
@@ -139,18 +151,18 @@ export class Deliveries {
     if (made) this.store.afterCommit(this.due);
   }
 
-  #newDelivery(event: EventRow, endpoint: EndpointRow, manual: boolean): DeliveryRow {
+  #newDelivery(event: EventRow, endpoint: EndpointRow, manual: boolean, attempts = 0): DeliveryRow {
     return {
       id: deliveryId(event.id, endpoint.id),
       owner: event.owner,
       event_id: event.id,
       endpoint_id: endpoint.id,
-      status: 'pending',
-      attempts: 0,
+      attempts,
       scheduled: 0,
       next_at: msNow(this.clock),
       resume_at: null,
       manual,
+      lease_owner: null,
       lease_until: null,
       lease_token: null,
       created: this.clock.now(),
@@ -161,7 +173,7 @@ export class Deliveries {
    * POST /v1/events/:id/retry: one attempt of the event to the endpoint now, beside the schedule
    * (if that attempt fails, a pending delivery resumes its schedule; a finished one stays finished).
    */
-  async retry(owner: Owner, eventId: string, endpointId: string, inFlight: (row: DeliveryRow) => boolean) {
+  async retry(owner: Owner, eventId: string, endpointId: string, inFlight: (row: DeliveryRow) => boolean | Promise<boolean>) {
     const event = await this.events.row(owner, eventId);
     const endpoint = await this.endpoints.own(owner, endpointId, 'endpoint');
     if (endpoint.status !== 'enabled') throw invalidParam('endpoint', `Webhook endpoint ${endpoint.id} is disabled: enable it first (disabled=false).`);
@@ -169,56 +181,67 @@ export class Deliveries {
       throw invalidParam('endpoint', `Webhook endpoint ${endpoint.id} does not take ${event.type} events (enabled_events: ${endpoint.enabled_events.join(', ')}).`);
     const id = deliveryId(event.id, endpoint.id);
     const row = await this.#deliveries.get(id, { forUpdate: true });
-    if (row && inFlight(row))
+    if (row && (await inFlight(row)))
       throw conflict('attempt_in_flight', `An attempt of ${event.id} to ${endpoint.id} is under way: retry once it has ended (its attempts list shows it).`, 'endpoint');
     const now = msNow(this.clock);
+    // A pending one is attempted now, its schedule resumed if that fails; a finished one anew, numbered after its attempts.
     const updated = row
-      ? await this.#deliveries.update(id, { status: 'pending', next_at: now, resume_at: row.status !== 'pending' ? null : row.manual ? row.resume_at : row.next_at, manual: true })
-      : await this.#deliveries.insert(this.#newDelivery(event, endpoint, true));
+      ? await this.#deliveries.update(id, { next_at: now, resume_at: row.manual ? row.resume_at : row.next_at, manual: true })
+      : await this.#deliveries.insert(this.#newDelivery(event, endpoint, true, await this.#attempts.count('endpoint_event', `${endpoint.id}:${event.id}`)));
     this.store.afterCommit(this.due);
     return deliveryView(updated);
   }
 
   /**
-   * Records the outcome of a claimed attempt, in one transaction: the attempt, the delivery's next
-   * state (succeeded; retried after the schedule's next delay; failed once it has none), and a 410's
-   * disabling of the endpoint. Nothing when the claim was lost (`holds`) or the delivery is gone.
+   * Records the outcomes of claimed attempts, all in one transaction (one commit for a batch): each
+   * attempt, its delivery's next state (succeeded; retried after the schedule's next delay; failed
+   * once it has none), and a 410's disabling of the endpoint. An attempt whose claim was lost
+   * (`holds`), or whose delivery is gone, records nothing.
    */
-  async finish(claim: Claim, endpoint: EndpointRow, event: EventRow, outcome: SendOutcome, holds: (row: DeliveryRow) => boolean): Promise<void> {
-    await this.store.transaction(async () => {
-      const row = await this.#deliveries.get(claim.row.id, { forUpdate: true });
-      if (!row || !holds(row)) return;
-      const now = msNow(this.clock);
-      const ok = outcome.status !== null && outcome.status >= 200 && outcome.status < 300;
-      const gone = outcome.status === 410;
-      const scheduled = row.manual ? row.scheduled : row.scheduled + 1;
-      let next: Pick<DeliveryRow, 'status' | 'next_at'>;
-      if (ok || gone) next = { status: ok ? 'succeeded' : 'failed', next_at: null };
-      else if (row.manual) next = row.resume_at === null ? { status: 'failed', next_at: null } : { status: 'pending', next_at: row.resume_at };
-      else {
-        const delay = retryDelay(this.schedule, scheduled);
-        next = delay === undefined ? { status: 'failed', next_at: null } : { status: 'pending', next_at: now + delay };
-      }
-      await this.#deliveries.update(row.id, { ...next, attempts: row.attempts + 1, scheduled, manual: false, resume_at: null, lease_until: null, lease_token: null });
-      await this.#attempts.insert({
-        id: newId('wha'),
-        owner: row.owner,
-        endpoint_id: endpoint.id,
-        event_id: event.id,
-        event_type: event.type,
-        number: row.attempts + 1,
-        manual: row.manual,
-        created: this.clock.now(),
-        url: endpoint.url,
-        status_code: outcome.status,
-        duration_ms: outcome.durationMs,
-        response_body: outcome.body,
-        error: outcome.error ?? (ok ? null : `the receiver answered ${outcome.status}${gone ? ' Gone: the endpoint is disabled' : ', not a 2xx'}`),
-        result: ok ? 'succeeded' : 'failed',
-        next_retry_at: next.next_at === null ? null : Math.ceil(next.next_at / 1000),
-      });
-      if (gone) await this.endpoints.gone(endpoint.id, event.id);
+  async finish(attempts: readonly FinishedAttempt[], holds: (row: DeliveryRow, claim: Claim) => boolean): Promise<boolean[]> {
+    return this.store.transaction(async () => {
+      const recorded: boolean[] = [];
+      for (const attempt of attempts) recorded.push(await this.#record(attempt, holds));
+      return recorded;
     });
+  }
+
+  /** One outcome; false when there was nothing to record it on. */
+  async #record({ claim, endpoint, event, outcome }: FinishedAttempt, holds: (row: DeliveryRow, claim: Claim) => boolean): Promise<boolean> {
+    const row = await this.#deliveries.get(claim.row.id, { forUpdate: true });
+    if (!row || !holds(row, claim)) return false;
+    const now = msNow(this.clock);
+    const ok = outcome.status !== null && outcome.status >= 200 && outcome.status < 300;
+    const gone = outcome.status === 410;
+    const scheduled = row.manual ? row.scheduled : row.scheduled + 1;
+    // When the next attempt is due; null: none (succeeded, 410, a manual one on a finished delivery, the schedule's end).
+    let next: number | null = null;
+    if (!ok && !gone && row.manual) next = row.resume_at;
+    else if (!ok && !gone) {
+      const delay = retryDelay(this.schedule, scheduled);
+      next = delay === undefined ? null : now + delay;
+    }
+    if (next === null) await this.#deliveries.delete(row.id);
+    else await this.#deliveries.update(row.id, { next_at: next, attempts: row.attempts + 1, scheduled, manual: false, resume_at: null, lease_owner: null, lease_until: null, lease_token: null });
+    await this.#attempts.insert({
+      id: newId('wha'),
+      owner: row.owner,
+      endpoint_id: endpoint.id,
+      event_id: event.id,
+      event_type: event.type,
+      number: row.attempts + 1,
+      manual: row.manual,
+      created: this.clock.now(),
+      url: endpoint.url,
+      status_code: outcome.status,
+      duration_ms: outcome.durationMs,
+      response_body: outcome.body,
+      error: outcome.error ?? (ok ? null : `the receiver answered ${outcome.status}${gone ? ' Gone: the endpoint is disabled' : ', not a 2xx'}`),
+      result: ok ? 'succeeded' : 'failed',
+      next_retry_at: next === null ? null : Math.ceil(next / 1000),
+    });
+    if (gone) await this.endpoints.gone(endpoint.id, event.id);
+    return true;
   }
 
   /** A delivery whose event or endpoint is gone (pruned, deleted) is dropped. */

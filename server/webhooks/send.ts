@@ -53,7 +53,7 @@ function describe(error: NodeJS.ErrnoException): string {
  * of the answer, or why nothing came. Redirects are not followed (an answer like any other, not a
  * 2xx), as Stripe does not follow them.
  */
-export function send(url: URL, headers: Record<string, string>, body: string, options: SendOptions): Promise<SendOutcome> {
+export function send(url: URL, headers: Record<string, string>, body: string | Buffer, options: SendOptions): Promise<SendOutcome> {
   const started = performance.now();
   // A literal address skips DNS: checked here instead.
   const literal = url.hostname.replace(/^\[|\]$/g, '');
@@ -69,38 +69,45 @@ export function send(url: URL, headers: Record<string, string>, body: string, op
       clearTimeout(timer);
       resolve(outcome);
     };
-    const request = (url.protocol === 'https:' ? https : http).request(url, {
-      method: 'POST',
-      agent: options.agent,
-      headers: { 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(body)), ...headers },
-      ...(options.allowPrivate || options.agent ? {} : { lookup: guardedLookup }),
-    });
+    let request: http.ClientRequest;
+    const post = (retried: boolean) => {
+      request = (url.protocol === 'https:' ? https : http).request(url, {
+        method: 'POST',
+        agent: options.agent,
+        headers: { 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(body)), ...headers },
+        ...(options.allowPrivate || options.agent ? {} : { lookup: guardedLookup }),
+      });
+      request.on('error', (error: NodeJS.ErrnoException) => {
+        // A kept-alive connection the receiver closed as it was reused: nothing was sent on it; once more on a new one.
+        if (!retried && !settled && request.reusedSocket && error.code === 'ECONNRESET') return post(true);
+        finish(failure(started, error.code === 'EADDRREFUSED' ? `address refused: ${error.message}` : describe(error)));
+      });
+      request.on('response', (response) => {
+        const chunks: Buffer[] = [];
+        let size = 0;
+        const done = () => {
+          // As text a database keeps: no NUL (PostgreSQL refuses it in text).
+          const text = Buffer.concat(chunks).subarray(0, KEPT_BODY_BYTES).toString('utf8').replaceAll('\u0000', '\uFFFD');
+          finish({ status: response.statusCode ?? null, durationMs: Math.round(performance.now() - started), body: text, error: null });
+        };
+        response.on('data', (chunk: Buffer) => {
+          size += chunk.length;
+          if (size <= READ_BODY_BYTES) chunks.push(chunk);
+          else {
+            response.destroy();
+            done();
+          }
+        });
+        response.on('end', done);
+        response.on('error', done);
+      });
+      request.end(body);
+    };
     const timer = setTimeout(() => {
       request.destroy();
       finish(failure(started, `timed out after ${options.timeoutMs} ms`));
     }, options.timeoutMs);
-    request.on('error', (error: NodeJS.ErrnoException) =>
-      finish(failure(started, error.code === 'EADDRREFUSED' ? `address refused: ${error.message}` : describe(error))),
-    );
-    request.on('response', (response) => {
-      const chunks: Buffer[] = [];
-      let size = 0;
-      const done = () => {
-        // As text a database keeps: no NUL (PostgreSQL refuses it in text).
-        const text = Buffer.concat(chunks).subarray(0, KEPT_BODY_BYTES).toString('utf8').replaceAll('\u0000', '\uFFFD');
-        finish({ status: response.statusCode ?? null, durationMs: Math.round(performance.now() - started), body: text, error: null });
-      };
-      response.on('data', (chunk: Buffer) => {
-        size += chunk.length;
-        if (size <= READ_BODY_BYTES) chunks.push(chunk);
-        else {
-          response.destroy();
-          done();
-        }
-      });
-      response.on('end', done);
-      response.on('error', done);
-    });
-    request.end(body);
+    post(false);
   });
 }
+

@@ -15,8 +15,6 @@ import { PgClaims } from './pg-claims.ts';
 import { DEFAULT_RETRY_SCHEDULE, parseRetrySchedule } from './retry-schedule.ts';
 
 export const DEFAULT_WEBHOOK_TIMEOUT_MS = 10_000;
-/** A claim's lease beyond the attempt's timeout: time to record the outcome (pg-claims.ts). */
-const LEASE_MARGIN_MS = 2_000;
 
 /**
  * Webhook endpoints and the delivery of events to them: the endpoints (endpoints.ts), the outbox of
@@ -42,7 +40,7 @@ export class Webhooks {
     this.deliveries = new Deliveries(store, clock, this.endpoints, events, config.webhookRetrySchedule ?? parseRetrySchedule(DEFAULT_RETRY_SCHEDULE), config.eventRetentionDays ?? 30, () =>
       this.deliverer.poke(),
     );
-    this.#claims = store.engine === 'postgres' ? new PgClaims(store as PgStore, timeoutMs + LEASE_MARGIN_MS) : new MemoryClaims(this.deliveries, this.endpoints);
+    this.#claims = store.engine === 'postgres' ? new PgClaims(store as PgStore) : new MemoryClaims(store, this.deliveries, this.endpoints);
     this.deliverer = new Deliverer(clock, this.#claims, this.deliveries, this.endpoints, events, logger, {
       timeoutMs,
       allowPrivate,

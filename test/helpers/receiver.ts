@@ -31,6 +31,12 @@ export class Receiver {
 
   private constructor() {
     this.#server = createServer((req, res) => {
+      // Open from its first byte until its connection closes (however that comes: an answer, or the sender killed).
+      const id = String(req.headers['webhook-id'] ?? '');
+      const open = (this.#open.get(id) ?? 0) + 1;
+      this.#open.set(id, open);
+      this.maxConcurrentPerId = Math.max(this.maxConcurrentPerId, open);
+      res.once('close', () => this.#open.set(id, (this.#open.get(id) ?? 1) - 1));
       const chunks: Buffer[] = [];
       req.on('data', (chunk: Buffer) => chunks.push(chunk));
       req.on('end', () => {
@@ -41,13 +47,8 @@ export class Receiver {
         } catch {
           // not JSON: recorded as is
         }
-        const id = String(req.headers['webhook-id'] ?? '');
-        const open = (this.#open.get(id) ?? 0) + 1;
-        this.#open.set(id, open);
-        this.maxConcurrentPerId = Math.max(this.maxConcurrentPerId, open);
         const request: Received = { id, headers: req.headers, body, event };
         this.received.push(request);
-        res.on('close', () => this.#open.set(id, (this.#open.get(id) ?? 1) - 1));
         const reply = this.reply(request, this.received.length);
         if (reply === 'hang') this.#hanging.push([request, res]);
         else {

@@ -20,8 +20,6 @@ const ENV = {
   CPE_TOKENISE_RATE_PER_SESSION: '0',
   CPE_TOKENISE_RATE_PER_MERCHANT: '0',
   CPE_LOG_LEVEL: 'error',
-  // Webhook attempts cut by a kill -9 are taken again once their claim lapses: soon, in a test.
-  CPE_WEBHOOK_TIMEOUT_MS: '2000',
 };
 
 export interface Credentials {

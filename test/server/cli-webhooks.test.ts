@@ -5,6 +5,7 @@ import { Webhook as StandardWebhook } from 'standardwebhooks';
 import { EVENT_TYPES } from '../../api/events.ts';
 import { tempDataDir } from '../../testkit/data-folder.ts';
 import { spawnNode, stop, type Child } from '../../testkit/processes.ts';
+import { waitFor } from '../../testkit/wait.ts';
 import { Receiver } from '../helpers/receiver.ts';
 import { cli, startServiceProcess, type ServiceProcess } from '../helpers/service-process.ts';
 import { apiClient } from '../helpers/service.ts';
@@ -73,8 +74,9 @@ describe('listen', () => {
       }
       assert.ok(receiver.received.every((r) => ['payment_intent.created', 'payment_intent.succeeded'].includes(r.event.type)), 'only the events asked for');
       // The forward's 404 was the endpoint's answer: a failed attempt, to be retried.
-      const attempts = await api('GET', `/v1/webhook_endpoints/${endpointId}/attempts?event=${triggered.event}`, { token: credentials.licenceKey });
-      assert.equal(attempts.body.data[0].status_code, 404);
+      // Recorded after the answer (in the service, which announces nothing): polled.
+      const attempt = await waitFor('the attempt recorded', async () => (await api('GET', `/v1/webhook_endpoints/${endpointId}/attempts?event=${triggered.event}`, { token: credentials.licenceKey })).body.data[0]);
+      assert.equal(attempt.status_code, 404);
 
       listen.proc.kill('SIGINT');
       await listen.line(/Removed the temporary endpoint/);
