@@ -71,7 +71,7 @@ export function framesConfig(name: string, page: string, options: { emptyOutDir:
     publicDir: false,
     logLevel: 'warn',
     oxc,
-    plugins: [framePages({ [name]: page }), inlineFrameEntry('/frames/', { earlyHello: speaksBridge(page) })],
+    plugins: [framePages({ [name]: page }), inlineFrameEntry('/frames/', { earlyInit: speaksBridge(page) })],
     build: {
       outDir: dirs.outDir,
       emptyOutDir: options.emptyOutDir,

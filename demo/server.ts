@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import type { Server } from 'node:http';
 import { createServer } from 'node:http';
+import type { AddressInfo, Server as NetServer } from 'node:net';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { bodyParser } from '@koa/bodyparser';
@@ -57,7 +58,11 @@ const CARD_SETTINGS = ['layout', 'theme', 'language', 'mode'];
  * component, order pages showing the backend's checks) and an inbox over the messaging API; under
  * /components one page per element with its event log.
  */
-export function startDemo(options: { port: number; credentials: Credentials }): Promise<{ server: Server; url: string; port: number }> {
+/**
+ * `port`: a port (0: any free one) or a socket already listening (bound first, so that the seeded test
+ * merchant can be registered for the demo's origin before the service starts).
+ */
+export function startDemo(options: { port: number | NetServer; credentials: Credentials }): Promise<{ server: Server; url: string; port: number }> {
   const app = new Koa();
   const { serviceUrl, merchantId, publicKey, licenceKey, accessToken } = options.credentials;
   const cpe = new CpeClient({ licenceKey, baseUrl: serviceUrl });
@@ -182,6 +187,14 @@ export function startDemo(options: { port: number; credentials: Credentials }): 
       ctx.body = session;
       return;
     }
+    const refundOf = /^\/orders\/([\w-]+)\/refund$/.exec(ctx.path)?.[1];
+    if (refundOf) {
+      // The staff's Refund button on the order page: the shop's backend refunds through the API.
+      await form(ctx, async () => {});
+      const result = await shop.refund(visitor, refundOf, String(formOf(ctx).amount ?? ''));
+      ctx.status = 303;
+      return back(ctx, `/orders/${refundOf}?${result.ok ? 'refund' : 'refund_error'}=${encodeURIComponent(result.text)}#refunds-title`);
+    }
     if (!['/basket/add', '/basket/update', '/language', '/inbox/contacts'].includes(ctx.path) && !/^\/inbox\/[\w-]+\/(update|messages)$/.test(ctx.path)) return next();
     await form(ctx, async () => {});
     const body = formOf(ctx);
@@ -247,7 +260,8 @@ export function startDemo(options: { port: number; credentials: Credentials }): 
       ctx.status = 404;
     } else if (path.startsWith('/orders/')) {
       const found = await shop.order(visitor, decodeURIComponent(path.slice('/orders/'.length)));
-      html = shop.orderPage(shopper, found);
+      const notice = { done: typeof ctx.query.refund === 'string' ? ctx.query.refund : undefined, error: typeof ctx.query.refund_error === 'string' ? ctx.query.refund_error : undefined };
+      html = shop.orderPage(shopper, found, notice);
       if (!found) ctx.status = 404;
     } else if (path === '/inbox' || /^\/inbox\/[\w-]+$/.test(path)) {
       const q = ctx.query;
@@ -297,9 +311,8 @@ export function startDemo(options: { port: number; credentials: Credentials }): 
   return new Promise<{ server: Server; url: string; port: number }>((resolve, reject) => {
     server.once('error', reject);
     server.listen(options.port, () => {
-      const address = server.address();
-      const port = typeof address === 'object' && address ? address.port : options.port;
-      resolve({ server, url: `http://localhost:${port}`, port: port as number });
+      const { port } = server.address() as AddressInfo;
+      resolve({ server, url: `http://localhost:${port}`, port });
     });
   }).then(async (started) => {
     const secret = await registerWebhook(cpe, `${started.url}/webhooks`);

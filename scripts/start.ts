@@ -1,4 +1,5 @@
 import cluster from 'node:cluster';
+import { createServer as createNetServer, type AddressInfo, type Server as NetServer } from 'node:net';
 import { startDemo } from '../demo/server.ts';
 import { configFromEnv } from '../server/config.ts';
 import { readSdkRelease, sdkScriptTag } from '../server/http/sdk-release.ts';
@@ -35,10 +36,9 @@ else await single();
 
 /** One process: the service and the demo merchant. */
 async function single(): Promise<void> {
-  const service = await orExplain('the service', 'PORT', config.port, () => startService(config));
-  const demo = await orExplain('the demo merchant', 'DEMO_PORT', config.demoPort, () =>
-    startDemo({ port: config.demoPort, credentials: service.credentials }),
-  );
+  const socket = await demoSocket();
+  const service = await orExplain('the service', 'PORT', config.port, () => startService({ ...config, demoPort: portOf(socket) }));
+  const demo = await startDemo({ port: socket, credentials: service.credentials });
   banner(service.url, demo.url, service.credentials);
   announce(service.url, demo.url);
   onStop(async () => {
@@ -58,6 +58,9 @@ interface Ready {
  * on one PostgreSQL database; this process runs the demo merchant and restarts a worker that dies.
  */
 async function primary(count: number): Promise<void> {
+  const socket = await demoSocket();
+  // The workers read it: the merchant a worker seeds is registered for the demo's origin.
+  process.env.DEMO_PORT = String(portOf(socket));
   let stopping = false;
   const fork = () => {
     const child = cluster.fork();
@@ -80,7 +83,7 @@ async function primary(count: number): Promise<void> {
     process.stderr.write(`${error.message}\n`);
     process.exit(1);
   });
-  const demo = await orExplain('the demo merchant', 'DEMO_PORT', config.demoPort, () => startDemo({ port: config.demoPort, credentials: first[0].credentials }));
+  const demo = await startDemo({ port: socket, credentials: first[0].credentials });
   banner(first[0].url, demo.url, first[0].credentials, `${count} worker processes (pids ${Object.values(cluster.workers ?? {}).map((w) => w?.process.pid).join(', ')}) on ${redacted(config.databaseUrl!)}`);
   announce(first[0].url, demo.url);
   onStop(async () => {
@@ -105,6 +108,24 @@ async function worker(): Promise<void> {
   const service = await startService(config);
   process.send?.({ type: 'cpe:ready', url: service.url, credentials: service.credentials } satisfies Ready);
   onStop(() => service.close());
+}
+
+/**
+ * The demo merchant's port, bound before the service starts: the test merchant seeded on the first
+ * start is registered for the demo's origin, which with DEMO_PORT=0 (any free port) is known only
+ * once bound.
+ */
+function demoSocket(): Promise<NetServer> {
+  return orExplain('the demo merchant', 'DEMO_PORT', config.demoPort, () =>
+    new Promise<NetServer>((resolve, reject) => {
+      const server = createNetServer().once('error', reject);
+      server.listen(config.demoPort, () => resolve(server));
+    }),
+  );
+}
+
+function portOf(server: NetServer): number {
+  return (server.address() as AddressInfo).port;
 }
 
 /**

@@ -1,4 +1,5 @@
-import type { ColorScheme, FrameConfig, FrameEventDetail, FrameEventName, TokeniseResult } from '../../protocol/schemas/bridge.ts';
+import type { ColorScheme, DialogTexts, FrameConfig, FrameEventDetail, FrameEventName, TokeniseResult } from '../../protocol/schemas/bridge.ts';
+import type { FrameLook } from '../../protocol/runtime/frame-address.ts';
 import type { AttachResponse, ChallengePayload, ConfirmResponse } from '../../protocol/schemas/intent.ts';
 import * as guards from '../../protocol/runtime/guards.ts';
 import type { PaymentIntentSession } from '../../protocol/schemas/session.ts';
@@ -124,8 +125,6 @@ export const px = (value: number | string) => (typeof value === 'number' ? `${va
  * @csspart challenge-cancel - The challenge's Cancel button.
  */
 export abstract class FrameHost extends HTMLElementOrStub implements FrameOwner, ElementsApi {
-  /** How long the frame may take to say `ready` before `cpe:error` (code `timeout`) and awaitReady rejects. */
-  static handshakeTimeoutMs = 15_000;
   /** The options written as attributes (kebab-case): `total` and `appearance` take two each (`total-amount`, `total-label`). */
   static observedAttributes: string[];
 
@@ -319,19 +318,18 @@ export abstract class FrameHost extends HTMLElementOrStub implements FrameOwner,
       controller.hosts.add(this);
       const { width } = this.options;
       if (width !== undefined) this.style.width = px(width);
-      this.#mount.start(this.#parts.flatMap((part) => part.hostFrames?.(controller, this.options) ?? []), FrameHost.handshakeTimeoutMs, () =>
+      this.#mount.start(this.#parts.flatMap((part) => part.hostFrames?.(controller, this.options) ?? []), controller.handshakeTimeoutMs, () =>
         this.#fail(
           'init',
           new SdkError(
             'timeout',
-            `${this.#apiName}: the frame did not answer in ${FrameHost.handshakeTimeoutMs / 1000} s: is ${controller.serviceOrigin} reachable, allowed by your CSP (frame-src) and this origin registered for your key?`,
+            `${this.#apiName}: the frame did not answer in ${controller.handshakeTimeoutMs / 1000} s: is ${controller.serviceOrigin} reachable, allowed by your CSP (frame-src) and this origin registered for your key?`,
           ),
         ),
       );
-      const session = await initial;
+      await initial;
       if (gen !== this.#gen) return;
-      // Frames that finished their handshake first get the session now; later ones get it in theirs.
-      if (session) await this.adopt();
+      // The frames that said hello get their port with the session in their config now; later ones at their hello.
       this.#mount.sessionArrived();
     } catch (error) {
       if (gen === this.#gen) this.#unmount();
@@ -385,13 +383,27 @@ export abstract class FrameHost extends HTMLElementOrStub implements FrameOwner,
     };
   }
 
+  /** @internal FrameOwner: the look a frame paints first (the fragment of its address). */
+  frameLook(): FrameLook {
+    return this.#mount.look(this.options.theme);
+  }
+
+  /** @internal FrameOwner: the width of the element's own frame (the element's). */
+  frameWidth(): number {
+    return this.clientWidth;
+  }
+
+  /** @internal FrameOwner: a frame said hello. */
+  frameHello(frame: Frame, texts?: DialogTexts): void {
+    this.#mount.frameHello(frame, texts);
+  }
+
   /** @internal FrameOwner: validated events from a frame. */
   frameEvent<E extends FrameEventName>(frame: Frame, name: E, detail: FrameEventDetail<E>): void {
     if (name === 'error') {
       const { message, code } = detail as FrameEventDetail<'error'>;
       dispatchCpeEvent(this, 'cpe:error', { message: scrub(message), code, operation: 'frame' });
     }
-    if (name === 'ready') this.#mount.frameReady(frame, (detail as FrameEventDetail<'ready'>).texts);
     for (const part of this.#parts) part.hostFrameEvent?.(frame, name, detail);
   }
 

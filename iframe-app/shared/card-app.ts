@@ -3,7 +3,8 @@ import type { FrameParams } from '../../protocol/schemas/frame-url.ts';
 import type { Handlers } from '../../protocol/runtime/rpc.ts';
 import type { CardInputs } from './card-inputs.ts';
 import { emitFrameEvent, type FrameApp } from './frame-app.ts';
-import { checkSession, PAID_STATUSES, refusal } from './session-check.ts';
+import { checkSession, refusal } from './session-check.ts';
+import { isPaid } from '../../protocol/runtime/intent-status.ts';
 
 /**
  * The frame app of a card element (card form, card field, Flow): the card schemes' display, the
@@ -13,6 +14,8 @@ import { checkSession, PAID_STATUSES, refusal } from './session-check.ts';
  * `extra` adds the element's own methods (the Flow's `flowState`).
  */
 export function cardFrameApp(element: CardInputs, params: FrameParams, extra: Handlers = {}): FrameApp {
+  // The marks of the address (the service rendered them), until a config says otherwise.
+  if (params.marks) element.display = params.marks;
   /** The session's check by the service (the frames that tokenise or read the intent only). */
   let checked: Promise<unknown> = Promise.resolve();
   let checking: string | undefined;
@@ -30,7 +33,7 @@ export function cardFrameApp(element: CardInputs, params: FrameParams, extra: Ha
       // A new session after a token: did that token's payment go through? (The same session's
       // intent refuses a second card itself.) Unknown counts as yes.
       const paid = spent && !locked && checkSession(params.pk, spent, params.ok).then(
-        (intent) => PAID_STATUSES.includes(intent.status),
+        (intent) => isPaid(intent.status),
         () => true,
       );
       checked = Promise.all([checkSession(params.pk, session, params.ok), paid]).then(([, wasPaid]) => {

@@ -9,7 +9,7 @@ import { apiLink, type ApiLink } from './api-link.ts';
 
 type Step = (api: ApiLink) => Promise<unknown>;
 
-const CARDS = { visa: '4242424242424242', challenge: '4000000000003220', declined: '4000000000000002' } as const;
+const CARDS = { visa: '4242424242424242', challenge: '4000000000003220', declined: '4000000000000002', refundFails: '4000000000005126' } as const;
 
 const step = (what: string, run: () => Promise<any>) => {
   process.stderr.write(`Running: ${what}\n`);
@@ -32,6 +32,19 @@ async function intent(api: ApiLink, options: { card?: keyof typeof CARDS; autoCa
   return id;
 }
 
+/** A refund of a paid intent; with `refundFails`, one that is pending, then fails: waited for until it has settled. */
+async function refund(api: ApiLink, card: 'visa' | 'refundFails') {
+  const id = await intent(api, { card, confirm: true, authorise: true });
+  const made = await step('POST /v1/refunds', () => api.call('POST', '/v1/refunds', { payment_intent: id }));
+  if (made.status !== 'pending') return;
+  process.stderr.write('Waiting for the pending refund to settle (a few seconds)…\n');
+  for (;;) {
+    // The service settles it on its own clock: nothing to await but its answer.
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    if ((await api.call('GET', `/v1/refunds/${made.id}`)).status !== 'pending') return;
+  }
+}
+
 /** As the seeded messaging user. */
 const user = (api: ApiLink, method: string, path: string, body?: unknown) => step(`${method} ${path}`, () => api.call(method, path, body, api.credentials.accessToken));
 const contact = (api: ApiLink) => user(api, 'POST', '/v1/contacts', { username: `trigger_${Date.now()}`, phone_number: '+44 20 7946 0958' });
@@ -49,6 +62,10 @@ const RECIPES: Record<EventType, Step> = {
     const id = await intent(api);
     await step('POST /v1/payment_intents/cancel', () => api.call('POST', '/v1/payment_intents/cancel', { payment_intent_id: id }));
   },
+  'refund.created': (api) => refund(api, 'visa'),
+  'refund.succeeded': (api) => refund(api, 'visa'),
+  'refund.updated': (api) => refund(api, 'refundFails'),
+  'refund.failed': (api) => refund(api, 'refundFails'),
   'contact.created': (api) => contact(api),
   'contact.updated': async (api) => {
     const made = await contact(api);

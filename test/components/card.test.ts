@@ -1,18 +1,19 @@
 import { expect, fixture, html, oneEvent, waitUntil } from '@open-wc/testing';
 import { emulateMedia } from '@web/test-runner-commands';
 import { CpeCard } from '../../components/index.ts';
-import { FrameHost } from '../../components/internal/frame-host.ts';
 import { ElementsController } from '../../components/controller.ts';
-import { container, fakeController, fakeOf, fakeSession, frameScript, iframesIn, recordEvents, rejected, thrown } from './helpers.ts';
+import { container, fakeController, fakeOf, fakeSession, frameScript, iframesIn, messagesHandled, recordEvents, rejected, thrown } from './helpers.ts';
 
 /** A mounted, ready card element over the fake frame. */
-async function readyCard(options: object = {}) {
+async function readyCard(options: object = {}, controller = fakeController()) {
   const target = await container();
-  const card = fakeController().cardElement({ element: target, ...options });
+  const card = controller.cardElement({ element: target, ...options });
   const events = recordEvents(card);
   await card.init();
   await card.awaitReady();
   const iframe = card.shadowRoot!.querySelector('iframe')!;
+  // Ready once the port is handed over: the frame has it a moment later.
+  await waitUntil(() => fakeOf(iframe).end, 'the frame did not get its init');
   return { target, card, events, iframe, fake: fakeOf(iframe) };
 }
 
@@ -133,7 +134,6 @@ describe('mount target checks at init()', () => {
 
 describe('handshake', () => {
   beforeEach(() => frameScript());
-  afterEach(() => (FrameHost.handshakeTimeoutMs = 15_000));
 
   it('mounts the frame address with a fresh uuid, completes the handshake and emits cpe:ready', async () => {
     const target = await container();
@@ -147,7 +147,11 @@ describe('handshake', () => {
     expect(url.pathname).to.equal('/frames/card-form/');
     // Mounted while createServerIntent runs: no opaque key yet (the session arrives on the port).
     expect(Object.fromEntries(url.searchParams)).to.deep.equal({ pk: 'pk_test_fake', lang: 'cy', layout: 'stack', theme: 'dark' });
-    expect(url.hash.slice(1)).to.match(/^[0-9a-f-]{36}$/);
+    // The fragment: the mount's uuid, then the look the frame paints first (never sent to the service).
+    const [uuid, look] = url.hash.slice(1).split(/&(.*)/s);
+    expect(uuid).to.match(/^[0-9a-f-]{36}$/);
+    // The element's width too: the frame arranges its form for it before it knows its own size.
+    expect(Object.fromEntries(new URLSearchParams(look))).to.deep.equal({ '--cpe-accent': '#ff0066', s: 'dark', w: '480' });
     expect(iframe.title).to.equal('Card payment');
     // Payment Request, and browser autofill of the card fields where the browser has that policy
     // feature (not Chromium 156: an unknown name would log "Unrecognized feature").
@@ -156,14 +160,15 @@ describe('handshake', () => {
     const event = await ready;
     expect(event.bubbles && event.composed).to.equal(true);
     await card.awaitReady();
+    await waitUntil(() => fakeOf(iframe).inits.length, 'no init');
     const [init] = fakeOf(iframe).inits;
-    expect(init.session).to.equal(url.hash.slice(1));
+    expect(init.session).to.equal(uuid);
     expect(init.config).to.deep.include({ pubKey: 'pk_test_fake', session: { paymentIntentId: 'pi_fake', sessionToken: 'st_fake' } });
     expect(init.config.tokens).to.deep.equal({ '--cpe-accent': '#ff0066' });
     expect(init.config.extra).to.deep.equal({ identifier: 'checkout' });
   });
 
-  it('the frame loads while createServerIntent runs; ready waits for both, and the session reaches the frame on its port', async () => {
+  it('the frame loads while createServerIntent runs; ready waits for both, and the session reaches the frame with its port (one message each way)', async () => {
     const target = await container();
     let answer!: (session: typeof fakeSession) => void;
     const slow = new ElementsController(location.origin, 'pk_test_fake', () => new Promise((resolve) => (answer = resolve)));
@@ -174,18 +179,21 @@ describe('handshake', () => {
     const initialised = card.init();
     await waitUntil(() => card.shadowRoot!.querySelector('iframe'), 'the frame is mounted before the session exists');
     const iframe = card.shadowRoot!.querySelector('iframe')!;
-    // The frame is mounted and completes its handshake before the intent exists…
-    await waitUntil(() => fakeOf(iframe)?.inits.length === 1, 'the frame did its handshake');
-    expect(fakeOf(iframe).inits[0].config.session).to.equal(undefined);
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    // The frame is mounted and says hello before the intent exists: it is shown at its height…
+    await waitUntil(() => iframe.className === 'ready', 'the frame said hello');
+    expect(iframe.getBoundingClientRect().height).to.equal(120);
+    await messagesHandled();
+    // …but gets its port only with the session in it: no configure after.
+    expect(fakeOf(iframe).inits).to.have.length(0);
     expect(ready, 'not ready without a session').to.equal(false);
-    // …and ready follows the session, which the frame gets with configure.
     answer(fakeSession);
     await initialised;
     await card.awaitReady();
     expect(ready).to.equal(true);
-    const configure = fakeOf(iframe).requests.find((r) => r.method === 'configure');
-    expect(configure?.params).to.deep.include({ session: { paymentIntentId: 'pi_fake', sessionToken: 'st_fake' } });
+    await waitUntil(() => fakeOf(iframe).inits.length === 1, 'no init');
+    expect(fakeOf(iframe).inits[0].config.session).to.deep.equal({ paymentIntentId: 'pi_fake', sessionToken: 'st_fake' });
+    await card.reset();
+    expect(fakeOf(iframe).requests.map((r) => r.method)).to.deep.equal(['reset']);
   });
 
   it('each mount gets a new uuid', async () => {
@@ -200,26 +208,25 @@ describe('handshake', () => {
 
   it('a Hello from another window is ignored', async () => {
     frameScript({ hello: false });
-    FrameHost.handshakeTimeoutMs = 400;
     const target = await container();
     const card = fakeController().cardElement({ element: target });
     await card.init();
     const iframe = card.shadowRoot!.querySelector('iframe')!;
     await waitUntil(() => fakeOf(iframe), 'fake frame did not load');
-    const session = new URL(iframe.src).hash.slice(1);
-    window.postMessage({ cpe: 1, type: 'hello', session }, '*');
-    await new Promise((r) => setTimeout(r, 50));
+    const session = new URL(iframe.src).hash.slice(1).split('&')[0];
+    window.postMessage({ cpe: 1, type: 'hello', session, height: 90 }, '*');
+    await messagesHandled();
     expect(fakeOf(iframe).inits).to.have.length(0);
     fakeOf(iframe).hello(); // the frame itself: accepted
     await card.awaitReady();
-    expect(fakeOf(iframe).inits).to.have.length(1);
+    await waitUntil(() => fakeOf(iframe).inits.length === 1, 'no init');
   });
 
   it('a Hello with another uuid is ignored, and the handshake times out with cpe:error', async () => {
     frameScript({ session: '00000000-0000-0000-0000-000000000000' });
-    FrameHost.handshakeTimeoutMs = 300;
     const target = await container();
-    const card = fakeController().cardElement({ element: target });
+    // Its own frame never says hello: a short handshake limit, injected.
+    const card = fakeController({}, { handshakeTimeoutMs: 300 }).cardElement({ element: target });
     const events = recordEvents(card);
     await card.init();
     const error = await rejected(card.awaitReady());
@@ -230,22 +237,30 @@ describe('handshake', () => {
     expect(events[0]!.detail).to.include({ code: 'timeout', operation: 'init' });
   });
 
-  it('messages on the port that do not match the schema are dropped', async () => {
-    frameScript({ ready: false });
+  it('a hello that does not match the schema is dropped; messages on the port that do not match are dropped', async () => {
+    frameScript({ hello: false });
     const target = await container();
     const card = fakeController().cardElement({ element: target });
     const events = recordEvents(card);
     await card.init();
     const iframe = card.shadowRoot!.querySelector('iframe')!;
-    await waitUntil(() => fakeOf(iframe)?.port, 'no init');
+    await waitUntil(() => fakeOf(iframe), 'fake frame did not load');
     const fake = fakeOf(iframe);
-    fake.port!.postMessage({ cpe: 1, kind: 'event', name: 'ready', detail: { height: 'tall' } });
-    fake.port!.postMessage({ cpe: 2, kind: 'event', name: 'ready', detail: { height: 10 } });
-    fake.port!.postMessage({ cpe: 1, kind: 'event', name: 'change', detail: { complete: true, number: '4242424242424242' } });
-    await new Promise((r) => setTimeout(r, 50));
-    expect(events).to.have.length(0);
-    fake.end!.emit('ready', { height: 90 });
+    const session = new URL(iframe.src).hash.slice(1).split('&')[0];
+    const win = iframe.contentWindow!;
+    for (const bad of [{ cpe: 1, type: 'hello', session }, { cpe: 1, type: 'hello', session, height: 'tall' }, { cpe: 2, type: 'hello', session, height: 90 }])
+      (win as unknown as { eval(code: string): void }).eval(`parent.postMessage(${JSON.stringify(bad)}, '*')`);
+    await messagesHandled();
+    expect(fake.inits).to.have.length(0);
+    fake.hello(90);
     await card.awaitReady();
+    await waitUntil(() => fake.port, 'no init');
+    fake.port!.postMessage({ cpe: 1, kind: 'event', name: 'resize', detail: { height: 'tall' } });
+    fake.port!.postMessage({ cpe: 2, kind: 'event', name: 'resize', detail: { height: 10 } });
+    fake.port!.postMessage({ cpe: 1, kind: 'event', name: 'change', detail: { complete: true, number: '4242424242424242' } });
+    // A port delivers in order: once a valid resize after them is applied, they were dropped.
+    fake.end!.emit('resize', { height: 95 });
+    await waitUntil(() => iframe.getBoundingClientRect().height === 95, 'the valid resize after them was applied');
     expect(events.map((e) => e.name)).to.deep.equal(['cpe:ready']);
   });
 
@@ -259,17 +274,11 @@ describe('handshake', () => {
 
   it('a tokenise that gets no answer times out with cpe:error', async () => {
     frameScript({ silent: true });
-    const { card, events } = await readyCard();
-    const clock = (globalThis as { setTimeout: typeof setTimeout }).setTimeout;
-    // The bridge's tokenise timeout is 30 s: shorten it for this test.
-    (globalThis as { setTimeout: unknown }).setTimeout = (fn: () => void, ms: number) => clock(fn, Math.min(ms, 200));
-    try {
-      const error = await rejected(card.tokenise());
-      expect(error.code).to.equal('timeout');
-      expect(events.at(-2)!.detail).to.include({ code: 'timeout', operation: 'tokenise' });
-    } finally {
-      (globalThis as { setTimeout: unknown }).setTimeout = clock;
-    }
+    // The bridge's tokenise limit is 30 s: a short one, injected.
+    const { card, events } = await readyCard({}, fakeController({}, { requestTimeoutMs: 200 }));
+    const error = await rejected(card.tokenise());
+    expect(error.code).to.equal('timeout');
+    expect(events.at(-2)!.detail).to.include({ code: 'timeout', operation: 'tokenise' });
   });
 
   it('a reloaded frame (a second Hello) gets a new port; the old one is closed', async () => {
@@ -319,6 +328,7 @@ describe('events and hooks', () => {
     await card.init();
     await atDocument;
     const fake = fakeOf(card.shadowRoot!.querySelector('iframe')!);
+    await waitUntil(() => fake.end, 'no init');
     fake.end!.emit('change', { complete: true, empty: false, scheme: 'visa', invalid: [] });
     await waitUntil(() => heard.length === 3);
     await card.tokenise();
@@ -372,6 +382,9 @@ describe('double mounts', () => {
     await card.init();
     await card.awaitReady();
     expect(iframesIn(card.shadowRoot!)).to.have.length(1);
+    await waitUntil(() => fakeOf(iframesIn(card.shadowRoot!)[0]!).inits.length, 'no init');
+    // Whatever else was posted to the frame has arrived once a marker posted after it has.
+    await messagesHandled(iframesIn(card.shadowRoot!)[0]!.contentWindow!);
     expect(fakeOf(iframesIn(card.shadowRoot!)[0]!).inits).to.have.length(1);
   });
 
@@ -389,6 +402,7 @@ describe('double mounts', () => {
       expect(iframesIn(card.shadowRoot!)).to.have.length(1);
       expect(spy.count()).to.equal(1);
       const fake = fakeOf(iframesIn(card.shadowRoot!)[0]!);
+      await waitUntil(() => fake.inits.length, 'no init');
       card.remove();
       expect(iframesIn(card.shadowRoot!)).to.have.length(0);
       expect(spy.count()).to.equal(0);
@@ -406,25 +420,34 @@ describe('double mounts', () => {
     await Promise.resolve();
     card.remove();
     await init;
-    await new Promise((r) => setTimeout(r, 20));
+    // A frame would be mounted as the session arrives; one rendering later, none is there.
+    await new Promise((resolve) => requestAnimationFrame(resolve));
     expect(iframesIn(card.shadowRoot!)).to.have.length(0);
   });
 });
 
 describe('sizing, theme, skeleton', () => {
-  beforeEach(() => frameScript({ ready: false }));
+  beforeEach(() => frameScript({ hello: false }));
 
-  it('reserves the layout minimum at once, shows a skeleton, then takes the reported height', async () => {
+  it("reserves the form's height at once (the frame's measures, its tokens), shows a skeleton, then takes the height of the hello", async () => {
     const target = await container();
     const card = fakeController().cardElement({ element: target, layout: 'column', height: 100 });
     await card.init();
-    expect(card.getBoundingClientRect().height).to.equal(280);
+    expect(card.getBoundingClientRect().height).to.equal(308);
+    const other = await container();
+    other.style.setProperty('--cpe-control-height', '50px');
+    other.style.setProperty('--cpe-gap', '16');
+    other.style.width = '800px';
+    const row = fakeController().cardElement({ element: other, layout: 'row' });
+    await row.init();
+    expect(row.getBoundingClientRect().height).to.equal(18 + 8 + 50);
     expect(card.shadowRoot!.querySelector('[part=skeleton]')).to.exist;
     const iframe = card.shadowRoot!.querySelector('iframe')!;
     expect(getComputedStyle(iframe).opacity).to.equal('0');
-    await waitUntil(() => fakeOf(iframe)?.end, 'no init');
-    fakeOf(iframe).end!.emit('ready', { height: 310.4 });
+    await waitUntil(() => fakeOf(iframe), 'no frame');
+    fakeOf(iframe).hello(310.4);
     await card.awaitReady();
+    await waitUntil(() => fakeOf(iframe).end, 'no init');
     expect(card.shadowRoot!.querySelector('[part=skeleton]')).to.equal(null);
     expect(iframe.getBoundingClientRect().height).to.equal(311);
     expect(getComputedStyle(iframe).opacity).to.equal('1');
@@ -433,11 +456,11 @@ describe('sizing, theme, skeleton', () => {
     expect(card.getBoundingClientRect().height).to.equal(340);
   });
 
-  it('a height above the minimum is reserved; width is honoured', async () => {
+  it("a height above the form's is reserved; width is honoured", async () => {
     const target = await container();
-    const card = fakeController().cardElement({ element: target, layout: 'row-minimal', height: 90, width: 300 });
+    const card = fakeController().cardElement({ element: target, layout: 'row-minimal', height: 200, width: 300 });
     await card.init();
-    expect(card.getBoundingClientRect().height).to.equal(90);
+    expect(card.getBoundingClientRect().height).to.equal(200);
     expect(card.getBoundingClientRect().width).to.equal(300);
   });
 
@@ -451,12 +474,12 @@ describe('sizing, theme, skeleton', () => {
     card.setAttribute('class', 'unrelated');
     target.setAttribute('data-x', '1');
     document.documentElement.classList.add('no-change');
-    await new Promise((r) => setTimeout(r, 30));
-    expect(fake.requests).to.have.length(1);
     document.documentElement.classList.remove('no-change');
+    // Then a change that counts: its configure comes after any the others would have caused.
     document.documentElement.style.setProperty('--cpe-radius', '12px');
     try {
-      await waitUntil(() => fake.requests.length === 2, 'no configure from the root');
+      await waitUntil(() => fake.requests.some((r) => JSON.stringify(r.params).includes('--cpe-radius')), 'no configure from the root');
+      expect(fake.requests, 'no configure for the changes that changed nothing').to.have.length(2);
       expect((fake.requests[1]!.params as { tokens: object }).tokens).to.deep.equal({ '--cpe-bg': '#101010', '--cpe-radius': '12px' });
     } finally {
       document.documentElement.style.removeProperty('--cpe-radius');
@@ -471,11 +494,10 @@ describe('sizing, theme, skeleton', () => {
     try {
       await emulateMedia({ colorScheme: 'light' });
       const { target, fake } = await readyCard();
-      target.classList.add('themed');
-      await new Promise((r) => setTimeout(r, 30));
-      expect(fake.requests).to.have.length(0); // a class change on the container alone: light, no tokens yet
+      target.classList.add('themed'); // a class change on the container alone: light, no tokens yet
       await emulateMedia({ colorScheme: 'dark' });
-      await waitUntil(() => fake.requests.length === 1, 'no configure after the colour scheme changed');
+      await waitUntil(() => fake.requests.length >= 1, 'no configure after the colour scheme changed');
+      expect(fake.requests, 'none for the class change').to.have.length(1);
       expect((fake.requests[0]!.params as { tokens: object }).tokens).to.deep.equal({ '--cpe-bg': '#000', '--cpe-fg': '#fff' });
     } finally {
       style.remove();

@@ -3,7 +3,9 @@ import type { FrameConfig } from '../../protocol/schemas/bridge.ts';
 import type { CardInputs } from '../../iframe-app/shared/card-inputs.ts';
 import { ElementEnd } from '../../protocol/runtime/rpc.ts';
 import { mountFrame, type FrameEventRecord } from './frame-mount.ts';
-import { future } from './helpers.ts';
+import { fakeService } from './fake-service.ts';
+import { future, listenFor } from './helpers.ts';
+import { scaled } from '../../testkit/time.ts';
 
 /** Mounts a frame page as the SDK does and completes the handshake; `el` is the frame's card element. */
 async function mount(app: string, query: string, config: Partial<FrameConfig> = {}) {
@@ -21,9 +23,8 @@ function typeIn(el: CardInputs, field: string, text: string) {
 describe('frame pages over the bridge', () => {
   afterEach(() => document.querySelectorAll('iframe').forEach((f) => f.remove()));
 
-  it('card-form: ready with the content height, change on input, resize when a message appears', async () => {
-    const { iframe, events, el, doc } = await mount('card-form', 'pk=pk_test_1&lang=en&layout=stack');
-    const ready = events.find((e) => e.name === 'ready')!.detail;
+  it('card-form: hello with the content height, change on input, resize when a message appears', async () => {
+    const { iframe, events, el, doc, hello: ready } = await mount('card-form', 'pk=pk_test_1&lang=en&layout=stack');
     expect(ready.height).to.be.greaterThan(100);
     expect(ready.height).to.equal(Math.ceil(el.getBoundingClientRect().height));
     iframe.style.height = `${ready.height}px`;
@@ -36,23 +37,22 @@ describe('frame pages over the bridge', () => {
   });
 
   it('card-form: configure applies tokens; tokenise posts on the frame origin and returns only the token fields', async () => {
-    const { end, el, doc, iframe } = await mount('card-form', 'pk=pk_test_1&lang=en&layout=row');
-    await end.request('configure', { pubKey: 'pk_test_1', tokens: { '--cpe-accent': 'rebeccapurple', '--cpe-bg': 'url(x)' }, session: { paymentIntentId: 'pi_1', sessionToken: 'st_1' } });
+    const { end, el, doc } = await mount('card-form', 'pk=pk_test_1&lang=en&layout=row');
+    const service = await fakeService({
+      'POST /frames/tokenise': [
+        { body: { data: { cp_card_token: 'tok_abc', scheme: 'visa', last4: '4242', expiry_month: 12, expiry_year: 2030, expires_at: 9 } } },
+        { status: 400, body: { error: { type: 'card_error', code: 'incorrect_number', message: 'bad', param: 'card[number]' } } },
+      ],
+    });
+    await end.request('configure', { pubKey: 'pk_test_1', tokens: { '--cpe-accent': 'rebeccapurple', '--cpe-bg': 'url(x)' }, session: service.session });
     expect(doc.documentElement.style.getPropertyValue('--cpe-accent')).to.equal('rebeccapurple');
     expect(doc.documentElement.style.getPropertyValue('--cpe-bg')).to.equal('');
     typeIn(el, 'number', '4242424242424242');
     typeIn(el, 'expiry', future());
     typeIn(el, 'cvc', '123');
     typeIn(el, 'name', 'Ada Lovelace');
-    const win = iframe.contentWindow as Window & typeof globalThis;
-    let url = '';
-    win.fetch = async (u) => {
-      url = String(u);
-      return new Response(JSON.stringify({ data: { cp_card_token: 'tok_abc', scheme: 'visa', last4: '4242', expiry_month: 12, expiry_year: 2030, expires_at: 9 } }));
-    };
     expect(await end.request('tokenise', {})).to.deep.equal({ data: { cp_card_token: 'tok_abc', scheme: 'visa', last4: '4242', expiry_month: 12, expiry_year: 2030 } });
-    expect(url).to.equal('/frames/tokenise');
-    win.fetch = async () => new Response(JSON.stringify({ error: { type: 'card_error', code: 'incorrect_number', message: 'bad', param: 'card[number]' } }), { status: 400 });
+    expect((await service.requests()).map((r) => `${r.method} ${r.path}`).at(-1)).to.equal('POST /frames/tokenise');
     const error = await end.request('tokenise', {}).catch((e) => e);
     expect(error).to.include({ code: 'incorrect_number', field: 'number' });
     await end.request('reset', {});
@@ -61,22 +61,63 @@ describe('frame pages over the bridge', () => {
     expect(el.shadowRoot!.activeElement!.id).to.equal('cpe-name');
   });
 
-  it('the form renders once the init is in, with its look: ready comes with that first render (no second render or paint before it)', async () => {
-    let early: string | undefined;
-    let firstRender: { scheme: string | null; accent: string } | undefined;
-    const { el, events } = await mountFrame('card-form', 'pk=pk_test_1&lang=en&layout=row', { tokens: { '--cpe-accent': 'rebeccapurple' }, scheme: 'dark' }, async (win) => {
-      // The parent is slow to answer the hello: the frame's code has long run by now.
-      await new Promise((resolve) => setTimeout(resolve, 300));
-      early = win.document.querySelector('cpe-card-form')?.localName ?? 'nothing';
-      new win.MutationObserver(() => {
-        const form = win.document.querySelector('cpe-card-form');
-        firstRender ??= form ? { scheme: (form as CardInputs).colorScheme ?? null, accent: win.document.documentElement.style.getPropertyValue('--cpe-accent') } : undefined;
-      }).observe(win.document.body, { childList: true });
-    }).then((mounted) => ({ ...mounted, el: mounted.doc.querySelector('cpe-card-form') as CardInputs }));
-    expect(early, 'the form rendered before the init').to.equal('nothing');
-    expect(firstRender).to.deep.equal({ scheme: 'dark', accent: 'rebeccapurple' });
-    expect(events.filter((e) => e.name === 'ready')).to.have.length(1);
+  it('the service sends the form in the page, in its language and marks; the fragment\'s look is painted first; hello comes before the code runs, at the height the code keeps', async () => {
+    const response = await fetch('/iframe-app/card-form/index.html?pk=pk_test_1&lang=de&layout=row&marks=all');
+    const page = Document.parseHTMLUnsafe(await response.text());
+    const sent = page.querySelector('cpe-card-form')!;
+    expect(sent.shadowRoot!.querySelectorAll('input')).to.have.length(4);
+    expect([...sent.shadowRoot!.querySelectorAll('label')].map((l) => l.textContent)).to.deep.equal(['Kartennummer', 'Ablaufdatum', 'Sicherheitscode', 'Name auf der Karte']);
+    expect(sent.shadowRoot!.querySelectorAll('.logos .logo').length).to.be.greaterThan(3);
+    expect(page.documentElement.lang).to.equal('de');
+    let helloBeforeCode: boolean | undefined;
+    let firstLook: object | undefined;
+    const look = { '--cpe-accent': 'rebeccapurple' };
+    const { el, doc, hello } = await mountFrame('card-form', 'pk=pk_test_1&lang=de&layout=row&marks=all', { tokens: look, scheme: 'dark' }, (win) => {
+      // At the hello, the page's module has not taken the form yet (Lit has not hydrated it).
+      helloBeforeCode ??= win.document.querySelector('cpe-card-form')!.hasAttribute('defer-hydration') || !win.customElements.get('cpe-card-form');
+      // Painted first with the fragment's look (a hostile value dropped), before the init brings the same.
+      firstLook = { scheme: win.document.querySelector('cpe-card-form')!.getAttribute('scheme'), accent: win.document.documentElement.style.getPropertyValue('--cpe-accent'), bg: win.document.documentElement.style.getPropertyValue('--cpe-bg') };
+    }, `&s=dark&--cpe-accent=rebeccapurple&--cpe-bg=url(x)`).then((mounted) => ({ ...mounted, el: mounted.doc.querySelector('cpe-card-form') as CardInputs }));
+    expect(helloBeforeCode, 'hello came after the code ran').to.equal(true);
+    expect(firstLook).to.deep.equal({ scheme: 'dark', accent: 'rebeccapurple', bg: '' });
+    expect(el.getAttribute('scheme')).to.equal('dark');
+    expect(doc.documentElement.style.getPropertyValue('--cpe-accent')).to.equal('rebeccapurple');
+    expect(hello.texts).to.include({ lang: 'de', cancel: 'Abbrechen' });
+    await el.updateComplete;
+    expect(Math.ceil(el.getBoundingClientRect().height)).to.equal(hello.height);
     expect(el.shadowRoot!.querySelectorAll('input')).to.have.length(4);
+  });
+
+  it('what the shopper types before the page\'s code runs is kept, formatted, with the focus and caret', async () => {
+    const iframe = document.createElement('iframe');
+    iframe.style.width = '520px';
+    const session = crypto.randomUUID();
+    iframe.src = `/iframe-app/card-form/index.html?pk=pk_test_1&lang=en&layout=stack&__nomodule#${session}`;
+    document.body.append(iframe);
+    await waitUntil(() => iframe.contentDocument?.querySelector('cpe-card-form')?.shadowRoot?.querySelector('#cpe-name'), 'no form', { timeout: 4000 });
+    const doc = iframe.contentDocument!;
+    const root = doc.querySelector('cpe-card-form')!.shadowRoot!;
+    const number = root.querySelector<HTMLInputElement>('#cpe-number')!;
+    const name = root.querySelector<HTMLInputElement>('#cpe-name')!;
+    name.value = 'Ada Lovelace';
+    number.focus();
+    number.value = '42424242424242';
+    number.setSelectionRange(4, 4);
+    const module = doc.createElement('script');
+    module.type = 'module';
+    module.src = '/iframe-app/card-form/main.ts';
+    doc.head.append(module);
+    const el = await waitUntil(() => {
+      const form = doc.querySelector('cpe-card-form') as CardInputs;
+      return !form.hasAttribute('defer-hydration') && form.values?.number ? form : undefined;
+    }, 'not hydrated', { timeout: 4000 }).then(() => doc.querySelector('cpe-card-form') as CardInputs);
+    await el.updateComplete;
+    expect(el.values).to.include({ number: '42424242424242', name: 'Ada Lovelace' });
+    expect(root.querySelector<HTMLInputElement>('#cpe-number')).to.equal(number);
+    expect(number.value).to.equal('4242 4242 4242 42');
+    expect(root.activeElement).to.equal(number);
+    expect(number.selectionStart).to.equal(4);
+    expect(name.value).to.equal('Ada Lovelace');
   });
 
   it('a second init is ignored: one init per load (a page script cannot re-point the frame)', async () => {
@@ -85,11 +126,11 @@ describe('frame pages over the bridge', () => {
     const again: FrameEventRecord[] = [];
     const end = new ElementEnd(channel.port1, (name, detail) => again.push({ name, detail }));
     iframe.contentWindow!.postMessage({ cpe: 1, type: 'init', session, config: { pubKey: 'pk_test_1', tokens: {} } }, location.origin, [channel.port2]);
-    const unanswered = await Promise.race([end.request('reset', {}).then(() => false), new Promise((resolve) => setTimeout(resolve, 500, true))]);
+    const unanswered = await Promise.race([end.request('reset', {}).then(() => false), listenFor(500).then(() => true)]);
     expect(unanswered, 'the second port was answered').to.equal(true);
     expect(again).to.deep.equal([]);
     await first.request('reset', {});
-    expect(events.filter((e) => e.name === 'ready')).to.have.length(1);
+    expect(events.filter((e) => e.name === 'error')).to.deep.equal([]);
   });
 
   it("an init whose pubKey is not its address's pk is ignored; configure with another pk is refused", async () => {
@@ -104,9 +145,9 @@ describe('frame pages over the bridge', () => {
     let heard = false;
     channel.port1.onmessage = () => (heard = true);
     iframe.contentWindow!.postMessage({ cpe: 1, type: 'init', session: crypto.randomUUID(), config: { pubKey: 'pk_test_1', tokens: {} } }, location.origin, [channel.port2]);
-    await new Promise((r) => setTimeout(r, 200));
+    await listenFor(200);
     expect(heard).to.equal(false);
-    expect(events.filter((e) => e.name === 'ready')).to.have.length(1);
+    expect(events.filter((e) => e.name === 'error')).to.deep.equal([]);
   });
 
   it('language: Arabic is laid out right to left; fr-CA is French', async () => {
@@ -123,7 +164,7 @@ describe('frame pages over the bridge', () => {
     const iframe = document.createElement('iframe');
     iframe.src = `/iframe-app/field/index.html?pk=pk_test_1&lang=cy&field=number#${crypto.randomUUID()}`;
     document.body.append(iframe);
-    await waitUntil(() => iframe.contentDocument?.querySelector('.unavailable'), 'no message', { timeout: 4000 });
+    await waitUntil(() => iframe.contentDocument?.querySelector('.unavailable'), 'no message', { timeout: scaled(4000) });
     expect(iframe.contentDocument!.querySelector('.unavailable')!.textContent).to.equal('Nid oes modd dangos y ffurflen dalu hon yma.');
     expect(iframe.contentDocument!.documentElement.lang).to.equal('cy');
   });
@@ -132,14 +173,15 @@ describe('frame pages over the bridge', () => {
     const iframe = document.createElement('iframe');
     iframe.src = `/iframe-app/card-form/index.html?pk=nope&lang=en#not-a-uuid`;
     document.body.append(iframe);
-    await waitUntil(() => iframe.contentDocument?.querySelector('.unavailable'), 'no message', { timeout: 4000 });
+    await waitUntil(() => iframe.contentDocument?.querySelector('.unavailable'), 'no message', { timeout: scaled(4000) });
     expect(iframe.contentDocument!.querySelector('.unavailable')!.textContent).to.equal('This payment form cannot be shown here.');
     expect(iframe.contentDocument!.querySelectorAll('input, cpe-card-form')).to.have.length(0);
   });
 
   it('field frames: four frames of one group tokenise together from the number frame', async () => {
     const group = crypto.randomUUID();
-    const frames = await Promise.all(['number', 'expiry', 'cvc', 'name'].map((f) => mount('field', `pk=pk_test_1&lang=en&field=${f}&group=${group}`, { session: { paymentIntentId: 'pi_1', sessionToken: 'st_1' } })));
+    const service = await fakeService({ 'POST /frames/tokenise': { body: { data: { cp_card_token: 'tok_f', scheme: 'amex', last4: '0005', expiry_month: 12, expiry_year: 2030, expires_at: 9 } } } });
+    const frames = await Promise.all(['number', 'expiry', 'cvc', 'name'].map((f) => mount('field', `pk=pk_test_1&lang=en&field=${f}&group=${group}`, { session: service.session })));
     const [number, expiry, cvc, name] = frames;
     typeIn(number!.el, 'number', '378282246310005');
     typeIn(expiry!.el, 'expiry', future());
@@ -147,14 +189,11 @@ describe('frame pages over the bridge', () => {
     typeIn(cvc!.el, 'cvc', '1234');
     typeIn(name!.el, 'name', 'Ada');
     await waitUntil(() => cvc!.events.some((e) => e.name === 'change' && e.detail.field === 'cvc' && e.detail.complete));
-    let body: any;
-    (number!.iframe.contentWindow as any).fetch = async (_u: string, init: RequestInit) => {
-      body = JSON.parse(String(init.body));
-      return new Response(JSON.stringify({ data: { cp_card_token: 'tok_f', scheme: 'amex', last4: '0005', expiry_month: 12, expiry_year: 2030, expires_at: 9 } }));
-    };
     const result = await number!.end.request('tokenise', {});
     expect(result.data.cp_card_token).to.equal('tok_f');
-    expect(body.card).to.deep.include({ number: '378282246310005', cvc: '1234', name: 'Ada' });
+    const tokenise = (await service.requests()).filter((r) => r.path === '/frames/tokenise');
+    expect(tokenise, 'one tokenise, from the number frame').to.have.length(1);
+    expect(tokenise[0]!.body.card).to.deep.include({ number: '378282246310005', cvc: '1234', name: 'Ada' });
     for (const f of frames) for (const e of f.events) expect(JSON.stringify(e.detail)).not.to.match(/3782|1234|Ada/);
     await expiry!.end.request('reset', {});
     await waitUntil(() => number!.el.state().empty && cvc!.el.state().empty && name!.el.state().empty, 'group not reset');

@@ -1,10 +1,12 @@
 import assert from 'node:assert/strict';
 import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { once } from 'node:events';
+import { createServer as netServer, type AddressInfo } from 'node:net';
 import { after, before, describe, test } from 'node:test';
 import Koa from 'koa';
 import { CpeApiError, CpeClient, cpeMiddleware, cpeNodeHandler, toSession } from '../../client/index.ts';
 import { retryDelayMs } from '../../client/cpe-client.ts';
+import { ROUTES } from '../../api/routes.ts';
 import { startTestService, type TestService } from '../helpers/service.ts';
 import { CARDS, createBody, tokenOf, type Session } from './payments-fixtures.ts';
 
@@ -70,10 +72,44 @@ describe('CpeClient', () => {
     );
   });
 
-  test('refuses a public key, and an unreachable service is an error, not a hang', async () => {
+  test('refunds, the intent list with filters, and update: typed from the table, queries in brackets as the Stripe API reads them', async () => {
+    const created = await client.createPaymentIntent({ ...(createBody(svc) as any), amount: 1500, metadata: { order: 'client-1', channel: 'api' } });
+    const id = created.paymentIntentId;
+    const token = await tokenOf(svc, sessionOf(created), CARDS.visa);
+    await client.attach({ payment_intent_id: id, token });
+    await client.confirm({ payment_intent_id: id });
+    await client.authorise({ payment_intent_id: id });
+    const refund = await client.createRefund({ payment_intent: id, amount: 500, metadata: { why: 'broken nib' } });
+    assert.deepEqual([refund.status, refund.amount, refund.metadata], ['succeeded', 500, { why: 'broken nib' }]);
+    assert.deepEqual(await client.retrieveRefund(refund.id), refund);
+    assert.deepEqual((await client.listRefunds({ payment_intent: id })).data.map((r) => r.id), [refund.id]);
+    const listed = await client.listPaymentIntents({ status: ['succeeded', 'requires_capture'], metadata: { order: 'client-1' }, created: { gte: 0 }, limit: 5 });
+    assert.deepEqual(listed.data.map((i) => [i.id, i.amount_refunded]), [[id, 500]]);
+    const updated = await client.updatePaymentIntent(id, { metadata: { channel: '' }, description: 'Client test' });
+    assert.deepEqual([updated.metadata, updated.description], [{ order: 'client-1' }, 'Client test']);
+    await assert.rejects(() => client.createRefund({ payment_intent: id, amount: 1001 }), (e: unknown) => e instanceof CpeApiError && e.code === 'amount_too_large' && e.param === 'amount');
+  });
+
+  test("every licence-key operation of the table has a method (the table's name, or without PaymentIntent)", () => {
+    const methods = new Set(Object.getOwnPropertyNames(CpeClient.prototype));
+    const missing = Object.entries(ROUTES)
+      .filter(([, route]) => route.auth === 'licenceKey')
+      .map(([name]) => name)
+      .filter((name) => !methods.has(name) && !methods.has(name.replace('PaymentIntent', '')));
+    assert.deepEqual(missing, []);
+  });
+
+  test('refuses a public key, and a service that never answers is an error, not a hang', async () => {
     assert.throws(() => new CpeClient({ licenceKey: svc.credentials.publicKey }), /licence key/);
-    const offline = new CpeClient({ licenceKey: svc.credentials.licenceKey, baseUrl: 'http://127.0.0.1:9', timeoutMs: 2000, maxRetries: 0 });
-    await assert.rejects(() => offline.retrievePaymentIntent('pi_x'));
+    // It takes the connection and says nothing, ever: only the client's timeout can end the call.
+    const silent = netServer(() => {}).listen(0, '127.0.0.1');
+    await once(silent, 'listening');
+    try {
+      const offline = new CpeClient({ licenceKey: svc.credentials.licenceKey, baseUrl: `http://127.0.0.1:${(silent.address() as AddressInfo).port}`, timeoutMs: 200, maxRetries: 0 });
+      await assert.rejects(() => offline.retrievePaymentIntent('pi_x'));
+    } finally {
+      silent.close();
+    }
   });
 });
 
