@@ -1,4 +1,3 @@
-import type { Store } from '../store/store.ts';
 import type { Claim, Deliveries, DeliveryRow } from './deliveries.ts';
 import type { WebhookEndpoints } from './endpoints.ts';
 
@@ -28,33 +27,18 @@ export class MemoryClaims implements DeliveryClaims {
   readonly #held = new Set<string>();
 
   constructor(
-    private readonly store: Store,
     private readonly deliveries: Deliveries,
     private readonly endpoints: WebhookEndpoints,
   ) {}
 
-  /**
-   * Scans the rows in memory, where a write shows before its commit is on disk: as a read-only
-   * transaction, answered once all it saw is durable, so nothing is sent that a kill -9 could still
-   * take back (an event whose change never committed).
-   */
+  /** The rows in memory, less those whose commit is not on disk yet (Deliveries.uncommitted). */
   async claim(now: number, limit: number, busy: ReadonlyMap<string, number>, perEndpoint: number): Promise<Claim[]> {
     const claimed: Claim[] = [];
-    try {
-      await this.store.transaction(() => this.#scan(claimed, now, limit, busy, perEndpoint), { readOnly: true });
-    } catch (error) {
-      for (const claim of claimed) this.#held.delete(claim.row.id);
-      throw error;
-    }
-    return claimed;
-  }
-
-  async #scan(claimed: Claim[], now: number, limit: number, busy: ReadonlyMap<string, number>, perEndpoint: number): Promise<void> {
     const taken = new Map(busy);
     const enabled = new Map<string, boolean>();
     for (const row of await this.deliveries.pending()) {
       if (claimed.length >= limit) break;
-      if (row.next_at > now || this.#held.has(row.id) || (taken.get(row.endpoint_id) ?? 0) >= perEndpoint) continue;
+      if (row.next_at > now || this.#held.has(row.id) || this.deliveries.uncommitted.has(row.id) || (taken.get(row.endpoint_id) ?? 0) >= perEndpoint) continue;
       let on = enabled.get(row.endpoint_id);
       if (on === undefined) enabled.set(row.endpoint_id, (on = (await this.endpoints.get(row.endpoint_id))?.status === 'enabled'));
       if (!on) continue;
@@ -62,6 +46,7 @@ export class MemoryClaims implements DeliveryClaims {
       taken.set(row.endpoint_id, (taken.get(row.endpoint_id) ?? 0) + 1);
       claimed.push({ row, token: null });
     }
+    return claimed;
   }
 
   inFlight(row: DeliveryRow): boolean {

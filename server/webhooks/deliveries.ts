@@ -140,15 +140,27 @@ export class Deliveries {
     return this.#deliveries.find('pending', 'pending');
   }
 
+  /**
+   * Deliveries written by a transaction whose commit is not on disk yet. The embedded engine shows a
+   * write in memory before then: its claims skip these, so nothing is sent that a kill -9 could
+   * still take back (an event whose change never committed).
+   */
+  readonly uncommitted = new Set<string>();
+
   /** In the event's transaction: a pending delivery for each endpoint of its owner that takes it. */
   async #fanOut(event: EventRow): Promise<void> {
-    let made = false;
-    for (const endpoint of await this.endpoints.ofOwner(event.owner)) {
-      if (!takes(endpoint, event.type)) continue;
-      await this.#deliveries.insert(this.#newDelivery(event, endpoint, false));
-      made = true;
-    }
-    if (made) this.store.afterCommit(this.due);
+    for (const endpoint of await this.endpoints.ofOwner(event.owner)) if (takes(endpoint, event.type)) await this.#insert(this.#newDelivery(event, endpoint, false));
+  }
+
+  /** A new delivery: due once its transaction has committed. */
+  async #insert(row: DeliveryRow): Promise<DeliveryRow> {
+    const inserted = await this.#deliveries.insert(row);
+    this.uncommitted.add(row.id);
+    this.store.afterCommit(() => {
+      this.uncommitted.delete(row.id);
+      this.due();
+    });
+    return inserted;
   }
 
   #newDelivery(event: EventRow, endpoint: EndpointRow, manual: boolean, attempts = 0): DeliveryRow {
@@ -187,7 +199,7 @@ export class Deliveries {
     // A pending one is attempted now, its schedule resumed if that fails; a finished one anew, numbered after its attempts.
     const updated = row
       ? await this.#deliveries.update(id, { next_at: now, resume_at: row.manual ? row.resume_at : row.next_at, manual: true })
-      : await this.#deliveries.insert(this.#newDelivery(event, endpoint, true, await this.#attempts.count('endpoint_event', `${endpoint.id}:${event.id}`)));
+      : await this.#insert(this.#newDelivery(event, endpoint, true, await this.#attempts.count('endpoint_event', `${endpoint.id}:${event.id}`)));
     this.store.afterCommit(this.due);
     return deliveryView(updated);
   }

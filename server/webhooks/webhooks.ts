@@ -40,7 +40,7 @@ export class Webhooks {
     this.deliveries = new Deliveries(store, clock, this.endpoints, events, config.webhookRetrySchedule ?? parseRetrySchedule(DEFAULT_RETRY_SCHEDULE), config.eventRetentionDays ?? 30, () =>
       this.deliverer.poke(),
     );
-    this.#claims = store.engine === 'postgres' ? new PgClaims(store as PgStore) : new MemoryClaims(store, this.deliveries, this.endpoints);
+    this.#claims = store.engine === 'postgres' ? new PgClaims(store as PgStore) : new MemoryClaims(this.deliveries, this.endpoints);
     this.deliverer = new Deliverer(clock, this.#claims, this.deliveries, this.endpoints, events, logger, {
       timeoutMs,
       allowPrivate,
