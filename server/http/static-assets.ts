@@ -139,7 +139,7 @@ function safeJoin(base: string, path: string): string | undefined {
 }
 
 const sdkNotBuilt = () =>
-  new ApiError(503, 'api_error', 'sdk_not_built', 'The browser SDK has not been built: run npm run build (npm start builds it when missing).', null, {
+  new ApiError('sdk_not_built', 'The browser SDK has not been built: run npm run build (npm start builds it when missing).', null, {
     'Access-Control-Allow-Origin': '*',
     'Retry-After': '10',
   });
@@ -217,7 +217,7 @@ export function staticAssets(options: StaticAssetsOptions = {}): Middleware<AppS
       return;
     }
     if (ctx.path !== release.path)
-      throw new ApiError(404, 'invalid_request_error', 'resource_missing', `This SDK build is not served here: the current one is ${serviceUrl}${release.path} with integrity ${release.integrity} (see ${serviceUrl}/sdk/integrity.json).`, null, SDK_HEADERS);
+      throw new ApiError('resource_missing', `This SDK build is not served here: the current one is ${serviceUrl}${release.path} with integrity ${release.integrity} (see ${serviceUrl}/sdk/integrity.json).`, null, SDK_HEADERS);
     await send(ctx, file, path, { ...SDK_HEADERS, 'Cache-Control': IMMUTABLE });
   }
 

@@ -1,7 +1,7 @@
 import type { z } from 'zod';
 import type { WebhookAttempt, WebhookAttemptListQuery } from '../../api/webhooks.ts';
 import { msNow, type Clock } from '../clock.ts';
-import { conflict, invalidParam, noSuch } from '../http/api-error.ts';
+import { ApiError, invalidParam, noSuch } from '../http/api-error.ts';
 import { newId } from '../identity/secrets.ts';
 import { expiryIndex } from '../store/expiry.ts';
 import { CursorNotFound, type Collection, type Store } from '../store/store.ts';
@@ -195,7 +195,7 @@ export class Deliveries {
     const id = deliveryId(event.id, endpoint.id);
     const row = await this.#deliveries.get(id, { forUpdate: true });
     if (row && (await inFlight(row)))
-      throw conflict('attempt_in_flight', `An attempt of ${event.id} to ${endpoint.id} is under way: retry once it has ended (its attempts list shows it).`, 'endpoint');
+      throw new ApiError('attempt_in_flight', `An attempt of ${event.id} to ${endpoint.id} is under way: retry once it has ended (its attempts list shows it).`, 'endpoint');
     const now = msNow(this.clock);
     // A pending one is attempted now, its schedule resumed if that fails; a finished one anew, numbered after its attempts.
     const updated = row

@@ -172,8 +172,6 @@ export class WebhookEndpoints {
     selectors.forEach((selector, i) => {
       if (!own.some((type) => selects(selector, type)))
         throw new ApiError(
-          400,
-          'invalid_request_error',
           'parameter_invalid',
           `Invalid enabled_events: ${selector} names no event of a ${kind === 'merchant' ? 'merchant (licence key: payment events)' : 'messaging user (access token: messaging events)'}.`,
           `enabled_events[${i}]`,

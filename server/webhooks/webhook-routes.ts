@@ -2,6 +2,7 @@ import Router from '@koa/router';
 import type { Middleware } from 'koa';
 import type { Services } from '../services.ts';
 import type { AppState } from '../http/app-state.ts';
+import { idempotencyMiddleware } from '../http/idempotency.ts';
 import { mount } from '../http/operation.ts';
 import { limitedAuth } from '../http/rate-limit.ts';
 import { ownerAuth } from '../events/owner-auth.ts';
@@ -17,7 +18,7 @@ export function webhookRoutes(services: Pick<Services, 'webhooks' | 'merchants' 
   const { webhooks } = services;
   const { endpoints, deliveries } = webhooks;
   const router = new Router<AppState>();
-  router.use('/v1/webhook_endpoints', limitedAuth(ownerAuth(services), limiter), services.idempotencyKeys.middleware());
+  router.use('/v1/webhook_endpoints', limitedAuth(ownerAuth(services), limiter), idempotencyMiddleware(services.idempotencyKeys));
   const owner = (ctx: { state: AppState }) => requestOwner(ctx.state);
   mount(router, 'createWebhookEndpoint', ({ ctx, body }) => endpoints.create(owner(ctx), body));
   mount(router, 'listWebhookEndpoints', ({ ctx, query }) => endpoints.list(owner(ctx), query));
