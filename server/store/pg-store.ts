@@ -136,6 +136,8 @@ export class PgStore implements Store {
   }
 
   readonly #statements = new Map<string, string>();
+  /** Connections given a listener for their 'error' event (once each: the pool hands them out again). */
+  readonly #listened = new WeakSet<pg.PoolClient>();
 
   /**
    * Runs a statement in the current transaction, or on its own. Each distinct text is a named
@@ -166,6 +168,13 @@ export class PgStore implements Store {
 
   async #begin(): Promise<pg.PoolClient> {
     const client = await this.pool.connect();
+    // A connection reset while a transaction holds it: node-postgres fails the statement under way
+    // (the transaction fails as an outage) and also emits 'error' on the client, which with no
+    // listener (the pool listens only while a connection is idle) would end the process.
+    if (!this.#listened.has(client)) {
+      this.#listened.add(client);
+      client.on('error', () => {});
+    }
     try {
       await client.query('BEGIN');
       return client;

@@ -36,7 +36,7 @@ async function steady(page: Page): Promise<void> {
     for (let node = walker.nextNode(); node; node = walker.nextNode()) {
       node.textContent = node
         .textContent!.replace(/ORD-\d+-[0-9A-F]{6}/g, 'ORD-1001-7C2A9F')
-        .replace(/\b(pi|att|tds|tok|pm|ch)_[A-Za-z0-9]+/g, '$1_0123456789abcdef')
+        .replace(/\b(pi|att|tds|tok|pm|ch|evt)_[A-Za-z0-9]+/g, '$1_0123456789abcdef')
         .replace(/("(?:created|updated|authorised_at|captured_at|expires_at|[a-z_]*_at)": )\d+/g, '$11767225600')
         .replace(/("authorisation_code": )"[^"]+"/g, '$1"A1B2C3"')
         .replace(/("three_ds_transaction_id": )"[^"]+"/g, '$1"3ds_0123456789abcdef"');
