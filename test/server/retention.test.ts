@@ -170,6 +170,7 @@ describe('configuration from the environment', () => {
       headersTimeoutMs: 2000,
       requestTimeoutMs: 4000,
       maxConnections: 64,
+      testClock: undefined, // CPE_TEST_CLOCK is for tests only (README, Tests)
     });
   });
 
