@@ -35,6 +35,7 @@ export const ERROR_CODES = {
   request_invalid: { status: 400, type: invalid, means: 'The request could not be read (cut short, or an encoding the service does not take).' },
   amount_too_large: { status: 400, type: invalid, means: 'A capture of more than the authorised amount, or a refund of more than what remains refundable.' },
   charge_already_refunded: { status: 400, type: invalid, means: 'A refund of a Payment Intent whose captured amount is refunded in full already.' },
+  limit_exceeded: { status: 400, type: invalid, means: 'More objects of a kind than an account may have (16 webhook endpoints): delete one first.' },
   token_already_used: { status: 400, type: invalid, means: 'A card token is single-use: tokenise the card again.' },
   token_expired: { status: 400, type: invalid, means: 'A card token is valid 15 minutes: tokenise the card again.' },
   // 400 card_error: the card details are wrong; `param` names the field (`card[number]`).
@@ -62,6 +63,7 @@ export const ERROR_CODES = {
   payment_intent_locked: { status: 409, type: invalid, means: 'The Payment Intent was cancelled after 5 failed card attempts: create a new one.' },
   challenge_answered: { status: 409, type: invalid, means: 'The 3-D Secure challenge was answered already.' },
   challenge_superseded: { status: 409, type: invalid, means: 'The 3-D Secure challenge no longer applies (the intent moved on).' },
+  attempt_in_flight: { status: 409, type: invalid, means: 'A retry of an event to a webhook endpoint while an attempt of it is under way: retry once that attempt has ended (the attempts list shows it).' },
   context_mismatch: { status: 409, type: invalid, client: true, means: "The exchange route: the amount or currency the page showed is not the basket's price; nothing was created." },
   idempotency_key_reused: { status: 409, type: 'idempotency_error', means: 'The `X-Idempotency-Key` was used with another body: use a new key.' },
   // 413, 415.
@@ -81,6 +83,7 @@ export const ERROR_CODES = {
   // In a 200 answer: a payment attempt's `error` (`requires_payment_method`, `failed`, `authorised: false`).
   card_declined: { status: null, type: card, means: 'The card was refused at attach (4000 0000 0000 0127) or declined at authorisation (…0002).' },
   insufficient_funds: { status: null, type: card, means: 'Declined at authorisation: insufficient funds (…9995).' },
+  incorrect_cvc: { status: null, type: card, means: 'Declined at authorisation: the security code is incorrect (…0101); the element clears the code and focuses it.' },
   processing_error: { status: null, type: card, means: 'The card could not be attached just now; `retriable` is true (…0119).' },
   authentication_failed: { status: null, type: card, means: 'The shopper failed the 3-D Secure challenge.' },
 } as const satisfies Record<string, ErrorCodeRow>;

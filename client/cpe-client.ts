@@ -24,8 +24,12 @@ export class CpeClient {
 
   constructor(options: CpeClientOptions) {
     if ('window' in globalThis) throw new Error('CpeClient holds the licence key: use it on your server, never in a browser.');
-    if (!/^sk_/.test(options.licenceKey ?? '')) throw new Error('CpeClient needs the licence key (sk_…), not the public key.');
-    this.#transport = new Transport(options.licenceKey, options);
+    const key = options?.licenceKey;
+    const where = 'your merchant\'s licence key sk_test_… (npm run -s credentials prints it; npm run -s merchant -- --origin <your page\'s origin> makes a merchant)';
+    if (!key) throw new Error(`CpeClient: licenceKey is missing: pass ${where}, e.g. new CpeClient({ licenceKey: process.env.CPE_LICENCE_KEY }), and check that variable is set.`);
+    if (typeof key !== 'string' || !/^sk_/.test(key))
+      throw new Error(`CpeClient: licenceKey ${/^pk_/.test(String(key)) ? 'is the public key (pk_…), which belongs in the browser' : 'is not a licence key (it must start "sk_")'}: pass ${where}.`);
+    this.#transport = new Transport(key, options);
   }
 
   createPaymentIntent(input: BodyIn<'createPaymentIntent'>, options?: RequestOptions): Promise<Answer<'createPaymentIntent'>> {
@@ -98,6 +102,41 @@ export class CpeClient {
 
   retrieveEvent(eventId: string): Promise<Answer<'retrieveEvent'>> {
     return this.#transport.call('retrieveEvent', { params: { id: eventId } });
+  }
+
+  /** Sends an event to one of your webhook endpoints again, now. */
+  retryEvent(eventId: string, input: BodyIn<'retryEvent'>, options?: RequestOptions): Promise<Answer<'retryEvent'>> {
+    return this.#transport.call('retryEvent', { body: input, params: { id: eventId }, ...options });
+  }
+
+  /** A webhook endpoint for your events; the answer's `secret` (whsec_…) is shown only here: keep it. */
+  createWebhookEndpoint(input: BodyIn<'createWebhookEndpoint'>, options?: RequestOptions): Promise<Answer<'createWebhookEndpoint'>> {
+    return this.#transport.call('createWebhookEndpoint', { body: input, ...options });
+  }
+
+  listWebhookEndpoints(query: QueryIn<'listWebhookEndpoints'> = {}): Promise<Answer<'listWebhookEndpoints'>> {
+    return this.#transport.call('listWebhookEndpoints', { query });
+  }
+
+  retrieveWebhookEndpoint(endpointId: string): Promise<Answer<'retrieveWebhookEndpoint'>> {
+    return this.#transport.call('retrieveWebhookEndpoint', { params: { id: endpointId } });
+  }
+
+  updateWebhookEndpoint(endpointId: string, input: BodyIn<'updateWebhookEndpoint'>, options?: RequestOptions): Promise<Answer<'updateWebhookEndpoint'>> {
+    return this.#transport.call('updateWebhookEndpoint', { body: input, params: { id: endpointId }, ...options });
+  }
+
+  deleteWebhookEndpoint(endpointId: string): Promise<Answer<'deleteWebhookEndpoint'>> {
+    return this.#transport.call('deleteWebhookEndpoint', { params: { id: endpointId } });
+  }
+
+  /** A new secret; for 24 hours deliveries carry signatures of both. */
+  rotateWebhookEndpointSecret(endpointId: string, options?: RequestOptions): Promise<Answer<'rotateWebhookEndpointSecret'>> {
+    return this.#transport.call('rotateWebhookEndpointSecret', { body: {}, params: { id: endpointId }, ...options });
+  }
+
+  listWebhookAttempts(endpointId: string, query: QueryIn<'listWebhookAttempts'> = {}): Promise<Answer<'listWebhookAttempts'>> {
+    return this.#transport.call('listWebhookAttempts', { params: { id: endpointId }, query });
   }
 
   /**

@@ -2,7 +2,6 @@ import cluster from 'node:cluster';
 import type { Server } from 'node:http';
 import { createServer as createNetServer, type AddressInfo, type Server as NetServer } from 'node:net';
 import { startDemo } from '../demo/server.ts';
-import { systemClock } from '../server/clock.ts';
 import { configFromEnv, type Config } from '../server/config.ts';
 import { readSdkRelease, sdkScriptTag } from '../server/http/sdk-release.ts';
 import { createLogger, type Logger } from '../server/logger.ts';
@@ -10,6 +9,7 @@ import type { Credentials } from '../server/seed.ts';
 import { startService, type RunningService } from '../server/start.ts';
 import { withoutPassword } from '../server/store/open-store.ts';
 import { Supervisor, type WorkerMessage } from '../server/supervisor.ts';
+import { configuredClock } from '../server/test-clock.ts';
 
 /**
  * `npm start`: the service (one process, or CPE_PROCESSES workers) and the demo merchant, on two
@@ -58,7 +58,7 @@ const portOf = (server: NetServer): number => (server.address() as AddressInfo).
 /** The demo merchant on its socket, or exit 1 with the reason. */
 async function demoOrExit(socket: NetServer, credentials: Credentials): Promise<{ server: Server; url: string }> {
   try {
-    return await startDemo({ port: socket, credentials });
+    return await startDemo({ port: socket, credentials, dataDir: config.dataDir });
   } catch (error) {
     process.stderr.write(`CPE could not start the demo merchant: ${(error as Error).message}\n`);
     process.exit(1);
@@ -92,7 +92,7 @@ function tellPrimaryAndExit(message: WorkerMessage, code: number): void {
 
 if (config.processes! > 1 && !config.databaseUrl) {
   process.stderr.write(
-    `CPE_PROCESSES=${config.processes} needs CPE_DATABASE_URL=postgres://…: the embedded store serves one process. See the README, "PostgreSQL and several processes".\n`,
+    `CPE_PROCESSES=${config.processes} needs CPE_DATABASE_URL=postgres://…: the embedded store serves one process. See docs/operations.md, "PostgreSQL and several processes".\n`,
   );
   process.exit(1);
 }
@@ -106,7 +106,7 @@ async function serviceOrExit(serviceConfig: Config = config): Promise<{ service:
   const logger = createLogger(config.log);
   exitOnFatal(logger);
   try {
-    return { service: await startService(serviceConfig, systemClock, logger, { listenWhenReady: process.env.CPE_LISTEN_WHEN_READY === '1' }), logger };
+    return { service: await startService(serviceConfig, configuredClock(serviceConfig.testClock), logger, { listenWhenReady: process.env.CPE_LISTEN_WHEN_READY === '1' }), logger };
   } catch (error) {
     const why = serviceNotStarted(error);
     logger.log('fatal', 'could not start', { message: why });

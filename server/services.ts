@@ -1,6 +1,7 @@
 import { systemClock, type Clock } from './clock.ts';
 import type { Config } from './config.ts';
 import { Events } from './events/events.ts';
+import { Webhooks } from './webhooks/webhooks.ts';
 import { IdempotencyKeys } from './idempotency/idempotency-keys.ts';
 import { Users } from './identity/users.ts';
 import type { Logger } from './logger.ts';
@@ -24,6 +25,8 @@ export interface Services {
   payments: PaymentsService;
   idempotencyKeys: IdempotencyKeys;
   events: Events;
+  /** Endpoints and deliveries; the delivery loop runs only once started (a serving process, not a CLI command). */
+  webhooks: Webhooks;
 }
 
 export function createServices(store: Store, logger: Logger, config: Config, clock: Clock = systemClock): Services {
@@ -40,6 +43,7 @@ export function createServices(store: Store, logger: Logger, config: Config, clo
     payments: new PaymentsService(store, merchants, () => config.publicUrl, clock, events),
     idempotencyKeys: new IdempotencyKeys(store, clock, config.idempotencyRetentionSeconds),
     events,
+    webhooks: new Webhooks(store, clock, events, config, logger),
   };
 }
 
@@ -51,12 +55,13 @@ export function createServices(store: Store, logger: Logger, config: Config, clo
  * traffic. Commits what it removed.
  */
 export async function pruneExpired(
-  services: Pick<Services, 'store' | 'idempotencyKeys' | 'payments' | 'events'>,
-): Promise<{ idempotencyKeys: number; tokens: number; challenges: number; events: number }> {
+  services: Pick<Services, 'store' | 'idempotencyKeys' | 'payments' | 'events' | 'webhooks'>,
+): Promise<{ idempotencyKeys: number; tokens: number; challenges: number; events: number; webhooks: number }> {
   const removed = await services.store.transaction(async () => ({
     idempotencyKeys: await services.idempotencyKeys.prune(),
     ...(await services.payments.prune()),
     events: await services.events.prune(),
+    webhooks: await services.webhooks.deliveries.prune(),
   }));
   // The engine's own leftovers (PostgreSQL: old list cursors of deleted rows, idle rate buckets).
   await (services.store as { pruneEngine?: () => Promise<number> }).pruneEngine?.();

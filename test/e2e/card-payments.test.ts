@@ -29,6 +29,7 @@ const OUTCOMES: Record<CardName, { state: 'success' | 'failure'; text: RegExp; i
   challenge: { state: 'success', text: /Paid: visa ending 3220/, intent: 'succeeded', challenge: 'complete', events: CHALLENGE_EVENTS },
   declined: { state: 'failure', text: /declined/i, intent: 'failed', events: DECLINED_EVENTS },
   insufficient: { state: 'failure', text: /insufficient funds/i, intent: 'failed', events: DECLINED_EVENTS },
+  incorrectCvc: { state: 'failure', text: /security code is incorrect/i, intent: 'failed', events: DECLINED_EVENTS },
   // No confirm after a failed attach (spec, States rule 1).
   attachFail: { state: 'failure', text: /refused when attached/i, intent: 'requires_payment_method', events: ['cpe:ready', 'cpe:processing:start', 'cpe:processing:end', 'cpe:attach:start', 'cpe:error', 'cpe:attach:end'] },
   attachRetriable: { state: 'failure', text: /try again/i, intent: 'requires_payment_method' },
@@ -78,8 +79,9 @@ describe('attempts on one intent', () => {
       await typeCard(page, CARDS.declined);
       assert.equal((await pay(page)).state, 'failure');
       // The page resets the element after a failure; the shopper types another card.
-      await page.frameLocator('iframe[title="Card payment"]').getByLabel('Card number').waitFor();
-      assert.equal(await page.frameLocator('iframe[title="Card payment"]').getByLabel('Card number').inputValue(), '');
+      // (The page shows the failure, then resets: the reset is awaited before typing, or it wipes what is typed.)
+      const number = page.frameLocator('iframe[title="Card payment"]').getByLabel('Card number');
+      await waitFor('the card number emptied by the page\'s reset', async () => (await number.inputValue()) === '');
       await typeCard(page, CARDS.visa);
       const outcome = await pay(page);
       assert.equal(outcome.state, 'success', outcome.text);

@@ -10,6 +10,8 @@ import { openStore } from '../../server/store/open-store.ts';
 import { freshTestDatabase } from '../../testkit/postgres.ts';
 import { assertMatchesOpenApi } from './openapi-check.ts';
 
+export { ManualClock } from '../../server/clock.ts';
+
 export interface TestService {
   url: string;
   services: Services;
@@ -43,17 +45,6 @@ export function testConfig(overrides: Partial<Config> = {}): Config {
   };
 }
 
-/** Time that moves only when a test says so (Unix seconds). */
-export class ManualClock implements Clock {
-  constructor(private seconds = Math.floor(Date.now() / 1000)) {}
-  now(): number {
-    return this.seconds;
-  }
-  advance(seconds: number): void {
-    this.seconds += seconds;
-  }
-}
-
 /** The engine the server suite runs on: CPE_TEST_ENGINE=postgres, or the embedded store. */
 export const testEngine = (): 'postgres' | 'embedded' => (process.env.CPE_TEST_ENGINE === 'postgres' ? 'postgres' : 'embedded');
 
@@ -76,6 +67,7 @@ export async function startTestService(overrides: Partial<Config> = {}, clock: C
   const services = createServices(store, createLogger(config.log), config, clock);
   server.on('request', createApp(services).callback());
   const credentials = await ensureSeeded(services);
+  services.webhooks.start();
   const api = apiClient(url);
   return {
     url,
@@ -83,6 +75,7 @@ export async function startTestService(overrides: Partial<Config> = {}, clock: C
     credentials,
     api,
     async close() {
+      await services.webhooks.stop();
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
       await store.close();
