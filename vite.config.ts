@@ -16,6 +16,9 @@ import { packageBuild } from './scripts/vite-package.ts';
  *   dist/frames/<app>/  the hosted iframe apps, one per `iframe-app/<app>/main.ts`, served by the
  *                       service under `/frames/<app>/`: one page each with its code inline, and the
  *                       language catalogues in dist/frames/assets/.
+ *   dist/dashboard/     the dashboard (dashboard/, a Lit app): index.html, served by the service at
+ *                       `/dashboard` and every page under it, and its hashed files in assets/, one
+ *                       chunk per page, loaded when the page is first opened.
  *
  * The SDK build is this file's config; the frames build runs after it (plugin `framesBuild`), one
  * build per frame app, so a new frame is a new folder with a main.ts and its line in iframe-app/frame-page.ts.
@@ -102,6 +105,43 @@ function framesBuild(): Plugin {
   };
 }
 
+const dashboardRoot = join(root, 'dashboard');
+
+/** The dashboard's build: an ordinary Vite app with code splitting, every file under 'self' for its CSP. */
+export function dashboardConfig(dirs = { root: dashboardRoot, outDir: join(root, 'dist/dashboard') }): InlineConfig {
+  return {
+    configFile: false,
+    root: dirs.root,
+    base: '/dashboard/',
+    publicDir: false,
+    logLevel: 'warn',
+    oxc,
+    build: {
+      outDir: dirs.outDir,
+      emptyOutDir: true,
+      target,
+      minify: true,
+      // Its CSP has no data: for scripts or styles: every asset a file.
+      assetsInlineLimit: 0,
+      modulePreload: { polyfill: false },
+      rolldownOptions: { input: join(dirs.root, 'index.html') },
+    },
+  };
+}
+
+function dashboardBuild(): Plugin {
+  let done = false;
+  return {
+    name: 'cpe:dashboard-build',
+    apply: 'build',
+    async closeBundle(error?: Error) {
+      if (done || error) return;
+      done = true;
+      await build(dashboardConfig());
+    },
+  };
+}
+
 /**
  * `dist/sdk/cpe.d.ts`: TypeScript declarations of every public type of the SDK, generated from the
  * sources (tsc --emitDeclarationOnly into dist/sdk/types/, and cpe.d.ts re-exporting its entry).
@@ -129,7 +169,7 @@ export default defineConfig({
   root,
   publicDir: false,
   oxc,
-  plugins: [sdkDeclarations(), framesBuild(), packageBuild(root)],
+  plugins: [sdkDeclarations(), framesBuild(), dashboardBuild(), packageBuild(root)],
   build: {
     outDir: resolve(root, 'dist/sdk'),
     emptyOutDir: true,

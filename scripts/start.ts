@@ -1,5 +1,7 @@
 import cluster from 'node:cluster';
+import { join } from 'node:path';
 import { startDemo } from '../demo/server.ts';
+import { dashboardLink } from '../server/admin/admin-routes.ts';
 import { configFromEnv } from '../server/config.ts';
 import { readSdkRelease, sdkScriptTag } from '../server/http/sdk-release.ts';
 import type { Credentials } from '../server/seed.ts';
@@ -37,9 +39,10 @@ else await single();
 async function single(): Promise<void> {
   const service = await orExplain('the service', 'PORT', config.port, () => startService(config));
   const demo = await orExplain('the demo merchant', 'DEMO_PORT', config.demoPort, () =>
-    startDemo({ port: config.demoPort, credentials: service.credentials }),
+    startDemo({ port: config.demoPort, credentials: service.credentials, credentialsFile: credentialsFile() }),
   );
-  banner(service.url, demo.url, service.credentials);
+  const link = await dashboardLink(service.services, service.credentials.merchantId);
+  banner(service.url, demo.url, service.credentials, link.url);
   onStop(async () => {
     demo.server.close();
     await service.close();
@@ -50,7 +53,12 @@ interface Ready {
   type: 'cpe:ready';
   url: string;
   credentials: Credentials;
+  /** A one-time dashboard sign-in link for the seeded merchant. */
+  dashboardUrl: string;
 }
+
+/** The seeded credentials' file, which the demo shop watches (a Roll key of the seeded merchant rewrites it). */
+const credentialsFile = () => (config.dataDir ? join(config.dataDir, 'credentials.json') : undefined);
 
 /**
  * CPE_PROCESSES=N: N workers serve the API on one port (node:cluster hands connections out in turn)
@@ -79,8 +87,10 @@ async function primary(count: number): Promise<void> {
     process.stderr.write(`${error.message}\n`);
     process.exit(1);
   });
-  const demo = await orExplain('the demo merchant', 'DEMO_PORT', config.demoPort, () => startDemo({ port: config.demoPort, credentials: first[0].credentials }));
-  banner(first[0].url, demo.url, first[0].credentials, `${count} worker processes (pids ${Object.values(cluster.workers ?? {}).map((w) => w?.process.pid).join(', ')}) on ${redacted(config.databaseUrl!)}`);
+  const demo = await orExplain('the demo merchant', 'DEMO_PORT', config.demoPort, () =>
+    startDemo({ port: config.demoPort, credentials: first[0].credentials, credentialsFile: credentialsFile() }),
+  );
+  banner(first[0].url, demo.url, first[0].credentials, first[0].dashboardUrl, `${count} worker processes (pids ${Object.values(cluster.workers ?? {}).map((w) => w?.process.pid).join(', ')}) on ${redacted(config.databaseUrl!)}`);
   onStop(async () => {
     stopping = true;
     demo.server.close();
@@ -101,7 +111,8 @@ async function primary(count: number): Promise<void> {
 /** A worker of CPE_PROCESSES: the service only; tells the primary when it serves. */
 async function worker(): Promise<void> {
   const service = await startService(config);
-  process.send?.({ type: 'cpe:ready', url: service.url, credentials: service.credentials } satisfies Ready);
+  const link = await dashboardLink(service.services, service.credentials.merchantId);
+  process.send?.({ type: 'cpe:ready', url: service.url, credentials: service.credentials, dashboardUrl: link.url } satisfies Ready);
   onStop(() => service.close());
 }
 
@@ -109,13 +120,15 @@ function redacted(url: string): string {
   return url.replace(/\/\/([^:@/]*):[^@/]*@/, '//$1:…@');
 }
 
-function banner(serviceUrl: string, demoUrl: string, credentials: Credentials, processes?: string): void {
+function banner(serviceUrl: string, demoUrl: string, credentials: Credentials, dashboardUrl: string, processes?: string): void {
   const { merchantId, licenceKey, publicKey, accessToken } = credentials;
   const release = readSdkRelease();
   const data = config.databaseUrl ? `PostgreSQL ${redacted(config.databaseUrl)}` : config.dataDir;
   process.stdout.write(`
 CPE service        ${serviceUrl}
 Demo merchant      ${demoUrl}
+Dashboard          ${dashboardUrl}
+                   (signs in the seeded merchant: works once, within an hour; another: npm run -s dashboard)
 API description    ${serviceUrl}/v1/openapi.json
 Data               ${data}${processes ? `\nProcesses         ${processes}` : ''}
 

@@ -1,5 +1,7 @@
 import { systemClock, type Clock } from './clock.ts';
 import type { Config } from './config.ts';
+import { RequestRecords } from './dashboard/request-records.ts';
+import { DashboardSessions } from './dashboard/sessions.ts';
 import { IdempotencyKeys } from './idempotency/idempotency-keys.ts';
 import { Users } from './identity/users.ts';
 import type { Logger } from './logger.ts';
@@ -22,6 +24,8 @@ export interface Services {
   messaging: MessagingService;
   payments: PaymentsService;
   idempotencyKeys: IdempotencyKeys;
+  /** The dashboard's sessions and sign-in links, and its per-merchant request log. */
+  dashboard: { sessions: DashboardSessions; requests: RequestRecords };
 }
 
 export function createServices(store: Store, logger: Logger, config: Config, clock: Clock = systemClock): Services {
@@ -36,6 +40,7 @@ export function createServices(store: Store, logger: Logger, config: Config, clo
     messaging: new MessagingService(store, clock),
     payments: new PaymentsService(store, merchants, () => config.publicUrl, clock),
     idempotencyKeys: new IdempotencyKeys(store, clock, config.idempotencyRetentionSeconds),
+    dashboard: { sessions: new DashboardSessions(store, clock), requests: new RequestRecords(store, clock, logger) },
   };
 }
 
@@ -45,8 +50,14 @@ export function createServices(store: Store, logger: Logger, config: Config, clo
  * unknown). Lookups already ignore expired rows, so this changes no answer; it keeps the data
  * folder from growing with traffic. Commits what it removed.
  */
-export async function pruneExpired(services: Pick<Services, 'store' | 'idempotencyKeys' | 'payments'>): Promise<{ idempotencyKeys: number; tokens: number; challenges: number }> {
-  const removed = await services.store.transaction(async () => ({ idempotencyKeys: await services.idempotencyKeys.prune(), ...(await services.payments.prune()) }));
+export async function pruneExpired(
+  services: Pick<Services, 'store' | 'idempotencyKeys' | 'payments' | 'dashboard'>,
+): Promise<{ idempotencyKeys: number; tokens: number; challenges: number; dashboardSessions: number }> {
+  const removed = await services.store.transaction(async () => ({
+    idempotencyKeys: await services.idempotencyKeys.prune(),
+    ...(await services.payments.prune()),
+    dashboardSessions: await services.dashboard.sessions.prune(),
+  }));
   // The engine's own leftovers (PostgreSQL: old list cursors of deleted rows, idle rate buckets).
   await (services.store as { pruneEngine?: () => Promise<number> }).pruneEngine?.();
   return removed;

@@ -74,6 +74,7 @@ export async function startService(requested: Config, clock: Clock = systemClock
       clearInterval(pruning);
       await new Promise<void>((resolve) => http.close(() => resolve()));
       http.closeAllConnections();
+      await services.dashboard.requests.close();
       await store.close();
       if (linked) rmSync(serviceFile(config.dataDir!), { force: true });
     },

@@ -9,6 +9,7 @@ import { USERNAME } from '../../api/messaging.ts';
 
 const TokenRequest = z.strictObject({ username: z.string().regex(USERNAME, 'expected 1 to 64 letters, digits, dots, dashes or underscores') });
 const MerchantRequest = z.strictObject({ origins: z.array(z.string().max(2048)).max(50), name: z.string().max(100).optional() });
+const LinkRequest = z.strictObject({ merchantId: z.int().positive() });
 
 /** The header carrying the secret the service wrote to its data folder (cli/service-link.ts sends it). */
 export const ADMIN_HEADER = 'X-CPE-Admin';
@@ -46,5 +47,18 @@ export function adminRoutes(services: Services, secret: string | undefined): Rou
       throw new ApiError(400, 'invalid_request_error', 'parameter_invalid', (error as Error).message, 'origins');
     }
   });
+  router.post('/dashboard_links', async (ctx) => {
+    const input = LinkRequest.safeParse(ctx.request.body);
+    if (!input.success) throw issueToError(input.error, ctx.request.body);
+    ctx.body = await dashboardLink(services, input.data.merchantId);
+  });
   return router;
+}
+
+/** A one-time sign-in link to the dashboard for a merchant (`npm run -s dashboard`, `npm start`'s banner). */
+export async function dashboardLink(services: Pick<Services, 'merchants' | 'dashboard' | 'config'>, merchantId: number): Promise<{ url: string; merchantId: number; expires_at: number }> {
+  if (!(await services.merchants.get(merchantId))) throw new ApiError(404, 'invalid_request_error', 'resource_missing', `No such merchant: ${merchantId}.`, 'merchantId');
+  const { token, expires_at } = await services.dashboard.sessions.createLink(merchantId);
+  // The token rides in the fragment: never sent in a request line, so never in a log or a Referer.
+  return { url: `${services.config.publicUrl}/dashboard/link#${token}`, merchantId, expires_at };
 }

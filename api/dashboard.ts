@@ -1,0 +1,81 @@
+import { z } from 'zod';
+import { idString, listQuery, text } from './form-values.ts';
+
+/**
+ * The dashboard's own endpoints (`/dashboard/api/…`, server/dashboard/): what its pages send and get.
+ * Not operations of the public API (no row in routes.ts, not in the OpenAPI document, no client
+ * method): they answer only the dashboard's page, with its cookie session and CSRF token, and call
+ * the same services as the /v1 routes. The browser app imports these types only.
+ */
+
+/** Sign in with the licence key, or with the token of a one-time link (`/dashboard/link#<token>`). */
+export const SignIn = z
+  .strictObject({ licence_key: z.string().min(1).max(200).optional(), link: z.string().min(1).max(200).optional() })
+  .refine((body) => (body.licence_key === undefined) !== (body.link === undefined), { message: 'send exactly one of licence_key or link', path: ['licence_key'] });
+
+export const SessionView = z.object({
+  merchant: z.object({ id: z.number(), name: z.string() }),
+  csrf_token: z.string(),
+  expires_at: z.number(),
+  via: z.enum(['licence_key', 'link']),
+});
+export type SessionView = z.infer<typeof SessionView>;
+
+/** When the rolled key stops working: Stripe's choices. */
+export const RollKey = z.strictObject({ expiry: z.enum(['now', '1h', '24h', '7d']) });
+
+export const KeysView = z.object({
+  public_key: z.string().nullable(),
+  licence_key: z.object({ last4: z.string().nullable(), created_at: z.number().nullable() }),
+  expiring: z.array(z.object({ last4: z.string().nullable(), expires_at: z.number() })),
+  /** Whether this merchant is the one `npm start` seeded (its credentials.json follows a roll). */
+  seeded: z.boolean(),
+});
+export type KeysView = z.infer<typeof KeysView>;
+
+/** The answer to a roll: the new key, shown this once and never again. */
+export const RolledKey = z.object({ licence_key: z.string(), old_key_expires_at: z.number(), sessions_ended: z.number(), credentials_file_updated: z.boolean() });
+export type RolledKey = z.infer<typeof RolledKey>;
+
+export const RequestLogQuery = z.strictObject({ ...listQuery, status: z.enum(['2xx', '4xx', '5xx']).optional() });
+
+export const RequestRecordView = z.object({
+  id: z.string(),
+  request_id: z.string(),
+  source: z.enum(['api', 'browser', 'dashboard']),
+  method: z.string(),
+  path: z.string(),
+  query: z.string().optional(),
+  status: z.number(),
+  idempotency_key: z.string().optional(),
+  request_body: z.unknown().optional(),
+  response_body: z.unknown().optional(),
+  ms: z.number(),
+  created_at: z.number(),
+});
+export type RequestRecordView = z.infer<typeof RequestRecordView>;
+
+export interface ListPage<T> {
+  object: 'list';
+  url: string;
+  has_more: boolean;
+  data: T[];
+}
+
+/** A capture from the dashboard: the whole authorised amount unless `amount` (minor units). */
+export const CaptureBody = z.strictObject({ amount: z.int().min(1).optional() });
+/** A refund from the dashboard: the whole refundable amount unless `amount`. */
+export const RefundBody = z.strictObject({
+  amount: z.int().min(1).optional(),
+  reason: z.enum(['duplicate', 'fraudulent', 'requested_by_customer']).optional(),
+});
+/** Metadata as the dashboard edits it: the whole set (an empty value removes a key). */
+export const MetadataBody = z.strictObject({ metadata: z.record(z.string().min(1).max(40), z.string().max(500)) });
+
+export const WebhookEndpointBody = z.strictObject({
+  url: z.string().url().max(2048).optional(),
+  enabled_events: z.array(z.string().min(1).max(100)).min(1).max(100).optional(),
+  disabled: z.boolean().optional(),
+  description: text(500).optional(),
+});
+export const RetryBody = z.strictObject({ endpoint: idString });

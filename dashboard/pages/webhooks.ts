@@ -1,0 +1,13 @@
+import { html } from 'lit';
+import { DashPage, define } from '../ui/element.ts';
+
+export class Page extends DashPage {
+  override connectedCallback(): void {
+    super.connectedCallback();
+    this.shown();
+  }
+  protected override render() {
+    return html`<h1 tabindex="-1">webhooks</h1>`;
+  }
+}
+define('dash-page-webhooks', Page);

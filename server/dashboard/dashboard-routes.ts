@@ -1,0 +1,138 @@
+import Router from '@koa/router';
+import type { Middleware } from 'koa';
+import type { z } from 'zod';
+import { KeysView, RequestLogQuery, RollKey, SignIn, type RolledKey, type SessionView } from '../../api/dashboard.ts';
+import { ApiError, noSuch } from '../http/api-error.ts';
+import type { AppState } from '../http/app-state.ts';
+import { parseQuery, type Ctx } from '../http/operation.ts';
+import { rateLimit, type RateLimitOptions } from '../http/rate-limit.ts';
+import { issueToError } from '../http/zod-issues.ts';
+import { CursorNotFound } from '../store/store.ts';
+import { rewriteSeededLicenceKey, seededMerchantId } from '../seed.ts';
+import type { Services } from '../services.ts';
+import { cookieToken, CSRF_HEADER, dashboardSession, sameOriginActions, sessionCookie, sessionOf, signedOut } from './dashboard-auth.ts';
+import type { RequestRecord } from './request-records.ts';
+import { csrfTokenOf } from './sessions.ts';
+
+/** Sign-in attempts per client address: 10 at once, then one every 6 seconds (10 a minute). */
+export const DEFAULT_SIGN_IN_LIMIT: RateLimitOptions = { perSecond: 1 / 6, burst: 10 };
+
+/** A body or query checked by its schema: a 400 naming the field otherwise. */
+function parsed<S extends z.ZodType>(schema: S, input: unknown): z.output<S> {
+  const result = schema.safeParse(input ?? {});
+  if (!result.success) throw issueToError(result.error, input);
+  return result.data;
+}
+
+const listOf = <T>(url: string, page: { data: T[]; hasMore: boolean }) => ({ object: 'list' as const, url, has_more: page.hasMore, data: page.data });
+
+/** A page of a list; a cursor that names nothing of it is a 404 naming the cursor, as the /v1 lists answer. */
+async function paged<T>(read: () => Promise<T>): Promise<T> {
+  try {
+    return await read();
+  } catch (error) {
+    if (error instanceof CursorNotFound) throw noSuch('object', error.cursor, error.param);
+    throw error;
+  }
+}
+
+const recordView = ({ merchant_id: _, ...record }: RequestRecord) => record;
+
+/**
+ * The dashboard's API, for its page only (api/dashboard.ts has the shapes): a cookie session
+ * (dashboard-auth.ts) instead of a key, each action from the dashboard's own origin with the
+ * session's CSRF token, every read of the signed-in merchant's data only (another's id is a 404). The
+ * handlers call the services the /v1 routes call: one set of rules.
+ */
+export function dashboardRoutes(services: Services, limiter: Middleware<AppState>): Router<AppState> {
+  const { config, merchants, dashboard } = services;
+  const router = new Router<AppState>({ prefix: '/dashboard/api' });
+  const secure = () => new URL(config.publicUrl).protocol === 'https:';
+  const signInLimit = rateLimit(config.dashboardSignInLimit ?? DEFAULT_SIGN_IN_LIMIT, (_state, ip) => `dashboard-sign-in:${ip}`);
+  const session = dashboardSession(dashboard.sessions);
+  const merchantOf = (ctx: Ctx) => ctx.state.merchantId!;
+
+  router.use(sameOriginActions(() => config.publicUrl));
+
+  // Sign-in: counted per address before the key is looked at, so guessing keys is slow.
+  router.post('/sign-in', signInLimit, async (ctx) => {
+    const body = parsed(SignIn, ctx.request.body);
+    let merchantId: number | undefined;
+    if (body.licence_key !== undefined) {
+      merchantId = (await merchants.byKey(body.licence_key, 'licence'))?.merchant_id;
+      if (merchantId === undefined) throw new ApiError(401, 'authentication_error', 'sign_in_failed', 'That licence key is not one of this service\'s (or it was rolled and has expired).', 'licence_key');
+      await merchants.learn([{ key: body.licence_key, kind: 'licence' }]);
+    } else {
+      merchantId = await dashboard.sessions.redeemLink(body.link!);
+      if (merchantId === undefined)
+        throw new ApiError(401, 'authentication_error', 'sign_in_failed', 'This sign-in link was used already or has expired (links work once, within an hour): run npm run -s dashboard for a new one.', 'link');
+    }
+    const { token, session: started } = await dashboard.sessions.start(merchantId, body.licence_key !== undefined ? 'licence_key' : 'link');
+    ctx.set('Set-Cookie', sessionCookie(token, secure()));
+    ctx.state.merchantId = merchantId;
+    ctx.body = await sessionView(merchantId, started, csrfTokenOf(token));
+  });
+
+  // Who is signed in: the session, or `{signed_in: false}` (a 200: the page asks before it knows).
+  router.get('/session', async (ctx) => {
+    const token = cookieToken(ctx);
+    const current = await dashboard.sessions.find(token);
+    ctx.body = current && token ? await sessionView(current.merchant_id, current, csrfTokenOf(token)) : { signed_in: false };
+  });
+
+  // Everything else: the session (and, for an action, its CSRF token), then the general limiter per session.
+  router.use(session, limiter);
+
+  async function sessionView(merchantId: number, started: { expires_at: number; via: SessionView['via'] }, csrfToken: string): Promise<SessionView> {
+    const merchant = await merchants.get(merchantId);
+    if (!merchant) throw signedOut();
+    return { merchant: { id: merchant.merchant_id, name: merchant.name }, csrf_token: csrfToken, expires_at: started.expires_at, via: started.via };
+  }
+
+
+  router.post('/sign-out', async (ctx) => {
+    await dashboard.sessions.end(sessionOf(ctx).session.id);
+    ctx.set('Set-Cookie', sessionCookie(undefined, secure()));
+    ctx.body = { signed_out: true };
+  });
+
+  // Developers: the keys as they may be shown, Roll key, the request log.
+  router.get('/keys', async (ctx) => {
+    const merchantId = merchantOf(ctx);
+    ctx.body = KeysView.parse({ ...(await merchants.keysView(merchantId)), seeded: seededMerchantId(config) === merchantId });
+  });
+
+  router.post('/keys/roll', async (ctx) => {
+    const { expiry } = parsed(RollKey, ctx.request.body);
+    const merchantId = merchantOf(ctx);
+    const rolled = await merchants.rollLicenceKey(merchantId, expiry);
+    // Whoever held the old key may have signed in with it: every other session of the merchant ends.
+    const ended = await dashboard.sessions.endOthers(merchantId, sessionOf(ctx).session.id);
+    const answer: RolledKey = {
+      licence_key: rolled.licenceKey,
+      old_key_expires_at: rolled.expires_at,
+      sessions_ended: ended,
+      credentials_file_updated: rewriteSeededLicenceKey(config, merchantId, rolled.licenceKey),
+    };
+    ctx.set('Cache-Control', 'no-store');
+    ctx.body = answer;
+  });
+
+  router.get('/requests', async (ctx) => {
+    const query = parsed(RequestLogQuery, parseQuery(ctx.querystring));
+    const page = await paged(() =>
+      dashboard.requests.page(merchantOf(ctx), { limit: query.limit ?? 20, startingAfter: query.starting_after, endingBefore: query.ending_before }, query.status),
+    );
+    ctx.body = listOf('/dashboard/api/requests', { hasMore: page.hasMore, data: page.data.map(recordView) });
+  });
+
+  router.get('/requests/:id', async (ctx) => {
+    const record = await dashboard.requests.get(merchantOf(ctx), ctx.params.id!);
+    if (!record) throw noSuch('request', ctx.params.id!);
+    ctx.body = recordView(record);
+  });
+
+  return router;
+}
+
+export { CSRF_HEADER };
