@@ -13,6 +13,9 @@ import { startService } from '../server/start.ts';
  */
 const config = configFromEnv();
 
+/** The seeded credentials' file, which the demo shop watches (a Roll key of the seeded merchant rewrites it). */
+const credentialsFile = () => (config.dataDir ? join(config.dataDir, 'credentials.json') : undefined);
+
 /** A taken port is the newcomer's most likely failure: say what to do instead of a stack trace. */
 async function orExplain<T>(what: string, variable: string, port: number, start: () => Promise<T>): Promise<T> {
   try {
@@ -57,8 +60,6 @@ interface Ready {
   dashboardUrl: string;
 }
 
-/** The seeded credentials' file, which the demo shop watches (a Roll key of the seeded merchant rewrites it). */
-const credentialsFile = () => (config.dataDir ? join(config.dataDir, 'credentials.json') : undefined);
 
 /**
  * CPE_PROCESSES=N: N workers serve the API on one port (node:cluster hands connections out in turn)

@@ -11,6 +11,12 @@ export function formatMoney(minor: number, currency: string): string {
   return format.format(minor / 10 ** digits);
 }
 
+/** Minor units as the plain number a person types (1234 GBP → 12.34), for an input's placeholder. */
+export function majorText(minor: number, currency: string): string {
+  const digits = new Intl.NumberFormat('en-GB', { style: 'currency', currency: currency.toUpperCase() }).resolvedOptions().maximumFractionDigits ?? 2;
+  return (minor / 10 ** digits).toFixed(digits);
+}
+
 /** A major-unit amount the user typed (12.34) in minor units, or undefined when it is not one. */
 export function parseMoney(text: string, currency: string): number | undefined {
   const digits = new Intl.NumberFormat('en-GB', { style: 'currency', currency: currency.toUpperCase() }).resolvedOptions().maximumFractionDigits ?? 2;

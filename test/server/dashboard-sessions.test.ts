@@ -135,6 +135,22 @@ describe('dashboard sessions', () => {
   });
 });
 
+describe('behind https', () => {
+  let svc: TestService;
+  before(async () => {
+    svc = await startTestService({ publicUrl: 'https://cpe.example' });
+  });
+  after(() => svc?.close());
+
+  it('the session cookie is Secure, and actions come from the public https origin', async () => {
+    const https = { Origin: 'https://cpe.example' };
+    const answer = await dashboard(svc, 'POST', '/sign-in', { json: { licence_key: svc.credentials.licenceKey }, headers: https });
+    assert.equal(answer.status, 200, answer.text);
+    assert.match(answer.headers.get('set-cookie')!, /; HttpOnly; SameSite=Strict; Secure$/);
+    assert.equal((await dashboard(svc, 'POST', '/sign-in', { json: { licence_key: svc.credentials.licenceKey } })).status, 403, 'from the http origin');
+  });
+});
+
 describe('dashboard sign-in attempts are limited per address', () => {
   let svc: TestService;
   before(async () => {
