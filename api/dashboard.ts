@@ -79,3 +79,36 @@ export const WebhookEndpointBody = z.strictObject({
   description: text(500).optional(),
 });
 export const RetryBody = z.strictObject({ endpoint: idString });
+
+/** GET /dashboard/api/home: the Home page's charts and the numbers that need attention. */
+export interface HomeView {
+  /** The currency the volume charts are in: the one most of the window's payments are in. */
+  currency: string;
+  /** The last 7 days, oldest first, in the viewer's time zone (`tz_offset`). */
+  days: HomeBucket[];
+  /** The last 24 hours, oldest first. */
+  hours: HomeBucket[];
+  /** Why card attempts failed in the window, most frequent first. */
+  decline_reasons: { reason: string; count: number }[];
+  attention: {
+    /** Webhook deliveries that failed for good in the last 7 days. */
+    failed_webhooks: number | null;
+    /** Authorised payments waiting more than a day for capture (their authorisation may lapse). */
+    uncaptured_over_a_day: number;
+  };
+  /** How many payments the charts read, and whether the window held more (only the newest were read). */
+  payments_read: number;
+  capped: boolean;
+  /** Payments of the window in other currencies, left out of the volume charts. */
+  other_currencies: number;
+}
+
+export interface HomeBucket {
+  /** The bucket's start, Unix seconds. */
+  start: number;
+  /** Succeeded and uncaptured volume, minor units of `currency`. */
+  volume: number;
+  payments: number;
+  succeeded: number;
+  failed: number;
+}
