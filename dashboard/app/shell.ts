@@ -86,6 +86,8 @@ export class DashApp extends DashElement {
   async #start(): Promise<void> {
     const route = routeOf(location);
     if (route?.page === 'link') return this.#redeemLink();
+    // The page's code loads while the session is asked for: one round trip less before it shows.
+    if (route) void PAGES[route.page].load();
     const session = await api<SessionView | { signed_in: false }>('/session');
     if ('signed_in' in session) this.session = null;
     else this.#signedIn(session);
