@@ -9,10 +9,17 @@ import { register } from 'tsx/esm/api';
 import { CHROMIUM_FLAGS, chromiumPath } from './scripts/chromium-path.mjs';
 import { ensureBuilt } from './scripts/ensure-built.mjs';
 
+// CPE_TEST_TIME_SCALE (testkit/time.ts) multiplies every timeout, here and in the tests' pages.
+const scale = Number(process.env.CPE_TEST_TIME_SCALE || 1);
+if (!(scale > 0)) throw new Error(`CPE_TEST_TIME_SCALE is a positive number (1, 2, 0.5…), got '${process.env.CPE_TEST_TIME_SCALE}'.`);
+const scaled = (ms) => Math.round(ms * scale);
+
 /**
- * The real CPE service beside the test runner's dev server (another origin: 127.0.0.1 and a free
- * port, while tests run on localhost), with a test merchant whose page origin is the test page's,
- * and the merchant backend a shop would run, on the dev server itself:
+ * The real CPE service beside the test runner's dev server (another origin: 127.0.0.1 and port 0,
+ * while tests run on localhost), with a test merchant of its own for each test file (its page's
+ * `wtr-session-id`, from the Referer of the request: no file sees what another left, nor shares its
+ * rate budgets) whose page origin is the test page's, and the merchant backend a shop would run, on
+ * the dev server itself:
  *
  *   GET  /__cpe/config   {serviceUrl, publicKey}
  *   POST /__cpe/intent   creates a Payment Intent of £12.34 with the licence key (?purpose=verify: a
@@ -54,10 +61,11 @@ function cpeService() {
         log: { level: 'silent' },
       });
       const merchants = new Map();
-      const merchantFor = (origin) => {
-        if (!merchants.has(origin))
+      const merchantFor = (origin, suite) => {
+        const key = `${origin} ${suite}`;
+        if (!merchants.has(key))
           merchants.set(
-            origin,
+            key,
             Promise.resolve(service.services.merchants.create({ origins: [origin] })).then((credentials) => {
               const client = new CpeClient({ licenceKey: credentials.licenceKey, baseUrl: service.url });
               // Checkout Context: the shop prices every basket at £12.34 (the SDK's context must agree).
@@ -67,7 +75,7 @@ function cpeService() {
               return { ...credentials, client, routes: cpeMiddleware({ client, exchange, allowIntent }).router('/__cpe/mw').routes() };
             }),
           );
-        return merchants.get(origin);
+        return merchants.get(key);
       };
       let order = 0;
       const routes = [];
@@ -95,7 +103,8 @@ function cpeService() {
       });
       use(async (ctx, next) => {
         if (!ctx.path.startsWith('/__cpe/')) return next();
-        const merchant = await merchantFor(`${ctx.protocol}://${ctx.host}`);
+        const suite = URL.canParse(ctx.get('referer')) ? new URL(ctx.get('referer')).searchParams.get('wtr-session-id') : null;
+        const merchant = await merchantFor(`${ctx.protocol}://${ctx.host}`, suite ?? 'no session');
         if (ctx.path === '/__cpe/config') {
           ctx.body = { serviceUrl: service.url, publicKey: merchant.publicKey };
           return;
@@ -146,8 +155,11 @@ export default {
   // keyboard focus (sendKeys types into the focused frame).
   concurrency: 1,
   concurrentBrowsers: 1,
-  browserStartTimeout: 60_000,
-  testsStartTimeout: 60_000,
-  testsFinishTimeout: 120_000,
-  testFramework: { config: { timeout: 5_000 } },
+  browserStartTimeout: scaled(60_000),
+  testsStartTimeout: scaled(60_000),
+  testsFinishTimeout: scaled(120_000),
+  testFramework: { config: { timeout: scaled(5_000) } },
+  // The time scale, for testkit/time.ts in the page.
+  testRunnerHtml: (testFramework) =>
+    `<!doctype html><html><body><script>globalThis.__cpeTestTimeScale = ${scale};</script><script type="module" src="${testFramework}"></script></body></html>`,
 };

@@ -46,6 +46,7 @@ async function single(): Promise<void> {
   );
   const link = await dashboardLink(service.services, service.credentials.merchantId);
   banner(service.url, demo.url, service.credentials, link.url);
+  announce(service.url, demo.url);
   onStop(async () => {
     demo.server.close();
     await service.close();
@@ -92,6 +93,7 @@ async function primary(count: number): Promise<void> {
     startDemo({ port: config.demoPort, credentials: first[0].credentials, credentialsFile: credentialsFile() }),
   );
   banner(first[0].url, demo.url, first[0].credentials, first[0].dashboardUrl, `${count} worker processes (pids ${Object.values(cluster.workers ?? {}).map((w) => w?.process.pid).join(', ')}) on ${redacted(config.databaseUrl!)}`);
+  announce(first[0].url, demo.url);
   onStop(async () => {
     stopping = true;
     demo.server.close();
@@ -115,6 +117,14 @@ async function worker(): Promise<void> {
   const link = await dashboardLink(service.services, service.credentials.merchantId);
   process.send?.({ type: 'cpe:ready', url: service.url, credentials: service.credentials, dashboardUrl: link.url } satisfies Ready);
   onStop(() => service.close());
+}
+
+/**
+ * Started by a program with an IPC channel (tests and benchmarks start it with PORT=0 and
+ * DEMO_PORT=0), tell it where the service and the demo listen, once both serve.
+ */
+function announce(serviceUrl: string, demoUrl: string): void {
+  process.send?.({ type: 'cpe:listening', serviceUrl, demoUrl });
 }
 
 function redacted(url: string): string {

@@ -1,13 +1,13 @@
 /**
  * `node --import tsx scripts/with-postgres.ts [--database] <command…>`: runs a command with a throwaway
- * PostgreSQL server (test/helpers/postgres.ts: initdb into a temporary folder, pg_ctl on a free
+ * PostgreSQL server (testkit/postgres.ts: initdb into a temporary folder, pg_ctl on a
  * loopback port) whose URL is in CPE_TEST_DATABASE_URL, and CPE_TEST_ENGINE=postgres; with
  * `--database`, also a new empty database on it in CPE_DATABASE_URL, so that a service the command
  * starts runs on PostgreSQL (the model suites). The server and its folder are removed afterwards,
  * whatever the command's outcome. Exits with the command's status.
  */
 import { spawn } from 'node:child_process';
-import { startPostgres } from '../test/helpers/postgres.ts';
+import { startPostgres } from '../testkit/postgres.ts';
 
 const argv = process.argv.slice(2);
 const withDatabase = argv[0] === '--database';

@@ -1,22 +1,6 @@
-/** The messaging benchmark's two servers (CPE and json-server) as child processes, started and ready. */
+/** The messaging benchmark's servers (CPE, bare Koa, json-server) as child processes, started and ready. */
 import { join } from 'node:path';
-import { alive, freePort, sleep, spawnNode, startServiceChild, type Child } from '../shared/processes.ts';
-
-/** Polls `check` until it returns a value, failing early if the child exits or after `timeoutMs`. */
-export async function waitFor<T>(child: Child, what: string, check: () => Promise<T | undefined>, timeoutMs = 30_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    if (!alive(child.proc)) throw new Error(`${child.name} exited (code ${child.proc.exitCode}) before ${what}:\n${child.output()}`);
-    try {
-      const value = await check();
-      if (value !== undefined) return value;
-    } catch {
-      // not yet
-    }
-    if (Date.now() > deadline) throw new Error(`${child.name}: timed out waiting for ${what}:\n${child.output()}`);
-    await sleep(100);
-  }
-}
+import { spawnNode, startServiceChild, type Child } from '../../testkit/processes.ts';
 
 export interface CpeService {
   child: Child;
@@ -30,29 +14,23 @@ export async function startCpe(root: string, dataDir: string): Promise<CpeServic
   return { child: service, url: service.url, token: service.credentials.accessToken };
 }
 
-/** Bare Koa answering one JSON page from memory (bare-koa.ts): the framework's ceiling for a list. */
-export async function startBareKoa(root: string, pageFile: string): Promise<{ child: Child; url: string }> {
-  const port = await freePort();
-  const child = spawnNode('bare Koa', ['--import', 'tsx', join(root, 'bench/messaging/bare-koa.ts'), String(port), pageFile], { cwd: root });
-  const url = `http://127.0.0.1:${port}`;
-  await waitFor(child, 'bare Koa to answer', async () => {
-    const res = await fetch(`${url}/v1/contacts?limit=10`);
-    await res.arrayBuffer();
-    return res.ok ? true : undefined;
-  });
-  return { child, url };
+/** What bare-koa.ts and json-server.cjs send once they listen (on port 0). */
+interface Port {
+  type: 'listening';
+  port: number;
+}
+const isPort = (message: unknown): message is Port => (message as Port | undefined)?.type === 'listening';
+
+/** A child server script of this folder that binds port 0 and sends its port (a `Port` message). */
+async function startChild(root: string, name: string, args: string[]): Promise<{ child: Child; url: string }> {
+  const child = spawnNode(name, args, { cwd: root });
+  const { port } = await child.message(isPort, 'listening');
+  return { child, url: `http://127.0.0.1:${port}` };
 }
 
-/** json-server 0.17.4's own CLI on a db.json, without its request log (CPE runs at log level warn). */
-export async function startJsonServer(root: string, dbFile: string): Promise<{ child: Child; url: string }> {
-  const port = await freePort();
-  const bin = join(root, 'node_modules/json-server/lib/cli/bin.js');
-  const child = spawnNode('json-server', [bin, '--host', '127.0.0.1', '--port', String(port), '--quiet', dbFile], { cwd: root });
-  const url = `http://127.0.0.1:${port}`;
-  await waitFor(child, 'json-server to answer', async () => {
-    const res = await fetch(`${url}/contacts?_limit=1`);
-    await res.arrayBuffer();
-    return res.ok ? true : undefined;
-  });
-  return { child, url };
-}
+/** Bare Koa answering one JSON page from memory (bare-koa.ts): the framework's ceiling for a list. */
+export const startBareKoa = (root: string, pageFile: string) =>
+  startChild(root, 'bare Koa', ['--import', 'tsx', join(root, 'bench/messaging/bare-koa.ts'), pageFile]);
+
+/** json-server 0.17.4's app as its own CLI builds it, on a db.json, without its request log (json-server.cjs). */
+export const startJsonServer = (root: string, dbFile: string) => startChild(root, 'json-server', [join(root, 'bench/messaging/json-server.cjs'), dbFile]);

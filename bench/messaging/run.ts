@@ -16,7 +16,7 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { load, loadSideBySide, type LoadResult } from './load.ts';
-import { guardChildren, killAll, stop } from '../shared/processes.ts';
+import { guardChildren, killAll, stop } from '../../testkit/processes.ts';
 import { startBareKoa, startCpe, startJsonServer } from './procs.ts';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');

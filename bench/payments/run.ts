@@ -26,8 +26,8 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { summariseProfile, type ProfileSummary } from './profile.ts';
-import { guardChildren, killAll } from '../shared/processes.ts';
-import { readDataFolder } from '../../test/helpers/data-folder.ts';
+import { guardChildren, killAll } from '../../testkit/processes.ts';
+import { readDataFolder } from '../../testkit/data-folder.ts';
 import { jsonClient, startService, stopService, type Answer } from './service.ts';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');

@@ -1,7 +1,7 @@
 import { Agent, request } from 'node:http';
-import { stop, type ServiceChild } from '../shared/processes.ts';
+import { stop, type ServiceChild } from '../../testkit/processes.ts';
 
-export { startServiceChild as startService, type ServiceChild } from '../shared/processes.ts';
+export { startServiceChild as startService, type ServiceChild } from '../../testkit/processes.ts';
 
 /** SIGTERM (the service commits and exits), then SIGKILL after `graceMs`. */
 export const stopService = (service: ServiceChild, graceMs = 10_000): Promise<void> => stop(service, graceMs);

@@ -5,7 +5,7 @@
  */
 import pgModule from 'pg';
 import postgres from 'postgres';
-import { startPostgres } from '../../test/helpers/postgres.ts';
+import { startPostgres } from '../../testkit/postgres.ts';
 
 const server = await startPostgres({ durable: true });
 const ROWS = 10_000;

@@ -13,10 +13,10 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import pg from 'pg';
 import { copyStore } from '../../server/store/copy-store.ts';
-import { createDatabase, startPostgres } from '../../test/helpers/postgres.ts';
-import { tempDataDir } from '../../test/helpers/service-process.ts';
+import { createDatabase, startPostgres } from '../../testkit/postgres.ts';
+import { tempDataDir } from '../../testkit/data-folder.ts';
 import { jsonClient } from '../payments/service.ts';
-import { guardChildren, startServiceChild, stop, type ServiceChild } from '../shared/processes.ts';
+import { guardChildren, startServiceChild, stop, type ServiceChild } from '../../testkit/processes.ts';
 
 const { values } = parseArgs({
   options: { seconds: { type: 'string', default: '3' }, rounds: { type: 'string', default: '3' }, contacts: { type: 'string', default: '100000' }, tcp: { type: 'boolean', default: false } },

@@ -14,7 +14,7 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { BrowserContext, Page } from 'playwright-core';
-import type { Stack } from '../../test/e2e/helpers/stack.ts';
+import type { Stack } from '../../testkit/stack.ts';
 
 export interface ReadyResult {
   status: 'measured' | 'not-measurable';
@@ -222,7 +222,7 @@ export async function measureReady(options: { runs: number; timeoutMs: number; l
   try {
     if (!stack) {
       // Imported here, so that sizes and peers are still reported when the service does not start.
-      const { startStack } = await import('../../test/e2e/helpers/stack.ts');
+      const { startStack } = await import('../../testkit/stack.ts');
       stack = await startStack({ build: false });
     }
     result.chromium = stack.browser.version();

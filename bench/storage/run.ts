@@ -20,7 +20,7 @@ import { ensureSeeded } from '../../server/seed.ts';
 import { createServices } from '../../server/services.ts';
 import { EmbeddedStore } from '../../server/store/embedded-store.ts';
 import { load, type LoadResult } from '../messaging/load.ts';
-import { guardChildren, killAll, startServiceChild, stop } from '../shared/processes.ts';
+import { guardChildren, killAll, startServiceChild, stop } from '../../testkit/processes.ts';
 
 const root = resolve(import.meta.dirname, '../..');
 const { values: flags } = parseArgs({ options: { sizes: { type: 'string' }, duration: { type: 'string' }, connections: { type: 'string' }, timeout: { type: 'string' } } });

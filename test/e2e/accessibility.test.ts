@@ -5,7 +5,7 @@ import { CARDS, cscFor, digitsOf, pressPay, typeCard, watchMerchantPage } from '
 import { DARK_PAGE, frameOf, openSheet, payInFlow, startLook } from './helpers/look.ts';
 import { seriousViolations } from './helpers/axe.ts';
 import { pressEscape } from './helpers/frame-click.ts';
-import { startStack, type Stack } from './helpers/stack.ts';
+import { startStack, type Stack } from '../../testkit/stack.ts';
 
 /**
  * axe-core (from npm) in every hosted frame and on the demo page: no serious or critical violation in

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { CARDS, assertNoCardDataOnMerchantPage, cpeEvents, openCheckout, pay, typeCard, verifyShown, type CardName } from './helpers/checkout.ts';
-import { startStack, type Stack } from './helpers/stack.ts';
+import { startStack, type Stack } from '../../testkit/stack.ts';
 
 /**
  * A shopper pays on the demo merchant (another origin than the service) with every test card of the

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { dashboardLink } from '../../server/admin/admin-routes.ts';
 import { dashboardReady, goTo, openDashboard } from './helpers/dashboard.ts';
-import { startStack, type Stack } from './helpers/stack.ts';
+import { startStack, type Stack } from '../../testkit/stack.ts';
 
 /**
  * The dashboard's defences in Chromium, each by the attack it stops: a one-time link works once; the

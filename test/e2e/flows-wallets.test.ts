@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { FrameLocator, Page } from 'playwright-core';
 import { CARDS, cscFor, digitsOf, watchMerchantPage, assertNoCardDataOnMerchantPage, verifyShown } from './helpers/checkout.ts';
-import { startStack, type Stack } from './helpers/stack.ts';
+import { startStack, type Stack } from '../../testkit/stack.ts';
 import { answerChallenge } from './helpers/frame-click.ts';
 
 /**

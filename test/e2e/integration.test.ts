@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { CARDS, openCheckout, typeCard } from './helpers/checkout.ts';
-import { parseCsp, startStack, type Stack } from './helpers/stack.ts';
+import { parseCsp, startStack, type Stack } from '../../testkit/stack.ts';
 
 /** What integrators hit with other SDKs, on the demo merchant's pages (another origin than the service). */
 let stack: Stack;

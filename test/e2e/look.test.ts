@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { Page } from 'playwright-core';
 import { DARK_PAGE, frameOf, lookFrame as card, openSheet, payInFlow as pay, startLook, type LookSetup } from './helpers/look.ts';
-import { startStack, type Stack } from './helpers/stack.ts';
+import { startStack, type Stack } from '../../testkit/stack.ts';
 
 /**
  * How the frames look and speak, against the real service and its built frames, from a merchant page

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { parseCsp, startStack, type Stack } from './helpers/stack.ts';
+import { parseCsp, startStack, type Stack } from '../../testkit/stack.ts';
 
 describe('the merchant page loads the SDK cross-origin', () => {
   let stack: Stack;

@@ -6,7 +6,7 @@ import { CARDS } from './helpers/checkout.ts';
 import { cardFrame, checkout, fillBasket, METHODS, openShop, orderShown, typeShopCard } from './helpers/shop.ts';
 import { dialogClosed, pressEscape } from './helpers/frame-click.ts';
 import { shot, SHOTS } from './helpers/screenshots.ts';
-import { startStack, type Stack } from './helpers/stack.ts';
+import { startStack, type Stack } from '../../testkit/stack.ts';
 
 /**
  * Every demo page, light and dark, in a left-to-right and a right-to-left language: axe-core finds no

@@ -1,14 +1,13 @@
 import assert from 'node:assert/strict';
-import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { freePort } from '../../bench/shared/processes.ts';
+import { boundSocket, handSocket, spawnNode, type Child } from '../../testkit/processes.ts';
 import { CARDS, cscFor, digitsOf } from './helpers/checkout.ts';
-import { startStack, type Stack } from './helpers/stack.ts';
+import { startStack, type Stack } from '../../testkit/stack.ts';
 import { answerChallenge } from './helpers/frame-click.ts';
 
 /**
@@ -27,12 +26,14 @@ function block(heading: string, lang: string): string {
 }
 
 let stack: Stack;
-let backend: ChildProcess;
+let backend: Child;
 let folder: string;
 let origin: string;
 before(async () => {
   stack = await startStack();
-  const port = await freePort();
+  // The backend's port is bound here (port 0) and handed to it: its origin, and so its merchant, is
+  // known before it starts.
+  const { server: socket, port } = await boundSocket('localhost');
   origin = `http://localhost:${port}`;
   const merchant = await Promise.resolve(stack.service.services.merchants.create({ name: 'README shop', origins: [origin] }));
   folder = mkdtempSync(join(tmpdir(), 'cpe-readme-'));
@@ -48,21 +49,18 @@ before(async () => {
     .replace("from '@koa/bodyparser'", `from '${file('@koa/bodyparser')}'`)
     .replace("from 'cpe/server'", `from '${pathToFileURL(join(root, 'client/index.ts')).href}'`)
     .replace("'http://localhost:4242'", JSON.stringify(stack.serviceUrl))
-    .replace('app.listen(3000)', `app.listen(${port})`);
+    .replace('app.listen(3000)', "process.once('message', (_, socket) => app.listen(socket, () => console.log('listening')))");
+  assert.match(js, /process\.once\('message'/, 'the README backend ends with app.listen(3000)');
   writeFileSync(join(folder, 'server.mjs'), js);
-  backend = spawn(process.execPath, ['--import', import.meta.resolve('tsx'), 'server.mjs'], {
+  backend = spawnNode('the README backend', ['--import', import.meta.resolve('tsx'), 'server.mjs'], {
     cwd: folder,
-    env: { ...process.env, CPE_MERCHANT_ID: String(merchant.merchantId), CPE_LICENCE_KEY: merchant.licenceKey },
-    stdio: ['ignore', 'ignore', 'inherit'],
+    env: { CPE_MERCHANT_ID: String(merchant.merchantId), CPE_LICENCE_KEY: merchant.licenceKey },
   });
-  for (let i = 0; i < 100; i++) {
-    if (await fetch(origin).then((r) => r.ok, () => false)) return;
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  throw new Error('the README backend did not start');
+  await handSocket(backend.proc, socket);
+  await backend.line(/^listening$/);
 });
 after(async () => {
-  backend?.kill();
+  backend?.proc.kill();
   await stack?.close();
   if (folder) rmSync(folder, { recursive: true, force: true });
 });

@@ -3,7 +3,7 @@ import { after, before, describe, it } from 'node:test';
 import type { Page } from 'playwright-core';
 import { CARDS, cscFor, digitsOf } from './helpers/checkout.ts';
 import { cardFrame, checkout, fillBasket, openShop, orderShown, typeShopCard, useWallet, type Method } from './helpers/shop.ts';
-import { startStack, type Stack } from './helpers/stack.ts';
+import { startStack, type Stack } from '../../testkit/stack.ts';
 import { answerChallenge } from './helpers/frame-click.ts';
 
 /**

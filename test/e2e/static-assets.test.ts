@@ -11,7 +11,7 @@ import Koa from 'koa';
 import type { AppState } from '../../server/http/app-state.ts';
 import { errorMapper } from '../../server/http/error-mapper.ts';
 import { frameHeaders, staticAssets } from '../../server/http/static-assets.ts';
-import { parseCsp } from './helpers/stack.ts';
+import { parseCsp } from '../../testkit/stack.ts';
 import { CATALOGUES } from '../../iframe-app/i18n/catalogues.ts';
 
 const CATALOGUE_TAGS = Object.keys(CATALOGUES);

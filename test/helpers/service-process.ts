@@ -1,23 +1,20 @@
 import { spawnSync, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, readFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { startServiceChild } from '../../bench/shared/processes.ts';
+import { startServiceChild } from '../../testkit/processes.ts';
 
 export interface ServiceProcess {
   url: string;
   child: ChildProcess;
-  output: () => string;
+  output: (bytes?: number) => string;
   stop(signal?: NodeJS.Signals): Promise<void>;
 }
-
-export const tempDataDir = () => mkdtempSync(join(tmpdir(), 'cpe-test-'));
 
 const root = resolve(import.meta.dirname, '../..');
 
 /**
- * `npm start` as a user runs it (one node process), on free ports, with its data in `dataDir`: the
- * benchmarks' startServiceChild, keeping the whole output (the leak test reads it).
+ * `npm start` as a user runs it (one node process), on ports it binds and reports, with its data in
+ * `dataDir`: testkit's startServiceChild, keeping the whole output (the leak test reads it).
  */
 export async function startServiceProcess(dataDir: string, env: Record<string, string> = {}): Promise<ServiceProcess> {
   const service = await startServiceChild(root, dataDir, { CPE_RATE_LIMIT: '0', CPE_LOG_LEVEL: 'warn', ...env }, { keepBytes: 64 * 1024 * 1024 });

@@ -7,7 +7,7 @@ import type { Config } from '../../server/config.ts';
 import { createLogger } from '../../server/logger.ts';
 import { ensureSeeded, type Credentials } from '../../server/seed.ts';
 import { openStore } from '../../server/store/open-store.ts';
-import { freshTestDatabase } from './postgres.ts';
+import { freshTestDatabase } from '../../testkit/postgres.ts';
 import { assertMatchesOpenApi } from './openapi-check.ts';
 
 export interface TestService {
@@ -58,9 +58,9 @@ export class ManualClock implements Clock {
 export const testEngine = (): 'postgres' | 'embedded' => (process.env.CPE_TEST_ENGINE === 'postgres' ? 'postgres' : 'embedded');
 
 /**
- * A real service on a free loopback port, with an in-memory store unless `dataDir` is given; with
+ * A real service on loopback port 0 (the port it got is read back), with an in-memory store unless `dataDir` is given; with
  * CPE_TEST_ENGINE=postgres (and no `dataDir`), on a fresh PostgreSQL database of its own
- * (test/helpers/postgres.ts). The port is bound before the services are built, so their
+ * (testkit/postgres.ts). The port is bound before the services are built, so their
  * configuration is final from the start.
  */
 export async function startTestService(overrides: Partial<Config> = {}, clock: Clock = systemClock): Promise<TestService> {

@@ -6,13 +6,13 @@
  *
  *   node --import tsx test/look/screenshots.ts [out-folder] [filter]   (default /tmp/cpe-look)
  *
- * It runs the real stack (service, Chromium) as the end-to-end suite does (test/e2e/helpers).
+ * It runs the real stack (service, Chromium) as the end-to-end suite does (testkit/stack.ts).
  */
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { DARK_PAGE, lookFrame as frame, openSheet, startLook, typeLookCard as typeCard, type LookSetup } from '../e2e/helpers/look.ts';
-import { startStack } from '../e2e/helpers/stack.ts';
+import { startStack } from '../../testkit/stack.ts';
 
 const out = process.argv[2] ?? '/tmp/cpe-look';
 const filter = process.argv[3] ?? '';

@@ -3,7 +3,8 @@ import { readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import fc from 'fast-check';
 import { apiClient, type Api, type ApiResponse } from '../helpers/service.ts';
-import { startServiceProcess, tempDataDir, type ServiceProcess } from '../helpers/service-process.ts';
+import { startServiceProcess, type ServiceProcess } from '../helpers/service-process.ts';
+import { tempDataDir } from '../../testkit/data-folder.ts';
 
 /**
  * The real service for the model suites: `npm start`'s process, spawned through the test helpers

@@ -1,11 +1,13 @@
 import assert from 'node:assert/strict';
-import { execFile, spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { execFile, spawnSync, type ChildProcess } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import type { Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Browser, Page } from 'playwright-core';
 import { ensureBuilt } from '../../scripts/ensure-built.mjs';
+import { handSocket, spawnNode } from '../../testkit/processes.ts';
 
 /**
  * What a merchant does with the package: `npm pack` here, then `npm install <tarball>` into a new
@@ -74,25 +76,24 @@ export function temporary(prefix: string): { dir: string; remove(): void } {
   return { dir, remove: () => rmSync(dir, { recursive: true, force: true }) };
 }
 
-/** Starts a plain `node` process and resolves once its stdout has printed `ready` (a line matching it). */
-export function start(script: string, cwd: string, env: Record<string, string>, ready: RegExp): Promise<{ child: ChildProcess; output: () => string; stop(): void }> {
-  const child = spawn(process.execPath, [script], { cwd, env: { ...process.env, NODE_OPTIONS: '', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
-  let output = '';
-  child.stdout!.on('data', (chunk) => (output += chunk));
-  child.stderr!.on('data', (chunk) => (output += chunk));
-  const handle = { child, output: () => output, stop: () => void child.kill() };
-  return new Promise((resolve, reject) => {
-    const check = () => (ready.test(output) ? resolve(handle) : undefined);
-    child.stdout!.on('data', check);
-    child.on('exit', (code) => reject(new Error(`${script} exited (${code}) before it was ready:\n${output}`)));
-  });
+/**
+ * Starts a plain `node` process on `socket` (bound by the caller on port 0: testkit's boundSocket,
+ * so the page's origin, and its merchant, are known before the process starts) and resolves once it
+ * prints `listening`.
+ */
+export async function start(script: string, cwd: string, env: Record<string, string>, socket: Server): Promise<{ child: ChildProcess; output: () => string; stop(): void }> {
+  const child = spawnNode(script, [script], { cwd, env: { NODE_OPTIONS: '', ...env } });
+  await handSocket(child.proc, socket);
+  await child.line(/^listening$/);
+  return { child: child.proc, output: () => child.output(), stop: () => void child.proc.kill() };
 }
 
 /**
  * A shop's backend on plain Node with `cpe/server`, serving a built app from `dist/`: `POST
  * /api/intent` (createServerIntent's route), the middleware routes under `/api/cpe` (cpeNodeHandler,
  * for the intent it made only), `POST /api/verify` (the backend's check before it fulfils).
- * Environment: PORT, SERVICE_URL, LICENCE_KEY, MERCHANT_ID. Prints `listening` when ready.
+ * Environment: SERVICE_URL, LICENCE_KEY, MERCHANT_ID; it serves on the socket its parent hands it
+ * (testkit's handSocket) and prints `listening` then.
  */
 export const SHOP_BACKEND = `
 import { createServer } from 'node:http';
@@ -100,13 +101,13 @@ import { readFile } from 'node:fs/promises';
 import { extname, join } from 'node:path';
 import { CpeClient, cpeNodeHandler, toSession } from 'cpe/server';
 
-const { PORT, SERVICE_URL, LICENCE_KEY, MERCHANT_ID } = process.env;
+const { SERVICE_URL, LICENCE_KEY, MERCHANT_ID } = process.env;
 const cpe = new CpeClient({ licenceKey: LICENCE_KEY, baseUrl: SERVICE_URL });
 let intent; // one shopper in this test: the intent this backend made for it
 const routes = cpeNodeHandler({ client: cpe, prefix: '/api/cpe', allowIntent: (req, id) => id === intent });
 const types = { '.html': 'text/html', '.js': 'text/javascript', '.css': 'text/css' };
 
-createServer(async (req, res) => {
+const server = createServer(async (req, res) => {
   const json = (body) => (res.writeHead(200, { 'content-type': 'application/json' }), res.end(JSON.stringify(body)));
   if (req.method === 'POST' && req.url === '/api/intent') {
     const created = await cpe.createPaymentIntent({ merchantid: Number(MERCHANT_ID), amount: 1234, currency: 'GBP', identifier: 'react-order-1' });
@@ -124,7 +125,8 @@ createServer(async (req, res) => {
       res.writeHead(404).end();
     }
   });
-}).listen(Number(PORT), 'localhost', () => console.log('listening'));
+});
+process.once('message', (_, socket) => server.listen(socket, () => console.log('listening')));
 `;
 
 /** A new page of `browser` at `url`: `problems` collects page errors, console errors and every `cpe:error` event. */

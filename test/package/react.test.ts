@@ -9,7 +9,7 @@ import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { chromium } from 'playwright-core';
-import { freePort } from '../../bench/shared/processes.ts';
+import { boundSocket } from '../../testkit/processes.ts';
 import { CHROMIUM_FLAGS, chromiumPath } from '../../scripts/chromium-path.mjs';
 import type { RunningService } from '../../server/start.ts';
 import { startService } from '../../server/start.ts';
@@ -121,13 +121,13 @@ export const handler = cpeNodeHandler({ client: cpe, allowIntent: (_req, id) => 
 
   it('a Vite + React app built from the package takes a payment in Chromium against the real service, from another origin', { timeout: 120_000 }, async () => {
     const service: RunningService = await startService({ port: 0, demoPort: 0, dataDir: join(folder.dir, 'data'), publicUrl: 'http://127.0.0.1:0', rateLimit: { perSecond: 0, burst: 0 }, log: { level: 'silent' } });
-    const port = await freePort();
+    const { server: socket, port } = await boundSocket('localhost');
     // The shop on localhost, the service on 127.0.0.1: another site, as in production.
     const shop = `http://localhost:${port}`;
     const merchant = await service.services.merchants.create({ origins: [shop] });
     write(project, APP);
     await shAsync(process.execPath, [join(root, 'node_modules/vite/bin/vite.js'), 'build'], project, { VITE_CPE_SERVICE: service.url, VITE_CPE_PUBLIC_KEY: merchant.publicKey });
-    const backend = await start('backend.mjs', project, { PORT: String(port), SERVICE_URL: service.url, LICENCE_KEY: merchant.licenceKey, MERCHANT_ID: String(merchant.merchantId) }, /listening/);
+    const backend = await start('backend.mjs', project, { SERVICE_URL: service.url, LICENCE_KEY: merchant.licenceKey, MERCHANT_ID: String(merchant.merchantId) }, socket);
     const browser = await chromium.launch({ executablePath: chromiumPath(), headless: true, args: [...CHROMIUM_FLAGS] });
     try {
       const { page, problems } = await openShop(browser, shop);

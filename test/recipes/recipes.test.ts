@@ -11,7 +11,7 @@ import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { chromium, type Browser } from 'playwright-core';
-import { freePort } from '../../bench/shared/processes.ts';
+import { boundSocket } from '../../testkit/processes.ts';
 import { CHROMIUM_FLAGS, chromiumPath } from '../../scripts/chromium-path.mjs';
 import { startService, type RunningService } from '../../server/start.ts';
 import { freshProject, openShop, packTarball, shAsync, SHOP_BACKEND, start, temporary, typeCard, versionOf, write } from '../package/fresh-project.ts';
@@ -44,14 +44,14 @@ const page = (script: string, body: string) => `<!doctype html>
  * serves the result from a new origin and waits for the app to say the card is ready.
  */
 async function tryRecipe(name: string, packages: string[], files: Record<string, string>, build: string[][]): Promise<void> {
-  const port = await freePort();
+  const { server: socket, port } = await boundSocket('localhost');
   const origin = `http://localhost:${port}`;
   const merchant = await service.services.merchants.create({ origins: [origin] });
   const project = freshProject(folder.dir, name, tarball, [...packages, `vite@${versionOf('vite')}`]);
   write(project, { ...files, 'backend.mjs': SHOP_BACKEND });
   const env = { VITE_CPE_SERVICE: service.url, VITE_CPE_PUBLIC_KEY: merchant.publicKey };
   for (const [command, ...args] of build) await shAsync(command!, args, project, env);
-  const backend = await start('backend.mjs', project, { PORT: String(port), SERVICE_URL: service.url, LICENCE_KEY: merchant.licenceKey, MERCHANT_ID: String(merchant.merchantId) }, /listening/);
+  const backend = await start('backend.mjs', project, { SERVICE_URL: service.url, LICENCE_KEY: merchant.licenceKey, MERCHANT_ID: String(merchant.merchantId) }, socket);
   // A cpe:error (a provider made before its framework set its properties, say) fails the recipe too.
   const { page: tab, problems, close } = await openShop(browser, origin);
   try {

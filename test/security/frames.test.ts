@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { CpeClient, toSession } from '../../client/index.ts';
 import { CARDS, openCheckout, pay, typeCard } from '../e2e/helpers/checkout.ts';
-import { startStack, type Stack, type TestPage } from '../e2e/helpers/stack.ts';
+import { startStack, type Stack, type TestPage } from '../../testkit/stack.ts';
 import { attackerMerchant, CAPTURE_PORTS, gotToken, reinitFrame, requestOnCapturedPorts, type AttackerMerchant, type PortLog } from './helpers/attack.ts';
 import { startMerchantSite, type MerchantSite } from './helpers/merchant-site.ts';
 

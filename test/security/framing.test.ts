@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { Page } from 'playwright-core';
-import { startStack, type Stack } from '../e2e/helpers/stack.ts';
+import { startStack, type Stack } from '../../testkit/stack.ts';
 import { startMerchantSite, type MerchantSite } from './helpers/merchant-site.ts';
 
 /**

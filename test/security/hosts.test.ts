@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it, test } from 'node:test';
 import { startTestService, type TestService } from '../helpers/service.ts';
-import { startStack, type Stack } from '../e2e/helpers/stack.ts';
+import { startStack, type Stack } from '../../testkit/stack.ts';
 import { createIntent } from '../server/payments-fixtures.ts';
 import { flowPage, payWithFlow, startMerchantSite, type MerchantSite } from './helpers/merchant-site.ts';
 import { rawRequest } from './helpers/raw-request.ts';

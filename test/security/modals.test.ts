@@ -3,7 +3,7 @@ import { after, before, describe, it } from 'node:test';
 import type { Page } from 'playwright-core';
 import { CARDS, typeCard } from '../e2e/helpers/checkout.ts';
 import { pressEscape } from '../e2e/helpers/frame-click.ts';
-import { startStack, type Stack } from '../e2e/helpers/stack.ts';
+import { startStack, type Stack } from '../../testkit/stack.ts';
 
 /**
  * Both modals (the 3-D Secure challenge, the wallet sheet) trap the keyboard: however often the

@@ -3,8 +3,9 @@ import { createHash } from 'node:crypto';
 import { rmSync } from 'node:fs';
 import { after, before, describe, it } from 'node:test';
 import type { Page } from 'playwright-core';
-import { startStack, type Stack } from '../e2e/helpers/stack.ts';
-import { startServiceProcess, tempDataDir } from '../helpers/service-process.ts';
+import { startStack, type Stack } from '../../testkit/stack.ts';
+import { startServiceProcess } from '../helpers/service-process.ts';
+import { tempDataDir } from '../../testkit/data-folder.ts';
 import { flowPage, payWithFlow, startMerchantSite, type MerchantSite } from './helpers/merchant-site.ts';
 
 /**

@@ -3,7 +3,7 @@ import { after, before, describe, it } from 'node:test';
 import type { Page } from 'playwright-core';
 import { CARDS } from '../e2e/helpers/checkout.ts';
 import { flowPage, payWithFlow, startMerchantSite } from './helpers/merchant-site.ts';
-import { startStack, type Stack } from '../e2e/helpers/stack.ts';
+import { startStack, type Stack } from '../../testkit/stack.ts';
 
 /**
  * Findings 4 and 5 of issue 12: the wallet sheet posted its `{token}` with window.postMessage (a plain

@@ -3,9 +3,8 @@ import { appendFileSync, existsSync, readdirSync, readFileSync, statSync, writeF
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
 import { EmbeddedStore } from '../../server/store/embedded-store.ts';
-import { startServiceChild, stop } from '../../bench/shared/processes.ts';
-import { readDataFolder } from '../helpers/data-folder.ts';
-import { tempDataDir } from '../helpers/service-process.ts';
+import { startServiceChild, stop } from '../../testkit/processes.ts';
+import { readDataFolder, tempDataDir } from '../../testkit/data-folder.ts';
 
 interface Item {
   id: string;

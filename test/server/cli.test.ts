@@ -2,9 +2,9 @@ import assert from 'node:assert/strict';
 import { statSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
-import { readDataFolder, rawDatabaseText } from '../helpers/data-folder.ts';
+import { rawDatabaseText, readDataFolder, tempDataDir } from '../../testkit/data-folder.ts';
 import { apiClient } from '../helpers/service.ts';
-import { cli, startServiceProcess, tempDataDir } from '../helpers/service-process.ts';
+import { cli, startServiceProcess } from '../helpers/service-process.ts';
 
 describe('CLI', () => {
   test('credentials, token and merchant work without a running service', () => {

@@ -4,9 +4,8 @@ import { join } from 'node:path';
 import { describe, test } from 'node:test';
 import { COLLECTIONS } from '../../server/store/copy-store.ts';
 import { openStore } from '../../server/store/open-store.ts';
-import { readDataFolder } from '../helpers/data-folder.ts';
-import { freshTestDatabase } from '../helpers/postgres.ts';
-import { tempDataDir } from '../helpers/service-process.ts';
+import { readDataFolder, tempDataDir } from '../../testkit/data-folder.ts';
+import { freshTestDatabase } from '../../testkit/postgres.ts';
 import { startTestService, testEngine } from '../helpers/service.ts';
 import { answerChallenge, CARDS, createIntent, tokenOf } from './payments-fixtures.ts';
 

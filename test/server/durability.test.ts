@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { readDataFolder } from '../helpers/data-folder.ts';
+import { readDataFolder, tempDataDir } from '../../testkit/data-folder.ts';
 import { apiClient } from '../helpers/service.ts';
-import { accessTokenOf, startServiceProcess, tempDataDir } from '../helpers/service-process.ts';
+import { accessTokenOf, startServiceProcess } from '../helpers/service-process.ts';
 
 const contactBody = (username: string) => ({ form: { username, phone_number: '+441234567' } });
 

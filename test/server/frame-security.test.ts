@@ -4,7 +4,7 @@ import { frameSecurityHeaders } from '../../server/http/frame-security.ts';
 import { frameAncestorsOf } from '../../server/payments/frame-ancestors.ts';
 import { startTestService, type TestService } from '../helpers/service.ts';
 import { answerChallenge, createIntent, readyToAuthorise, CARDS } from './payments-fixtures.ts';
-import { parseCsp } from '../e2e/helpers/stack.ts';
+import { parseCsp } from '../../testkit/stack.ts';
 
 let svc: TestService;
 before(async () => (svc = await startTestService()));

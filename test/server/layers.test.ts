@@ -62,4 +62,21 @@ describe('layers', () => {
     });
     assert.deepEqual(offenders, []);
   });
+
+  it('test/ and bench/ do not import each other, and testkit/ (which both use) imports neither', () => {
+    const importsOf = (folder: string) =>
+      readdirSync(new URL(folder, root), { recursive: true, encoding: 'utf8' })
+        .filter((name) => /\.(ts|mts|mjs|cjs|js)$/.test(name) && !name.includes('node_modules'))
+        .flatMap((name) => {
+          const file = new URL(`${folder}${name}`, root);
+          // `import … from`, `import '…'` and `import('…')` alike.
+          return [...readFileSync(file, 'utf8').matchAll(/(?:from\s+|import\s*\(?\s*)'(\.[^']+)'/g)].map((m) => ({ from: `${folder}${name}`, to: relative(new URL(m[1]!, file)) }));
+        });
+    const offenders = [
+      ...importsOf('test/').filter(({ to }) => to.startsWith('bench/')),
+      ...importsOf('bench/').filter(({ to }) => to.startsWith('test/')),
+      ...importsOf('testkit/').filter(({ to }) => /^(test|bench)\//.test(to)),
+    ].map(({ from, to }) => `${from} → ${to}`);
+    assert.deepEqual(offenders, []);
+  });
 });

@@ -4,7 +4,8 @@ import { randomBytes } from 'node:crypto';
 import { idPosition } from '../../server/identity/ids.ts';
 import { EmbeddedStore } from '../../server/store/embedded-store.ts';
 import { startTestService, type Api, type TestService } from '../helpers/service.ts';
-import { accessTokenOf, startServiceProcess, tempDataDir } from '../helpers/service-process.ts';
+import { accessTokenOf, startServiceProcess } from '../helpers/service-process.ts';
+import { tempDataDir } from '../../testkit/data-folder.ts';
 import { apiClient } from '../helpers/service.ts';
 
 /**

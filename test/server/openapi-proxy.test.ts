@@ -3,7 +3,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { after, before, test } from 'node:test';
-import { freePort, spawnNode, stop, type Child } from '../../bench/shared/processes.ts';
+import { spawnNode, stop, type Child } from '../../testkit/processes.ts';
 import { startTestService, type TestService } from '../helpers/service.ts';
 
 /**
@@ -20,14 +20,9 @@ before(async () => {
   svc = await startTestService();
   const doc = join(mkdtempSync(join(tmpdir(), 'cpe-prism-')), 'openapi.json');
   writeFileSync(doc, JSON.stringify(await (await fetch(`${svc.url}/v1/openapi.json`)).json()));
-  const port = await freePort();
-  prism = spawnNode('prism', [join(root, 'node_modules/@stoplight/prism-cli/dist/index.js'), 'proxy', doc, svc.url, '--errors', '--host', '127.0.0.1', '--port', String(port)], { cwd: root });
-  proxy = `http://127.0.0.1:${port}`;
-  const deadline = Date.now() + 30_000;
-  while (!/Prism is listening/.test(prism.output())) {
-    if (Date.now() > deadline || prism.proc.exitCode !== null) throw new Error(`Prism did not start:\n${prism.output()}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
+  // Port 0: Prism prints the address it bound.
+  prism = spawnNode('prism', [join(root, 'node_modules/@stoplight/prism-cli/dist/index.js'), 'proxy', doc, svc.url, '--errors', '--host', '127.0.0.1', '--port', '0'], { cwd: root });
+  proxy = (await prism.line(/Prism is listening on (http:\/\/127\.0\.0\.1:\d+)/))[1]!;
 });
 after(async () => {
   await stop(prism);

@@ -4,8 +4,8 @@ import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { luhnValid } from '../../server/payments/cards.ts';
 import { apiClient, type Api, type ApiResponse } from '../helpers/service.ts';
-import { readDataFolder, rawDatabaseText } from '../helpers/data-folder.ts';
-import { startServiceProcess, tempDataDir, type ServiceProcess } from '../helpers/service-process.ts';
+import { rawDatabaseText, readDataFolder, tempDataDir } from '../../testkit/data-folder.ts';
+import { startServiceProcess, type ServiceProcess } from '../helpers/service-process.ts';
 import { fromFrame, futureYear } from './payments-fixtures.ts';
 
 /**

@@ -4,9 +4,9 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, describe, test } from 'node:test';
 import pg from 'pg';
-import { alive, freePort, sleep, spawnNode, startServiceChild, stop, type ServiceChild } from '../../bench/shared/processes.ts';
-import { freshTestDatabase } from '../helpers/postgres.ts';
-import { tempDataDir } from '../helpers/service-process.ts';
+import { isListening, spawnNode, startServiceChild, stop, type ServiceChild } from '../../testkit/processes.ts';
+import { freshTestDatabase } from '../../testkit/postgres.ts';
+import { tempDataDir } from '../../testkit/data-folder.ts';
 import { testEngine } from '../helpers/service.ts';
 
 /**
@@ -227,23 +227,19 @@ describe('several processes on one PostgreSQL database', onPostgres, () => {
   test('CPE_PROCESSES=2: two workers on one port; a worker killed is replaced and the port keeps answering', async () => {
     const databaseUrl = await freshTestDatabase();
     const dir = tempDataDir();
-    const [port, demoPort] = [await freePort(), await freePort()];
     const child = spawnNode('cluster', ['--import', 'tsx', 'scripts/start.ts'], {
       cwd: root,
-      env: { ...QUIET, PORT: String(port), DEMO_PORT: String(demoPort), CPE_DATA_DIR: dir, CPE_DATABASE_URL: databaseUrl, CPE_PROCESSES: '2', CPE_PUBLIC_URL: `http://127.0.0.1:${port}` },
+      env: { ...QUIET, PORT: '0', DEMO_PORT: '0', CPE_DATA_DIR: dir, CPE_DATABASE_URL: databaseUrl, CPE_PROCESSES: '2', CPE_PUBLIC_URL: 'http://127.0.0.1:0' },
     });
     try {
-      const deadline = Date.now() + 60_000;
-      while (!/Processes\s+2 worker processes \(pids (\d+), (\d+)\)/.test(child.output())) {
-        assert.ok(alive(child.proc) && Date.now() < deadline, `started:\n${child.output()}`);
-        await sleep(100);
-      }
-      const [, first, second] = /pids (\d+), (\d+)/.exec(child.output())!;
+      // Every line is heard as it comes (none lost to a cut buffer), each wait has a deadline, and
+      // the child's exit ends it at once.
+      const { serviceUrl: url } = await child.message(isListening, 'both workers serving', 60_000);
+      const [, first, second] = await child.line(/Processes\s+2 worker processes \(pids (\d+), (\d+)\)/);
       const token = JSON.parse(readFileSync(join(dir, 'credentials.json'), 'utf8')).accessToken as string;
-      const url = `http://127.0.0.1:${port}`;
       for (let i = 0; i < 10; i++) assert.equal((await call(url, 'POST', '/v1/contacts', token, { username: `w${i}`, phone_number: '+441234567' })).status, 200);
       process.kill(Number(first), 'SIGKILL');
-      while (!/exited \(SIGKILL\): starting another/.test(child.output())) await sleep(50);
+      await child.line(new RegExp(`worker ${first} exited \\(SIGKILL\\): starting another`));
       for (let i = 0; i < 10; i++) {
         const list = await call(url, 'GET', '/v1/contacts?limit=100', token);
         assert.equal(list.status, 200);
@@ -251,7 +247,7 @@ describe('several processes on one PostgreSQL database', onPostgres, () => {
       }
       assert.ok(Number(second) > 0);
     } finally {
-      await stop({ name: 'cluster', proc: child.proc, output: child.output });
+      await stop(child);
     }
   });
 });

@@ -5,8 +5,7 @@ import { describe, test } from 'node:test';
 import { newId } from '../../server/identity/secrets.ts';
 import { EmbeddedStore } from '../../server/store/embedded-store.ts';
 import { CursorNotFound } from '../../server/store/store.ts';
-import { readDataFolder } from '../helpers/data-folder.ts';
-import { tempDataDir } from '../helpers/service-process.ts';
+import { readDataFolder, tempDataDir } from '../../testkit/data-folder.ts';
 
 interface Item {
   id: string;

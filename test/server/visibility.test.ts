@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type { EmbeddedStore } from '../../server/store/embedded-store.ts';
-import { tempDataDir } from '../helpers/service-process.ts';
+import { tempDataDir } from '../../testkit/data-folder.ts';
 import { startTestService, type TestService } from '../helpers/service.ts';
 
 /**

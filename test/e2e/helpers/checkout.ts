@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import type { FrameLocator, Page } from 'playwright-core';
-import type { Stack, TestPage } from './stack.ts';
+import type { Stack, TestPage } from '../../../testkit/stack.ts';
 import { answerChallenge, clickOrPress } from './frame-click.ts';
 
 /** The contract's test cards, as a shopper types them. */

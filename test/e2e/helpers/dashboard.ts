@@ -1,6 +1,6 @@
 import type { BrowserContextOptions, Page } from 'playwright-core';
 import { dashboardLink } from '../../../server/admin/admin-routes.ts';
-import type { Stack, TestPage } from './stack.ts';
+import type { Stack, TestPage } from '../../../testkit/stack.ts';
 
 /** The dashboard's pages by address (every one the app has, but a single object's). */
 export const DASHBOARD_PAGES = ['/dashboard', '/dashboard/payments', '/dashboard/events', '/dashboard/webhooks', '/dashboard/developers'] as const;

@@ -2,7 +2,7 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { BrowserContextOptions, FrameLocator, Page } from 'playwright-core';
 import { CpeClient, toSession } from '../../../client/index.ts';
-import type { Stack, TestPage } from './stack.ts';
+import type { Stack, TestPage } from '../../../testkit/stack.ts';
 
 /** An element as a merchant page mounts it: the factory and its options (`element` is filled in). */
 export interface LookSetup {

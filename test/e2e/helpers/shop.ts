@@ -1,6 +1,6 @@
 import type { BrowserContextOptions, FrameLocator, Page } from 'playwright-core';
 import { cscFor, digitsOf } from './checkout.ts';
-import type { Stack, TestPage } from './stack.ts';
+import type { Stack, TestPage } from '../../../testkit/stack.ts';
 import { clickOrPress, dialogOpen } from './frame-click.ts';
 
 /** The shop's payment methods, as `/checkout?method=` names them. */

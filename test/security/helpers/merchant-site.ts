@@ -8,7 +8,7 @@ import { CARDS, cscFor, digitsOf } from '../../e2e/helpers/checkout.ts';
 import { answerChallenge, clickOrPress } from '../../e2e/helpers/frame-click.ts';
 
 /**
- * A merchant's own site on another origin than the service (`http://<host>:<free port>`), registered
+ * A merchant's own site on another origin than the service (`http://<host>:<port>`, port 0), registered
  * as a new test merchant for that origin: its pages (HTML and response headers chosen by the test)
  * and its backend route `POST /api/payment-intents`, which creates a £12.34 intent with the licence
  * key and answers the session, as `cpeMiddleware`'s users do.

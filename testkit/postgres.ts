@@ -1,8 +1,11 @@
 import { execFileSync, spawnSync } from 'node:child_process';
-import { chmodSync, chownSync, existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { chmodSync, chownSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { scaled } from './time.ts';
+
+const readLog = (file: string) => (existsSync(file) ? readFileSync(file, 'utf8') : '');
 
 /** PG_BIN, or the newest of Debian's PostgreSQL servers (apt-get install postgresql): /usr/lib/postgresql/<major>/bin. */
 export const PG_BIN =
@@ -25,7 +28,13 @@ export interface TempPostgres {
   stop(): void;
 }
 
-export const freePort = () =>
+/**
+ * A port that was free a moment ago. PostgreSQL cannot listen on port 0 and report the port it got,
+ * so this is the one place a port is picked before it is bound: startPostgres binds it at once and
+ * picks another if someone took it meanwhile (every other child of the tests binds port 0, which the
+ * system never hands out while PostgreSQL holds it).
+ */
+const unusedPort = () =>
   new Promise<number>((resolve, reject) => {
     const server = createServer();
     server.once('error', reject);
@@ -47,7 +56,7 @@ function pg(binary: string, args: string[]): void {
 let counter = 0;
 
 /**
- * A throwaway PostgreSQL server: initdb into a temporary folder, pg_ctl on a free loopback port,
+ * A throwaway PostgreSQL server: initdb into a temporary folder, pg_ctl on a loopback port,
  * removed by stop() (and at exit). `durable: false` turns fsync off (tests: nothing kills the
  * database itself); the benchmarks keep it on, as the embedded store's fdatasync is.
  */
@@ -62,11 +71,24 @@ export async function startPostgres({ durable = false, settings = {} }: { durabl
   }
   const data = join(dir, 'data');
   pg('initdb', ['-D', data, '-A', 'trust', '-U', 'postgres', '-E', 'UTF8', '--locale=C', '--no-sync']);
-  const port = await freePort();
-  const options = [`-p ${port}`, `-k ${dir}`, "-c listen_addresses=127.0.0.1", '-c max_connections=200', '-c shared_buffers=128MB'];
-  if (!durable) options.push('-c fsync=off', '-c synchronous_commit=off', '-c full_page_writes=off');
-  for (const [name, value] of Object.entries(settings)) options.push(`-c ${name}=${value}`);
-  pg('pg_ctl', ['-D', data, '-l', join(dir, 'log'), '-o', options.join(' '), '-w', '-t', '60', 'start']);
+  const settingsOf = (port: number) => {
+    const options = [`-p ${port}`, `-k ${dir}`, '-c listen_addresses=127.0.0.1', '-c max_connections=200', '-c shared_buffers=128MB'];
+    if (!durable) options.push('-c fsync=off', '-c synchronous_commit=off', '-c full_page_writes=off');
+    for (const [name, value] of Object.entries(settings)) options.push(`-c ${name}=${value}`);
+    return options.join(' ');
+  };
+  let port = 0;
+  for (let attempt = 1; ; attempt++) {
+    port = await unusedPort();
+    try {
+      pg('pg_ctl', ['-D', data, '-l', join(dir, 'log'), '-o', settingsOf(port), '-w', '-t', String(Math.ceil(scaled(60_000) / 1000)), 'start']);
+      break;
+    } catch (error) {
+      const taken = /could not bind|already in use|could not create any TCP\/IP sockets/i.test(readLog(join(dir, 'log')));
+      if (!taken || attempt === 5) throw error;
+      process.stderr.write(`PostgreSQL: port ${port} was taken before it bound it; trying another\n`);
+    }
+  }
   let stopped = false;
   const stop = () => {
     if (stopped) return;

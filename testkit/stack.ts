@@ -3,16 +3,17 @@ import type { Server } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium, type Browser, type BrowserContext, type BrowserContextOptions, type Page } from 'playwright-core';
-import { startDemo } from '../../../demo/server.ts';
-import { CHROMIUM_FLAGS, chromiumPath } from '../../../scripts/chromium-path.mjs';
-import { ensureBuilt } from '../../../scripts/ensure-built.mjs';
-import type { Config } from '../../../server/config.ts';
-import { startService, type RunningService } from '../../../server/start.ts';
-import { freePort } from '../../../bench/shared/processes.ts';
+import { startDemo } from '../demo/server.ts';
+import { CHROMIUM_FLAGS, chromiumPath } from '../scripts/chromium-path.mjs';
+import { ensureBuilt } from '../scripts/ensure-built.mjs';
+import type { Config } from '../server/config.ts';
+import { startService, type RunningService } from '../server/start.ts';
+import { scaled } from './time.ts';
 
 /**
- * The whole system as a shopper meets it: the real service (temp data folder, free port, on
- * 127.0.0.1), the demo merchant on another origin (localhost, another port), and headless Chromium.
+ * The whole system as a shopper meets it: the real service (temp data folder, port 0, on
+ * 127.0.0.1), the demo merchant on another origin (localhost, port 0), and headless Chromium. The
+ * end-to-end and security suites and the SDK benchmark use it; each suite starts its own.
  *
  *   const stack = await startStack();
  *   const { page } = await stack.newPage();
@@ -37,6 +38,9 @@ export interface TestPage {
   page: Page;
   problems: string[];
 }
+
+/** Every wait of a page (an element, an event, a navigation), before CPE_TEST_TIME_SCALE. */
+export const DEFAULT_TIMEOUT_MS = 30_000;
 
 const closeServer = (server: Server) =>
   new Promise<void>((resolve) => {
@@ -64,10 +68,9 @@ export async function startStack(options: { build?: boolean; service?: Partial<C
     const dataDir = mkdtempSync(join(tmpdir(), 'cpe-e2e-'));
     cleanups.push(() => rmSync(dataDir, { recursive: true, force: true }));
 
-    const demoPort = await freePort();
     const config: Config = {
       port: 0,
-      demoPort,
+      demoPort: 0,
       dataDir,
       publicUrl: 'http://127.0.0.1:0',
       rateLimit: { perSecond: 0, burst: 0 },
@@ -77,7 +80,7 @@ export async function startStack(options: { build?: boolean; service?: Partial<C
     const service = await startService(config);
     cleanups.push(() => service.close());
 
-    const demo = await startDemo({ port: demoPort, credentials: service.credentials });
+    const demo = await startDemo({ port: 0, credentials: service.credentials });
     cleanups.push(() => closeServer(demo.server));
 
     const browser = await chromium.launch({ executablePath: chromiumPath(), headless: true, args: [...CHROMIUM_FLAGS] });
@@ -91,6 +94,9 @@ export async function startStack(options: { build?: boolean; service?: Partial<C
       close,
       async newPage(options) {
         const context = await browser.newContext(options);
+        // Playwright's own default (30 s for every wait), under the one time scale.
+        context.setDefaultTimeout(scaled(DEFAULT_TIMEOUT_MS));
+        context.setDefaultNavigationTimeout(scaled(DEFAULT_TIMEOUT_MS));
         const page = await context.newPage();
         const problems: string[] = [];
         page.on('pageerror', (error) => problems.push(`pageerror: ${error.message}`));

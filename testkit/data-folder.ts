@@ -1,6 +1,7 @@
-import { readdirSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { AppendLog, type LogData } from '../../server/store/embedded/append-log.ts';
+import { AppendLog, type LogData } from '../server/store/embedded/append-log.ts';
 
 /** A loaded database with each collection's rows as a plain object by id (the store keeps Maps). */
 export interface FolderData extends Omit<LogData, 'collections'> {
@@ -22,3 +23,6 @@ export const rawDatabaseText = (dir: string): string =>
     .filter((name) => name === 'cpe.snapshot' || name === 'cpe.json' || /^cpe\.\d+\.log$/.test(name))
     .map((name) => readFileSync(join(dir, name), 'utf8'))
     .join('\n');
+
+/** A new empty folder under the system's temporary folder, for a service's data. */
+export const tempDataDir = () => mkdtempSync(join(tmpdir(), 'cpe-test-'));
