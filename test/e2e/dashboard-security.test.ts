@@ -46,7 +46,6 @@ describe('signing in', () => {
       await page.keyboard.press('Enter');
       await page.waitForFunction(() => document.activeElement?.tagName === 'H1' && document.activeElement.textContent?.includes('Payments'));
 
-      await page.waitForTimeout(100);
       const html = await page.content();
       assert.ok(!html.includes(stack.service.credentials.licenceKey), 'the page holds the key');
       assert.ok(bodies.length >= 3);

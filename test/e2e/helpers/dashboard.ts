@@ -1,5 +1,6 @@
 import type { BrowserContextOptions, Page } from 'playwright-core';
 import { dashboardLink } from '../../../server/admin/admin-routes.ts';
+import { scaled } from '../../../testkit/time.ts';
 import type { Stack, TestPage } from '../../../testkit/stack.ts';
 
 /** The dashboard's pages by address (every one the app has, but a single object's). */
@@ -7,7 +8,7 @@ export const DASHBOARD_PAGES = ['/dashboard', '/dashboard/payments', '/dashboard
 
 /** Waits until the dashboard shows `page` with its first data (the app sets html[data-ready]). */
 export async function dashboardReady(page: Page, name?: string): Promise<void> {
-  await page.waitForSelector(name ? `html[data-ready="${name}"]` : 'html[data-ready]:not([data-ready="sign-in"])', { state: 'attached', timeout: 20_000 });
+  await page.waitForSelector(name ? `html[data-ready="${name}"]` : 'html[data-ready]:not([data-ready="sign-in"])', { state: 'attached', timeout: scaled(20_000) });
 }
 
 /**
