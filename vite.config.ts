@@ -16,9 +16,9 @@ import { packageBuild } from './scripts/vite-package.ts';
  *   dist/frames/<app>/  the hosted iframe apps, one per `iframe-app/<app>/main.ts`, served by the
  *                       service under `/frames/<app>/`: one page each with its code inline, and the
  *                       language catalogues in dist/frames/assets/.
- *   dist/dashboard/     the dashboard (dashboard/, a Lit app): index.html, served by the service at
- *                       `/dashboard` and every page under it, and its hashed files in assets/, one
- *                       chunk per page, loaded when the page is first opened.
+ *   dist/dashboard/     the dashboard (dashboard/, a Lit app): index.html with its styles inline,
+ *                       served by the service at `/dashboard` and every page under it, and its one
+ *                       module and icon in assets/.
  *
  * The SDK build is this file's config; the frames build runs after it (plugin `framesBuild`), one
  * build per frame app, so a new frame is a new folder with a main.ts and its line in iframe-app/frame-page.ts.
@@ -107,7 +107,12 @@ function framesBuild(): Plugin {
 
 const dashboardRoot = join(root, 'dashboard');
 
-/** The dashboard's build: an ordinary Vite app with code splitting, every file under 'self' for its CSP. */
+/**
+ * The dashboard's build: its page with the stylesheet inline (scripts/vite-inline-frame.ts, as the
+ * frames; allowed by hash in its CSP) and one module with every page's code (about 25 KB compressed),
+ * which the browser compiles off the main thread as it downloads. Chunks per page would cost a round
+ * trip each before a page could show (bench/dashboard measured both).
+ */
 export function dashboardConfig(dirs = { root: dashboardRoot, outDir: join(root, 'dist/dashboard') }): InlineConfig {
   return {
     configFile: false,
@@ -116,6 +121,7 @@ export function dashboardConfig(dirs = { root: dashboardRoot, outDir: join(root,
     publicDir: false,
     logLevel: 'warn',
     oxc,
+    plugins: [inlineFrameEntry('/dashboard/', { earlyHello: false, scripts: false })],
     build: {
       outDir: dirs.outDir,
       emptyOutDir: true,
@@ -124,9 +130,28 @@ export function dashboardConfig(dirs = { root: dashboardRoot, outDir: join(root,
       // Its CSP has no data: for scripts or styles: every asset a file.
       assetsInlineLimit: 0,
       modulePreload: { polyfill: false },
-      rolldownOptions: { input: join(dirs.root, 'index.html') },
+      rolldownOptions: { input: join(dirs.root, 'index.html'), output: { codeSplitting: false } },
     },
   };
+}
+
+/**
+ * The dashboard's boot script (dashboard/boot.ts), built on its own as one classic script and put
+ * inline at the top of the page's head: it starts the first page's requests while the app's module
+ * downloads and compiles (its CSP hash is read from the page like the frames').
+ */
+async function inlineDashboardBoot(page: string): Promise<void> {
+  const output = (await build({
+    configFile: false,
+    logLevel: 'warn',
+    oxc,
+    build: { write: false, target, minify: true, lib: { entry: join(dashboardRoot, 'boot.ts'), formats: ['iife'], name: 'dashboardBoot' } },
+  })) as { output: { type: string; code?: string }[] }[];
+  const code = output[0]!.output.find((item) => item.type === 'chunk')!.code!.trim();
+  if (/<\/script|<!--/i.test(code)) throw new Error('dashboard boot script: it contains a closing tag or <!-- and cannot go inline');
+  const html = readFileSync(page, 'utf8');
+  if (!html.includes('<script type="module"')) throw new Error('dashboard boot script: the page has no module script to go before');
+  writeFileSync(page, html.replace('<script type="module"', `<script>${code}</script>\n    <script type="module"`));
 }
 
 function dashboardBuild(): Plugin {
@@ -138,6 +163,7 @@ function dashboardBuild(): Plugin {
       if (done || error) return;
       done = true;
       await build(dashboardConfig());
+      await inlineDashboardBoot(join(root, 'dist/dashboard/index.html'));
     },
   };
 }

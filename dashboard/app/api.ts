@@ -22,34 +22,34 @@ export function useSession(session: SessionView): void {
   csrfToken = session.csrf_token;
 }
 
-type Query = Record<string, string | number | undefined | null>;
-
-/** `?a=1&b=2` of the defined values. */
-export function queryString(query: Query = {}): string {
-  const params = new URLSearchParams();
-  for (const [name, value] of Object.entries(query)) if (value !== undefined && value !== null && value !== '') params.set(name, String(value));
-  const text = params.toString();
-  return text ? `?${text}` : '';
+/** The first requests the boot script started (boot.ts), each taken once. */
+function early(path: string): Promise<Response> | undefined {
+  const started = (globalThis as { __dashBoot?: Record<string, Promise<Response>> }).__dashBoot;
+  const response = started?.[path];
+  if (response) delete started![path];
+  return response;
 }
 
 /**
- * Calls the dashboard's API (same origin, the session cookie goes along by itself). An action (any
- * method but GET) carries the CSRF token. A 401 means the session is gone: the app shows sign-in.
+ * Calls the dashboard's API (same origin, the session cookie goes along by itself): `path` is one of
+ * requests.ts's for a GET. An action (any method but GET) carries the CSRF token. A 401 means the
+ * session is gone: the app shows sign-in.
  */
-export async function api<T>(path: string, options: { method?: string; body?: unknown; query?: Query; signal?: AbortSignal } = {}): Promise<T> {
+export async function api<T>(path: string, options: { method?: string; body?: unknown; signal?: AbortSignal } = {}): Promise<T> {
   const method = options.method ?? 'GET';
   const headers: Record<string, string> = { accept: 'application/json' };
   if (options.body !== undefined) headers['content-type'] = 'application/json';
   if (method !== 'GET') headers['X-CSRF-Token'] = csrfToken;
   let response: Response;
   try {
-    response = await fetch(`/dashboard/api${path}${queryString(options.query)}`, {
+    const started = method === 'GET' ? early(path) : undefined;
+    response = (started && (await started.catch(() => undefined))) || (await fetch(`/dashboard/api${path}`, {
       method,
       headers,
       body: options.body === undefined ? undefined : JSON.stringify(options.body),
       credentials: 'same-origin',
       signal: options.signal,
-    });
+    }));
   } catch (error) {
     if ((error as Error).name === 'AbortError') throw error;
     throw new DashboardError(0, 'network', 'The service did not answer: is it running?');

@@ -1,6 +1,7 @@
 import type { ReactiveController, ReactiveControllerHost } from 'lit';
 import type { ListPage } from '../../api/dashboard.ts';
 import { api } from './api.ts';
+import { queryString, requests } from './requests.ts';
 import type { EventView } from './types.ts';
 
 /** How often a page that shows live data asks for new events while the tab is visible. */
@@ -45,7 +46,7 @@ export class LiveEvents implements ReactiveController {
   /** The newest event now is where the polling starts: what happened before is the page's first load. */
   async #start(): Promise<void> {
     try {
-      const page = await api<ListPage<EventView>>('/events', { query: { limit: 1 } });
+      const page = await api<ListPage<EventView>>(requests.newestEvent());
       this.#newest = page.data[0]?.id ?? '';
     } catch {
       this.#newest = undefined;
@@ -64,11 +65,8 @@ export class LiveEvents implements ReactiveController {
     this.#abort?.abort();
     this.#abort = new AbortController();
     try {
-      // ending_before the newest seen: the next events after it, oldest first in the page's order reversed.
-      const page = await api<ListPage<EventView>>('/events', {
-        query: { limit: 100, ...(this.#newest ? { ending_before: this.#newest } : {}) },
-        signal: this.#abort.signal,
-      });
+      // ending_before the newest seen: the events made since (up to 100 a poll; the next poll takes the rest).
+      const page = await api<ListPage<EventView>>(`/events${queryString({ limit: 100, ending_before: this.#newest })}`, { signal: this.#abort.signal });
       if (page.data.length) {
         this.#newest = page.data[0]!.id;
         this.onEvents(page.data);

@@ -2,6 +2,7 @@ import { html, nothing } from 'lit';
 import type { SessionView } from '../../api/dashboard.ts';
 import { DashElement, READY_ATTRIBUTE, define } from '../ui/element.ts';
 import { api, SIGNED_OUT_EVENT, useSession } from './api.ts';
+import { requests } from './requests.ts';
 import { NAVIGATE_EVENT, navigate, ownLink, routeOf, type PageName, type Route } from './router.ts';
 import { applyTheme, savedTheme, type ThemeChoice } from './theme.ts';
 import { TOAST_EVENT } from './toast.ts';
@@ -42,7 +43,7 @@ export class DashApp extends DashElement {
     theme: { state: true },
     message: { state: true },
   };
-  /** undefined: not known yet; null: signed out. */
+  /** undefined: not known yet (the page shows meanwhile); null: signed out. */
   declare session: SessionView | null | undefined;
   declare route: Route | undefined;
   declare page: HTMLElement | undefined;
@@ -83,14 +84,21 @@ export class DashApp extends DashElement {
     document.removeEventListener('click', this.#onClick);
   }
 
+  /**
+   * The page of the address is shown at once, its data asked for while the session is: one round
+   * trip after the page's code before the first page shows (bench/dashboard). Signed out, the page's
+   * requests answer 401 and the session says so: the sign-in page replaces it.
+   */
   async #start(): Promise<void> {
     const route = routeOf(location);
     if (route?.page === 'link') return this.#redeemLink();
-    // The page's code loads while the session is asked for: one round trip less before it shows.
-    if (route) void PAGES[route.page].load();
-    const session = await api<SessionView | { signed_in: false }>('/session');
-    if ('signed_in' in session) this.session = null;
-    else this.#signedIn(session);
+    void this.#open();
+    const session = await api<SessionView | { signed_in: false }>(requests.session());
+    if ('signed_in' in session) this.#onSignedOut();
+    else {
+      useSession(session);
+      this.session = session;
+    }
   }
 
   /** `/dashboard/link#<token>`: the token never left the browser until this POST; the address forgets it. */
@@ -179,7 +187,6 @@ export class DashApp extends DashElement {
   }
 
   protected override render() {
-    if (this.session === undefined) return html`<p class="booting">Loading the dashboard…</p>`;
     if (this.session === null) return html`<dash-sign-in @signed-in=${(event: CustomEvent<SessionView>) => this.#signedIn(event.detail)}></dash-sign-in>`;
     const current = this.route?.page;
     return html`<a class="skip-link" href="#main" @click=${(event: Event) => {
@@ -190,7 +197,7 @@ export class DashApp extends DashElement {
         <a class="brand" href="/dashboard"><span class="mark" aria-hidden="true">C</span>CPE</a>
         <span class="test-badge">Test mode</span>
         <span class="spacer"></span>
-        <span class="merchant-name">${this.session.merchant.name} · ${this.session.merchant.id}</span>
+        <span class="merchant-name">${this.session ? `${this.session.merchant.name} · ${this.session.merchant.id}` : ''}</span>
         <select aria-label="Theme" @change=${(event: Event) => this.#setTheme((event.target as HTMLSelectElement).value as ThemeChoice)}>
           <option value="system" ?selected=${this.theme === 'system'}>System theme</option>
           <option value="light" ?selected=${this.theme === 'light'}>Light theme</option>

@@ -1,5 +1,6 @@
 import { html, nothing } from 'lit';
 import type { KeysView, ListPage, RequestRecordView, RolledKey } from '../../api/dashboard.ts';
+import { requests } from '../app/requests.ts';
 import { api } from '../app/api.ts';
 import { formatFullTime, formatTime, isoTime } from '../app/format.ts';
 import { toast } from '../app/toast.ts';
@@ -45,7 +46,7 @@ export class DevelopersPage extends DashPage {
   declare open: string | undefined;
   declare version: number;
   readonly #log = new CursorPages<RequestRecordView>((request: PageRequest) =>
-    api<ListPage<RequestRecordView>>('/requests', { query: { limit: 20, status: this.status, ...request } }),
+    api<ListPage<RequestRecordView>>(requests.requestLog(this.status, request)),
   );
 
   constructor() {
@@ -64,7 +65,7 @@ export class DevelopersPage extends DashPage {
   }
 
   async #loadKeys(): Promise<void> {
-    this.keys = await api<KeysView>('/keys');
+    this.keys = await api<KeysView>(requests.keys());
   }
 
   async #move(move: () => Promise<void>): Promise<void> {

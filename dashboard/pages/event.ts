@@ -1,4 +1,5 @@
 import { html, nothing } from 'lit';
+import { requests } from '../app/requests.ts';
 import { api, DashboardError } from '../app/api.ts';
 import { objectHref } from '../app/event-types.ts';
 import { formatFullTime, isoTime } from '../app/format.ts';
@@ -24,7 +25,7 @@ export class EventPage extends DashPage {
 
   async #load(): Promise<void> {
     try {
-      this.event = await api<EventView>(`/events/${encodeURIComponent(this.route.id!)}`);
+      this.event = await api<EventView>(requests.event(this.route.id!));
     } catch (error) {
       if (error instanceof DashboardError && error.status === 404) this.missing = error.message;
       else throw error;

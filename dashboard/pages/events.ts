@@ -1,5 +1,6 @@
 import { html, nothing } from 'lit';
 import type { ListPage } from '../../api/dashboard.ts';
+import { requests } from '../app/requests.ts';
 import { api, DashboardError } from '../app/api.ts';
 import { EVENT_GROUPS, PAYMENT_EVENT_TYPES } from '../app/event-types.ts';
 import { formatFullTime, isoTime } from '../app/format.ts';
@@ -14,7 +15,7 @@ export class EventsPage extends DashPage {
   declare type: string;
   declare error: string;
   declare version: number;
-  readonly #pages = new CursorPages<EventView>((request: PageRequest) => api<ListPage<EventView>>('/events', { query: { limit: 25, type: this.type, ...request } }));
+  readonly #pages = new CursorPages<EventView>((request: PageRequest) => api<ListPage<EventView>>(requests.events(this.type, request)));
 
   constructor() {
     super();

@@ -1,5 +1,6 @@
 import { html, nothing } from 'lit';
 import type { HomeBucket, HomeView } from '../../api/dashboard.ts';
+import { requests } from '../app/requests.ts';
 import { api } from '../app/api.ts';
 import { formatMoney } from '../app/format.ts';
 import { LiveEvents } from '../app/live.ts';
@@ -34,7 +35,7 @@ export class HomePage extends DashPage {
 
   async #load(): Promise<void> {
     try {
-      this.view = await api<HomeView>('/home', { query: { tz_offset: new Date().getTimezoneOffset() } });
+      this.view = await api<HomeView>(requests.home());
       this.error = '';
     } catch (error) {
       this.error = (error as Error).message;

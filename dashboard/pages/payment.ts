@@ -1,4 +1,5 @@
 import { html, nothing } from 'lit';
+import { requests } from '../app/requests.ts';
 import { api, DashboardError } from '../app/api.ts';
 import { cardText, formatFullTime, formatMoney, isoTime, majorText, parseMoney, words } from '../app/format.ts';
 import { LiveEvents } from '../app/live.ts';
@@ -53,7 +54,7 @@ export class PaymentPage extends DashPage {
 
   async #load(): Promise<void> {
     try {
-      this.view = await api<PaymentPageView>(`/payment_intents/${encodeURIComponent(this.route.id!)}`);
+      this.view = await api<PaymentPageView>(requests.payment(this.route.id!));
     } catch (error) {
       if (error instanceof DashboardError && error.status === 404) this.missing = error.message;
       else throw error;

@@ -1,6 +1,7 @@
 import { html, nothing } from 'lit';
 import type { ListPage } from '../../api/dashboard.ts';
 import { api, DashboardError } from '../app/api.ts';
+import { paymentFilters, requests, type PaymentFilters } from '../app/requests.ts';
 import { cardText, formatMoney, formatTime, isoTime, words } from '../app/format.ts';
 import { LiveEvents } from '../app/live.ts';
 import { cardOf, createdOf, type PaymentIntentView } from '../app/types.ts';
@@ -20,21 +21,6 @@ const STATUSES = [
   'open',
 ] as const;
 
-interface Filters {
-  status: string;
-  from: string;
-  to: string;
-  q: string;
-}
-
-/** A date input's day (yyyy-mm-dd, the viewer's time zone) as Unix seconds: its start, or its end. */
-function dayBound(day: string, end: boolean): number | undefined {
-  if (!/^\d{4}-\d{2}-\d{2}$/.test(day)) return undefined;
-  const [y, m, d] = day.split('-').map(Number) as [number, number, number];
-  const at = new Date(y, m - 1, d + (end ? 1 : 0)).getTime() / 1000;
-  return end ? at - 1 : at;
-}
-
 /**
  * Payments: the merchant's payment intents, newest first, a page at a time by cursor (a merchant may
  * have 100,000), filtered by status and day, searched by id, reference or metadata (`key:value`).
@@ -42,22 +28,13 @@ function dayBound(day: string, end: boolean): number | undefined {
  */
 export class PaymentsPage extends DashPage {
   static override properties = { ...DashPage.properties, filters: { state: true }, error: { state: true }, version: { state: true }, fresh: { state: true } };
-  declare filters: Filters;
+  declare filters: PaymentFilters;
   declare error: string;
   declare version: number;
   /** Ids that arrived live since the page was opened (highlighted for a moment, announced). */
   declare fresh: number;
   readonly #pages = new CursorPages<PaymentIntentView>((request: PageRequest) =>
-    api<ListPage<PaymentIntentView>>('/payment_intents', {
-      query: {
-        limit: 20,
-        status: this.filters.status,
-        'created[gte]': dayBound(this.filters.from, false),
-        'created[lte]': dayBound(this.filters.to, true),
-        q: this.filters.q.trim(),
-        ...request,
-      },
-    }),
+    api<ListPage<PaymentIntentView>>(requests.payments(this.filters, request)),
   );
 
   constructor() {
@@ -78,8 +55,7 @@ export class PaymentsPage extends DashPage {
 
   override connectedCallback(): void {
     super.connectedCallback();
-    const query = this.route.query;
-    this.filters = { status: query.get('status') ?? '', from: query.get('from') ?? '', to: query.get('to') ?? '', q: query.get('q') ?? '' };
+    this.filters = paymentFilters(this.route.query);
     void this.#move(() => this.#pages.load()).then(() => this.shown());
   }
 

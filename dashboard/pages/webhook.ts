@@ -1,5 +1,6 @@
 import { html, nothing } from 'lit';
 import type { ListPage } from '../../api/dashboard.ts';
+import { requests } from '../app/requests.ts';
 import { api, DashboardError } from '../app/api.ts';
 import { PAYMENT_EVENT_TYPES } from '../app/event-types.ts';
 import { formatFullTime, formatTime, isoTime } from '../app/format.ts';
@@ -48,7 +49,7 @@ export class WebhookPage extends DashPage {
   declare open: string | undefined;
   declare version: number;
   readonly #attempts = new CursorPages<WebhookAttemptView>((request: PageRequest) =>
-    api<ListPage<WebhookAttemptView>>(`/webhook_endpoints/${encodeURIComponent(this.route.id!)}/attempts`, { query: { limit: 20, ...request } }),
+    api<ListPage<WebhookAttemptView>>(requests.attempts(this.route.id!, request)),
   );
 
   constructor() {
@@ -71,7 +72,7 @@ export class WebhookPage extends DashPage {
 
   async #load(): Promise<void> {
     try {
-      this.endpoint = await api<WebhookEndpointView>(`/webhook_endpoints/${encodeURIComponent(this.route.id!)}`);
+      this.endpoint = await api<WebhookEndpointView>(requests.webhook(this.route.id!));
       await this.#attempts.load();
       this.version++;
     } catch (error) {

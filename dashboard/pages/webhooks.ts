@@ -1,5 +1,6 @@
 import { html, nothing } from 'lit';
 import type { ListPage } from '../../api/dashboard.ts';
+import { requests } from '../app/requests.ts';
 import { api, DashboardError } from '../app/api.ts';
 import { formatTime, isoTime } from '../app/format.ts';
 import { navigate } from '../app/router.ts';
@@ -44,7 +45,7 @@ export class WebhooksPage extends DashPage {
 
   async #load(): Promise<void> {
     try {
-      this.endpoints = (await api<ListPage<WebhookEndpointView>>('/webhook_endpoints', { query: { limit: 100 } })).data;
+      this.endpoints = (await api<ListPage<WebhookEndpointView>>(requests.webhooks())).data;
       this.error = '';
     } catch (error) {
       this.endpoints = [];
