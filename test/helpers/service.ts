@@ -82,6 +82,8 @@ export async function startTestService(overrides: Partial<Config> = {}, clock: C
     async close() {
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
+      // The request log writes after its answers: what it queued goes in before the store closes.
+      await services.dashboard.requests.close();
       await store.close();
     },
   };
