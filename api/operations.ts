@@ -35,6 +35,7 @@ import {
   VerifyRequest,
   VerifyResponse,
 } from './payments.ts';
+import { Event, EventList, EventListQuery } from './events.ts';
 import { ROUTES, type OperationName, type Route } from './routes.ts';
 import { WalletApproveRequest, WalletApproveResponse, WalletSheetView } from './wallet.ts';
 
@@ -77,6 +78,9 @@ export const SCHEMAS = {
   cancelPaymentIntent: { body: IntentRequest, response: PaymentIntent },
   verifyPaymentIntent: { body: VerifyRequest, response: VerifyResponse },
 
+  listEvents: { query: EventListQuery, response: EventList },
+  retrieveEvent: { response: Event },
+
   retrieveSessionIntent: { response: SessionIntent },
   attachSessionIntent: { body: SessionAttachRequest, response: AttachResponse },
   confirmSessionIntent: { body: SessionIntentRequest, response: ConfirmResponse },
@@ -98,4 +102,5 @@ export const OPERATIONS: readonly Operation[] = (Object.keys(ROUTES) as Operatio
 
 /** What a caller sends as an operation's body, and what it gets back: its schemas' input and output types. */
 export type BodyIn<K extends OperationName> = (typeof SCHEMAS)[K] extends { body: infer B extends z.ZodType } ? z.input<B> : never;
+export type QueryIn<K extends OperationName> = (typeof SCHEMAS)[K] extends { query: infer Q extends z.ZodType } ? z.input<Q> : never;
 export type Answer<K extends OperationName> = z.output<(typeof SCHEMAS)[K]['response']>;

@@ -9,7 +9,7 @@
 
 export type Method = 'get' | 'post' | 'put' | 'delete';
 /** Who may call an operation; each maps to an OpenAPI security scheme. */
-export type Auth = 'accessToken' | 'licenceKey' | 'session' | 'none';
+export type Auth = 'accessToken' | 'licenceKey' | 'licenceKeyOrAccessToken' | 'session' | 'none';
 
 export interface Route {
   method: Method;
@@ -24,6 +24,8 @@ const conversations = { auth: 'accessToken', tag: 'Conversations' } as const;
 const messages = { auth: 'accessToken', tag: 'Messages' } as const;
 const intents = { auth: 'licenceKey', tag: 'Payment Intents' } as const;
 const browser = { auth: 'session', tag: 'Browser (session)' } as const;
+/** A merchant's payment events with its licence key, a messaging user's with its access token. */
+const events = { auth: 'licenceKeyOrAccessToken', tag: 'Events' } as const;
 const frames = { auth: 'session', tag: 'Hosted frames' } as const;
 
 /** Every operation, in the order the API description lists them. */
@@ -52,6 +54,10 @@ export const ROUTES = {
   capturePaymentIntent: { ...intents, method: 'post', path: '/v1/payment_intents/capture', summary: 'Capture an authorisation once, in full or in part' },
   cancelPaymentIntent: { ...intents, method: 'post', path: '/v1/payment_intents/cancel', summary: 'Cancel a Payment Intent (voids an uncaptured authorisation)' },
   verifyPaymentIntent: { ...intents, method: 'post', path: '/v1/payment_intents/verify', summary: 'Verify the payment ended in authorised funds; personal fields redacted unless unmasked' },
+
+  // Events of the credential's owner (server/events/event-routes.ts).
+  listEvents: { ...events, method: 'get', path: '/v1/events', summary: 'List your events, newest first; filter by type (payment_intent.* wildcards) and created' },
+  retrieveEvent: { ...events, method: 'get', path: '/v1/events/:id', summary: 'Retrieve an event' },
 
   // The session routes of the SDK in direct mode, and the hosted frames' (server/payments/payment-routes.ts, wallet-routes.ts).
   retrieveSessionIntent: { ...browser, method: 'get', path: '/intent', summary: "The session's Payment Intent: status and amount (for the pay button)" },

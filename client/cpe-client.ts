@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { ErrorBody } from '../api/errors.ts';
-import type { Answer, BodyIn } from '../api/operations.ts';
+import type { Answer, BodyIn, QueryIn } from '../api/operations.ts';
 import { IDEMPOTENCY_HEADER } from '../protocol/runtime/headers.ts';
 import { pathOf, ROUTES, type OperationName } from '../api/routes.ts';
 
@@ -141,6 +141,15 @@ export class CpeClient {
     return this.#call('verifyPaymentIntent', input, options);
   }
 
+  /** Your payment events, newest first: `{type: 'payment_intent.*', created: {gte}}`, cursors as in every list. */
+  listEvents(query: QueryIn<'listEvents'> = {}): Promise<Answer<'listEvents'>> {
+    return this.#call('listEvents', undefined, {}, {}, query);
+  }
+
+  retrieveEvent(eventId: string): Promise<Answer<'retrieveEvent'>> {
+    return this.#call('retrieveEvent', undefined, {}, { id: eventId });
+  }
+
   /**
    * POSTs a body to a backend route and hands back the answer as is, errors included: what a
    * merchant's middleware route does with the SDK's request.
@@ -149,8 +158,8 @@ export class CpeClient {
     return this.#send(FORWARDED[operation], body, options);
   }
 
-  async #call<K extends OperationName>(name: K, body?: unknown, options?: RequestOptions, params?: Record<string, string>): Promise<Answer<K>> {
-    const answer = await this.#send(name, body, options, params);
+  async #call<K extends OperationName>(name: K, body?: unknown, options?: RequestOptions, params?: Record<string, string>, query?: object): Promise<Answer<K>> {
+    const answer = await this.#send(name, body, options, params, query);
     if (answer.status >= 400) {
       const error = (answer.body as Partial<ErrorBody>)?.error ?? { type: 'api_error', code: 'unexpected_answer', message: `HTTP ${answer.status}`, param: null };
       throw new CpeApiError(answer.status, error);
@@ -158,7 +167,7 @@ export class CpeClient {
     return answer.body as Answer<K>;
   }
 
-  async #send(name: OperationName, body?: unknown, options: RequestOptions = {}, params?: Record<string, string>): Promise<RawAnswer> {
+  async #send(name: OperationName, body?: unknown, options: RequestOptions = {}, params?: Record<string, string>, query?: object): Promise<RawAnswer> {
     const route = ROUTES[name];
     const method = route.method.toUpperCase();
     const headers: Record<string, string> = { authorization: `Bearer ${this.#licenceKey}`, accept: 'application/json' };
@@ -167,7 +176,7 @@ export class CpeClient {
       // One key for the request and its retries, so a retry can never pay twice.
       headers[IDEMPOTENCY_HEADER] = options.idempotencyKey ?? randomUUID();
     }
-    const url = this.#baseUrl + pathOf(route, params);
+    const url = this.#baseUrl + pathOf(route, params) + queryString(query as Record<string, unknown>);
     for (let attempt = 0; ; attempt++) {
       let response: Response;
       let text: string;
@@ -192,6 +201,20 @@ export class CpeClient {
       return { status: response.status, body: parseAnswer(response.status, text) };
     }
   }
+}
+
+/** A list's query as the service reads it: `created: {gte: 1}` as `created[gte]=1`, as Stripe's clients send it. */
+export function queryString(query: Record<string, unknown> = {}): string {
+  const pairs: string[] = [];
+  for (const [name, value] of Object.entries(query)) {
+    if (value === undefined) continue;
+    if (value !== null && typeof value === 'object')
+      for (const [key, inner] of Object.entries(value)) {
+        if (inner !== undefined) pairs.push(`${encodeURIComponent(`${name}[${key}]`)}=${encodeURIComponent(String(inner))}`);
+      }
+    else pairs.push(`${encodeURIComponent(name)}=${encodeURIComponent(String(value))}`);
+  }
+  return pairs.length ? `?${pairs.join('&')}` : '';
 }
 
 /** The answer's JSON; anything else (a proxy's HTML page, a cut body) is a CpeApiError with the status. */

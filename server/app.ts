@@ -11,6 +11,7 @@ import { errorMapper } from './http/error-mapper.ts';
 import { rateLimit } from './http/rate-limit.ts';
 import { requestLog } from './http/request-log.ts';
 import { staticAssets } from './http/static-assets.ts';
+import { eventRoutes } from './events/event-routes.ts';
 import { messagingRoutes } from './messaging/routes.ts';
 import { OPERATIONS } from '../api/operations.ts';
 import { mountedOperations } from './http/operation.ts';
@@ -58,6 +59,7 @@ export function createApp(services: Services, options: { adminSecret?: string } 
     messagingRoutes(services, limiter),
     backendPaymentRoutes(services, limiter, cardTesting),
     browserPaymentRoutes(services, limiter, cardTesting),
+    eventRoutes(services, limiter),
     challengeRoutes(services),
     walletRoutes(services, cardTesting),
     dashboardRoutes(services, limiter),

@@ -2,6 +2,7 @@ import { resolve } from 'node:path';
 import { DEFAULT_IDEMPOTENCY_RETENTION_SECONDS } from './idempotency/idempotency-keys.ts';
 import type { RateLimitOptions } from './http/rate-limit.ts';
 import { MIN_COMPACT_BYTES } from './store/embedded/compaction.ts';
+import { DEFAULT_EVENT_RETENTION_DAYS } from './events/events.ts';
 
 /** Everything the service reads from its environment, in one place. */
 export interface Config {
@@ -28,6 +29,8 @@ export interface Config {
   log: { level: string; file?: string };
   /** Seconds an idempotency key's first answer is kept (CPE_IDEMPOTENCY_RETENTION); default 24 h. */
   idempotencyRetentionSeconds?: number;
+  /** Days an event is kept (CPE_EVENT_RETENTION_DAYS); default 30. */
+  eventRetentionDays?: number;
   /** The log is compacted once it outgrows the live data and this many bytes (CPE_COMPACT_MIN_BYTES; default 1 MiB). */
   compactMinBytes?: number;
   /**
@@ -68,6 +71,14 @@ function proxyHops(value: string | undefined): number {
   return hops;
 }
 
+/** A positive number of days (CPE_EVENT_RETENTION_DAYS), refused loudly otherwise. */
+function days(name: string, value: string | undefined, fallback: number): number {
+  if (value === undefined || value === '') return fallback;
+  const n = Number(value);
+  if (!Number.isFinite(n) || n <= 0 || n > 3650) throw new Error(`${name} is a number of days (above 0, at most 3650), got '${value}'.`);
+  return n;
+}
+
 /** CPE_PROCESSES: a positive count, refused loudly otherwise. */
 function processCount(value: string | undefined): number {
   if (value === undefined || value === '') return 1;
@@ -100,6 +111,7 @@ export function configFromEnv(env = process.env): Config {
     trustProxy: proxyHops(env.CPE_TRUST_PROXY),
     log: { level: env.CPE_LOG_LEVEL ?? 'info', file: env.CPE_LOG_FILE },
     idempotencyRetentionSeconds: int(env.CPE_IDEMPOTENCY_RETENTION, DEFAULT_IDEMPOTENCY_RETENTION_SECONDS),
+    eventRetentionDays: days('CPE_EVENT_RETENTION_DAYS', env.CPE_EVENT_RETENTION_DAYS, DEFAULT_EVENT_RETENTION_DAYS),
     compactMinBytes: int(env.CPE_COMPACT_MIN_BYTES, MIN_COMPACT_BYTES),
     databaseUrl: env.CPE_DATABASE_URL || undefined,
     databasePool: int(env.CPE_DATABASE_POOL, 20),

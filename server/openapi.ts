@@ -7,6 +7,7 @@ import type { Auth } from '../api/routes.ts';
 const security: Record<Auth, Record<string, string[]>[]> = {
   accessToken: [{ accessToken: [] }],
   licenceKey: [{ licenceKey: [] }],
+  licenceKeyOrAccessToken: [{ licenceKey: [] }, { accessToken: [] }],
   session: [{ publicKey: [], sessionToken: [] }],
   none: [],
 };
@@ -74,7 +75,9 @@ export function openApiDocument(serverUrl: string, operations: readonly Operatio
     if (op.query) {
       const query = toSchema(op.query, 'input', schemas) as { properties?: Json; required?: string[] };
       for (const [name, schema] of Object.entries(query.properties ?? {})) {
-        parameters.push({ name, in: 'query', required: query.required?.includes(name) ?? false, schema });
+        // `created[gte]=…`: an object in brackets, as the body's nested fields (see formEncoding).
+        const deep = nests(schema as Json, schemas) ? { style: 'deepObject', explode: true } : {};
+        parameters.push({ name, in: 'query', required: query.required?.includes(name) ?? false, schema, ...deep });
       }
     }
     const body = op.body ? (toSchema(op.body, 'input', schemas) as BodySchema) : undefined;

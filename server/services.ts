@@ -2,6 +2,7 @@ import { systemClock, type Clock } from './clock.ts';
 import type { Config } from './config.ts';
 import { RequestRecords } from './dashboard/request-records.ts';
 import { DashboardSessions } from './dashboard/sessions.ts';
+import { Events } from './events/events.ts';
 import { IdempotencyKeys } from './idempotency/idempotency-keys.ts';
 import { Users } from './identity/users.ts';
 import type { Logger } from './logger.ts';
@@ -26,10 +27,12 @@ export interface Services {
   idempotencyKeys: IdempotencyKeys;
   /** The dashboard's sessions and sign-in links, and its per-merchant request log. */
   dashboard: { sessions: DashboardSessions; requests: RequestRecords };
+  events: Events;
 }
 
 export function createServices(store: Store, logger: Logger, config: Config, clock: Clock = systemClock): Services {
   const merchants = new Merchants(store, clock);
+  const events = new Events(store, clock, config.eventRetentionDays);
   return {
     store,
     logger,
@@ -37,25 +40,28 @@ export function createServices(store: Store, logger: Logger, config: Config, clo
     clock,
     users: new Users(store, clock),
     merchants,
-    messaging: new MessagingService(store, clock),
-    payments: new PaymentsService(store, merchants, () => config.publicUrl, clock),
+    messaging: new MessagingService(store, clock, events),
+    payments: new PaymentsService(store, merchants, () => config.publicUrl, clock, events),
     idempotencyKeys: new IdempotencyKeys(store, clock, config.idempotencyRetentionSeconds),
+    events,
     dashboard: { sessions: new DashboardSessions(store, clock), requests: new RequestRecords(store, clock, logger) },
   };
 }
 
 /**
- * Bounded growth: drops idempotency records past their retention, and card tokens and 3-D Secure
+ * Bounded growth: drops idempotency records past their retention, card tokens and 3-D Secure
  * challenges an hour past their expiry (until then an expired one is refused by name, not as
- * unknown). Lookups already ignore expired rows, so this changes no answer; it keeps the data
- * folder from growing with traffic. Commits what it removed.
+ * unknown), and events past theirs (CPE_EVENT_RETENTION_DAYS). Lookups already ignore expired rows
+ * (events: GET answers them until pruned), so this keeps the data folder from growing with
+ * traffic. Commits what it removed.
  */
 export async function pruneExpired(
-  services: Pick<Services, 'store' | 'idempotencyKeys' | 'payments' | 'dashboard'>,
-): Promise<{ idempotencyKeys: number; tokens: number; challenges: number; dashboardSessions: number }> {
+  services: Pick<Services, 'store' | 'idempotencyKeys' | 'payments' | 'events' | 'dashboard'>,
+): Promise<{ idempotencyKeys: number; tokens: number; challenges: number; events: number; dashboardSessions: number }> {
   const removed = await services.store.transaction(async () => ({
     idempotencyKeys: await services.idempotencyKeys.prune(),
     ...(await services.payments.prune()),
+    events: await services.events.prune(),
     dashboardSessions: await services.dashboard.sessions.prune(),
   }));
   // The engine's own leftovers (PostgreSQL: old list cursors of deleted rows, idle rate buckets).

@@ -5,6 +5,10 @@ import { newId } from '../identity/secrets.ts';
 import { unchanging } from '../http/json-text.ts';
 import { Recent } from '../http/recent.ts';
 import { CursorNotFound, type Collection, type CursorList, type Page, type Store } from '../store/store.ts';
+import type { EventType } from '../../api/events.ts';
+import type { Events } from '../events/events.ts';
+import { userOwner } from '../events/owner.ts';
+import { previousAttributes } from '../events/previous-attributes.ts';
 import type {
   Contact,
   ContactCreate,
@@ -94,7 +98,8 @@ function checkCursors(query: ListQuery): void {
 /**
  * Contacts, conversations and messages of each user. Every read and write is scoped to the user:
  * another user's id answers exactly as an absent one. Changes are made durable by the request's
- * commit (server/http/durable-writes.ts) before the answer leaves.
+ * commit (server/http/durable-writes.ts) before the answer leaves, each with its event (one per
+ * object changed: a message posted also moves its conversation's and contact's last_active_at).
  */
 export class MessagingService {
   readonly #contacts: Collection<StoredContact>;
@@ -104,6 +109,7 @@ export class MessagingService {
   constructor(
     store: Store,
     private readonly clock: Clock,
+    private readonly events: Events,
   ) {
     const active = flagKeys();
     const archived = flagKeys();
@@ -146,6 +152,8 @@ export class MessagingService {
       last_active_at: null,
       created_at: now,
     });
+    await this.#record(userId, 'contact.created', contact);
+    await this.#record(userId, 'conversation.created', conversation);
     return publicFields(contact);
   }
 
@@ -156,14 +164,16 @@ export class MessagingService {
   async updateContact(userId: string, id: string, input: z.output<typeof ContactUpdate>): Promise<Contact> {
     const contact = await this.#ownContact(userId, id, true);
     const updated = input.display_name === undefined ? contact : await this.#contacts.update(id, { display_name: input.display_name });
+    await this.#updated(userId, 'contact.updated', contact, updated);
     return publicFields(updated);
   }
 
   async deleteContact(userId: string, id: string) {
     const contact = await this.#ownContact(userId, id, true);
     const conversation = contact.conversation_id === null ? undefined : await this.#conversations.get(contact.conversation_id, { forUpdate: true });
-    if (conversation?.user_id === userId) await this.#deleteConversationRows(conversation.id);
+    if (conversation?.user_id === userId) await this.#deleteConversationRows(conversation.id, userId);
     await this.#contacts.delete(id);
+    await this.#record(userId, 'contact.deleted', contact);
     return { id, object: 'contact' as const, deleted: true as const };
   }
 
@@ -194,12 +204,14 @@ export class MessagingService {
         throw conflict('resource_already_exists', `Contact '${contact.id}' already has conversation '${contact.conversation_id}'.`, 'contact_id');
       // The contact's conversation was deleted earlier: this one takes its place.
       conversation = await this.#insertConversation(userId, { contact_id: contact.id, group_id: null }, this.clock.now());
-      await this.#contacts.update(contact.id, { conversation_id: conversation.id });
+      await this.#record(userId, 'conversation.created', conversation);
+      await this.#updated(userId, 'contact.updated', contact, await this.#contacts.update(contact.id, { conversation_id: conversation.id }));
     } else {
       const groupId = input.group_id!;
       const existing = await this.#conversations.first('group', `${userId}:${groupId}`);
       if (existing) throw conflict('resource_already_exists', `Group '${groupId}' already has conversation '${existing.id}'.`, 'group_id');
       conversation = await this.#insertConversation(userId, { contact_id: null, group_id: groupId }, this.clock.now());
+      await this.#record(userId, 'conversation.created', conversation);
     }
     return publicFields(conversation);
   }
@@ -229,15 +241,16 @@ export class MessagingService {
       patch.pinned_message_id = messageId;
     }
     const updated = Object.keys(patch).length ? await this.#conversations.update(id, patch) : conversation;
+    await this.#updated(userId, 'conversation.updated', conversation, updated);
     return publicFields(updated);
   }
 
   async deleteConversation(userId: string, id: string) {
     const contact = await this.#contactFirst(userId, id);
     await this.#ownConversation(userId, id, true);
-    await this.#deleteConversationRows(id);
+    await this.#deleteConversationRows(id, userId);
     // As the Stripe API clears a reference to a deleted object: the contact names no conversation until a new one is made.
-    if (contact?.conversation_id === id) await this.#contacts.update(contact.id, { conversation_id: null });
+    if (contact?.conversation_id === id) await this.#updated(userId, 'contact.updated', contact, await this.#contacts.update(contact.id, { conversation_id: null }));
     return { id, object: 'conversation' as const, deleted: true as const };
   }
 
@@ -257,7 +270,7 @@ export class MessagingService {
 
   async createMessage(userId: string, conversationId: string, input: z.output<typeof MessageCreate>): Promise<Message> {
     const contact = await this.#contactFirst(userId, conversationId);
-    await this.#ownConversation(userId, conversationId, true);
+    const conversation = await this.#ownConversation(userId, conversationId, true);
     const now = this.clock.now();
     const message = await this.#messages.insert({
       id: newId('msg'),
@@ -268,8 +281,9 @@ export class MessagingService {
       text: input.text,
       created_at: now,
     });
-    await this.#conversations.update(conversationId, { last_active_at: now });
-    if (contact) await this.#contacts.update(contact.id, { last_active_at: now });
+    await this.#record(userId, 'message.created', message);
+    await this.#updated(userId, 'conversation.updated', conversation, await this.#conversations.update(conversationId, { last_active_at: now }));
+    if (contact) await this.#updated(userId, 'contact.updated', contact, await this.#contacts.update(contact.id, { last_active_at: now }));
     return publicFields(message);
   }
 
@@ -299,9 +313,23 @@ export class MessagingService {
     });
   }
 
-  async #deleteConversationRows(id: string): Promise<void> {
+  /** Deletes a conversation and its messages: one event, conversation.deleted (its messages go with it). */
+  async #deleteConversationRows(id: string, userId: string): Promise<void> {
     for (const message of [...(await this.#messages.find('conversation', id))]) await this.#messages.delete(message.id);
+    const conversation = await this.#conversations.get(id);
     await this.#conversations.delete(id);
+    if (conversation) await this.#record(userId, 'conversation.deleted', conversation);
+  }
+
+  /** The event of a created (or deleted) object: the object as the API answers it (as it was). */
+  #record(userId: string, type: EventType, row: Owned<object>): Promise<unknown> {
+    return this.events.record(userOwner(userId), type, publicFields(row));
+  }
+
+  /** The event of an update, when it changed anything the API answers. */
+  async #updated(userId: string, type: EventType, before: Owned<object>, after: Owned<object>): Promise<void> {
+    const [was, now] = [publicFields(before), publicFields(after)];
+    if (previousAttributes(was as Record<string, unknown>, now as Record<string, unknown>)) await this.events.record(userOwner(userId), type, now, was);
   }
 
   /** `forUpdate`: the caller changes it (see Collection.get). */

@@ -2,6 +2,7 @@ import type { Middleware } from 'koa';
 import { PUBLIC_KEY_HEADER, SESSION_TOKEN_HEADER } from '../../protocol/runtime/headers.ts';
 import { noSuch, unauthenticated } from '../http/api-error.ts';
 import type { AppState } from '../http/app-state.ts';
+import { requestRef } from '../http/durable-writes.ts';
 import type { Ctx } from '../http/operation.ts';
 import { bearer } from '../identity/secrets.ts';
 import type { Merchants } from './merchants.ts';
@@ -49,7 +50,7 @@ export function sessionAuth(merchants: Merchants, payments: PaymentsService): Mi
     ctx.state.rateKey = `session:${intent.id}`;
     sessionIntents.set(ctx.state, intent.id);
     // A GET too: the session's first request moves the intent on, in a write transaction of its own.
-    await payments.startSession(intent.id);
+    await payments.startSession(intent.id, requestRef(ctx));
     return next();
   };
 }

@@ -2,7 +2,9 @@ import { randomUUID } from 'node:crypto';
 import type { Clock } from '../clock.ts';
 import { ApiError, conflict, invalidParam, noSuch } from '../http/api-error.ts';
 import { hashSecret, newId, newSecret } from '../identity/secrets.ts';
-import type { Collection, Store } from '../store/store.ts';
+import type { Collection, RequestRef, Store } from '../store/store.ts';
+import type { Events } from '../events/events.ts';
+import { IntentEvents } from '../events/intent-events.ts';
 import { CardVault } from './card-vault.ts';
 import { validateCard, type CardSummary, type RawCard } from './cards.ts';
 import { Challenges, type ChallengeView } from './challenges.ts';
@@ -31,6 +33,7 @@ export class PaymentsService {
   readonly #intents: Collection<IntentRow>;
   readonly #vault: CardVault;
   readonly #challenges: Challenges;
+  readonly #events: IntentEvents;
 
   constructor(
     private readonly store: Store,
@@ -38,10 +41,12 @@ export class PaymentsService {
     /** The service's own origin, read per call (tests learn it after listening). */
     private readonly publicUrl: () => string,
     private readonly clock: Clock,
+    events: Events,
   ) {
     this.#intents = store.collection<IntentRow>('payment_intents', { session: (i) => i.session_hash, opaque: (i) => i.opaque_key });
     this.#vault = new CardVault(store, clock);
     this.#challenges = new Challenges(store, clock);
+    this.#events = new IntentEvents(events);
   }
 
   async create(merchantId: number, input: PaymentIntentCreate) {
@@ -72,6 +77,7 @@ export class PaymentsService {
       created_at: now,
       updated_at: now,
     });
+    await this.#events.created(intent);
     return { paymentIntentId: intent.id, opaque_key: intent.opaque_key, session_token: sessionToken, status: intent.status };
   }
 
@@ -92,9 +98,9 @@ export class PaymentsService {
   /**
    * The browser session's first request moves a new intent from open to requires_payment_method
    * (waiting for a card), so a browser payment passes through every state of the spec. True when it
-   * moved.
+   * moved. `request`: the request it runs for, when that is a read (its event names it).
    */
-  async startSession(id: string): Promise<boolean> {
+  async startSession(id: string, request: RequestRef | null = null): Promise<boolean> {
     // Read first without a lock: only a new intent's first request changes anything.
     if ((await this.#intents.get(id))?.status !== 'open') return false;
     return this.store.transaction(async () => {
@@ -102,7 +108,7 @@ export class PaymentsService {
       if (intent?.status !== 'open') return false;
       await this.#move(intent, nextStatus('start_session', intent.status, 'requires_payment_method'));
       return true;
-    });
+    }, { request });
   }
 
   async sessionView(merchantId: number, id: string) {
@@ -351,8 +357,11 @@ export class PaymentsService {
     return attempt;
   }
 
-  #move(intent: IntentRow, status: IntentStatus, patch: Partial<IntentRow> = {}): Promise<IntentRow> {
-    return this.#intents.update(intent.id, { ...patch, status, updated_at: this.clock.now() });
+  /** The one write of an intent's changes, and so of its event (in the same transaction). */
+  async #move(intent: IntentRow, status: IntentStatus, patch: Partial<IntentRow> = {}): Promise<IntentRow> {
+    const after = await this.#intents.update(intent.id, { ...patch, status, updated_at: this.clock.now() });
+    await this.#events.changed(intent, after);
+    return after;
   }
 
   #updateAttempt(intent: IntentRow, status: IntentStatus, attemptPatch: Partial<AttemptRow>, patch: Partial<IntentRow> = {}): Promise<IntentRow> {

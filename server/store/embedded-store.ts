@@ -7,7 +7,7 @@ import { pruneExpired } from './expiry.ts';
 import { IndexedCollection, type DeletedCursor } from './indexed-collection.ts';
 import { FolderLock } from './folder-lock.ts';
 import { Mutex } from './mutex.ts';
-import type { Collection, CursorList, IndexSpec, Page, PageQuery, Row, Store, TransactionOptions } from './store.ts';
+import type { Collection, CursorList, IndexSpec, Page, PageQuery, RequestRef, Row, Store, TransactionOptions } from './store.ts';
 
 type Data = LogData;
 
@@ -15,6 +15,12 @@ type Data = LogData;
 const DELETED_CURSORS = '.deleted_cursors';
 
 const empty = (): Data => ({ version: 1, seq: 0, collections: {} });
+
+/** The write transaction whose body is running: the token its calls carry, its request, what waits for its commit. */
+interface Writer {
+  request: RequestRef | null;
+  afterCommit: (() => void)[];
+}
 
 interface Waiter {
   resolve(): void;
@@ -101,8 +107,8 @@ export class EmbeddedStore implements Store {
   /** Write transactions, one at a time. */
   readonly #lock = new Mutex();
   /** The write transaction whose body is running, if any: a token its calls carry in #inWrite. */
-  #writer: object | null = null;
-  readonly #inWrite = new AsyncLocalStorage<object>();
+  #writer: Writer | null = null;
+  readonly #inWrite = new AsyncLocalStorage<Writer>();
   /** Calls of other requests waiting for the write under way to end. */
   #waitingTurn: (() => void)[] = [];
   #folderLock?: FolderLock;
@@ -215,9 +221,10 @@ export class EmbeddedStore implements Store {
   readonly #turn = (): Promise<void> | undefined =>
     this.#writer === null || this.#inCurrentWrite() ? undefined : new Promise<void>((resolve) => this.#waitingTurn.push(resolve));
 
-  async transaction<R>(body: () => Promise<R>, { readOnly = false }: TransactionOptions = {}): Promise<R> {
+  async transaction<R>(body: () => Promise<R>, { readOnly = false, request = null }: TransactionOptions = {}): Promise<R> {
     if (this.#inCurrentWrite()) return body();
     let outcome: { ok: true; value: R } | { ok: false; error: unknown };
+    let writer: Writer | undefined;
     if (readOnly) {
       try {
         outcome = { ok: true, value: await body() };
@@ -227,7 +234,7 @@ export class EmbeddedStore implements Store {
     } else {
       // Taken at once when free (the common case): no await, so no turn of the microtask queue.
       const release = this.#lock.tryTake() ?? (await this.#lock.take());
-      const writer = {};
+      writer = { request, afterCommit: [] };
       this.#writer = writer;
       try {
         outcome = { ok: true, value: await this.#inWrite.run(writer, body) };
@@ -247,11 +254,22 @@ export class EmbeddedStore implements Store {
     // Written or only read: answered once everything this body could see is on disk (at once when
     // nothing is changed or on its way to the disk).
     if (this.#dirty || this.#current) await this.commit();
+    // Durable now, whatever the body's outcome: this engine keeps every change it made.
+    if (writer) for (const callback of writer.afterCommit) callback();
     if (!outcome.ok) throw outcome.error;
     return outcome.value;
   }
 
   async lock(): Promise<void> {}
+
+  currentRequest(): RequestRef | null {
+    return this.#inCurrentWrite() ? this.#writer!.request : null;
+  }
+
+  afterCommit(callback: () => void): void {
+    if (this.#inCurrentWrite()) this.#writer!.afterCommit.push(callback);
+    else callback();
+  }
 
   /** A new row's sequence: its id's position (ids.ts), else one past the highest; `seq` is the highest given. */
   #sequence(id: string): number {

@@ -156,6 +156,7 @@ export class IndexedCollection<T extends Row> {
   page(index: string, key: string, query: PageQuery, cursorList?: CursorList): Page<T> {
     // No closures here: a list is the hottest read, and each closure made per call costs (more so under tsx).
     const rows = rowsOf(this.#bucket(index, key));
+    if (query.range !== undefined) return this.#rangePage(rows, query, cursorList ?? { index, key });
     if (query.endingBefore !== undefined) {
       // Objects newer than the cursor, the `limit` closest to it, still listed newest first.
       const start = lowerBound(rows, this.#cursorSeq(cursorList ?? { index, key }, 'ending_before', query.endingBefore) + 1);
@@ -166,6 +167,24 @@ export class IndexedCollection<T extends Row> {
       query.startingAfter === undefined ? rows.length : lowerBound(rows, this.#cursorSeq(cursorList ?? { index, key }, 'starting_after', query.startingAfter));
     const start = Math.max(0, end - query.limit);
     return { data: rows.slice(start, end).reverse(), hasMore: start > 0 };
+  }
+
+  /** A page of only the rows within `query.range`: walked from the cursor, row by row, until the page and one more are found. */
+  #rangePage(rows: readonly Stored<T>[], query: PageQuery, list: CursorList): Page<T> {
+    const { field, gte = -Infinity, lte = Infinity } = query.range!;
+    const within = (row: Stored<T>) => {
+      const value = (row as unknown as Record<string, number>)[field];
+      return value >= gte && value <= lte;
+    };
+    const found: T[] = [];
+    if (query.endingBefore !== undefined) {
+      for (let i = lowerBound(rows, this.#cursorSeq(list, 'ending_before', query.endingBefore) + 1); i < rows.length && found.length <= query.limit; i++)
+        if (within(rows[i])) found.push(rows[i]);
+      return { data: found.slice(0, query.limit).reverse(), hasMore: found.length > query.limit };
+    }
+    const end = query.startingAfter === undefined ? rows.length : lowerBound(rows, this.#cursorSeq(list, 'starting_after', query.startingAfter));
+    for (let i = end - 1; i >= 0 && found.length <= query.limit; i--) if (within(rows[i])) found.push(rows[i]);
+    return { data: found.slice(0, query.limit), hasMore: found.length > query.limit };
   }
 
   /**

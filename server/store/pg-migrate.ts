@@ -17,8 +17,7 @@ export async function migrate(pool: pg.Pool): Promise<number[]> {
       await client.query('CREATE TABLE IF NOT EXISTS schema_migrations (version integer PRIMARY KEY, name text NOT NULL, applied_at timestamptz NOT NULL DEFAULT now())');
       const { rows } = await client.query<{ version: number }>('SELECT version FROM schema_migrations');
       const done = new Set(rows.map((r) => Number(r.version)));
-      // Ascending versions, each once: issues take numbers with gaps between them (2, 3, 4, … 12, 13),
-      // and a database may have a later one applied before an earlier one merged after it.
+      // Ascending, whatever order merges left the list in; numbers may have gaps (each issue has its own).
       for (const migration of [...MIGRATIONS].sort((a, b) => a.version - b.version)) {
         if (done.has(migration.version)) continue;
         await client.query('BEGIN');

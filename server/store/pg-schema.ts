@@ -7,7 +7,8 @@
  * start and by `npm run migrate`.
  */
 
-export type ColumnType = 'text' | 'int' | 'bigint' | 'bool' | 'jsonb' | 'text[]';
+/** `json` keeps the text as written (key order included); `jsonb` a parsed form. */
+export type ColumnType = 'text' | 'int' | 'bigint' | 'bool' | 'json' | 'jsonb' | 'text[]';
 
 export interface Column {
   type: ColumnType;
@@ -205,6 +206,14 @@ export const TABLES: Record<string, TableDef> = {
     indexes: { expiry: 'ix_expiry' },
     // Its retention is the service's configuration: the service computes the drop hour.
     derived: { expiry: 'bigint' },
+  },
+  // Migration 2. `data` is json, not jsonb: an event's object keeps its fields in the API's order.
+  events: {
+    table: 'events',
+    columns: { id: t('text'), object: t('text'), owner: t('text'), type: t('text'), created: t('bigint'), data: t('json'), request: t('jsonb') },
+    indexes: { owner: 'owner', type: 'ix_type', group: 'ix_group', expiry: 'ix_expiry' },
+    derived: { expiry: 'bigint' },
+    paged: true,
   },
 };
 
@@ -440,6 +449,31 @@ CREATE TABLE cpe_meta (
   value jsonb NOT NULL,
   seq bigint NOT NULL DEFAULT nextval('cpe_seq')
 );
+`,
+  },
+  {
+    version: 2,
+    name: 'events',
+    sql: `
+-- Every change the API makes, written in the change's transaction (server/events/). owner is
+-- 'merchant:<id>' or 'user:<id>'; its lists are by owner, by owner and type, by owner and prefix.
+CREATE TABLE events (
+  id text COLLATE "C" PRIMARY KEY,
+  object text NOT NULL DEFAULT 'event',
+  owner text NOT NULL,
+  type text NOT NULL,
+  created bigint NOT NULL,
+  data json NOT NULL,
+  request jsonb,
+  seq bigint NOT NULL DEFAULT nextval('cpe_seq'),
+  ix_type text GENERATED ALWAYS AS (owner || ':' || type) STORED,
+  ix_group text GENERATED ALWAYS AS (owner || ':' || split_part(type, '.', 1)) STORED,
+  ix_expiry bigint
+);
+CREATE INDEX events_owner ON events (owner, seq, id);
+CREATE INDEX events_type ON events (ix_type, seq, id);
+CREATE INDEX events_group ON events (ix_group, seq, id);
+CREATE INDEX events_expiry ON events (ix_expiry, seq);
 `,
   },
   {

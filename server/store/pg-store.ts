@@ -4,7 +4,7 @@ import { ApiError } from '../http/api-error.ts';
 import { migrate } from './pg-migrate.ts';
 import { ATTEMPT_COLUMNS, TABLES, type Column, type TableDef } from './pg-schema.ts';
 import { idPosition, isUnpositionedId } from '../identity/ids.ts';
-import { CursorNotFound, type Collection, type CursorList, type IndexSpec, type Page, type PageQuery, type RateBuckets, type Row, type Store, type TransactionOptions } from './store.ts';
+import { CursorNotFound, type Collection, type CursorList, type IndexSpec, type Page, type PageQuery, type RateBuckets, type RequestRef, type Row, type Store, type TransactionOptions } from './store.ts';
 
 const HOUR = 3600;
 
@@ -34,6 +34,9 @@ interface Tx {
   rows: Map<string, unknown>;
   /** The error that aborted this transaction: every later statement of it fails the same way. */
   failure?: unknown;
+  request: RequestRef | null;
+  /** Called once COMMIT has succeeded. */
+  afterCommit: (() => void)[];
 }
 
 /** Rows of immutable tables a process keeps, per table (a bound on memory, not on correctness). */
@@ -144,13 +147,13 @@ export class PgStore implements Store {
     return collection;
   }
 
-  async transaction<R>(body: () => Promise<R>, { readOnly = false, commitOn }: TransactionOptions = {}): Promise<R> {
+  async transaction<R>(body: () => Promise<R>, { readOnly = false, commitOn, request = null }: TransactionOptions = {}): Promise<R> {
     if (this.#tx.getStore()) return body();
     // A read runs its statements on their own: each sees only committed (durable) writes.
     if (readOnly) return body();
     // The connection is taken and BEGIN sent at the first statement: a request refused before it
     // touches the database (a bad body, a cached credential's 404) costs PostgreSQL nothing.
-    const tx: Tx = { cached: [], rows: new Map() };
+    const tx: Tx = { cached: [], rows: new Map(), request, afterCommit: [] };
     const forget = () => tx.cached.forEach(({ cache, id }) => cache.delete(id));
     let outcome: { ok: true; value: R } | { ok: false; error: unknown };
     try {
@@ -161,6 +164,8 @@ export class PgStore implements Store {
     // A body that went on after a failed statement wrote nothing that lasts: it fails as that statement did.
     if (outcome.ok && tx.failure) outcome = { ok: false, error: tx.failure };
     if (!tx.connection) {
+      // Nothing was written: nothing to wait for.
+      if (outcome.ok) for (const callback of tx.afterCommit) callback();
       if (!outcome.ok) throw outcome.error;
       return outcome.value;
     }
@@ -183,8 +188,19 @@ export class PgStore implements Store {
       client.release(broken);
     }
     if (!commit) forget();
+    else if (!broken) for (const callback of tx.afterCommit) callback();
     if (!outcome.ok) throw outcome.error;
     return outcome.value;
+  }
+
+  currentRequest(): RequestRef | null {
+    return this.#tx.getStore()?.request ?? null;
+  }
+
+  afterCommit(callback: () => void): void {
+    const tx = this.#tx.getStore();
+    if (tx) tx.afterCommit.push(callback);
+    else callback();
   }
 
   async lock(name: string): Promise<void> {
@@ -282,7 +298,7 @@ class PgCollection<T extends Row> implements Collection<T> {
 
   #value(column: Column, value: unknown): unknown {
     if (value === undefined) return null;
-    if (column.type === 'jsonb') return value === null ? null : JSON.stringify(value);
+    if (column.type === 'jsonb' || column.type === 'json') return value === null ? null : JSON.stringify(value);
     return value;
   }
 
@@ -442,27 +458,41 @@ class PgCollection<T extends Row> implements Collection<T> {
     const column = this.#index(index);
     const limit = query.limit;
     const list = cursorList ?? { index, key };
+    // The range's bounds, as extra conditions after the first four parameters ($5, $6).
+    let range = '';
+    const bounds: number[] = [];
+    if (query.range) {
+      const { field, gte, lte } = query.range;
+      if (!(field in this.def.columns)) throw new Error(`${this.name}.${field} is no column: a range needs one`);
+      for (const [bound, op] of [[gte, '>='], [lte, '<=']] as const)
+        if (bound !== undefined) {
+          bounds.push(bound);
+          range += ` AND t.${quote(field)} ${op} $${4 + bounds.length}`;
+        }
+    }
     if (query.endingBefore !== undefined) {
       const cursor = await this.#cursor(list, 'ending_before', query.endingBefore);
-      const { rows } = await this.store.query(`${this.#select} WHERE ${column} = $1 AND (t.seq, t.id) > ($2, $3) ORDER BY t.seq ASC, t.id ASC LIMIT $4`, [
+      const { rows } = await this.store.query(`${this.#select} WHERE ${column} = $1 AND (t.seq, t.id) > ($2, $3)${range} ORDER BY t.seq ASC, t.id ASC LIMIT $4`, [
         key,
         cursor.seq,
         cursor.id,
         limit + 1,
+        ...bounds,
       ]);
       return { data: rows.slice(0, limit).map((r) => this.#row(r)).reverse(), hasMore: rows.length > limit };
     }
-    let rows: Record<string, unknown>[];
-    if (query.startingAfter === undefined) ({ rows } = await this.store.query(`${this.#select} WHERE ${column} = $1 ORDER BY t.seq DESC, t.id DESC LIMIT $2`, [key, limit + 1]));
-    else {
-      const cursor = await this.#cursor(list, 'starting_after', query.startingAfter);
-      ({ rows } = await this.store.query(`${this.#select} WHERE ${column} = $1 AND (t.seq, t.id) < ($2, $3) ORDER BY t.seq DESC, t.id DESC LIMIT $4`, [
-        key,
-        cursor.seq,
-        cursor.id,
-        limit + 1,
-      ]));
-    }
+    // No cursor: the one past every place (the id part of the pair compares after any real id).
+    const cursor = query.startingAfter === undefined ? { seq: Number.MAX_SAFE_INTEGER, id: '' } : await this.#cursor(list, 'starting_after', query.startingAfter);
+    const { rows } =
+      query.startingAfter === undefined && !range
+        ? await this.store.query(`${this.#select} WHERE ${column} = $1 ORDER BY t.seq DESC, t.id DESC LIMIT $2`, [key, limit + 1])
+        : await this.store.query(`${this.#select} WHERE ${column} = $1 AND (t.seq, t.id) < ($2, $3)${range} ORDER BY t.seq DESC, t.id DESC LIMIT $4`, [
+            key,
+            cursor.seq,
+            cursor.id,
+            limit + 1,
+            ...bounds,
+          ]);
     return { data: rows.slice(0, limit).map((r) => this.#row(r)), hasMore: rows.length > limit };
   }
 

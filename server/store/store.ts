@@ -13,6 +13,11 @@ export interface PageQuery {
   limit: number;
   startingAfter?: string;
   endingBefore?: string;
+  /**
+   * Only rows whose numeric `field` (a top-level field; a column in PostgreSQL) lies within these
+   * bounds, both inclusive (`created[gte]`, `created[lte]` of a list): pages and has_more count only them.
+   */
+  range?: { field: string; gte?: number; lte?: number };
 }
 
 export interface Page<T> {
@@ -77,7 +82,15 @@ export interface RateBuckets {
   take(key: string, perSecond: number, burst: number): Promise<{ allowed: true } | { allowed: false; retryAfter: number }>;
 }
 
+/** The API request a write transaction runs for: its Request-Id and idempotency key (events record it). */
+export interface RequestRef {
+  id: string;
+  idempotency_key: string | null;
+}
+
 export interface TransactionOptions {
+  /** The request this write transaction runs for (durableWrites sets it): read back by currentRequest(). */
+  request?: RequestRef | null;
   /** Reads only: no write lock, nothing to commit (still answers only once what it read is durable). */
   readOnly?: boolean;
   /**
@@ -100,6 +113,13 @@ export interface Store {
    * across processes; the embedded engine's write transactions are exclusive already).
    */
   lock(name: string): Promise<void>;
+  /** The request of the write transaction under way (TransactionOptions.request); null outside one or without one. */
+  currentRequest(): RequestRef | null;
+  /**
+   * Calls `callback` once the current write transaction's changes are durable (never if it rolls
+   * back); at once outside a transaction. For work that must see the commit: a delivery of an event.
+   */
+  afterCommit(callback: () => void): void;
   /** Rate-limit budgets shared by all processes; undefined: each limiter keeps its own in memory. */
   readonly rateBuckets?: RateBuckets;
   close(): Promise<void>;

@@ -3,6 +3,7 @@ import { after, before, test } from 'node:test';
 import fc from 'fast-check';
 import { idPosition } from '../../server/identity/ids.ts';
 import type { ApiResponse } from '../helpers/service.ts';
+import { checkChain, eventsByObject } from './event-log.ts';
 import { checkModel, commandOptions, expectStatus, Service, settings } from './harness.ts';
 
 /**
@@ -10,7 +11,10 @@ import { checkModel, commandOptions, expectStatus, Service, settings } from './h
  * pin / mute / archive, messages, every list walked with cursors that may be deleted, concurrent
  * batches, one idempotency key raced, clean restarts, kill -9 after an answer and kill -9 while
  * writes are in flight) against a real service process, each answer checked against a small
- * reference model, and the whole state compared after every restart and at the end. The model is
+ * reference model, and the whole state compared after every restart and at the end, with the event
+ * log: each object's events chained up to it as it is answered now (a deleted one's ending in
+ * `.deleted`), one `message.created` per message, and no event for an unanswered create that did
+ * not commit (event-log.ts). The model is
  * independent of the service's code but for one documented fact: an id carries its place in the
  * lists (identity/ids.ts), which orders objects made concurrently.
  *
@@ -158,10 +162,20 @@ async function checkAll(m: Model, r: Real) {
   const listedConversations = await walk(r, '/v1/conversations', 100, conversations.map((c) => c.id));
   assert.deepEqual(listedConversations.map((c) => c.id), conversations.map((c) => c.id), 'every conversation, in order');
   listedConversations.forEach((body, i) => checkConversation(conversations[i], body));
+  const listedMessages: any[] = [];
   for (const conversation of conversations) {
     const messages = newestFirst([...m.messages.values()].filter((message) => message.conversation_id === conversation.id));
-    const listedMessages = await walk(r, `/v1/conversations/${conversation.id}/messages`, 100, messages.map((x) => x.id));
-    assert.deepEqual(listedMessages.map((x) => [x.id, x.text, x.sender]), messages.map((x) => [x.id, x.text, x.sender]), `messages of ${conversation.id}`);
+    const listed = await walk(r, `/v1/conversations/${conversation.id}/messages`, 100, messages.map((x) => x.id));
+    assert.deepEqual(listed.map((x) => [x.id, x.text, x.sender]), messages.map((x) => [x.id, x.text, x.sender]), `messages of ${conversation.id}`);
+    listedMessages.push(...listed);
+  }
+  // The event log agrees: every object's chain of events ends in it as listed, or in its deletion.
+  const events = await eventsByObject(r.svc.api, r.token);
+  const now = new Map([...listed, ...listedConversations, ...listedMessages].map((body) => [body.id as string, body]));
+  for (const id of [...m.seen.contacts, ...m.seen.conversations]) checkChain(id, events.get(id), now.get(id) ?? null);
+  for (const id of m.seen.messages) {
+    assert.deepEqual(events.get(id)?.map((e) => e.type), ['message.created'], `the events of message ${id}`);
+    if (now.has(id)) assert.deepEqual(events.get(id)![0].data.object, now.get(id));
   }
 }
 
@@ -453,6 +467,10 @@ class KillDuringCreates implements Cmd {
       m.addContact(body);
     }
     for (const id of acknowledged) assert.ok(all.some((c) => c.id === id), `acknowledged contact ${id} lost by kill -9`);
+    // A create that did not commit has no event either.
+    const lost = new Set([...unanswered].filter((u) => !all.some((c) => c.username === u)));
+    for (const [, chain] of await eventsByObject(r.svc.api, r.token))
+      assert.ok(!(chain[0].type === 'contact.created' && lost.has(chain[0].data.object.username)), `an event for ${chain[0].data.object.username}, never committed`);
     m.lastPosition = Math.max(m.lastPosition, ...all.map((c) => position(c.id)));
     await checkAll(m, r);
   }

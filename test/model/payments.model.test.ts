@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import fc from 'fast-check';
 import type { ApiResponse } from '../helpers/service.ts';
+import { checkChain, eventsByObject } from './event-log.ts';
 import { checkModel, commandOptions, expectStatus, Service, settings } from './harness.ts';
 
 /**
@@ -10,7 +11,10 @@ import { checkModel, commandOptions, expectStatus, Service, settings } from './h
  * partial), cancel, verify, idempotent repeats raced on one key, clean restarts, kill -9 after an
  * answer and kill -9 while creates are in flight, each answer checked against a small reference
  * model of the README's state list and card-testing lock (written here independently of the
- * service's transition table), and every intent compared after each restart and at the end.
+ * service's transition table), and every intent compared after each restart and at the end, with
+ * its events: exactly the changes the model made, one event each, of the type the README names,
+ * chained (event-log.ts), the last one the intent as answered now; and an event for an unanswered
+ * create cut by kill -9 only if that intent exists.
  *
  * MODEL_RUNS / MODEL_PAYMENTS_RUNS, MODEL_STEPS / MODEL_PAYMENTS_STEPS, MODEL_SEED, MODEL_PATH.
  */
@@ -54,7 +58,23 @@ interface MIntent {
   attempts: number;
   /** The card of the current attempt. */
   card: Card | null;
+  /** The events its changes must have made, oldest first (types without `payment_intent.`). */
+  events: string[];
 }
+
+const newIntent = (id: string, amount: number, autoCapture: boolean): MIntent => ({
+  id,
+  status: 'open',
+  amount,
+  autoCapture,
+  failed: 0,
+  locked: false,
+  captured: 0,
+  authorised: null,
+  attempts: 0,
+  card: null,
+  events: ['created'],
+});
 
 class Model {
   intents: MIntent[] = [];
@@ -66,9 +86,16 @@ class Model {
     if (intent.failed >= LOCK_AFTER) {
       intent.locked = true;
       intent.status = 'cancelled';
-    } else intent.status = status;
+      intent.events.push('cancelled');
+    } else {
+      intent.status = status;
+      intent.events.push('payment_failed');
+    }
   }
 }
+
+/** Intents checked already that no command moves any more (earlier runs', and unanswered creates'). */
+const settled = new Set<string>();
 
 interface Real {
   svc: Service;
@@ -85,7 +112,7 @@ function refused(res: ApiResponse, intent: MIntent, what: string) {
   assert.equal(res.body.error.code, intent.locked ? 'payment_intent_locked' : 'payment_intent_unexpected_state', what);
 }
 
-async function checkIntent(r: Real, intent: MIntent) {
+async function checkIntent(r: Real, intent: MIntent, events: Map<string, Record<string, any>[]>) {
   const res = await r.svc.api('GET', `/v1/payment_intents/${intent.id}`, { token: licence(r) });
   expectStatus(res, 200, `GET ${intent.id}`);
   const body = res.body;
@@ -101,10 +128,22 @@ async function checkIntent(r: Real, intent: MIntent) {
     { status: intent.status, amount_captured: intent.captured, amount_authorised: intent.authorised, failed_attempts: intent.failed, attempts: intent.attempts, locked: intent.locked },
     `intent ${intent.id}`,
   );
+  assert.deepEqual(checkChain(intent.id, events.get(intent.id), body), intent.events.map((type) => `payment_intent.${type}`), `the events of ${intent.id}`);
 }
 
 async function checkAll(m: Model, r: Real) {
-  for (const intent of m.intents) await checkIntent(r, intent);
+  const events = await eventsByObject(r.svc.api, licence(r));
+  for (const intent of m.intents) await checkIntent(r, intent, events);
+  // An intent the model does not know (an unanswered create cut by kill -9, or an earlier run's)
+  // has events only if it exists, chained up to it as it is.
+  const known = new Set(m.intents.map((i) => i.id));
+  for (const [id, chain] of events) {
+    if (known.has(id) || settled.has(id)) continue;
+    const res = await r.svc.api('GET', `/v1/payment_intents/${id}`, { token: licence(r) });
+    expectStatus(res, 200, `the intent of ${chain[0].id}`);
+    checkChain(id, chain, res.body);
+    settled.add(id);
+  }
 }
 
 type Cmd = fc.AsyncCommand<Model, Real>;
@@ -122,7 +161,7 @@ class Create implements Cmd {
     const res = await r.svc.api('POST', '/v1/payment_intents', { token: licence(r), json: createBody(r, this.amount, this.autoCapture) });
     expectStatus(res, 200, 'create');
     assert.equal(res.body.status, 'open');
-    m.intents.push({ id: res.body.paymentIntentId, status: 'open', amount: this.amount, autoCapture: this.autoCapture, failed: 0, locked: false, captured: 0, authorised: null, attempts: 0, card: null });
+    m.intents.push(newIntent(res.body.paymentIntentId, this.amount, this.autoCapture));
   }
   toString = () => `Create(${this.amount}, autoCapture ${this.autoCapture})`;
 }
@@ -149,7 +188,10 @@ class TokeniseAndAttach implements Cmd {
     intent.attempts++;
     intent.card = this.card;
     if (this.card === 'attachFail' || this.card === 'attachRetriable') m.fail(intent, 'requires_payment_method');
-    else intent.status = 'requires_customer_confirmation';
+    else {
+      intent.status = 'requires_customer_confirmation';
+      intent.events.push('updated');
+    }
     assert.equal(res.body.status, intent.status, 'attach answers the new status');
   }
   toString = () => `TokeniseAndAttach(${this.i}, ${this.card})`;
@@ -174,6 +216,7 @@ class Confirm implements Cmd {
     if (intent.locked || intent.status !== 'requires_customer_confirmation') return refused(res, intent, `confirm in ${intent.status}`);
     expectStatus(res, 200, 'confirm');
     intent.status = intent.card === 'challenge' ? 'requires_customer_authentication' : 'requires_authorisation';
+    intent.events.push(intent.card === 'challenge' ? 'requires_action' : 'updated');
     assert.equal(res.body.status, intent.status);
     assert.equal(res.body.challenge !== null, intent.card === 'challenge');
   }
@@ -188,6 +231,7 @@ function authorised(m: Model, intent: MIntent): boolean {
   }
   intent.authorised = intent.amount;
   intent.status = intent.autoCapture ? 'succeeded' : 'requires_capture';
+  intent.events.push(intent.autoCapture ? 'succeeded' : 'amount_capturable_updated');
   intent.captured = intent.autoCapture ? intent.amount : 0;
   return true;
 }
@@ -222,6 +266,7 @@ class Capture implements Cmd {
     if (intent.locked || intent.status !== 'requires_capture') return refused(res, intent, `capture in ${intent.status}`);
     expectStatus(res, 200, 'capture');
     intent.status = 'succeeded';
+    intent.events.push('succeeded');
     intent.captured = amount ?? intent.authorised!;
     assert.deepEqual([res.body.status, res.body.amount_captured], [intent.status, intent.captured]);
   }
@@ -237,6 +282,7 @@ class Cancel implements Cmd {
     if (intent.locked || FINAL.includes(intent.status)) return refused(res, intent, `cancel in ${intent.status}`);
     expectStatus(res, 200, 'cancel');
     intent.status = 'cancelled';
+    intent.events.push('cancelled');
     assert.equal(res.body.status, 'cancelled');
   }
   toString = () => `Cancel(${this.i})`;
@@ -265,7 +311,7 @@ class RaceOneKey implements Cmd {
       const answers = await Promise.all(Array.from({ length: this.copies }, () => r.svc.api('POST', '/v1/payment_intents', { token: licence(r), json: body, headers })));
       for (const res of answers) expectStatus(res, 200, 'raced create');
       assert.equal(new Set(answers.map((a) => a.body.paymentIntentId)).size, 1, 'one intent for one key');
-      m.intents.push({ id: answers[0].body.paymentIntentId, status: 'open', amount: 777, autoCapture: true, failed: 0, locked: false, captured: 0, authorised: null, attempts: 0, card: null });
+      m.intents.push(newIntent(answers[0].body.paymentIntentId, 777, true));
       return;
     }
     const intent = pick(m.intents, this.i);
@@ -275,6 +321,7 @@ class RaceOneKey implements Cmd {
     if (intent.locked || FINAL.includes(intent.status)) return refused(first, intent, `raced cancel in ${intent.status}`);
     expectStatus(first, 200, 'raced cancel');
     intent.status = 'cancelled';
+    intent.events.push('cancelled');
   }
   toString = () => `RaceOneKey(${this.op} ${this.i}, ×${this.copies})`;
 }
@@ -298,9 +345,10 @@ class KillDuringCreates implements Cmd {
     m.restarts++;
     const body = createBody(r, 321, false);
     const settled = await r.svc.killDuring(Array.from({ length: this.count }, () => () => r.svc.api('POST', '/v1/payment_intents', { token: licence(r), json: body })));
+    // checkAll: an unanswered create has an event only if its intent was committed, and then one.
     for (const result of settled) {
       if (result.status === 'fulfilled' && result.value.status === 200)
-        m.intents.push({ id: result.value.body.paymentIntentId, status: 'open', amount: 321, autoCapture: false, failed: 0, locked: false, captured: 0, authorised: null, attempts: 0, card: null });
+        m.intents.push(newIntent(result.value.body.paymentIntentId, 321, false));
     }
     await checkAll(m, r);
   }
@@ -338,6 +386,7 @@ test('payments: random operation sequences agree with the model, through races a
     const real: Real = { svc };
     await fc.asyncModelRun(() => ({ model, real }), cmds);
     await checkAll(model, real);
+    for (const intent of model.intents) settled.add(intent.id);
     if (model.intents.some((i) => i.locked)) locks++;
   });
   await checkModel(import.meta.filename, 'payments', property, runs);

@@ -131,6 +131,7 @@ describe('configuration from the environment', () => {
       CPE_LOG_LEVEL: 'warn',
       CPE_LOG_FILE: '/tmp/cpe.log',
       CPE_IDEMPOTENCY_RETENTION: '3600',
+      CPE_EVENT_RETENTION_DAYS: '7',
       CPE_COMPACT_MIN_BYTES: '4096',
       CPE_DATABASE_URL: 'postgres://cpe@db.example/cpe',
       CPE_PROCESSES: '3',
@@ -146,6 +147,7 @@ describe('configuration from the environment', () => {
       trustProxy: 2,
       log: { level: 'warn', file: '/tmp/cpe.log' },
       idempotencyRetentionSeconds: 3600,
+      eventRetentionDays: 7,
       compactMinBytes: 4096,
       databaseUrl: 'postgres://cpe@db.example/cpe',
       processes: 3,
@@ -164,11 +166,17 @@ describe('configuration from the environment', () => {
     assert.equal(config.trustProxy, 0);
     assert.deepEqual(config.log, { level: 'info', file: undefined });
     assert.equal(config.idempotencyRetentionSeconds, 86_400);
+    assert.equal(config.eventRetentionDays, 30);
     assert.equal(config.compactMinBytes, 1 << 20);
     assert.equal(configFromEnv({ PORT: '0' }).publicUrl, 'http://localhost:0');
   });
 
   test('CPE_TRUST_PROXY is a count of proxies: anything else stops the start with a message naming it', () => {
     for (const value of ['true', '-1', '1.5', 'yes']) assert.throws(() => configFromEnv({ CPE_TRUST_PROXY: value }), /CPE_TRUST_PROXY is the number of proxies/);
+  });
+
+  test('CPE_EVENT_RETENTION_DAYS is a number of days: anything else stops the start with a message naming it', () => {
+    for (const value of ['0', '-3', 'month', '9999']) assert.throws(() => configFromEnv({ CPE_EVENT_RETENTION_DAYS: value }), /CPE_EVENT_RETENTION_DAYS is a number of days/);
+    assert.equal(configFromEnv({ CPE_EVENT_RETENTION_DAYS: '0.5' }).eventRetentionDays, 0.5);
   });
 });
