@@ -64,6 +64,8 @@ export interface ListPage<T> {
 
 /** A capture from the dashboard: the whole authorised amount unless `amount` (minor units). */
 export const CaptureBody = z.strictObject({ amount: z.int().min(1).optional() });
+/** A cancel from the dashboard (Stripe's Dashboard asks for an optional reason). */
+export const CancelBody = z.strictObject({});
 /** A refund from the dashboard: the whole refundable amount unless `amount`. */
 export const RefundBody = z.strictObject({
   amount: z.int().min(1).optional(),

@@ -1,6 +1,7 @@
 /** The event types a merchant's payments make (CONTRACT.md), for the filters and the webhook endpoint form. */
 export const PAYMENT_EVENT_TYPES = [
   'payment_intent.created',
+  'payment_intent.updated',
   'payment_intent.requires_action',
   'payment_intent.amount_capturable_updated',
   'payment_intent.succeeded',

@@ -1,4 +1,4 @@
-import { formatMoney, words } from './format.ts';
+import { cardText, formatMoney, words } from './format.ts';
 import type { EventView } from './types.ts';
 
 export interface TimelineEntry {
@@ -14,6 +14,24 @@ function failure(object: Record<string, unknown>): string {
   const last = object.last_payment_error as { message?: string } | undefined;
   return last?.message ?? error?.message ?? error?.code ?? 'no reason given';
 }
+
+/** A payment_intent.updated in words: the status it moved to (3-D Secure answered, a card attached…). */
+function updated(event: EventView): string {
+  const object = event.data.object as Record<string, unknown>;
+  const before = event.data.previous_attributes ?? {};
+  if (object.status !== before.status && before.status !== undefined) {
+    if (before.status === 'requires_customer_authentication' && object.status === 'requires_authorisation') return '3-D Secure challenge completed';
+    if (object.status === 'requires_customer_confirmation') return `Card attached: ${cardOf(object)}`;
+    if (object.status === 'requires_payment_method') return before.status === 'open' ? 'Checkout opened: waiting for a card' : 'Waiting for another card';
+    if (object.status === 'requires_authorisation') return '3-D Secure passed (frictionless)';
+    return `Now ${words(String(object.status)).toLowerCase()}`;
+  }
+  if ('metadata' in before || 'description' in before) return 'Metadata or description updated';
+  return 'Updated';
+}
+
+/** The card of an intent's last attempt, in words. */
+const cardOf = (object: Record<string, unknown>) => cardText((object.attempts as { payment_method?: { scheme?: string; last4?: string } }[] | undefined)?.at(-1)?.payment_method);
 
 const money = (object: Record<string, unknown>, field = 'amount') => formatMoney(Number(object[field] ?? 0), String(object.currency ?? 'gbp'));
 
@@ -31,10 +49,12 @@ export function timeline(events: readonly EventView[]): TimelineEntry[] {
       switch (event.type) {
         case 'payment_intent.created':
           return entry(`Payment of ${money(object)} created`);
+        case 'payment_intent.updated':
+          return entry(updated(event));
         case 'payment_intent.requires_action':
           return entry('3-D Secure challenge asked of the shopper');
         case 'payment_intent.amount_capturable_updated':
-          return entry(`Authorised ${money(object, 'amount_capturable')}: waiting for capture`, 'ok');
+          return entry(`Authorised ${money(object, object.amount_capturable === undefined ? 'amount_authorised' : 'amount_capturable')}: waiting for capture`, 'ok');
         case 'payment_intent.succeeded':
           return entry(
             object.amount_received !== undefined && object.amount_received !== object.amount

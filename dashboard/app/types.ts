@@ -80,7 +80,7 @@ export interface WebhookAttemptView {
 export interface PaymentPageView {
   payment_intent: PaymentIntentView;
   events: EventView[];
-  refunds: RefundView[];
+  refunds?: RefundView[];
   verify: VerifyResponse;
 }
 

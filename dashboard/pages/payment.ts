@@ -256,7 +256,7 @@ export class PaymentPage extends DashPage {
     </section>`;
   }
 
-  #refunds(refunds: RefundView[]) {
+  #refunds(refunds: RefundView[] = []) {
     if (!refunds.length) return nothing;
     return html`<section class="card" aria-labelledby="refunds-title">
       <h2 id="refunds-title">Refunds</h2>

@@ -1,7 +1,9 @@
 import Router from '@koa/router';
 import type { Middleware } from 'koa';
 import type { z } from 'zod';
-import { KeysView, RequestLogQuery, RollKey, SignIn, type RolledKey, type SessionView } from '../../api/dashboard.ts';
+import { CancelBody, CaptureBody, KeysView, RequestLogQuery, RollKey, SignIn, type RolledKey, type SessionView } from '../../api/dashboard.ts';
+import { EventListQuery } from '../../api/events.ts';
+import { merchantOwner } from '../events/owner.ts';
 import { ApiError, noSuch } from '../http/api-error.ts';
 import type { AppState } from '../http/app-state.ts';
 import { parseQuery, type Ctx } from '../http/operation.ts';
@@ -45,7 +47,7 @@ const recordView = ({ merchant_id: _, ...record }: RequestRecord) => record;
  * handlers call the services the /v1 routes call: one set of rules.
  */
 export function dashboardRoutes(services: Services, limiter: Middleware<AppState>): Router<AppState> {
-  const { config, merchants, dashboard } = services;
+  const { config, merchants, dashboard, events, payments } = services;
   const router = new Router<AppState>({ prefix: '/dashboard/api' });
   const secure = () => new URL(config.publicUrl).protocol === 'https:';
   const signInLimit = rateLimit(config.dashboardSignInLimit ?? DEFAULT_SIGN_IN_LIMIT, (_state, ip) => `dashboard-sign-in:${ip}`);
@@ -116,6 +118,34 @@ export function dashboardRoutes(services: Services, limiter: Middleware<AppState
     };
     ctx.set('Cache-Control', 'no-store');
     ctx.body = answer;
+  });
+
+  // A payment with what its page shows beside it: its events (the timeline) and the verify answer.
+  router.get('/payment_intents/:id', async (ctx) => {
+    const merchantId = merchantOf(ctx);
+    const id = ctx.params.id!;
+    const intent = await payments.get(merchantId, id);
+    ctx.body = {
+      payment_intent: intent,
+      events: await events.forIntent(merchantOwner(merchantId), id),
+      verify: await payments.verify(merchantId, id, []),
+    };
+  });
+  router.post('/payment_intents/:id/capture', async (ctx) => {
+    const { amount } = parsed(CaptureBody, ctx.request.body);
+    ctx.body = await payments.capture(merchantOf(ctx), ctx.params.id!, amount);
+  });
+  router.post('/payment_intents/:id/cancel', async (ctx) => {
+    parsed(CancelBody, ctx.request.body);
+    ctx.body = await payments.cancel(merchantOf(ctx), ctx.params.id!);
+  });
+
+  // Events: the merchant's, as GET /v1/events lists them (the same service, the same filters).
+  router.get('/events', async (ctx) => {
+    ctx.body = await events.list(merchantOwner(merchantOf(ctx)), parsed(EventListQuery, parseQuery(ctx.querystring)));
+  });
+  router.get('/events/:id', async (ctx) => {
+    ctx.body = await events.get(merchantOwner(merchantOf(ctx)), ctx.params.id!);
   });
 
   router.get('/requests', async (ctx) => {

@@ -211,7 +211,7 @@ export const TABLES: Record<string, TableDef> = {
   events: {
     table: 'events',
     columns: { id: t('text'), object: t('text'), owner: t('text'), type: t('text'), created: t('bigint'), data: t('json'), request: t('jsonb') },
-    indexes: { owner: 'owner', type: 'ix_type', group: 'ix_group', expiry: 'ix_expiry' },
+    indexes: { owner: 'owner', type: 'ix_type', group: 'ix_group', expiry: 'ix_expiry', intent: 'ix_intent' },
     derived: { expiry: 'bigint' },
     paged: true,
   },
@@ -478,10 +478,16 @@ CREATE INDEX events_expiry ON events (ix_expiry, seq);
   },
   {
     version: 4,
-    name: 'the dashboard: sessions, sign-in links, the request log; keys that show their last four and expire when rolled',
+    name: 'the dashboard: sessions, sign-in links, the request log; keys that show their last four and expire when rolled; events by Payment Intent',
     sql: `
 ALTER TABLE merchant_keys ADD COLUMN shown text, ADD COLUMN created_at bigint, ADD COLUMN expires_at bigint;
 CREATE INDEX merchant_keys_merchant ON merchant_keys (merchant_id, seq);
+
+-- The Payment Intent an event is about (its own events and its refunds'): a payment's timeline.
+ALTER TABLE events ADD COLUMN ix_intent text GENERATED ALWAYS AS (
+  CASE WHEN type LIKE 'payment_intent.%' THEN data -> 'object' ->> 'id' WHEN type LIKE 'refund.%' THEN data -> 'object' ->> 'payment_intent' END
+) STORED;
+CREATE INDEX events_intent ON events (ix_intent, seq, id);
 
 -- Only the hash of a session's cookie and of a link's token is kept (the id).
 CREATE TABLE dashboard_sessions (
