@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { idString, listQuery, text } from './form-values.ts';
+import { formInt, idString, listQuery, text } from './form-values.ts';
 
 /**
  * The dashboard's own endpoints (`/dashboard/api/…`, server/dashboard/): what its pages send and get.
@@ -81,6 +81,9 @@ export const WebhookEndpointBody = z.strictObject({
   description: text(500).optional(),
 });
 export const RetryBody = z.strictObject({ endpoint: idString });
+
+/** The viewer's time zone, as Date.getTimezoneOffset() gives it (minutes behind UTC), for the days of the charts. */
+export const HomeQuery = z.strictObject({ tz_offset: formInt(-14 * 60, 14 * 60).optional() });
 
 /** GET /dashboard/api/home: the Home page's charts and the numbers that need attention. */
 export interface HomeView {

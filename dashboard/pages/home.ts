@@ -10,8 +10,8 @@ import { DashPage, define } from '../ui/element.ts';
 const day = new Intl.DateTimeFormat('en-GB', { weekday: 'short', day: 'numeric' });
 const hour = new Intl.DateTimeFormat('en-GB', { hour: '2-digit', minute: '2-digit' });
 
-/** Succeeded (and authorised) payments out of those that reached an outcome, as a percentage. */
-const successRate = (bucket: HomeBucket) => (bucket.succeeded + bucket.failed ? (100 * bucket.succeeded) / (bucket.succeeded + bucket.failed) : 0);
+/** Succeeded (and authorised) payments out of those that reached an outcome, as a percentage; null without any. */
+const successRate = (bucket: HomeBucket) => (bucket.succeeded + bucket.failed ? (100 * bucket.succeeded) / (bucket.succeeded + bucket.failed) : null);
 
 /**
  * Home: what needs attention (failed webhook deliveries, payments waiting over a day for capture),
@@ -68,7 +68,8 @@ export class HomePage extends DashPage {
   }
 
   #charts(view: HomeView) {
-    const money = (value: number) => formatMoney(Math.round(value), view.currency);
+    // Whole units on the scale: the charts' numbers table has them to the penny.
+    const money = (value: number) => formatMoney(Math.round(value), view.currency).replace(/\.00$/, '');
     const percent = (value: number) => `${Math.round(value)}%`;
     const days = view.days.map((b) => ({ label: day.format(b.start * 1000), bucket: b }));
     const hours = view.hours.map((b) => ({ label: hour.format(b.start * 1000), bucket: b }));

@@ -25,6 +25,8 @@ export class DashPage extends DashElement {
   /** Called by the page once its first data is rendered. */
   protected shown(): void {
     void this.updateComplete.then(() => {
+      // A page replaced meanwhile (signed out, another address) says nothing.
+      if (!this.isConnected) return;
       // The first page's figure for bench/dashboard (a mark, since navigation start).
       if (!performance.getEntriesByName('dash:ready').length) performance.mark('dash:ready');
       document.documentElement.setAttribute(READY_ATTRIBUTE, this.route.page);

@@ -1,7 +1,7 @@
 import Router from '@koa/router';
 import type { Middleware } from 'koa';
 import type { z } from 'zod';
-import { CancelBody, CaptureBody, KeysView, RequestLogQuery, RollKey, SignIn, type RolledKey, type SessionView } from '../../api/dashboard.ts';
+import { CancelBody, CaptureBody, HomeQuery, KeysView, RequestLogQuery, RollKey, SignIn, type RolledKey, type SessionView } from '../../api/dashboard.ts';
 import { EventListQuery } from '../../api/events.ts';
 import { merchantOwner } from '../events/owner.ts';
 import { ApiError, noSuch } from '../http/api-error.ts';
@@ -14,6 +14,7 @@ import { rewriteSeededLicenceKey, seededMerchantId } from '../seed.ts';
 import type { Services } from '../services.ts';
 import { cookieToken, CSRF_HEADER, dashboardSession, sameOriginActions, sessionCookie, sessionOf, signedOut } from './dashboard-auth.ts';
 import type { RequestRecord } from './request-records.ts';
+import { homeStats } from './home-stats.ts';
 import { csrfTokenOf } from './sessions.ts';
 
 /** Sign-in attempts per client address: 10 at once, then one every 6 seconds (10 a minute). */
@@ -118,6 +119,12 @@ export function dashboardRoutes(services: Services, limiter: Middleware<AppState
     };
     ctx.set('Cache-Control', 'no-store');
     ctx.body = answer;
+  });
+
+  // Home: its charts and the numbers that need attention (home-stats.ts).
+  router.get('/home', async (ctx) => {
+    const { tz_offset } = parsed(HomeQuery, parseQuery(ctx.querystring));
+    ctx.body = await homeStats(services, merchantOf(ctx), tz_offset ?? 0, async () => null);
   });
 
   // A payment with what its page shows beside it: its events (the timeline) and the verify answer.
