@@ -8,6 +8,7 @@ import { chromeLauncher } from '@web/test-runner-chrome';
 import { register } from 'tsx/esm/api';
 import { CHROMIUM_FLAGS, chromiumPath } from './scripts/chromium-path.mjs';
 import { ensureBuilt } from './scripts/ensure-built.mjs';
+import { frameCommands } from './test/components/frame-commands.mjs';
 
 // CPE_TEST_TIME_SCALE (testkit/time.ts) multiplies every timeout, here and in the tests' pages.
 const scale = Number(process.env.CPE_TEST_TIME_SCALE || 1);
@@ -28,6 +29,10 @@ const scaled = (ms) => Math.round(ms * scale);
  *   GET  /__cpe/intent/:id   the Payment Intent as the shop's backend sees it (attempts included)
  *   POST /__cpe/mw/exchange   Checkout Context: every basket is priced £12.34 GBP
  *   POST /__cpe/mw/attach, /confirm, /authorise, /verify-auth, /exchange   cpeMiddleware's routes
+ *   PUT  /__cpe/fake/<id>/answer, POST /__cpe/fake/<id>, GET /__cpe/fake/<id>/calls   a fake
+ *                        merchant route: what it answers, the route, how often it was called
+ *   GET  /intent, POST /frames/tokenise, /frames/wallet/*   a fake service for the frame apps
+ *                        under test, scripted per session token (PUT/GET /__cpe/fake-service/<token>)
  *   GET  /iframe-app/<app>/index.html   a frame app's page (iframe-app/frame-page.ts)
  *   GET  /frames/…?pk=pk_test_fake   a fake frame page (test/components/fixtures/fake-frame.ts) for
  *                        handshake tests whose controller uses the test server as its service
@@ -101,6 +106,65 @@ function cpeService() {
         }
         return next();
       });
+      // Fake merchant routes (test/components/helpers.ts fakeRoute): PUT …/answer sets what POST
+      // answers; GET …/calls counts the POSTs.
+      const fakes = new Map();
+      use(async (ctx, next) => {
+        const [, id, action] = /^\/__cpe\/fake\/([\w-]+)(?:\/(answer|calls))?$/.exec(ctx.path) ?? [];
+        if (!id) return next();
+        const fake = fakes.get(id) ?? { answer: undefined, calls: 0 };
+        fakes.set(id, fake);
+        if (action === 'answer' && ctx.method === 'PUT') {
+          fake.answer = JSON.parse(await new Promise((resolve) => {
+            let text = '';
+            ctx.req.on('data', (chunk) => (text += chunk)).on('end', () => resolve(text));
+          }));
+          ctx.status = 204;
+        } else if (action === 'calls') ctx.body = { calls: fake.calls };
+        else if (!action && ctx.method === 'POST') {
+          fake.calls++;
+          ctx.body = fake.answer;
+        } else ctx.status = 405;
+      });
+      // A fake of the service for the frame apps under test (test/iframe-app/fake-service.ts): served
+      // from this origin, they call GET /intent, POST /frames/tokenise and POST /frames/wallet/* here.
+      // What a session token gets is scripted with PUT /__cpe/fake-service/<token> {routes: {'GET
+      // /intent': answer or [answers, in order; the last repeats]}}, an answer being {status, body}
+      // or {hang: true}; GET /__cpe/fake-service/<token> lists what the frames sent with it.
+      // Unscripted: GET /intent answers session pi_1 of £12.34 (the frames' session check), others 404.
+      const scripts = new Map();
+      const readBody = (req) => new Promise((resolve) => {
+        let text = '';
+        req.on('data', (chunk) => (text += chunk)).on('end', () => resolve(text));
+      });
+      use(async (ctx, next) => {
+        const scripted = /^\/__cpe\/fake-service\/([\w-]+)$/.exec(ctx.path)?.[1];
+        if (scripted && ctx.method === 'PUT') {
+          scripts.set(scripted, { routes: JSON.parse(await readBody(ctx.req)).routes ?? {}, seen: [] });
+          ctx.status = 204;
+          return;
+        }
+        if (scripted && ctx.method === 'GET') {
+          ctx.body = scripts.get(scripted)?.seen ?? [];
+          return;
+        }
+        const route = `${ctx.method} ${ctx.path}`;
+        if (!['GET /intent', 'POST /frames/tokenise', 'POST /frames/wallet/sheet', 'POST /frames/wallet/approve'].includes(route)) return next();
+        const script = scripts.get(ctx.get('x-cpe-session-token'));
+        const text = ctx.method === 'POST' ? await readBody(ctx.req) : '';
+        script?.seen.push({ method: ctx.method, path: ctx.path, headers: ctx.headers, body: text ? JSON.parse(text) : undefined });
+        const answers = script?.routes[route];
+        const answer = Array.isArray(answers) ? (answers.length > 1 ? answers.shift() : answers[0]) : answers;
+        if (answer?.hang) return new Promise(() => {});
+        if (answer) {
+          ctx.status = answer.status ?? 200;
+          ctx.body = answer.body ?? {};
+        } else if (route === 'GET /intent') ctx.body = { paymentIntentId: 'pi_1', status: 'requires_payment_method', amount: 1234, currency: 'GBP' };
+        else {
+          ctx.status = 404;
+          ctx.body = { error: { type: 'invalid_request_error', code: 'not_scripted', message: `${route} is not scripted for this session` } };
+        }
+      });
       use(async (ctx, next) => {
         if (!ctx.path.startsWith('/__cpe/')) return next();
         const suite = URL.canParse(ctx.get('referer')) ? new URL(ctx.get('referer')).searchParams.get('wtr-session-id') : null;
@@ -145,7 +209,7 @@ export default {
   // Lit's production build: no dev-mode warning in the output.
   nodeResolve: { exportConditions: ['production'] },
   middleware: [cpe.middleware],
-  plugins: [esbuildPlugin({ ts: true, tsconfig: './tsconfig.json', target: 'es2022' }), cpe.plugin],
+  plugins: [esbuildPlugin({ ts: true, tsconfig: './tsconfig.json', target: 'es2022' }), cpe.plugin, frameCommands()],
   browsers: [
     chromeLauncher({
       launchOptions: { executablePath: chromiumPath(), headless: true, args: [...CHROMIUM_FLAGS] },

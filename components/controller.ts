@@ -64,9 +64,21 @@ export class ElementsController {
     readonly middleware: Readonly<MiddlewareRoutes> = {},
     /** Checkout Context (with `middleware.exchange`): what the page shows until the shopper commits. */
     readonly context?: CheckoutContext,
+    /** @internal What tests inject instead of patching globals: the controller's HTTP and its frames' time limits. */
+    internals: { fetch?: typeof fetch; handshakeTimeoutMs?: number; requestTimeoutMs?: number } = {},
   ) {
     this.#createServerIntent = createServerIntent;
+    this.fetch = internals.fetch ?? ((input, init) => fetch(input, init));
+    this.handshakeTimeoutMs = internals.handshakeTimeoutMs ?? 15_000;
+    this.requestTimeoutMs = internals.requestTimeoutMs;
   }
+
+  /** @internal Every request of this controller's elements to the service and the merchant's routes. */
+  readonly fetch: typeof fetch;
+  /** @internal How long a frame may take to say hello before init fails with `timeout`. */
+  readonly handshakeTimeoutMs: number;
+  /** @internal How long a frame may take to answer a request (default: the bridge's, per method). */
+  readonly requestTimeoutMs?: number;
 
   /** Checkout Context: `middleware.exchange` and `context` (createServerIntent is then not called). */
   get #exchanges(): boolean {
@@ -152,7 +164,7 @@ export class ElementsController {
    */
   async #exchange(identifier = 'default'): Promise<PaymentIntentSession> {
     const context = this.context!;
-    const session = this.#check(await postJson(this.middleware.exchange!, { context: { ...context, identifier } }, { [IDEMPOTENCY_HEADER]: crypto.randomUUID() }), 'middleware.exchange');
+    const session = this.#check(await postJson(this.middleware.exchange!, { context: { ...context, identifier } }, { [IDEMPOTENCY_HEADER]: crypto.randomUUID() }, this.fetch), 'middleware.exchange');
     this.current = session;
     try {
       const intent = await readIntent(this);

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { readFileSync, watchFile } from 'node:fs';
 import type { Server } from 'node:http';
 import { createServer } from 'node:http';
+import type { AddressInfo, Server as NetServer } from 'node:net';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { bodyParser } from '@koa/bodyparser';
@@ -82,7 +83,11 @@ const CARD_SETTINGS = ['layout', 'theme', 'language', 'mode'];
  * component, order pages showing the backend's checks) and an inbox over the messaging API; under
  * /components one page per element with its event log.
  */
-export function startDemo(options: { port: number; credentials: Credentials; credentialsFile?: string }): Promise<{ server: Server; url: string; port: number }> {
+/**
+ * `port`: a port (0: any free one) or a socket already listening (bound first, so that the seeded test
+ * merchant can be registered for the demo's origin before the service starts).
+ */
+export function startDemo(options: { port: number | NetServer; credentials: Credentials; credentialsFile?: string }): Promise<{ server: Server; url: string; port: number }> {
   const app = new Koa();
   const { serviceUrl, merchantId, publicKey, licenceKey, accessToken } = options.credentials;
   const cpe = rollingClient(new CpeClient({ licenceKey, baseUrl: serviceUrl }), options.credentialsFile, (key) => new CpeClient({ licenceKey: key, baseUrl: serviceUrl }));
@@ -309,8 +314,7 @@ export function startDemo(options: { port: number; credentials: Credentials; cre
   return new Promise((resolve, reject) => {
     server.once('error', reject);
     server.listen(options.port, () => {
-      const address = server.address();
-      const port = typeof address === 'object' && address ? address.port : options.port;
+      const { port } = server.address() as AddressInfo;
       resolve({ server, url: `http://localhost:${port}`, port });
     });
   });

@@ -1,5 +1,6 @@
 import cluster from 'node:cluster';
 import { join } from 'node:path';
+import { createServer as createNetServer, type AddressInfo, type Server as NetServer } from 'node:net';
 import { startDemo } from '../demo/server.ts';
 import { dashboardLink } from '../server/admin/admin-routes.ts';
 import { configFromEnv } from '../server/config.ts';
@@ -40,10 +41,9 @@ else await single();
 
 /** One process: the service and the demo merchant. */
 async function single(): Promise<void> {
-  const service = await orExplain('the service', 'PORT', config.port, () => startService(config));
-  const demo = await orExplain('the demo merchant', 'DEMO_PORT', config.demoPort, () =>
-    startDemo({ port: config.demoPort, credentials: service.credentials, credentialsFile: credentialsFile() }),
-  );
+  const socket = await demoSocket();
+  const service = await orExplain('the service', 'PORT', config.port, () => startService({ ...config, demoPort: portOf(socket) }));
+  const demo = await startDemo({ port: socket, credentials: service.credentials, credentialsFile: credentialsFile() });
   const link = await dashboardLink(service.services, service.credentials.merchantId);
   banner(service.url, demo.url, service.credentials, link.url);
   announce(service.url, demo.url);
@@ -67,6 +67,9 @@ interface Ready {
  * on one PostgreSQL database; this process runs the demo merchant and restarts a worker that dies.
  */
 async function primary(count: number): Promise<void> {
+  const socket = await demoSocket();
+  // The workers read it: the merchant a worker seeds is registered for the demo's origin.
+  process.env.DEMO_PORT = String(portOf(socket));
   let stopping = false;
   const fork = () => {
     const child = cluster.fork();
@@ -89,9 +92,7 @@ async function primary(count: number): Promise<void> {
     process.stderr.write(`${error.message}\n`);
     process.exit(1);
   });
-  const demo = await orExplain('the demo merchant', 'DEMO_PORT', config.demoPort, () =>
-    startDemo({ port: config.demoPort, credentials: first[0].credentials, credentialsFile: credentialsFile() }),
-  );
+  const demo = await startDemo({ port: socket, credentials: first[0].credentials, credentialsFile: credentialsFile() });
   banner(first[0].url, demo.url, first[0].credentials, first[0].dashboardUrl, `${count} worker processes (pids ${Object.values(cluster.workers ?? {}).map((w) => w?.process.pid).join(', ')}) on ${redacted(config.databaseUrl!)}`);
   announce(first[0].url, demo.url);
   onStop(async () => {
@@ -117,6 +118,24 @@ async function worker(): Promise<void> {
   const link = await dashboardLink(service.services, service.credentials.merchantId);
   process.send?.({ type: 'cpe:ready', url: service.url, credentials: service.credentials, dashboardUrl: link.url } satisfies Ready);
   onStop(() => service.close());
+}
+
+/**
+ * The demo merchant's port, bound before the service starts: the test merchant seeded on the first
+ * start is registered for the demo's origin, which with DEMO_PORT=0 (any free port) is known only
+ * once bound.
+ */
+function demoSocket(): Promise<NetServer> {
+  return orExplain('the demo merchant', 'DEMO_PORT', config.demoPort, () =>
+    new Promise<NetServer>((resolve, reject) => {
+      const server = createNetServer().once('error', reject);
+      server.listen(config.demoPort, () => resolve(server));
+    }),
+  );
+}
+
+function portOf(server: NetServer): number {
+  return (server.address() as AddressInfo).port;
 }
 
 /**

@@ -165,17 +165,21 @@ export async function startServiceChild(
 }
 
 /**
- * A TCP socket listening on port 0 of `host`, for a child that cannot report the port it binds: the
- * parent binds, learns the port, and hands the socket over (`handSocket`). Connections made before
+ * A TCP socket listening on port 0 of `host`, for a server that must be known by its port before it
+ * starts (a child that cannot report the port it binds, a page origin a merchant is registered for):
+ * the parent binds, learns the port, and hands the socket over (`handSocket`, or `listen(socket)`). Connections made before
  * the child takes it wait in the socket's queue, so the child is ready as soon as it is handed.
  */
-export function boundSocket(host = '127.0.0.1'): Promise<{ server: Server; port: number }> {
+export function boundSocket(host: string | null = '127.0.0.1'): Promise<{ server: Server; port: number }> {
   return new Promise((resolve, reject) => {
     const server = createServer();
     server.once('error', reject);
     // Unreferenced: a test that fails before handing it over still ends.
     server.unref();
-    server.listen(0, host, () => resolve({ server, port: (server.address() as { port: number }).port }));
+    const listening = () => resolve({ server, port: (server.address() as { port: number }).port });
+    // null: every interface (a browser may reach `localhost` over ::1 or 127.0.0.1).
+    if (host === null) server.listen(0, listening);
+    else server.listen(0, host, listening);
   });
 }
 

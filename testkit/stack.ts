@@ -8,11 +8,12 @@ import { CHROMIUM_FLAGS, chromiumPath } from '../scripts/chromium-path.mjs';
 import { ensureBuilt } from '../scripts/ensure-built.mjs';
 import type { Config } from '../server/config.ts';
 import { startService, type RunningService } from '../server/start.ts';
+import { boundSocket } from './processes.ts';
 import { scaled } from './time.ts';
 
 /**
  * The whole system as a shopper meets it: the real service (temp data folder, port 0, on
- * 127.0.0.1), the demo merchant on another origin (localhost, port 0), and headless Chromium. The
+ * 127.0.0.1), the demo merchant on another origin (localhost, port 0, bound first), and headless Chromium. The
  * end-to-end and security suites and the SDK benchmark use it; each suite starts its own.
  *
  *   const stack = await startStack();
@@ -68,9 +69,12 @@ export async function startStack(options: { build?: boolean; service?: Partial<C
     const dataDir = mkdtempSync(join(tmpdir(), 'cpe-e2e-'));
     cleanups.push(() => rmSync(dataDir, { recursive: true, force: true }));
 
+    // The demo's socket first: the service registers the seeded merchant for the demo's origin.
+    const demoSocket = await boundSocket(null);
+    cleanups.push(() => void demoSocket.server.close());
     const config: Config = {
       port: 0,
-      demoPort: 0,
+      demoPort: demoSocket.port,
       dataDir,
       publicUrl: 'http://127.0.0.1:0',
       rateLimit: { perSecond: 0, burst: 0 },
@@ -80,7 +84,7 @@ export async function startStack(options: { build?: boolean; service?: Partial<C
     const service = await startService(config);
     cleanups.push(() => service.close());
 
-    const demo = await startDemo({ port: 0, credentials: service.credentials });
+    const demo = await startDemo({ port: demoSocket.server, credentials: service.credentials });
     cleanups.push(() => closeServer(demo.server));
 
     const browser = await chromium.launch({ executablePath: chromiumPath(), headless: true, args: [...CHROMIUM_FLAGS] });

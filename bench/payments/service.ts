@@ -1,5 +1,6 @@
 import { Agent, request } from 'node:http';
 import { stop, type ServiceChild } from '../../testkit/processes.ts';
+import { scaled } from '../../testkit/time.ts';
 
 export { startServiceChild as startService, type ServiceChild } from '../../testkit/processes.ts';
 
@@ -15,7 +16,7 @@ export interface Answer {
  * A small keep-alive JSON client on node:http (cheaper per request than fetch, so that the load
  * generator, which shares the machine, takes as little CPU as it can).
  */
-export function jsonClient(port: number, sockets: number, timeoutMs = 10_000) {
+export function jsonClient(port: number, sockets: number, timeoutMs = scaled(10_000)) {
   const agent = new Agent({ keepAlive: true, maxSockets: sockets, maxFreeSockets: sockets });
   const send = (method: 'GET' | 'POST', path: string, headers: Record<string, string>, body?: unknown) =>
     new Promise<Answer>((resolve, reject) => {

@@ -34,6 +34,7 @@ import { ensureBuilt, isStale } from '../../scripts/ensure-built.mjs';
 import { bundlePeers, type PeerResult } from './peers.ts';
 import { measureReady, type ReadyResult } from './ready.ts';
 import { AssetWalker, filesUnder, frameApps, notLoaded, type Graph } from './sizes.ts';
+import { scaled } from '../../testkit/time.ts';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 const dist = join(root, 'dist');
@@ -51,7 +52,7 @@ const positive = (value: string | undefined, fallback: number) => {
   return value !== undefined && Number.isFinite(n) && n > 0 ? Math.round(n) : fallback;
 };
 const runs = positive(flags.runs ?? process.env.BENCH_RUNS, 20);
-const timeoutMs = positive(flags.timeout ?? process.env.BENCH_TIMEOUT, 15_000);
+const timeoutMs = scaled(positive(flags.timeout ?? process.env.BENCH_TIMEOUT, 15_000));
 
 const GOALS = { sdkGzip: 15 * 1024, frameGzip: 25 * 1024, readyMedianMs: 100, readyOverFloor: 1.3 };
 const CARD_FRAME = 'card-form';
@@ -63,7 +64,7 @@ const out = (line = '') => process.stdout.write(`${line}\n`);
 const watchdog = setTimeout(() => {
   log('bench:sdk: gave up after 10 minutes');
   process.exit(1);
-}, 600_000);
+}, scaled(600_000));
 watchdog.unref();
 
 const kib = (bytes: number) => `${(bytes / 1024).toFixed(1)} KiB`;

@@ -124,8 +124,6 @@ export const px = (value: number | string) => (typeof value === 'number' ? `${va
  * @csspart challenge-cancel - The challenge's Cancel button.
  */
 export abstract class FrameHost extends HTMLElementOrStub implements FrameOwner, ElementsApi {
-  /** How long the frame may take to say `ready` before `cpe:error` (code `timeout`) and awaitReady rejects. */
-  static handshakeTimeoutMs = 15_000;
   /** The options written as attributes (kebab-case): `total` and `appearance` take two each (`total-amount`, `total-label`). */
   static observedAttributes: string[];
 
@@ -319,12 +317,12 @@ export abstract class FrameHost extends HTMLElementOrStub implements FrameOwner,
       controller.hosts.add(this);
       const { width } = this.options;
       if (width !== undefined) this.style.width = px(width);
-      this.#mount.start(this.#parts.flatMap((part) => part.hostFrames?.(controller, this.options) ?? []), FrameHost.handshakeTimeoutMs, () =>
+      this.#mount.start(this.#parts.flatMap((part) => part.hostFrames?.(controller, this.options) ?? []), controller.handshakeTimeoutMs, () =>
         this.#fail(
           'init',
           new SdkError(
             'timeout',
-            `${this.#apiName}: the frame did not answer in ${FrameHost.handshakeTimeoutMs / 1000} s: is ${controller.serviceOrigin} reachable, allowed by your CSP (frame-src) and this origin registered for your key?`,
+            `${this.#apiName}: the frame did not answer in ${controller.handshakeTimeoutMs / 1000} s: is ${controller.serviceOrigin} reachable, allowed by your CSP (frame-src) and this origin registered for your key?`,
           ),
         ),
       );

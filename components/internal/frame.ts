@@ -43,6 +43,7 @@ export class Frame {
     title: string,
   ) {
     const origin = (this.origin = controller.serviceOrigin);
+    this.#requestTimeoutMs = controller.requestTimeoutMs;
     const iframe = this.iframe;
     iframe.title = title;
     // Autofill into the frames: Chromium's policy-controlled feature `autofill` (chromium
@@ -80,8 +81,10 @@ export class Frame {
     return this;
   }
 
+  readonly #requestTimeoutMs?: number;
+
   request<M extends Method>(method: M, params: ParamsOf<M>): Promise<ResultOf<M>> {
-    return this.end ? this.end.request(method, params) : Promise.reject(new BridgeRequestError('not_ready', 'The payment frame is not ready yet.'));
+    return this.end ? this.end.request(method, params, this.#requestTimeoutMs) : Promise.reject(new BridgeRequestError('not_ready', 'The payment frame is not ready yet.'));
   }
 
   destroy(): void {

@@ -103,10 +103,10 @@ export class PaymentAttempt {
     const payload = o.payload && typeof o.payload === 'object' && !Array.isArray(o.payload) ? o.payload : o.payload === undefined ? {} : { payload: o.payload };
     const key = o.idempotencyKey ?? this.#key ?? crypto.randomUUID();
     const headers = direct ? await sessionHeaders(backend, key) : { ...o.headers, [IDEMPOTENCY_HEADER]: key };
-    const answer: AuthoriseResult = await postJson(o.endpoint, { payment_intent_id: intentId, ...payload }, headers, o.timeoutMs);
+    const answer: AuthoriseResult = await postJson(o.endpoint, { payment_intent_id: intentId, ...payload }, headers, backend.fetch, o.timeoutMs);
     if (answer.authorised === false)
       this.#refused({ message: scrub(answer.error?.message ?? 'The payment was not authorised.'), code: answer.error?.code ?? 'not_authorised', operation: 'authorise' });
-    if (o.verify) answer.verify = await postJson(backend.middleware.verifyAuth!, { payment_intent_id: intentId }, { [IDEMPOTENCY_HEADER]: key });
+    if (o.verify) answer.verify = await postJson(backend.middleware.verifyAuth!, { payment_intent_id: intentId }, { [IDEMPOTENCY_HEADER]: key }, backend.fetch);
     return answer;
   }
 }

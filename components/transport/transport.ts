@@ -3,7 +3,7 @@ import type { ElementsController } from '../controller.ts';
 import { SdkError } from '../errors.ts';
 
 /** What the steps need of the Elements controller: the service, the merchant routes, the key and the session. */
-export type Backend = Pick<ElementsController, 'serviceOrigin' | 'middleware' | 'pubKey' | 'current' | 'session'>;
+export type Backend = Pick<ElementsController, 'serviceOrigin' | 'middleware' | 'pubKey' | 'current' | 'session' | 'fetch'>;
 
 /** Tokens, vaulted cards, session tokens (`cpe_st_…`) and opaque keys (`opq_…`) never reach an error message, whoever wrote it. */
 export const scrub = (text: string) => text.replace(/\b(tok|card|cpe_st|st|ok|opq)_[\w-]{6,}/g, '[redacted]');
@@ -12,10 +12,10 @@ export const scrub = (text: string) => text.replace(/\b(tok|card|cpe_st|st|ok|op
  * POSTs JSON and answers the parsed body. A failure rejects with an SdkError: the service's (or the
  * merchant backend's) `{error: {code, message}}` when it sent one, else `network_error` or `timeout`.
  */
-export async function postJson(url: string, body: unknown, headers: Record<string, string>, timeoutMs = 30_000): Promise<any> {
+export async function postJson(url: string, body: unknown, headers: Record<string, string>, send: typeof fetch = fetch, timeoutMs = 30_000): Promise<any> {
   let response: Response;
   try {
-    response = await fetch(url, {
+    response = await send(url, {
       method: 'POST',
       headers: { ...headers, 'Content-Type': 'application/json' },
       body: JSON.stringify(body),
@@ -40,12 +40,12 @@ export async function postJson(url: string, body: unknown, headers: Record<strin
  */
 export async function intentStep(controller: Backend, step: 'attach' | 'confirm', body: object, key: string): Promise<any> {
   const route = controller.middleware[step];
-  return route ? postJson(route, body, { [IDEMPOTENCY_HEADER]: key }) : postJson(`${controller.serviceOrigin}/intent/${step}`, body, await sessionHeaders(controller, key));
+  return route ? postJson(route, body, { [IDEMPOTENCY_HEADER]: key }, controller.fetch) : postJson(`${controller.serviceOrigin}/intent/${step}`, body, await sessionHeaders(controller, key), controller.fetch);
 }
 
 /** The session's Payment Intent as the service shows it to the page (`GET /intent`, session-backed). */
 export async function readIntent(controller: Backend): Promise<{ status?: string; amount?: number; currency?: string }> {
-  return (await fetch(`${controller.serviceOrigin}/intent`, { headers: await sessionHeaders(controller) })).json();
+  return (await controller.fetch(`${controller.serviceOrigin}/intent`, { headers: await sessionHeaders(controller) })).json();
 }
 
 /** The session-backed routes' headers: the public key, the session token and (for a POST) the attempt's key. */

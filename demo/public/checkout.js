@@ -61,6 +61,8 @@ export async function start(mount) {
   show('ready', `Ready: ${settings.mode} mode. Pay £12.34 with a test card.`);
   payButton.disabled = false;
   payButton.addEventListener('click', () => pay(elements, element));
+  // Mounted and ready (the end-to-end tests wait for it).
+  document.body.dataset.ready = 'true';
 }
 
 let paying = false;

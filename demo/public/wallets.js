@@ -60,3 +60,5 @@ walletB
   );
 walletB.availability.then(({ available, reason }) => !available && status('wallet-b-status', `Wallet B unavailable: ${reason}`));
 await walletB.init();
+// Both mounted (the end-to-end tests wait for it).
+document.body.dataset.ready = 'true';

@@ -1,6 +1,7 @@
 import { expect, fixture, html, oneEvent, waitUntil } from '@open-wc/testing';
 import { CpeCard, CpeCardFields, CpeElements, SdkError } from '../../components/index.ts';
-import { fakeController, fakeOf, fakeSession, frameScript, iframesIn, recordEvents, stubFetch } from './helpers.ts';
+import { fakeController, fakeOf, fakeRoute, fakeSession, frameScript, iframesIn, recordEvents } from './helpers.ts';
+import { scaled } from '../../testkit/time.ts';
 
 const params = (iframe: HTMLIFrameElement) => Object.fromEntries(new URL(iframe.src).searchParams);
 /** The field frames of a card fields element: inside the shadow roots of the boxes in each target. */
@@ -27,7 +28,7 @@ describe('cardFieldsElement', () => {
 
   it('mounts one frame per target with a shared group; ready after all; tokenise in the number frame; change combined', async function () {
     // The file's first four frames: the dev server compiles the fake frame's modules (slow on a loaded machine).
-    this.timeout(15_000);
+    this.timeout(scaled(15_000));
     const page = await fixture<HTMLDivElement>(html`<div><div id="n"></div><div id="e"></div><div id="c"></div><div id="h"></div></div>`);
     const el = fakeController().cardFieldsElement({ fields: { number: '#n', expiry: '#e', cvc: '#c', name: page.querySelector('#h')! }, language: 'fr' });
     expect(el).to.be.instanceOf(CpeCardFields);
@@ -134,24 +135,20 @@ describe('custom elements written in HTML', () => {
   });
 
   it('<cpe-elements> creates the controller (intent-url) for the elements inside it; <cpe-card-fields> takes its children as targets', async () => {
-    const stub = stubFetch({ '/shop/intent': fakeSession });
-    try {
-      const provider = await fixture<CpeElements>(html`
-        <cpe-elements pub-key="pk_test_fake" intent-url="/shop/intent" attach-url="/shop/attach">
-          <cpe-card></cpe-card>
-          <cpe-card-fields><div data-cpe-field="number"></div><div data-cpe-field="expiry"></div><div data-cpe-field="cvc"></div><div data-cpe-field="name"></div></cpe-card-fields>
-        </cpe-elements>
-      `);
-      expect(provider.controller?.middleware).to.deep.equal({ attach: '/shop/attach' });
-      const card = provider.querySelector('cpe-card')!;
-      const fields = provider.querySelector('cpe-card-fields')!;
-      await card.awaitReady();
-      await fields.awaitReady();
-      expect(stub.calls.map((c) => c.url)).to.deep.equal(['/shop/intent']);
-      expect(fieldFrames(fields)).to.have.length(4);
-      expect(await provider.controller!.getPaymentIntentId()).to.equal('pi_fake');
-    } finally {
-      stub.restore();
-    }
+    const intent = await fakeRoute(fakeSession);
+    const provider = await fixture<CpeElements>(html`
+      <cpe-elements pub-key="pk_test_fake" intent-url=${intent.url} attach-url="/shop/attach">
+        <cpe-card></cpe-card>
+        <cpe-card-fields><div data-cpe-field="number"></div><div data-cpe-field="expiry"></div><div data-cpe-field="cvc"></div><div data-cpe-field="name"></div></cpe-card-fields>
+      </cpe-elements>
+    `);
+    expect(provider.controller?.middleware).to.deep.equal({ attach: '/shop/attach' });
+    const card = provider.querySelector('cpe-card')!;
+    const fields = provider.querySelector('cpe-card-fields')!;
+    await card.awaitReady();
+    await fields.awaitReady();
+    expect(await intent.calls(), 'createServerIntent ran once').to.equal(1);
+    expect(fieldFrames(fields)).to.have.length(4);
+    expect(await provider.controller!.getPaymentIntentId()).to.equal('pi_fake');
   });
 });

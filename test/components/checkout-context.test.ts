@@ -7,24 +7,24 @@ import { expect, fixture, html, waitUntil } from '@open-wc/testing';
 import { ElementsController, type CpeElements } from '../../components/index.ts';
 import type { CheckoutContext, MiddlewareRoutes } from '../../protocol/schemas/elements-options.ts';
 import { makeController } from '../../components/controller.ts';
+import { scaled } from '../../testkit/time.ts';
 import { payWithKeyboard, recordEvents } from './helpers.ts';
 
 let config: { serviceUrl: string; publicKey: string };
 const basket: CheckoutContext = { amount: 1234, currency: 'GBP', reference: 'b42' };
 
-/** Records the page's requests (path, headers, body) while a test runs. */
+/** A fetch for the controller that records its requests (path, headers, body), then sends them. */
 function spy() {
-  const original = window.fetch;
   const calls: { path: string; headers: Record<string, string>; body: any }[] = [];
-  window.fetch = (input, init) => {
+  const send: typeof fetch = (input, init) => {
     calls.push({ path: new URL(String(input), location.href).pathname, headers: Object.fromEntries(new Headers(init?.headers).entries()), body: init?.body ? JSON.parse(String(init.body)) : undefined });
-    return original(input, init);
+    return fetch(input, init);
   };
-  return { calls, restore: () => (window.fetch = original) };
+  return { calls, fetch: send };
 }
 
 async function mount(context = basket, middleware: MiddlewareRoutes = { exchange: '/__cpe/mw/exchange' }) {
-  const controller = new ElementsController(config.serviceUrl, config.publicKey, undefined, middleware, context);
+  const controller = new ElementsController(config.serviceUrl, config.publicKey, undefined, middleware, context, { fetch: requests.fetch });
   const flow = controller.paymentFlow({ element: await fixture<HTMLDivElement>(html`<div style="width: 480px"></div>`) });
   const wallet = controller.walletA({ element: await fixture<HTMLDivElement>(html`<div style="width: 320px"></div>`) });
   const events = recordEvents(flow);
@@ -34,14 +34,14 @@ async function mount(context = basket, middleware: MiddlewareRoutes = { exchange
 }
 
 
+let requests: ReturnType<typeof spy>;
+
 describe('Checkout Context with the real service', function () {
-  this.timeout(40_000);
-  let requests: ReturnType<typeof spy>;
+  this.timeout(scaled(40_000));
   before(async () => {
     config = await (await fetch('/__cpe/config')).json();
   });
   beforeEach(() => (requests = spy()));
-  afterEach(() => requests.restore());
 
   it('createElements: createServerIntent may be omitted only with middleware.exchange and context', () => {
     expect(() => makeController({ pubKey: 'pk_test_x', middleware: { exchange: '/x' }, context: basket }, config.serviceUrl)).not.to.throw();
@@ -91,7 +91,7 @@ describe('Checkout Context with the real service', function () {
   it('the commit (the Flow\'s Pay) exchanges the context once, with an idempotency key; the mounted elements go on with that intent', async () => {
     const { controller, flow, events } = await mount();
     await payWithKeyboard(flow);
-    await waitUntil(() => events.some((e) => e.name === 'cpe:authorise:end' || e.name === 'cpe:error'), 'no end', { timeout: 15_000 });
+    await waitUntil(() => events.some((e) => e.name === 'cpe:authorise:end' || e.name === 'cpe:error'), 'no end', { timeout: scaled(15_000) });
     expect(events.find((e) => e.name === 'cpe:error')).to.equal(undefined);
     const exchanges = requests.calls.filter((c) => c.path === '/__cpe/mw/exchange');
     expect(exchanges).to.have.length(1);
@@ -106,7 +106,7 @@ describe('Checkout Context with the real service', function () {
   it('the backend refuses a context that is not the basket\'s price (409 context_mismatch): cpe:error, nothing charged', async () => {
     const { controller, flow, events } = await mount({ amount: 999, currency: 'GBP' });
     await payWithKeyboard(flow);
-    await waitUntil(() => events.some((e) => e.name === 'cpe:error'), 'no cpe:error', { timeout: 10_000 });
+    await waitUntil(() => events.some((e) => e.name === 'cpe:error'), 'no cpe:error', { timeout: scaled(10_000) });
     expect(events.find((e) => e.name === 'cpe:error')!.detail.code).to.equal('context_mismatch');
     expect(controller.current).to.equal(undefined);
     expect(requests.calls.some((c) => /attach|confirm|authorise/.test(c.path))).to.equal(false);
@@ -116,7 +116,7 @@ describe('Checkout Context with the real service', function () {
     // This "exchange" ignores the context and creates £12.34: the SDK checks the intent itself.
     const { controller, flow, events } = await mount({ amount: 500, currency: 'EUR' }, { exchange: '/__cpe/intent' });
     await payWithKeyboard(flow);
-    await waitUntil(() => events.some((e) => e.name === 'cpe:error'), 'no cpe:error', { timeout: 10_000 });
+    await waitUntil(() => events.some((e) => e.name === 'cpe:error'), 'no cpe:error', { timeout: scaled(10_000) });
     const error = events.find((e) => e.name === 'cpe:error')!.detail;
     expect(error.code).to.equal('context_mismatch');
     expect(error.message).to.contain('nothing was charged');

@@ -7,11 +7,13 @@ import { expect, fixture, html, waitUntil } from '@open-wc/testing';
 import { sendKeys } from '@web/test-runner-commands';
 import { ElementsController, type CpePaymentFlow, type SdkError } from '../../components/index.ts';
 import type { MiddlewareRoutes } from '../../protocol/schemas/elements-options.ts';
-import { pause, payWithKeyboard, recordEvents } from './helpers.ts';
+import { scaled } from '../../testkit/time.ts';
+import { inFrame, payWithKeyboard, recordEvents, recordingFetch } from './helpers.ts';
 
 let config: { serviceUrl: string; publicKey: string };
 const intent = (query = '') => async () => (await fetch(`/__cpe/intent${query}`, { method: 'POST' })).json();
-const controllerOf = (middleware: MiddlewareRoutes = {}, query = '') => new ElementsController(config.serviceUrl, config.publicKey, intent(query), middleware);
+const controllerOf = (middleware: MiddlewareRoutes = {}, query = '', send?: typeof fetch) =>
+  new ElementsController(config.serviceUrl, config.publicKey, intent(query), middleware, undefined, { fetch: send });
 
 async function mountFlow(controller = controllerOf(), options: Parameters<ElementsController['paymentFlow']>[0] = {}, verify = false) {
   const target = await fixture<HTMLDivElement>(html`<div style="width: 480px"></div>`);
@@ -27,14 +29,14 @@ const params = (flow: CpePaymentFlow) => Object.fromEntries(new URL(flow.shadowR
 
 
 const names = (events: { name: string }[]) => events.map((e) => e.name).filter((n) => n !== 'cpe:change' && n !== 'cpe:ready');
-const ended = (events: { name: string }[]) => waitUntil(() => events.some((e) => e.name === 'cpe:authorise:end' || e.name === 'cpe:error'), 'no end', { timeout: 15_000 });
+const ended = (events: { name: string }[]) => waitUntil(() => events.some((e) => e.name === 'cpe:authorise:end' || e.name === 'cpe:error'), 'no end', { timeout: scaled(15_000) });
 const authorised = (events: { name: string; detail: any }[]) => events.findLast((e) => e.name === 'cpe:authorise:end')?.detail;
 const backend = async (id: string) => (await fetch(`/__cpe/intent/${id}`)).json();
 const service = (path: string, session: { sessionToken: string }) =>
   fetch(`${config.serviceUrl}${path}`, { headers: { 'X-CPE-Public-Key': config.publicKey, 'X-CPE-Session-Token': session.sessionToken } }).then((r) => r.json());
 
 describe('payment flow with the real service and flow frame', function () {
-  this.timeout(40_000);
+  this.timeout(scaled(40_000));
   before(async () => {
     config = await (await fetch('/__cpe/config')).json();
   });
@@ -62,19 +64,13 @@ describe('payment flow with the real service and flow frame', function () {
 
   it('through middleware.authorise and middleware.verifyAuth', async () => {
     const mw: MiddlewareRoutes = { authorise: '/__cpe/mw/authorise', verifyAuth: '/__cpe/mw/verify-auth' };
-    const seen: string[] = [];
-    const original = window.fetch;
-    window.fetch = (input, init) => (seen.push(new URL(String(input), location.href).pathname), original(input, init));
-    try {
-      const { flow, events } = await mountFlow(controllerOf(mw));
-      await payWithKeyboard(flow, '4242424242424242');
-      await ended(events);
-      expect(authorised(events)).to.include({ success: true });
-      expect(seen).to.include.members(['/__cpe/mw/authorise', '/__cpe/mw/verify-auth']);
-      expect(seen).not.to.include('/intent/authorise');
-    } finally {
-      window.fetch = original;
-    }
+    const requests = recordingFetch();
+    const { flow, events } = await mountFlow(controllerOf(mw, '', requests.fetch));
+    await payWithKeyboard(flow, '4242424242424242');
+    await ended(events);
+    expect(authorised(events)).to.include({ success: true });
+    expect(requests.paths).to.include.members(['/__cpe/mw/authorise', '/__cpe/mw/verify-auth']);
+    expect(requests.paths).not.to.include('/intent/authorise');
   });
 
   it('declined, then Try again: a second attempt on the same intent and session, with a new 3-D Secure transaction', async () => {
@@ -84,10 +80,10 @@ describe('payment flow with the real service and flow frame', function () {
     expect(authorised(events)).to.include({ success: false });
     expect(events.find((e) => e.name === 'cpe:error')!.detail.operation).to.equal('authorise');
     const session = controller.current!;
-    await pause(300);
     // Try again has the focus (the shopper pressed the button in the frame): Enter presses it.
+    await inFrame('/frames/flow/', 'button.retry', 'focused');
     await sendKeys({ press: 'Enter' });
-    await pause(500);
+    await inFrame('/frames/flow/', 'button.retry', 'absent');
     events.length = 0;
     await payWithKeyboard(flow, '4242424242424242');
     await ended(events);
@@ -101,9 +97,11 @@ describe('payment flow with the real service and flow frame', function () {
   it('a 3-D Secure challenge opens in the same modal; completed, then authorised', async () => {
     const { flow, events } = await mountFlow();
     await payWithKeyboard(flow, '4000000000003220');
-    await waitUntil(() => flow.shadowRoot!.querySelector('dialog')?.open, 'no dialog', { timeout: 10_000 });
-    await pause(400);
+    await waitUntil(() => flow.shadowRoot!.querySelector('dialog')?.open, 'no dialog', { timeout: scaled(10_000) });
+    // Its buttons are enabled once the page is ready for them.
+    await inFrame('/frames/challenge', 'button[value="complete"]', 'enabled');
     await sendKeys({ press: 'Tab' });
+    await inFrame('/frames/challenge', 'button[value="complete"]', 'focused');
     await sendKeys({ press: 'Enter' });
     await ended(events);
     expect(names(events)).to.deep.equal([
@@ -115,8 +113,9 @@ describe('payment flow with the real service and flow frame', function () {
   it('a failed attach stops before confirm and shows the service\'s reason', async () => {
     const { flow, events, controller } = await mountFlow();
     await payWithKeyboard(flow, '4000000000000127');
-    await waitUntil(() => events.some((e) => e.name === 'cpe:attach:end'), 'no attach', { timeout: 10_000 });
-    await pause(300);
+    await waitUntil(() => events.some((e) => e.name === 'cpe:attach:end'), 'no attach', { timeout: scaled(10_000) });
+    // The frame shows the failure (and Try again) once the SDK is done with this attempt.
+    await inFrame('/frames/flow/', 'button.retry', 'present');
     expect(names(events)).to.deep.equal(['cpe:processing:start', 'cpe:processing:end', 'cpe:attach:start', 'cpe:error', 'cpe:attach:end']);
     expect(events.find((e) => e.name === 'cpe:error')!.detail.operation).to.equal('attach');
     const pi = await backend(controller.current!.paymentIntentId);

@@ -1,16 +1,18 @@
-import { expect, fixture, html } from '@open-wc/testing';
-import { sendKeys } from '@web/test-runner-commands';
+import { expect, fixture, html, waitUntil } from '@open-wc/testing';
+import { executeServerCommand, sendKeys } from '@web/test-runner-commands';
 import { ElementsController } from '../../components/controller.ts';
 import { CPE_EVENTS } from '../../components/events.ts';
 import { SdkError } from '../../components/errors.ts';
 import type { MiddlewareRoutes } from '../../protocol/schemas/elements-options.ts';
 import type { PaymentIntentSession } from '../../protocol/schemas/session.ts';
+import { scaled } from '../../testkit/time.ts';
 import type { FakeFrame, FakeFrameScript } from './fixtures/fake-frame.ts';
 
 export const fakeSession: PaymentIntentSession = { paymentIntentId: 'pi_fake', sessionToken: 'st_fake', opaqueKey: 'ok_fake' };
 
 /** A controller whose "service" is the test server, which serves the fake frame (fixtures/fake-frame.ts). */
-export const fakeController = (middleware: MiddlewareRoutes = {}) => new ElementsController(location.origin, 'pk_test_fake', async () => fakeSession, middleware);
+export const fakeController = (middleware: MiddlewareRoutes = {}, internals: ConstructorParameters<typeof ElementsController>[5] = {}) =>
+  new ElementsController(location.origin, 'pk_test_fake', async () => fakeSession, middleware, undefined, internals);
 
 /** What the next fake frames do. */
 export function frameScript(script: FakeFrameScript = {}): void {
@@ -34,25 +36,59 @@ export function recordEvents(target: EventTarget): { name: string; detail: any; 
 
 type FetchCall = { url: string; headers: Record<string, string>; body: any };
 
-/** Replaces fetch with canned JSON answers per URL ending; returns the calls. Restore with the returned function. */
-export function stubFetch(answers: Record<string, unknown | ((body: any) => unknown)>, status = 200): { calls: FetchCall[]; restore(): void } {
-  const original = window.fetch;
+/**
+ * A fetch to inject into a controller (`new ElementsController(…, {fetch})`), never patched over the
+ * page's: canned JSON answers per URL ending (`'hang'`: no answer until aborted); `calls` records
+ * each request.
+ */
+export function fakeFetch(answers: Record<string, unknown | ((body: any) => unknown)>, status = 200): { calls: FetchCall[]; fetch: typeof fetch } {
   const calls: FetchCall[] = [];
-  window.fetch = async (input: RequestInfo | URL, init?: RequestInit) => {
+  const fetch = async (input: RequestInfo | URL, init?: RequestInit) => {
     const url = String(input);
     const body = init?.body ? JSON.parse(String(init.body)) : undefined;
     calls.push({ url, headers: Object.fromEntries(new Headers(init?.headers).entries()), body });
     const key = Object.keys(answers).find((k) => url.endsWith(k));
-    if (!key) return new Response(JSON.stringify({ error: { code: 'no_route', message: `no stub for ${url}` } }), { status: 404 });
+    if (!key) return new Response(JSON.stringify({ error: { code: 'no_route', message: `no answer for ${url}` } }), { status: 404 });
     const answer = answers[key];
     if (answer === 'hang')
       return new Promise<Response>((_, reject) => init!.signal!.addEventListener('abort', () => reject(init!.signal!.reason)));
     return new Response(JSON.stringify(typeof answer === 'function' ? (answer as (b: any) => unknown)(body) : answer), { status });
   };
-  return { calls, restore: () => (window.fetch = original) };
+  return { calls, fetch };
 }
 
-export const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+/** A fetch to inject that records each request's path, then sends it. */
+export function recordingFetch(): { paths: string[]; fetch: typeof fetch } {
+  const paths: string[] = [];
+  return { paths, fetch: (input, init) => (paths.push(new URL(String(input), location.href).pathname), fetch(input, init)) };
+}
+
+/**
+ * A merchant route of the test server (web-test-runner.config.mjs) answering `answer` as JSON to
+ * every POST, at an address of its own; `calls()` counts the requests it had. For what the page
+ * fetches itself (a `<cpe-elements intent-url>`), where nothing can be injected.
+ */
+export async function fakeRoute(answer: unknown): Promise<{ url: string; calls(): Promise<number> }> {
+  const url = `/__cpe/fake/${crypto.randomUUID()}`;
+  await fetch(`${url}/answer`, { method: 'PUT', body: JSON.stringify(answer) });
+  return { url, calls: async () => (await (await fetch(`${url}/calls`)).json()).calls };
+}
+
+/**
+ * Resolves once every message posted to this window before the call has been dispatched (messages
+ * from one window arrive in order): to check that a forged message was ignored, without a sleep.
+ */
+export function messagesHandled(): Promise<void> {
+  const marker = `cpe-test-marker-${crypto.randomUUID()}`;
+  return new Promise((resolve) => {
+    addEventListener('message', function heard(event) {
+      if (event.data !== marker) return;
+      removeEventListener('message', heard);
+      resolve();
+    });
+    postMessage(marker, '*');
+  });
+}
 
 /** Calls `fn`, expecting it to throw an SdkError; returns the error. */
 export function thrown(fn: () => unknown): SdkError {
@@ -76,14 +112,45 @@ export async function rejected(promise: Promise<unknown>): Promise<SdkError> {
   throw new Error('expected a rejection with an SdkError, but the promise resolved');
 }
 
+export type FrameState = 'present' | 'enabled' | 'focused' | 'absent' | 'rendered';
+
+/**
+ * Waits until `selector` (searched through open shadow roots) in a frame whose address contains
+ * `frameUrl` is present, enabled (and shown), focused (its document has the focus), absent, or
+ * present and painted (`rendered`: what its layout caused has been sent). The frames are of another
+ * origin: the test runner looks into them (frame-commands.mjs).
+ */
+export function inFrame(frameUrl: string, selector: string, state: FrameState, timeoutMs = 10_000): Promise<unknown> {
+  return executeServerCommand('cpe-in-frame', { frameUrl, selector, state, timeoutMs: scaled(timeoutMs) });
+}
+
+/**
+ * Types a card like a shopper into the hosted fields of `host` (one frame or four), which
+ * `host.focus()` focuses: each text is typed once its field has the focus, Tab between fields (focus
+ * moves between frames of another process asynchronously: typing earlier would lose keys); resolves
+ * once the page has heard the form complete.
+ */
+export async function typeCard(host: HTMLElement, number = '4242424242424242'): Promise<void> {
+  const texts = { number, expiry: '1230', cvc: number.startsWith('37') ? '1234' : '123', name: 'Ada Lovelace' };
+  let complete = false;
+  const heard = (event: Event) => (complete = !!(event as CustomEvent).detail?.complete);
+  host.addEventListener('cpe:change', heard);
+  try {
+    host.focus();
+    for (const [i, [field, text]] of Object.entries(texts).entries()) {
+      if (i) await sendKeys({ press: 'Tab' });
+      await inFrame('/frames/', `input[data-field="${field}"]`, 'focused');
+      await sendKeys({ type: text });
+    }
+    // The frames' last change has reached the page.
+    await waitUntil(() => complete, 'the card typed never became complete', { timeout: scaled(10_000) });
+  } finally {
+    host.removeEventListener('cpe:change', heard);
+  }
+}
+
 /** Types a card into a Flow like a shopper (Tab between fields) and presses Enter: the frame submits when valid. */
 export async function payWithKeyboard(flow: HTMLElement, number = '4242424242424242'): Promise<void> {
-  flow.focus();
-  await pause(250);
-  for (const [i, text] of [number, '1230', '123', 'Ada Lovelace'].entries()) {
-    if (i) await sendKeys({ press: 'Tab' }), await pause(100);
-    await sendKeys({ type: text });
-  }
-  await pause(50);
+  await typeCard(flow, number);
   await sendKeys({ press: 'Enter' });
 }

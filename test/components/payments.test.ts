@@ -2,17 +2,17 @@ import { expect, fixture, html, oneEvent, waitUntil } from '@open-wc/testing';
 import { sendKeys } from '@web/test-runner-commands';
 import { ElementsController } from '../../components/index.ts';
 import type { MiddlewareRoutes } from '../../protocol/schemas/elements-options.ts';
-import { fakeSession, recordEvents, rejected, stubFetch } from './helpers.ts';
+import { fakeFetch, fakeSession, messagesHandled, recordEvents, rejected } from './helpers.ts';
 
 const SERVICE = 'https://service.example';
 const attached = { paymentIntentId: 'pi_fake', status: 'requires_customer_confirmation', error: null };
 const confirmed = { paymentIntentId: 'pi_fake', status: 'requires_authorisation', challenge: null, three_ds: 'frictionless' };
 const authorised = { paymentIntentId: 'pi_fake', status: 'succeeded', authorised: true };
 
-/** A card element (not mounted: attach, confirm and authorise need no frame) in the page. */
-async function card(middleware: MiddlewareRoutes = {}) {
+/** A card element (not mounted: attach, confirm and authorise need no frame) in the page, its requests going to `stub`. */
+async function card(stub: { fetch: typeof fetch }, middleware: MiddlewareRoutes = {}) {
   const target = await fixture<HTMLDivElement>(html`<div></div>`);
-  const controller = new ElementsController(SERVICE, 'pk_test_fake', async () => fakeSession, middleware);
+  const controller = new ElementsController(SERVICE, 'pk_test_fake', async () => fakeSession, middleware, undefined, { fetch: stub.fetch });
   const el = controller.cardElement({ element: target });
   target.append(el);
   return { el, events: recordEvents(el) };
@@ -22,12 +22,11 @@ async function card(middleware: MiddlewareRoutes = {}) {
 const names = (events: { name: string }[]) => events.map((e) => e.name);
 
 describe('direct transport', () => {
-  let stub: ReturnType<typeof stubFetch>;
-  afterEach(() => stub?.restore());
+  let stub: ReturnType<typeof fakeFetch>;
 
   it('attach, confirm, authoriseViaBackend: session-backed routes, one idempotency key per attempt, events in order', async () => {
-    stub = stubFetch({ '/intent/attach': attached, '/intent/confirm': confirmed, '/shop/authorise': authorised });
-    const { el, events } = await card();
+    stub = fakeFetch({ '/intent/attach': attached, '/intent/confirm': confirmed, '/shop/authorise': authorised });
+    const { el, events } = await card(stub);
     const a = await el.attach({ token: 'tok_abcdef123456', storeCard: true });
     expect(a.status).to.equal('requires_customer_confirmation');
     const c = await el.confirm();
@@ -55,8 +54,8 @@ describe('direct transport', () => {
   });
 
   it('a new attempt (another token) gets a new key; idempotencyKey overrides', async () => {
-    stub = stubFetch({ '/intent/attach': attached, '/intent/confirm': confirmed, '/shop/authorise': authorised });
-    const { el } = await card();
+    stub = fakeFetch({ '/intent/attach': attached, '/intent/confirm': confirmed, '/shop/authorise': authorised });
+    const { el } = await card(stub);
     await el.attach({ token: 'tok_first123456' });
     await el.attach({ token: 'tok_second123456' });
     await el.confirm({ idempotencyKey: 'order-42-confirm' });
@@ -68,10 +67,10 @@ describe('direct transport', () => {
   });
 
   it('attach returning requires_payment_method: resolves, cpe:error with its message, and confirm is refused', async () => {
-    stub = stubFetch({
+    stub = fakeFetch({
       '/intent/attach': { ...attached, status: 'requires_payment_method', error: { type: 'card_error', code: 'card_declined', message: 'Your card was declined.', retriable: false } },
     });
-    const { el, events } = await card();
+    const { el, events } = await card(stub);
     const answer = await el.attach({ token: 'tok_declined12345' });
     expect(answer.error?.retriable).to.equal(false);
     expect(names(events)).to.deep.equal(['cpe:attach:start', 'cpe:error', 'cpe:attach:end']);
@@ -84,8 +83,8 @@ describe('direct transport', () => {
   });
 
   it('steps out of order are refused with cpe:error and no request', async () => {
-    stub = stubFetch({});
-    const { el, events } = await card();
+    stub = fakeFetch({});
+    const { el, events } = await card(stub);
     expect((await rejected(el.attach())).message).to.contain('call tokenise() first');
     expect((await rejected(el.confirm())).message).to.contain('call attach() first');
     expect((await rejected(el.authoriseViaBackend({ endpoint: '/shop/authorise' }))).message).to.contain('requires_authorisation');
@@ -95,8 +94,8 @@ describe('direct transport', () => {
   });
 
   it('an error answer {error:{message}} becomes cpe:error with that message; tokens never appear', async () => {
-    stub = stubFetch({ '/intent/attach': { error: { code: 'token_used', message: "Token 'tok_abcdef123456' was already used." } } }, 400);
-    const { el, events } = await card();
+    stub = fakeFetch({ '/intent/attach': { error: { code: 'token_used', message: "Token 'tok_abcdef123456' was already used." } } }, 400);
+    const { el, events } = await card(stub);
     const error = await rejected(el.attach({ token: 'tok_abcdef123456' }));
     expect(error.code).to.equal('token_used');
     expect(names(events)).to.deep.equal(['cpe:attach:start', 'cpe:error', 'cpe:attach:end']);
@@ -104,8 +103,8 @@ describe('direct transport', () => {
   });
 
   it('bad method options throw an SdkError naming the option', async () => {
-    stub = stubFetch({ '/intent/attach': attached, '/intent/confirm': confirmed });
-    const { el } = await card();
+    stub = fakeFetch({ '/intent/attach': attached, '/intent/confirm': confirmed });
+    const { el } = await card(stub);
     expect((await rejected(el.attach({ storeCard: 'yes' } as never))).option).to.equal('storeCard');
     await el.attach({ token: 'tok_abcdef123456' });
     expect((await rejected(el.confirm({ autoHandle3DS: 1 } as never))).option).to.equal('autoHandle3DS');
@@ -124,9 +123,9 @@ describe('direct transport', () => {
   });
 
   it('authoriseViaBackend refuses the service origin itself', async () => {
-    stub = stubFetch({ '/intent/attach': attached, '/intent/confirm': confirmed });
+    stub = fakeFetch({ '/intent/attach': attached, '/intent/confirm': confirmed });
     const target = await fixture<HTMLDivElement>(html`<div></div>`);
-    const controller = new ElementsController(location.origin, 'pk_test_fake', async () => fakeSession);
+    const controller = new ElementsController(location.origin, 'pk_test_fake', async () => fakeSession, {}, undefined, { fetch: stub.fetch });
     const el = controller.cardElement({ element: target });
     await el.attach({ token: 'tok_abcdef123456' });
     await el.confirm();
@@ -136,12 +135,12 @@ describe('direct transport', () => {
   });
 
   it('authorised false: cpe:error with the reason, and resolves', async () => {
-    stub = stubFetch({
+    stub = fakeFetch({
       '/intent/attach': attached,
       '/intent/confirm': confirmed,
       '/shop/authorise': { ...authorised, status: 'failed', authorised: false, error: { code: 'insufficient_funds', message: 'Insufficient funds.' } },
     });
-    const { el, events } = await card();
+    const { el, events } = await card(stub);
     await el.attach({ token: 'tok_abcdef123456' });
     await el.confirm();
     const answer = await el.authoriseViaBackend({ endpoint: '/shop/authorise' });
@@ -152,8 +151,8 @@ describe('direct transport', () => {
   });
 
   it('timeoutMs aborts a slow backend with cpe:error timeout', async () => {
-    stub = stubFetch({ '/intent/attach': attached, '/intent/confirm': confirmed, '/shop/authorise': 'hang' });
-    const { el } = await card();
+    stub = fakeFetch({ '/intent/attach': attached, '/intent/confirm': confirmed, '/shop/authorise': 'hang' });
+    const { el } = await card(stub);
     await el.attach({ token: 'tok_abcdef123456' });
     await el.confirm();
     const error = await rejected(el.authoriseViaBackend({ endpoint: '/shop/authorise', timeoutMs: 100 }));
@@ -161,8 +160,8 @@ describe('direct transport', () => {
   });
 
   it('confirm with autoAuthorise and authorise.endpoint authorises after requires_authorisation', async () => {
-    stub = stubFetch({ '/intent/attach': attached, '/intent/confirm': confirmed, '/shop/authorise': authorised });
-    const { el, events } = await card();
+    stub = fakeFetch({ '/intent/attach': attached, '/intent/confirm': confirmed, '/shop/authorise': authorised });
+    const { el, events } = await card(stub);
     await el.attach({ token: 'tok_abcdef123456' });
     const result = await el.confirm({ autoAuthorise: true, authorise: { endpoint: '/shop/authorise', payload: { basket: 'b1' } } });
     expect(result.authorise?.authorised).to.equal(true);
@@ -172,12 +171,11 @@ describe('direct transport', () => {
 });
 
 describe('middleware transport', () => {
-  let stub: ReturnType<typeof stubFetch>;
-  afterEach(() => stub?.restore());
+  let stub: ReturnType<typeof fakeFetch>;
 
   it('posts the backend route bodies to the merchant routes with only the idempotency key; verify posts to verifyAuth', async () => {
-    stub = stubFetch({ '/api/attach': attached, '/api/confirm': confirmed, '/api/authorise': authorised, '/api/verify': { status: 'success', verified: true } });
-    const { el } = await card({ attach: '/api/attach', confirm: '/api/confirm', authorise: '/api/authorise', verifyAuth: '/api/verify' });
+    stub = fakeFetch({ '/api/attach': attached, '/api/confirm': confirmed, '/api/authorise': authorised, '/api/verify': { status: 'success', verified: true } });
+    const { el } = await card(stub, { attach: '/api/attach', confirm: '/api/confirm', authorise: '/api/authorise', verifyAuth: '/api/verify' });
     await el.attach({ token: 'tok_abcdef123456' });
     await el.confirm();
     const answer = await el.authoriseViaBackend({ endpoint: '/api/authorise', verify: true });
@@ -193,8 +191,8 @@ describe('middleware transport', () => {
   });
 
   it('middleware for some methods only: attach via the backend, confirm direct', async () => {
-    stub = stubFetch({ '/api/attach': attached, '/intent/confirm': confirmed });
-    const { el } = await card({ attach: '/api/attach' });
+    stub = fakeFetch({ '/api/attach': attached, '/intent/confirm': confirmed });
+    const { el } = await card(stub, { attach: '/api/attach' });
     await el.attach({ token: 'tok_abcdef123456' });
     await el.confirm();
     expect(stub.calls.map((c) => c.url)).to.deep.equal(['/api/attach', `${SERVICE}/intent/confirm`]);
@@ -202,13 +200,12 @@ describe('middleware transport', () => {
 });
 
 describe('3-D Secure dialog (manual path, a page that never answers)', () => {
-  let stub: ReturnType<typeof stubFetch>;
-  afterEach(() => stub?.restore());
+  let stub: ReturnType<typeof fakeFetch>;
   const challenge = { url: `${SERVICE}/frames/challenge?challenge=secret`, transaction_id: 'tx_1' };
 
   it('confirm with autoHandle3DS false resolves with the challenge; handle3DSAuthentication opens an accessible modal; Escape cancels and focus returns', async () => {
-    stub = stubFetch({ '/intent/attach': attached, '/intent/confirm': { ...confirmed, status: 'requires_customer_authentication', challenge } });
-    const { el, events } = await card();
+    stub = fakeFetch({ '/intent/attach': attached, '/intent/confirm': { ...confirmed, status: 'requires_customer_authentication', challenge } });
+    const { el, events } = await card(stub);
     const button = await fixture<HTMLButtonElement>(html`<button>Pay</button>`);
     button.focus();
     await el.attach({ token: 'tok_abcdef123456' });
@@ -237,7 +234,7 @@ describe('3-D Secure dialog (manual path, a page that never answers)', () => {
     await expect(dialog).to.be.accessible({ ignoredRules: ['frame-tested'] } as never);
     // A forged result from this page (not the challenge frame) is ignored.
     window.postMessage({ type: 'cpe:3ds:result', transaction_id: 'tx_1', status: 'completed' }, '*');
-    await new Promise((r) => setTimeout(r, 30));
+    await messagesHandled();
     expect(dialog.open).to.equal(true);
     await sendKeys({ press: 'Escape' });
     expect(await outcome).to.equal(undefined);
@@ -249,7 +246,7 @@ describe('3-D Secure dialog (manual path, a page that never answers)', () => {
   });
 
   it('a challenge url on another origin is refused', async () => {
-    const { el } = await card();
+    const { el } = await card(fakeFetch({}));
     await el.init().catch(() => {});
     const error = await rejected(el.handle3DSAuthentication({ url: 'https://evil.example/3ds', transaction_id: 'tx' }));
     expect(error.message).to.contain('page of the service');

@@ -5,7 +5,8 @@
  */
 import { expect, fixture, html, oneEvent, waitUntil } from '@open-wc/testing';
 import { CpeCard, CpeCardFields, CpeElements, CpePaymentFlow, CpeVerifyFlow, CpeWalletA, CpeWalletB } from '../../components/index.ts';
-import { container, fakeController, fakeSession, frameScript, iframesIn, stubFetch, thrown } from './helpers.ts';
+import { container, fakeController, fakeRoute, fakeSession, frameScript, iframesIn, thrown } from './helpers.ts';
+import { scaled } from '../../testkit/time.ts';
 
 /** The frame's address parameters (none while it mounts again). */
 const params = (el: HTMLElement): Record<string, string> => {
@@ -58,7 +59,7 @@ describe('options as properties', () => {
 
   it('setting a property re-renders the frame with it (factory and HTML); null removes the attribute and the default returns', async function () {
     // The file's first frames: the dev server compiles the fake frame's modules (slow on a loaded machine).
-    this.timeout(15_000);
+    this.timeout(scaled(15_000));
     const card = fakeController().cardElement({ element: await container() });
     await card.init();
     await card.awaitReady();
@@ -161,26 +162,22 @@ describe('<cpe-elements> properties', () => {
   });
 
   it('a change after the controller exists makes a new one, and the elements inside mount again with it', async () => {
-    const stub = stubFetch({ '/shop/intent': fakeSession });
-    try {
-      const provider = await fixture<CpeElements>(html`<cpe-elements pub-key="pk_test_fake" intent-url="/shop/intent"><cpe-card></cpe-card></cpe-elements>`);
-      const card = provider.querySelector('cpe-card')!;
-      await card.awaitReady();
-      const first = { controller: provider.controller, frame: card.shadowRoot!.querySelector('iframe') };
-      const ready = oneEvent(provider, 'cpe-elements:ready');
-      provider.attachUrl = '/shop/attach';
-      provider.confirmUrl = '/shop/confirm';
-      const { detail } = await ready;
-      expect(detail.controller).to.equal(provider.controller);
-      expect(provider.controller).not.to.equal(first.controller);
-      expect(provider.controller!.middleware).to.deep.equal({ attach: '/shop/attach', confirm: '/shop/confirm' });
-      await waitUntil(() => card.shadowRoot!.querySelector('iframe') !== first.frame, 'the card did not mount again');
-      await card.awaitReady();
-      expect(card.controller).to.equal(provider.controller);
-      expect(iframesIn(card.shadowRoot!)).to.have.length(1);
-    } finally {
-      stub.restore();
-    }
+    const intent = await fakeRoute(fakeSession);
+    const provider = await fixture<CpeElements>(html`<cpe-elements pub-key="pk_test_fake" intent-url=${intent.url}><cpe-card></cpe-card></cpe-elements>`);
+    const card = provider.querySelector('cpe-card')!;
+    await card.awaitReady();
+    const first = { controller: provider.controller, frame: card.shadowRoot!.querySelector('iframe') };
+    const ready = oneEvent(provider, 'cpe-elements:ready');
+    provider.attachUrl = '/shop/attach';
+    provider.confirmUrl = '/shop/confirm';
+    const { detail } = await ready;
+    expect(detail.controller).to.equal(provider.controller);
+    expect(provider.controller).not.to.equal(first.controller);
+    expect(provider.controller!.middleware).to.deep.equal({ attach: '/shop/attach', confirm: '/shop/confirm' });
+    await waitUntil(() => card.shadowRoot!.querySelector('iframe') !== first.frame, 'the card did not mount again');
+    await card.awaitReady();
+    expect(card.controller).to.equal(provider.controller);
+    expect(iframesIn(card.shadowRoot!)).to.have.length(1);
   });
 
   it('an invalid attribute set in HTML emits cpe:error (not a throw); fixing it through the property makes the controller', async () => {

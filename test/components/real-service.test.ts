@@ -5,9 +5,10 @@
  */
 import { expect, fixture, html, waitUntil } from '@open-wc/testing';
 import { sendKeys } from '@web/test-runner-commands';
-import { ElementsController, type CpeCard } from '../../components/index.ts';
+import { ElementsController } from '../../components/index.ts';
 import type { MiddlewareRoutes } from '../../protocol/schemas/elements-options.ts';
-import { pause, recordEvents } from './helpers.ts';
+import { scaled } from '../../testkit/time.ts';
+import { inFrame, messagesHandled, recordEvents, typeCard } from './helpers.ts';
 
 let config: { serviceUrl: string; publicKey: string };
 const MW: MiddlewareRoutes = { attach: '/__cpe/mw/attach', confirm: '/__cpe/mw/confirm', authorise: '/__cpe/mw/authorise', verifyAuth: '/__cpe/mw/verify-auth' };
@@ -23,22 +24,10 @@ async function mountCard(middleware: MiddlewareRoutes = {}) {
 }
 
 
-/** Focuses the first field through the SDK and types the card like a shopper, Tab between fields. */
-async function typeCard(card: CpeCard, number: string) {
-  card.focus();
-  await pause(250);
-  for (const [i, text] of [number, '1230', number.startsWith('37') ? '1234' : '123', 'Ada Lovelace'].entries()) {
-    // Focus moves between cross-site frames (other processes) asynchronously: let it land.
-    if (i) await sendKeys({ press: 'Tab' }), await pause(100);
-    await sendKeys({ type: text });
-  }
-  await pause(50);
-}
-
 const flow = (events: { name: string }[]) => events.map((e) => e.name).filter((n) => n !== 'cpe:change');
 
 describe('with the real service and card form', function () {
-  this.timeout(30_000);
+  this.timeout(scaled(30_000));
   before(async () => {
     config = await (await fetch('/__cpe/config')).json();
   });
@@ -105,8 +94,11 @@ describe('with the real service and card form', function () {
     await card.awaitReady();
     const iframe = card.shadowRoot!.querySelector('iframe')!;
     const atReady = iframe.style.height;
-    await pause(600);
-    expect(iframe.style.height, 'the height 600 ms after ready').to.equal(atReady);
+    // Once the marks are painted in the frame, a resize they caused has been sent; a round trip on
+    // the frame's port (reset) brings every message sent before it.
+    await inFrame('/frames/', '.logos', 'rendered');
+    await card.reset();
+    expect(iframe.style.height, 'the height once the configured form is painted').to.equal(atReady);
     card.remove();
   });
 
@@ -122,7 +114,7 @@ describe('with the real service and card form', function () {
 });
 
 describe('with the real field frames (cpe-card-fields)', function () {
-  this.timeout(30_000);
+  this.timeout(scaled(30_000));
   before(async () => {
     config = await (await fetch('/__cpe/config')).json();
   });
@@ -135,7 +127,7 @@ describe('with the real field frames (cpe-card-fields)', function () {
     const events = recordEvents(fields);
     await fields.init();
     await fields.awaitReady();
-    await typeCard(fields as unknown as CpeCard, '4242424242424242');
+    await typeCard(fields, '4242424242424242');
     await waitUntil(() => events.findLast((e) => e.name === 'cpe:change')?.detail.complete, 'the fields never became complete');
     const token = await fields.tokenise();
     expect(token.data).to.include({ last4: '4242', scheme: 'visa' });
@@ -145,7 +137,7 @@ describe('with the real field frames (cpe-card-fields)', function () {
 });
 
 describe('3-D Secure with the real challenge page', function () {
-  this.timeout(30_000);
+  this.timeout(scaled(30_000));
   before(async () => {
     config = await (await fetch('/__cpe/config')).json();
   });
@@ -164,9 +156,8 @@ describe('3-D Secure with the real challenge page', function () {
     const confirming = card.confirm();
     await waitUntil(() => card.shadowRoot!.querySelector('dialog')?.open, 'no dialog');
     const dialog = card.shadowRoot!.querySelector('dialog')!;
-    await waitUntil(() => pageReady, 'the challenge page did not say ready', { timeout: 10_000 });
+    await waitUntil(() => pageReady, 'the challenge page did not say ready', { timeout: scaled(10_000) });
     removeEventListener('message', heard);
-    await pause(100);
     return { card, events, pay, confirming, dialog };
   }
 
@@ -214,7 +205,7 @@ describe('3-D Secure with the real challenge page', function () {
     const { card, events, pay, confirming, dialog } = await challenged();
     // From the merchant page itself (not the service origin, not the challenge frame): ignored.
     postMessage({ type: 'cpe:3ds:cancel', transaction_id: new URL(dialog.querySelector('iframe')!.src).searchParams.get('transaction_id') ?? 'x' }, '*');
-    await pause(200);
+    await messagesHandled();
     expect(dialog.open).to.equal(true);
     await sendKeys({ press: 'Tab' }); // focus into the challenge page (its Complete button): the dialog no longer sees keys
     expect(card.shadowRoot!.activeElement).to.equal(dialog.querySelector('iframe'));

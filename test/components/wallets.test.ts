@@ -6,7 +6,8 @@ import { expect, fixture, html, waitUntil } from '@open-wc/testing';
 import { sendKeys } from '@web/test-runner-commands';
 import { ElementsController, type CpeWalletA, type CpeWalletB, type SdkError } from '../../components/index.ts';
 import { WALLET_A_STYLES, WALLET_A_TYPES, WALLET_B_TYPES } from '../../protocol/runtime/wallet.ts';
-import { pause, recordEvents } from './helpers.ts';
+import { scaled } from '../../testkit/time.ts';
+import { inFrame, recordEvents } from './helpers.ts';
 
 let config: { serviceUrl: string; publicKey: string };
 const createServerIntent = async () => (await fetch('/__cpe/intent', { method: 'POST' })).json();
@@ -15,25 +16,30 @@ const target = () => fixture<HTMLDivElement>(html`<div style="width: 320px"></di
 const params = (el: HTMLElement) => Object.fromEntries(new URL(el.shadowRoot!.querySelector('iframe')!.src).searchParams);
 const B = { environment: 'TEST', merchantId: 'wtr-merchant', merchantName: 'WTR shop' } as const;
 
-/** Presses the wallet button (focus into its frame, Enter) and waits for the sheet's dialog. */
+/**
+ * Presses the wallet button (focus into its frame, Enter) and waits for the sheet to arm Approve
+ * (it loads, receives its session, and arms Approve once fully visible for half a second).
+ */
 async function press(el: HTMLElement & { focus(): void }) {
   el.focus();
-  await pause(200);
+  await inFrame('/frames/wallet-button/', 'button', 'focused');
   await sendKeys({ press: 'Enter' });
-  await waitUntil(() => el.shadowRoot!.querySelector('dialog')?.open, 'no sheet dialog', { timeout: 8000 });
-  await pause(1500); // the sheet loads, receives its session, and arms Approve after half a second fully visible
+  await waitUntil(() => el.shadowRoot!.querySelector('dialog')?.open, 'no sheet dialog', { timeout: scaled(8000) });
+  await inFrame('/frames/wallet-sheet/', 'button.approve', 'enabled');
 }
 
 /** Answers the sheet: `down` ArrowDowns in the test card list (0 visa, 2 declined), then Approve. */
 async function approve(down = 0) {
   await sendKeys({ press: 'Tab' });
+  await inFrame('/frames/wallet-sheet/', 'input[name="card"]:checked', 'focused');
   for (let i = 0; i < down; i++) await sendKeys({ press: 'ArrowDown' });
   await sendKeys({ press: 'Tab' });
+  await inFrame('/frames/wallet-sheet/', 'button.approve', 'focused');
   await sendKeys({ press: 'Enter' });
 }
 
 describe('wallets with the real service', function () {
-  this.timeout(40_000);
+  this.timeout(scaled(40_000));
   before(async () => {
     config = await (await fetch('/__cpe/config')).json();
   });
@@ -93,7 +99,7 @@ describe('wallets with the real service', function () {
     await el.awaitReady();
     await press(el);
     await approve(0);
-    await waitUntil(() => seen.length === 2, `hooks: ${seen}`, { timeout: 15_000 });
+    await waitUntil(() => seen.length === 2, `hooks: ${seen}`, { timeout: scaled(15_000) });
     expect(seen).to.deep.equal(['start', 'end:true']);
     expect(events.map((e) => e.name).filter((n) => n !== 'cpe:ready' && n !== 'cpe:availability')).to.deep.equal([
       'cpe:wallet:approved', 'cpe:attach:start', 'cpe:attach:end', 'cpe:confirm:start', 'cpe:confirm:end', 'cpe:authorise:start', 'cpe:authorise:end',
@@ -112,11 +118,11 @@ describe('wallets with the real service', function () {
     await el.awaitReady();
     await press(el);
     await approve(2);
-    await waitUntil(() => ends.length === 1, 'no end', { timeout: 15_000 });
+    await waitUntil(() => ends.length === 1, 'no end', { timeout: scaled(15_000) });
     expect(ends).to.deep.equal([false]);
     await press(el);
     await approve(0);
-    await waitUntil(() => ends.length === 2, 'no second end', { timeout: 15_000 });
+    await waitUntil(() => ends.length === 2, 'no second end', { timeout: scaled(15_000) });
     expect(ends).to.deep.equal([false, true]);
   });
 
@@ -127,7 +133,7 @@ describe('wallets with the real service', function () {
     await el.awaitReady();
     await press(el);
     await sendKeys({ press: 'Escape' });
-    await waitUntil(() => events.some((e) => e.name === 'cpe:wallet:cancel'), 'no cancel', { timeout: 5000 });
+    await waitUntil(() => events.some((e) => e.name === 'cpe:wallet:cancel'), 'no cancel', { timeout: scaled(5000) });
     expect(events.some((e) => e.name === 'cpe:error')).to.equal(false);
     expect(el.shadowRoot!.querySelector('dialog')).to.equal(null);
   });
@@ -157,7 +163,7 @@ describe('wallets with the real service', function () {
     expect(errors[0]).to.contain('no payment data yet');
     await press(el);
     await approve(0);
-    await waitUntil(() => approved.length === 1, 'no onTokeniseEnd', { timeout: 10_000 });
+    await waitUntil(() => approved.length === 1, 'no onTokeniseEnd', { timeout: scaled(10_000) });
     expect(approved[0]).to.include({ email: 'shopper@example.test', last4: '4242' });
     expect(approved[0].billingAddress).to.include({ postcode: 'N1 9GU' });
     expect(approved[0]).not.to.have.property('token');
@@ -184,20 +190,23 @@ describe('wallets with the real service', function () {
 
   it('live keys: a button removed while its wallet is still checking availability mounts no frame in the removed element', async () => {
     const original = window.PaymentRequest;
-    // A browser whose wallet B is available, after a while.
+    // A browser whose wallet B is available, once the test says so.
+    let answer: ((available: boolean) => void) | undefined;
     (window as unknown as { PaymentRequest: unknown }).PaymentRequest = class {
-      canMakePayment = () => new Promise((resolve) => setTimeout(resolve, 150, true));
+      canMakePayment = () => new Promise((resolve) => (answer = resolve));
       hasEnrolledInstrument = () => Promise.resolve(true);
     };
     try {
       const box = await target();
       const b = controllerOf('pk_live_wtr_unknown').walletB({ element: box, ...B }).onTokeniseEnd(() => {}).onCancel(() => {}).onError(() => {});
       const init = b.init();
-      await pause(50);
+      await waitUntil(() => answer, 'the wallet never asked the browser');
       b.remove();
+      answer!(true);
       await init;
       expect(await b.availability).to.deep.equal({ available: true });
-      await pause(100);
+      // A frame would be mounted as the availability is known; one rendering later, none is there.
+      await new Promise((resolve) => requestAnimationFrame(resolve));
       expect(b.shadowRoot!.querySelectorAll('iframe').length, 'frames in the removed element').to.equal(0);
     } finally {
       window.PaymentRequest = original;

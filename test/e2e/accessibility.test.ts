@@ -4,8 +4,9 @@ import type { Frame, Page } from 'playwright-core';
 import { CARDS, cscFor, digitsOf, pressPay, typeCard, watchMerchantPage } from './helpers/checkout.ts';
 import { DARK_PAGE, frameOf, openSheet, payInFlow, startLook } from './helpers/look.ts';
 import { seriousViolations } from './helpers/axe.ts';
-import { pressEscape } from './helpers/frame-click.ts';
+import { pressEscape, pressTab } from './helpers/frame-click.ts';
 import { startStack, type Stack } from '../../testkit/stack.ts';
+import { waitFor } from '../../testkit/wait.ts';
 
 /**
  * axe-core (from npm) in every hosted frame and on the demo page: no serious or critical violation in
@@ -31,7 +32,7 @@ async function open(path: string, query: Record<string, string>) {
   const opened = await stack.newPage({ bypassCSP: true });
   await watchMerchantPage(opened.page);
   await opened.page.goto(`${stack.demoUrl}${path}?${new URLSearchParams(query)}`);
-  await opened.page.locator('#status[data-state="ready"]').waitFor({ timeout: 15_000 });
+  await opened.page.locator('#status[data-state="ready"]').waitFor();
   return opened;
 }
 
@@ -70,7 +71,7 @@ describe('axe-core: no serious or critical violation', () => {
       await typeCard(page, CARDS.challenge);
       await pressPay(page);
       const challenge = page.frameLocator('dialog iframe');
-      await challenge.getByRole('button', { name: 'Complete' }).waitFor({ timeout: 15_000 });
+      await challenge.getByRole('button', { name: 'Complete' }).waitFor();
       assert.deepEqual(await seriousViolations(page), []);
       const inner = page.frames().find((f) => f.url().includes('/frames/challenge'))!;
       assert.deepEqual(await seriousViolations(inner), []);
@@ -88,7 +89,7 @@ describe('axe-core in the 3-D Secure challenge and the wallet sheet: left to rig
         const { page, context } = await look.open({ factory: 'paymentFlow', options: { layout: 'stack', language, theme }, css, context: { bypassCSP: true } });
         try {
           await payInFlow(page, digitsOf(CARDS.challenge));
-          await page.frameLocator('dialog iframe').locator('button[value=complete]').waitFor({ timeout: 15_000 });
+          await page.frameLocator('dialog iframe').locator('button[value=complete]').waitFor();
           const inner = frameOf(page, 'challenge');
           assert.equal(await inner.evaluate(() => document.documentElement.dir), language === 'ar' ? 'rtl' : 'ltr');
           assert.deepEqual(await seriousViolations(page), []);
@@ -125,32 +126,28 @@ describe('keyboard only', () => {
           while (active?.shadowRoot?.activeElement) active = active.shadowRoot.activeElement;
           return active?.getAttribute('autocomplete') ?? null;
         });
-      // From the top of the page, Tab until the card number has focus.
-      await page.keyboard.press('Tab');
-      for (let i = 0; i < 20 && (await focusedField()) !== 'cc-number'; i++) await page.keyboard.press('Tab');
+      // From the top of the page, Tab (each time once the focus has moved) until the card number has focus.
+      await pressTab(page);
+      for (let i = 0; i < 20 && (await focusedField()) !== 'cc-number'; i++) await pressTab(page);
       assert.equal(await focusedField(), 'cc-number', 'Tab reaches the card number');
-      await page.keyboard.type(digitsOf(CARDS.challenge));
-      await page.keyboard.press('Tab');
-      await page.keyboard.type('1230');
-      await page.keyboard.press('Tab');
-      await page.keyboard.type(cscFor(CARDS.challenge));
-      await page.keyboard.press('Tab');
-      await page.keyboard.type('Ada Lovelace');
-      await page.keyboard.press('Tab');
-      // Focus leaves the cross-site frame through the browser process: wait for it to arrive.
-      await page.waitForFunction(() => document.activeElement?.id === 'pay', undefined, { timeout: 5_000 }).catch(() => {});
+      for (const text of [digitsOf(CARDS.challenge), '1230', cscFor(CARDS.challenge), 'Ada Lovelace']) {
+        await page.keyboard.type(text);
+        await pressTab(page);
+      }
+      // Focus left the cross-site frame for Pay.
       assert.equal(await page.evaluate(() => document.activeElement?.id), 'pay');
       await page.keyboard.press('Enter');
       // The challenge modal takes focus; Tab reaches Complete inside it.
       const inner = async () => page.frames().find((f) => f.url().includes('/frames/challenge'));
-      await page.waitForFunction(() => document.querySelector('cpe-card')?.shadowRoot?.querySelector('dialog[open]'), undefined, { timeout: 15_000 });
-      let challenge: Frame | undefined;
-      for (let i = 0; i < 50 && !(challenge = await inner()); i++) await page.waitForTimeout(100);
-      await challenge!.waitForSelector('button[value="complete"]:enabled');
-      for (let i = 0; i < 10 && !(await challenge!.evaluate(() => (document.activeElement as HTMLButtonElement | null)?.value === 'complete')); i++) await page.keyboard.press('Tab');
+      await page.waitForFunction(() => document.querySelector('cpe-card')?.shadowRoot?.querySelector('dialog[open]'));
+      const challenge: Frame = await waitFor('the challenge frame', inner);
+      await challenge.waitForSelector('button[value="complete"]:enabled');
+      // One Tab from the dialog reaches Complete, once the focus has moved into the frame.
+      await page.keyboard.press('Tab');
+      await challenge.waitForFunction(() => document.hasFocus() && (document.activeElement as HTMLButtonElement | null)?.value === 'complete');
       await page.keyboard.press('Enter');
       const status = page.locator('#status[data-state="success"], #status[data-state="failure"]');
-      await status.waitFor({ timeout: 20_000 });
+      await status.waitFor();
       assert.equal(await status.getAttribute('data-state'), 'success', (await status.textContent()) ?? '');
       // Focus came back to the page after the modal closed.
       assert.notEqual(await page.evaluate(() => document.activeElement?.tagName), 'BODY');
@@ -164,7 +161,7 @@ describe('keyboard only', () => {
     try {
       await typeCard(page, CARDS.challenge);
       await pressPay(page);
-      await page.frameLocator('dialog iframe').getByRole('button', { name: 'Complete' }).waitFor({ timeout: 15_000 });
+      await page.frameLocator('dialog iframe').getByRole('button', { name: 'Complete' }).waitFor();
       await pressEscape(page, (timeout) => page.locator('#status[data-state="failure"]').waitFor({ timeout }));
       assert.equal(await page.evaluate(() => !!document.querySelector('cpe-card')?.shadowRoot?.querySelector('dialog[open]')), false);
       assert.ok((await page.evaluate(() => (window as unknown as { __cpeEvents: string[] }).__cpeEvents)).includes('cpe:error'));

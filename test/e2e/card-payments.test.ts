@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { CARDS, assertNoCardDataOnMerchantPage, cpeEvents, openCheckout, pay, typeCard, verifyShown, type CardName } from './helpers/checkout.ts';
 import { startStack, type Stack } from '../../testkit/stack.ts';
+import { waitFor } from '../../testkit/wait.ts';
 
 /**
  * A shopper pays on the demo merchant (another origin than the service) with every test card of the
@@ -33,14 +34,6 @@ const OUTCOMES: Record<CardName, { state: 'success' | 'failure'; text: RegExp; i
   attachRetriable: { state: 'failure', text: /try again/i, intent: 'requires_payment_method' },
 };
 
-async function waitFor(check: () => Promise<boolean>, what: string, timeoutMs = 5_000): Promise<void> {
-  const until = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > until) assert.fail(`timed out: ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
-
 const intentOf = async (id: string) =>
   (await fetch(`${stack.serviceUrl}/v1/payment_intents/${id}`, { headers: { authorization: `Bearer ${stack.service.credentials.licenceKey}` } })).json();
 
@@ -52,7 +45,8 @@ for (const mode of ['direct', 'middleware'] as const) {
         try {
           const id = await page.evaluate(() => document.body.dataset.intent!);
           // The browser session started: the intent waits for a card (contract's typical order).
-          await waitFor(async () => (await intentOf(id)).status === 'requires_payment_method', 'the intent waits for a card once the frame has started the session');
+          // Nothing announces it to this test: the service's state is asked until it says so.
+          await waitFor('the intent waits for a card once the frame has started the session', async () => (await intentOf(id)).status === 'requires_payment_method');
           await typeCard(page, CARDS[name]);
           const outcome = await pay(page, expected.challenge);
           assert.equal(outcome.state, expected.state, outcome.text);

@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { clickOrPress } from './helpers/frame-click.ts';
 import { startStack, type Stack } from '../../testkit/stack.ts';
+import { scaled } from '../../testkit/time.ts';
 
 /**
  * The 3-D Secure challenge page in a real browser: framed by the merchant page (another origin), it
@@ -9,7 +10,7 @@ import { startStack, type Stack } from '../../testkit/stack.ts';
  * that page handed to the challenge's `ready` (the service origin's, naming the uuid of its fragment),
  * while the intent moves on the server. On the window, only `ready` with that uuid.
  */
-describe('3-D Secure challenge in Chromium', { timeout: 60_000 }, () => {
+describe('3-D Secure challenge in Chromium', { timeout: scaled(60_000) }, () => {
   let stack: Stack;
   before(async () => {
     stack = await startStack();
@@ -71,15 +72,15 @@ describe('3-D Secure challenge in Chromium', { timeout: 60_000 }, () => {
       return session;
     }, challenge.url);
     const frame = page.frameLocator('iframe[title="3-D Secure"]');
-    await frame.getByText('£12.34').first().waitFor({ timeout: 10_000 });
+    await frame.getByText('£12.34').first().waitFor();
     if (button === 'Escape') {
       // Enabled once the page's script has put the fragment into the form's action.
-      await frame.locator('button[value="complete"]:enabled').waitFor({ timeout: 10_000 });
+      await frame.locator('button[value="complete"]:enabled').waitFor();
       await frame.getByRole('button', { name: 'Complete' }).focus();
       await page.keyboard.press('Escape');
     }
     const answered = (timeout: number) => page.waitForFunction(() => (window as unknown as { heard: unknown[] }).heard[0], undefined, { timeout, polling: 100 });
-    if (button !== 'Escape') await clickOrPress(frame.getByRole('button', { name: button }), answered, { timeout: 10_000 });
+    if (button !== 'Escape') await clickOrPress(frame.getByRole('button', { name: button }), answered, { timeout: scaled(10_000) });
     const heard = await answered(10_000);
     const message = (await heard.jsonValue()) as { origin: string; data: unknown };
     const onWindow = (await page.evaluate(() => (window as unknown as { onWindow: Array<{ data: unknown }> }).onWindow)).map((m) => m.data);

@@ -4,6 +4,7 @@ import type { FrameLocator, Page } from 'playwright-core';
 import { CARDS, cscFor, digitsOf, watchMerchantPage, assertNoCardDataOnMerchantPage, verifyShown } from './helpers/checkout.ts';
 import { startStack, type Stack } from '../../testkit/stack.ts';
 import { answerChallenge } from './helpers/frame-click.ts';
+import { painted } from './helpers/settle.ts';
 
 /**
  * Flows, wallets and Checkout Context on the demo merchant (another origin than the service), each
@@ -60,10 +61,10 @@ describe('payment flow (plain HTML page: the SDK, <cpe-elements> and <cpe-paymen
     try {
       const frame = flowFrame(page);
       const pay = frame.getByRole('button', { name: 'Pay £12.34' });
-      await pay.waitFor({ timeout: 15_000 });
+      await pay.waitFor();
       await typeInto(frame, CARDS.visa);
       await pay.click();
-      await frame.getByText('Payment complete.').waitFor({ timeout: 20_000 });
+      await frame.getByText('Payment complete.').waitFor();
       const id = await intentOfPage(page, 'cpe-payment-flow');
       const result = await verify(id);
       assert.equal(result.status, 'success');
@@ -79,13 +80,13 @@ describe('payment flow (plain HTML page: the SDK, <cpe-elements> and <cpe-paymen
     const { page, close } = await open('/components/flow');
     try {
       const frame = flowFrame(page);
-      await frame.getByRole('button', { name: 'Pay £12.34' }).waitFor({ timeout: 15_000 });
+      await frame.getByRole('button', { name: 'Pay £12.34' }).waitFor();
       await typeInto(frame, CARDS.declined);
       await frame.getByRole('button', { name: 'Pay £12.34' }).click();
-      await frame.getByRole('button', { name: 'Try again' }).click({ timeout: 20_000 });
+      await frame.getByRole('button', { name: 'Try again' }).click();
       await typeInto(frame, CARDS.visa);
       await frame.getByRole('button', { name: 'Pay £12.34' }).click();
-      await frame.getByText('Payment complete.').waitFor({ timeout: 20_000 });
+      await frame.getByText('Payment complete.').waitFor();
       const id = await intentOfPage(page, 'cpe-payment-flow');
       const intent = await service(`/${id}`);
       assert.deepEqual(
@@ -103,11 +104,11 @@ describe('payment flow (plain HTML page: the SDK, <cpe-elements> and <cpe-paymen
     const { page, close } = await open('/components/flow');
     try {
       const frame = flowFrame(page);
-      await frame.getByRole('button', { name: 'Pay £12.34' }).waitFor({ timeout: 15_000 });
+      await frame.getByRole('button', { name: 'Pay £12.34' }).waitFor();
       await typeInto(frame, CARDS.challenge);
       await frame.getByRole('button', { name: 'Pay £12.34' }).click();
       await answerChallenge(page);
-      await frame.getByText('Payment complete.').waitFor({ timeout: 20_000 });
+      await frame.getByText('Payment complete.').waitFor();
       const result = await verify(await intentOfPage(page, 'cpe-payment-flow'));
       assert.equal(result.status, 'success');
       assert.equal(result.auth.three_ds, 'challenge_completed');
@@ -120,11 +121,11 @@ describe('payment flow (plain HTML page: the SDK, <cpe-elements> and <cpe-paymen
     const { page, close } = await open('/components/flow');
     try {
       const frame = flowFrame(page);
-      await frame.getByRole('button', { name: 'Pay £12.34' }).waitFor({ timeout: 15_000 });
+      await frame.getByRole('button', { name: 'Pay £12.34' }).waitFor();
       await typeInto(frame, CARDS.attachFail);
       await frame.getByRole('button', { name: 'Pay £12.34' }).click();
       // The reason, in the Flow's language, said once (the button below says what to do).
-      await frame.getByText('This card cannot be used. Use another card.', { exact: true }).waitFor({ timeout: 20_000 });
+      await frame.getByText('This card cannot be used. Use another card.', { exact: true }).waitFor();
       const events = await page.evaluate(() => (window as unknown as { __cpeEvents: string[] }).__cpeEvents);
       assert.ok(!events.includes('cpe:confirm:start'), `no confirm after a failed attach: ${events.join(', ')}`);
       const intent = await service(`/${await intentOfPage(page, 'cpe-payment-flow')}`);
@@ -141,10 +142,10 @@ describe('verify flow', () => {
     try {
       const frame = flowFrame(page, 'cpe-verify-flow');
       const button = frame.getByRole('button', { name: 'Verify Card' });
-      await button.waitFor({ timeout: 15_000 });
+      await button.waitFor();
       await typeInto(frame, CARDS.visa);
       await button.click();
-      await frame.getByText('Card verified.').waitFor({ timeout: 20_000 });
+      await frame.getByText('Card verified.').waitFor();
       const result = await verify(await intentOfPage(page, 'cpe-verify-flow'));
       assert.equal(result.status, 'success');
       assert.equal(result.auth.amount, 0);
@@ -189,7 +190,7 @@ describe('several flows on one page', () => {
       const first = page.frameLocator('#flow-one iframe');
       await typeInto(first, CARDS.visa);
       await first.getByRole('button', { name: 'Pay £12.34' }).click();
-      await first.getByText('Payment complete.').waitFor({ timeout: 20_000 });
+      await first.getByText('Payment complete.').waitFor();
     } finally {
       await close();
     }
@@ -199,13 +200,13 @@ describe('several flows on one page', () => {
 /** Presses a wallet button (in its frame), then answers the wallet test sheet in the modal dialog. */
 async function useWallet(page: Page, mount: string, answer: 'visa' | 'declined' | 'cancel') {
   const button = page.frameLocator(`${mount} iframe`).first().getByRole('button');
-  await button.click({ timeout: 15_000 });
+  await button.click();
   const sheet = page.frameLocator('dialog iframe');
   if (answer === 'cancel') {
-    await sheet.getByRole('button', { name: 'Cancel' }).click({ timeout: 15_000 });
+    await sheet.getByRole('button', { name: 'Cancel' }).click();
     return;
   }
-  await sheet.getByLabel(answer === 'visa' ? /4242/ : /0002/).check({ timeout: 15_000 });
+  await sheet.getByLabel(answer === 'visa' ? /4242/ : /0002/).check();
   await sheet.getByRole('button', { name: 'Approve' }).click();
 }
 
@@ -218,7 +219,7 @@ describe('wallets (test keys: the service wallet test sheet)', () => {
       const { page, close, problems } = await open('/components/wallets');
       try {
         await useWallet(page, mount, 'visa');
-        await page.locator(statusId, { hasText: `Paid with wallet ${wallet}.` }).waitFor({ timeout: 20_000 });
+        await page.locator(statusId, { hasText: `Paid with wallet ${wallet}.` }).waitFor();
         const shown = JSON.parse((await page.locator('#verify').textContent())!);
         assert.equal(shown.status, 'success');
         assert.equal(shown.fulfil, true);
@@ -233,7 +234,7 @@ describe('wallets (test keys: the service wallet test sheet)', () => {
       try {
         await useWallet(page, mount, 'cancel');
         // The page says so (wallet A's cpe:wallet:cancel as much as wallet B's onCancel).
-        await page.locator(statusId, { hasText: 'Cancelled: nothing was paid.' }).waitFor({ timeout: 10_000 });
+        await page.locator(statusId, { hasText: 'Cancelled: nothing was paid.' }).waitFor();
         assert.equal(await page.evaluate(() => !!document.querySelector('cpe-wallet-a, cpe-wallet-b')?.shadowRoot?.querySelector('dialog[open]')), false);
         assert.equal(await page.locator('#verify').textContent(), '');
       } finally {
@@ -245,9 +246,9 @@ describe('wallets (test keys: the service wallet test sheet)', () => {
       const { page, close } = await open('/components/wallets');
       try {
         await useWallet(page, mount, 'declined');
-        await page.locator(statusId, { hasText: 'Declined' }).waitFor({ timeout: 20_000 });
+        await page.locator(statusId, { hasText: 'Declined' }).waitFor();
         await useWallet(page, mount, 'visa');
-        await page.locator(statusId, { hasText: `Paid with wallet ${wallet}.` }).waitFor({ timeout: 20_000 });
+        await page.locator(statusId, { hasText: `Paid with wallet ${wallet}.` }).waitFor();
       } finally {
         await close();
       }
@@ -258,7 +259,7 @@ describe('wallets (test keys: the service wallet test sheet)', () => {
     const { page, close } = await open('/components/wallets');
     try {
       const button = page.frameLocator('#wallet-a iframe').first().getByRole('button');
-      await button.waitFor({ timeout: 15_000 });
+      await button.waitFor();
       // Every frame, where the sheet's frame is on the page (its top and bottom).
       await page.evaluate(`(() => {
         const boxes = (window.sheetBoxes = []);
@@ -271,8 +272,9 @@ describe('wallets (test keys: the service wallet test sheet)', () => {
         })();
       })()`);
       await button.click();
-      await page.frameLocator('dialog iframe').getByRole('button', { name: 'Approve' }).waitFor({ timeout: 15_000 });
-      await page.waitForTimeout(700);
+      // Approve arms after the sheet has been fully visible for half a second: it has fitted its content by then.
+      await page.frameLocator('dialog iframe').locator('button.approve:enabled').waitFor();
+      await painted(page);
       const boxes = (await page.evaluate('window.sheetBoxes')) as { top: number; bottom: number }[];
       assert.ok(boxes.length >= 2, `the sheet fitted its content: ${JSON.stringify(boxes)}`);
       assert.deepEqual(new Set(boxes.map((b) => b.top)).size, 1, `the sheet's top moved: ${JSON.stringify(boxes)}`);
@@ -288,21 +290,21 @@ describe('Checkout Context', () => {
     try {
       const requests: string[] = [];
       page.on('request', (r) => requests.push(new URL(r.url()).pathname));
-      await page.waitForFunction(() => document.body.dataset.ready === 'true', undefined, { timeout: 15_000 });
+      await page.waitForFunction(() => document.body.dataset.ready === 'true');
       const frame = page.frameLocator('#cc-flow iframe').first();
       await frame.getByRole('button', { name: 'Pay £12.34' }).waitFor();
       assert.equal(await page.frameLocator('#cc-wallet-a iframe').first().getByRole('button').count(), 1, 'wallet A is visible before any intent');
       assert.ok(!requests.includes('/api/cpe/exchange') && !requests.includes('/api/payment-intents'), 'no intent yet');
       await typeInto(frame, CARDS.visa);
       await frame.getByRole('button', { name: 'Pay £12.34' }).click();
-      await frame.getByText('Payment complete.').waitFor({ timeout: 20_000 });
+      await frame.getByText('Payment complete.').waitFor();
       assert.ok(requests.includes('/api/cpe/exchange'), 'the context was exchanged at commit');
       const id = await page.evaluate(async () => ((await (document.querySelector('cpe-payment-flow') as any).controller.getPaymentIntentId()) as string));
       const result = await verify(id);
       assert.equal(result.status, 'success');
       assert.match(result.auth.identifier, /^basket-42-/);
       // The page shows what happened: the status, and the backend's verify in its panel.
-      await page.locator('#cc-status', { hasText: 'Paid with the card.' }).waitFor({ timeout: 10_000 });
+      await page.locator('#cc-status', { hasText: 'Paid with the card.' }).waitFor();
       assert.equal((await verifyShown(page))?.status, 'success');
       assert.deepEqual(problems, []);
 
@@ -310,7 +312,7 @@ describe('Checkout Context', () => {
       const refused: string[] = [];
       page.on('response', (r) => r.status() >= 400 && refused.push(`${r.status()} ${r.url()}`));
       await page.frameLocator('#cc-wallet-a iframe').first().getByRole('button').click();
-      await page.locator('#cc-status', { hasText: 'Already paid: nothing more to pay.' }).waitFor({ timeout: 10_000 });
+      await page.locator('#cc-status', { hasText: 'Already paid: nothing more to pay.' }).waitFor();
       assert.equal(await page.evaluate(() => !!document.querySelector('cpe-wallet-a')?.shadowRoot?.querySelector('dialog[open]')), false, 'no sheet opened');
       assert.deepEqual(refused, []);
       assert.deepEqual(problems, []);

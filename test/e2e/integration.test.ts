@@ -2,6 +2,8 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { CARDS, openCheckout, typeCard } from './helpers/checkout.ts';
 import { parseCsp, startStack, type Stack } from '../../testkit/stack.ts';
+import { waitFor } from '../../testkit/wait.ts';
+import { pressTab } from './helpers/frame-click.ts';
 
 /** What integrators hit with other SDKs, on the demo merchant's pages (another origin than the service). */
 let stack: Stack;
@@ -36,7 +38,7 @@ describe('no 2 px frame, no flash while loading', () => {
         await route.continue();
       });
       await page.goto(`${stack.demoUrl}/components/card?layout=row`);
-      await page.waitForFunction(() => document.querySelector('cpe-card')?.shadowRoot?.querySelectorAll('iframe').length === 1, undefined, { timeout: 10_000 });
+      await page.waitForFunction(() => document.querySelector('cpe-card')?.shadowRoot?.querySelectorAll('iframe').length === 1);
       const loading = await page.evaluate(() => {
         const el = document.querySelector('cpe-card')!;
         const iframe = el.shadowRoot!.querySelector('iframe')!;
@@ -51,7 +53,7 @@ describe('no 2 px frame, no flash while loading', () => {
       assert.ok(loading.skeletonVisible, 'a skeleton shows while the frame loads');
       assert.equal(loading.iframeVisible, false, 'the frame stays hidden until ready');
       release();
-      await page.locator('#status[data-state="ready"]').waitFor({ timeout: 15_000 });
+      await page.locator('#status[data-state="ready"]').waitFor();
       const ready = await page.evaluate(() => {
         const el = document.querySelector('cpe-card')!;
         const iframe = el.shadowRoot!.querySelector('iframe')!;
@@ -77,7 +79,6 @@ describe('no 2 px frame, no flash while loading', () => {
       await page.waitForFunction(
         (h) => document.querySelector('cpe-card')!.shadowRoot!.querySelector('iframe')!.getBoundingClientRect().height > h,
         before,
-        { timeout: 5_000 },
       );
       const card = page.frames().find((f) => f.url().includes('/frames/card-form/'))!;
       assert.ok(await card.evaluate(() => document.documentElement.scrollHeight <= window.innerHeight + 1), 'no clipping');
@@ -130,12 +131,12 @@ describe('focus and keyboard', () => {
       await page.waitForFunction(() => document.activeElement?.tagName === 'CPE-CARD');
       assert.equal(await focused(), 'cc-number');
       for (const next of ['cc-exp', 'cc-csc', 'cc-name']) {
-        await page.keyboard.press('Tab');
+        await pressTab(page);
         assert.equal(await focused(), next);
       }
-      await page.keyboard.press('Tab');
+      await pressTab(page);
       assert.equal(await page.evaluate(() => document.activeElement?.id), 'pay', 'Tab leaves the frame to the next control of the page');
-      await page.keyboard.press('Shift+Tab');
+      await pressTab(page, 'Shift+Tab');
       assert.equal(await focused(), 'cc-name', 'Shift+Tab comes back into the frame');
     } finally {
       await context.close();
@@ -168,10 +169,9 @@ describe('autofill', () => {
         }, value);
       }
       const valueIn = (field: string) => page.frameLocator(`iframe[title="${field}"]`).locator('input:not([aria-hidden="true"])').first();
-      await page.waitForTimeout(300);
-      assert.equal(await valueIn('Expiry date').inputValue(), '12 / 30');
-      assert.equal(await valueIn('Security code').inputValue(), '739');
-      assert.equal(await valueIn('Name on card').inputValue(), 'Ada Lovelace');
+      // The other frames get their parts over the group's channel: each is awaited.
+      for (const [field, value] of [['Expiry date', '12 / 30'], ['Security code', '739'], ['Name on card', 'Ada Lovelace']] as const)
+        assert.equal(await waitFor(`${field} autofilled`, async () => ((await valueIn(field).inputValue()) === value ? value : undefined)), value);
     } finally {
       await context.close();
     }
@@ -189,13 +189,18 @@ describe('frames for an unknown merchant render nothing', () => {
     const { page, context } = await stack.newPage();
     try {
       await page.goto(`${stack.demoUrl}/components/html`);
-      await page.evaluate((src) => {
-        const iframe = document.createElement('iframe');
-        iframe.id = 'bogus';
-        iframe.src = `${src}#00000000-0000-4000-8000-000000000000`;
-        document.body.append(iframe);
-      }, bogus);
-      await page.waitForTimeout(1_000);
+      // The browser's answer to a refused frame is its error page: it has loaded once the load event came.
+      await page.evaluate(
+        (src) =>
+          new Promise((loaded) => {
+            const iframe = document.createElement('iframe');
+            iframe.id = 'bogus';
+            iframe.onload = loaded;
+            iframe.src = `${src}#00000000-0000-4000-8000-000000000000`;
+            document.body.append(iframe);
+          }),
+        bogus,
+      );
       assert.equal(await page.frameLocator('#bogus').getByLabel('Card number').count(), 0);
     } finally {
       await context.close();

@@ -3,6 +3,7 @@ import { after, before, describe, it } from 'node:test';
 import type { Page } from 'playwright-core';
 import { DARK_PAGE, frameOf, lookFrame as card, openSheet, payInFlow as pay, startLook, type LookSetup } from './helpers/look.ts';
 import { startStack, type Stack } from '../../testkit/stack.ts';
+import { painted } from './helpers/settle.ts';
 
 /**
  * How the frames look and speak, against the real service and its built frames, from a merchant page
@@ -111,8 +112,8 @@ describe('the Flow after success and failure', () => {
   it('success: the Pay button is gone and the element is as tall as what it shows', () =>
     opened({ factory: 'paymentFlow', options: { layout: 'stack' } }, async (page) => {
       await pay(page, '4242424242424242');
-      await card(page).locator('.status.success').waitFor({ timeout: 20_000 });
-      await page.waitForTimeout(300);
+      await card(page).locator('.status.success').waitFor();
+      await painted(page);
       const shown = await frameOf(page, 'flow').evaluate(() => {
         const el = document.querySelector('cpe-flow-form')!;
         const button = el.shadowRoot!.querySelector('button.action')!;
@@ -135,7 +136,7 @@ describe('the Flow after success and failure', () => {
     it(`failure (${number}): the reason said once, then Try again; no Pay button`, () =>
       opened({ factory: 'paymentFlow', options: { layout: 'row' }, width: 700 }, async (page) => {
         await pay(page, number);
-        await card(page).locator('.status.failure').waitFor({ timeout: 20_000 });
+        await card(page).locator('.status.failure').waitFor();
         assert.equal(await card(page).locator('[role=status]').textContent(), reason);
         assert.equal(await card(page).locator('button.action').isVisible(), false);
         assert.deepEqual(await card(page).locator('button:visible').allTextContents(), ['Try again']);
@@ -145,7 +146,7 @@ describe('the Flow after success and failure', () => {
   it('German: the reason in German, the button too', () =>
     opened({ factory: 'paymentFlow', options: { layout: 'stack', language: 'de' } }, async (page) => {
       await pay(page, '4000000000009995');
-      await card(page).locator('.status.failure').waitFor({ timeout: 20_000 });
+      await card(page).locator('.status.failure').waitFor();
       assert.equal(await card(page).locator('[role=status]').textContent(), 'Ihre Karte ist nicht ausreichend gedeckt.');
       assert.deepEqual(await card(page).locator('button:visible').allTextContents(), ['Erneut versuchen']);
     }));
@@ -156,7 +157,7 @@ describe('the 3-D Secure challenge and the wallet sheet follow the element', () 
     opened({ factory: 'paymentFlow', options: { layout: 'stack', language: 'de' }, css: DARK_PAGE }, async (page) => {
       await pay(page, '4000000000003220');
       const challenge = page.frameLocator('dialog iframe');
-      await challenge.locator('button[value=complete]').waitFor({ timeout: 20_000 });
+      await challenge.locator('button[value=complete]').waitFor();
       const dialog = await page.evaluate(() => {
         const d = document.querySelector('cpe-payment-flow')!.shadowRoot!.querySelector('dialog')!;
         return { className: d.className, lang: d.lang, title: d.querySelector('h2')!.textContent, close: d.querySelector('button')!.getAttribute('aria-label'), focused: d.matches(':focus'), outline: getComputedStyle(d).outlineStyle, background: getComputedStyle(d).backgroundColor };
@@ -166,14 +167,14 @@ describe('the 3-D Secure challenge and the wallet sheet follow the element', () 
       const shown = await inner.evaluate(() => ({ lang: document.documentElement.lang, dark: document.documentElement.className, h1: document.querySelector('h1')!.textContent, amount: document.querySelector('.amount')!.textContent, buttons: [...document.querySelectorAll('button')].map((b) => b.textContent), background: getComputedStyle(document.body).backgroundColor }));
       assert.deepEqual(shown, { lang: 'de', dark: 'dark', h1: '3-D-Secure-Testabfrage', amount: '12,34\u00a0£', buttons: ['Bestätigen', 'Ablehnen'], background: 'rgb(22, 24, 28)' });
       await challenge.locator('button[value=complete]').click();
-      await card(page).locator('.status.success').waitFor({ timeout: 20_000 });
+      await card(page).locator('.status.success').waitFor();
       assert.equal(await card(page).locator('[role=status]').textContent(), 'Zahlung abgeschlossen.');
     }));
 
   it('Arabic on a light page: the wallet sheet right to left and light; the dialog fits the sheet', () =>
     opened({ factory: 'walletA', options: { language: 'ar', total: { amount: 1234, label: 'Order 42' }, appearance: { type: 'buy' } }, context: { colorScheme: 'dark' } }, async (page) => {
       await openSheet(page);
-      await page.waitForTimeout(300);
+      await painted(page);
       const inner = page.frames().find((f) => f.url().includes('/frames/wallet-sheet/'))!;
       const shown = await inner.evaluate(() => {
         const el = document.querySelector('cpe-wallet-sheet')!;

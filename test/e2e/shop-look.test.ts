@@ -1,12 +1,12 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import type { Page } from 'playwright-core';
 import { seriousViolations } from './helpers/axe.ts';
 import { CARDS } from './helpers/checkout.ts';
 import { cardFrame, checkout, fillBasket, METHODS, openShop, orderShown, typeShopCard } from './helpers/shop.ts';
 import { dialogClosed, pressEscape } from './helpers/frame-click.ts';
 import { shot, SHOTS } from './helpers/screenshots.ts';
 import { startStack, type Stack } from '../../testkit/stack.ts';
+import { painted, settled } from './helpers/settle.ts';
 
 /**
  * Every demo page, light and dark, in a left-to-right and a right-to-left language: axe-core finds no
@@ -23,16 +23,6 @@ before(async () => {
 after(async () => {
   await stack?.close();
 });
-
-/** Waits until the page's frames have loaded and painted (the SDK mounts after the page's load). */
-async function settled(page: Page): Promise<void> {
-  await page.waitForLoadState('load');
-  // The shop's checkout says when its element is mounted; the component pages' scripts run after load.
-  if (await page.locator('script[src="/shop-checkout.js"]').count()) await page.waitForSelector('body[data-ready]', { state: 'attached', timeout: 20_000 });
-  else await page.waitForTimeout(1_000);
-  for (const frame of page.frames()) await frame.waitForLoadState('load').catch(() => {});
-  await page.waitForTimeout(300);
-}
 
 describe('axe-core on every demo page: no serious or critical violation', () => {
   for (const lang of ['en', 'ar']) {
@@ -94,12 +84,12 @@ describe('the README\'s pictures', { skip: !SHOTS && 'set CPE_SCREENSHOTS=1 to t
       await typeShopCard(page, CARDS.challenge);
       await page.locator('#pay:not([disabled])').waitFor();
       await page.locator('body').click({ position: { x: 5, y: 300 } });
-      await page.waitForTimeout(800);
+      await painted(page);
       await shot(page, 'checkout-card-complete', panel);
       await page.locator('#pay').click();
       const challenge = page.frameLocator('dialog iframe').getByRole('button', { name: 'Complete' });
-      await challenge.waitFor({ timeout: 15_000 });
-      await page.waitForTimeout(500);
+      await challenge.waitFor();
+      await painted(page);
       await shot(page, 'challenge');
       await challenge.click();
       await orderShown(page);
@@ -109,8 +99,8 @@ describe('the README\'s pictures', { skip: !SHOTS && 'set CPE_SCREENSHOTS=1 to t
       await fillBasket(page);
       await checkout(page, stack, 'wallet-a');
       await page.frameLocator('#pay-element iframe').first().getByRole('button').click();
-      await page.frameLocator('dialog iframe').getByRole('button', { name: 'Approve' }).waitFor({ timeout: 15_000 });
-      await page.waitForTimeout(500);
+      await page.frameLocator('dialog iframe').getByRole('button', { name: 'Approve' }).waitFor();
+      await painted(page);
       await shot(page, 'wallet-sheet');
       await pressEscape(page, dialogClosed(page));
       // The inbox with a conversation.
@@ -155,7 +145,7 @@ describe('the README\'s pictures', { skip: !SHOTS && 'set CPE_SCREENSHOTS=1 to t
         await cardFrame(page).locator('body').click({ position: { x: 2, y: 2 } }).catch(() => {});
         await page.locator('h1').click();
         // The fields' transitions (valid, focus) end before the picture.
-        await page.waitForTimeout(800);
+        await painted(page);
         await shot(page, `checkout-${name}`);
       } finally {
         await context.close();

@@ -76,9 +76,9 @@ describe("the README's page and backend", () => {
       await frame.getByLabel('Security code').pressSequentially(cscFor(CARDS.challenge));
       assert.equal(await page.locator('#pay').isDisabled(), true, 'Pay waits while the form is incomplete');
       await frame.getByLabel('Name on card').fill('Ada Lovelace');
-      await page.locator('#pay:not([disabled])').click({ timeout: 5_000 });
+      await page.locator('#pay:not([disabled])').click();
       await answerChallenge(page);
-      await page.locator('#status', { hasText: 'Paid. Thank you!' }).waitFor({ timeout: 20_000 });
+      await page.locator('#status', { hasText: 'Paid. Thank you!' }).waitFor();
       assert.deepEqual(problems.filter((p) => !p.includes('404')), []);
     } finally {
       await context.close();

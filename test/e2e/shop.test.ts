@@ -4,7 +4,7 @@ import type { Page } from 'playwright-core';
 import { CARDS, cscFor, digitsOf } from './helpers/checkout.ts';
 import { cardFrame, checkout, fillBasket, openShop, orderShown, typeShopCard, useWallet, type Method } from './helpers/shop.ts';
 import { startStack, type Stack } from '../../testkit/stack.ts';
-import { answerChallenge } from './helpers/frame-click.ts';
+import { answerChallenge, pressTab } from './helpers/frame-click.ts';
 
 /**
  * A shopper buys in the demo shop with every component: products, basket, checkout, and the order
@@ -26,11 +26,11 @@ const PAID_CHECKS = (reference: string, amount = '3250') => ({
   checkReference: { expected: reference, got: reference, passed: true },
 });
 
-/** Presses Tab until `focused()` holds (at most 40 times). */
+/** Presses Tab, each time once the focus has moved, until `focused()` holds (at most 40 times). */
 async function tabUntil(page: Page, focused: () => Promise<boolean>, what: string): Promise<void> {
   for (let i = 0; i < 40; i++) {
     if (await focused()) return;
-    await page.keyboard.press('Tab');
+    await pressTab(page);
   }
   assert.fail(`Tab never reached ${what}`);
 }
@@ -50,7 +50,7 @@ describe('buying in the shop', () => {
       assert.equal(await page.locator('#basket-total').textContent(), '£8.50');
       await tabUntil(page, activeIs(page, 'a[href="/checkout"]'), 'Go to checkout');
       await page.keyboard.press('Enter');
-      await page.locator('#status[data-state="incomplete"]').waitFor({ timeout: 20_000 });
+      await page.locator('#status[data-state="incomplete"]').waitFor();
       assert.equal(await page.locator('#pay').isDisabled(), true, 'Pay waits for a complete form');
       const frame = page.frames().find((f) => f.url().includes('/frames/card-form/'))!;
       const focusedField = () =>
@@ -62,11 +62,9 @@ describe('buying in the shop', () => {
       await tabUntil(page, focusedField, 'the card number');
       for (const text of [digitsOf(CARDS.visa), '1230', cscFor(CARDS.visa), 'Ada Lovelace']) {
         await page.keyboard.type(text);
-        await page.keyboard.press('Tab');
+        await pressTab(page);
       }
-      await page.locator('#pay:not([disabled])').waitFor({ timeout: 5_000 });
-      await page.waitForFunction(() => document.activeElement?.id === 'pay', undefined, { timeout: 5_000 }).catch(() => {});
-      if ((await page.evaluate(() => document.activeElement?.id)) !== 'pay') await page.keyboard.press('Tab');
+      await page.locator('#pay:not([disabled])').waitFor();
       assert.equal(await page.evaluate(() => document.activeElement?.id), 'pay');
       await page.keyboard.press('Enter');
       const order = await orderShown(page);
@@ -142,7 +140,7 @@ describe('every outcome shows on the page', () => {
       await checkout(page, stack, 'card');
       await typeShopCard(page, CARDS.declined);
       await page.locator('#pay:not([disabled])').click();
-      await page.locator('#status[data-state="failure"]').waitFor({ timeout: 20_000 });
+      await page.locator('#status[data-state="failure"]').waitFor();
       assert.match((await page.locator('#status').textContent())!, /^Not paid: .*declined/i);
       assert.match(page.url(), /\/checkout/);
       await typeShopCard(page, CARDS.visa);
@@ -161,9 +159,9 @@ describe('every outcome shows on the page', () => {
         await fillBasket(page);
         await checkout(page, stack, method);
         await useWallet(page, '#pay-element', 'cancel');
-        await page.locator('#status[data-state="cancelled"]', { hasText: 'Cancelled: nothing was paid.' }).waitFor({ timeout: 10_000 });
+        await page.locator('#status[data-state="cancelled"]', { hasText: 'Cancelled: nothing was paid.' }).waitFor();
         await useWallet(page, '#pay-element', 'declined');
-        await page.locator('#status[data-state="failure"]', { hasText: 'Not paid' }).waitFor({ timeout: 20_000 });
+        await page.locator('#status[data-state="failure"]', { hasText: 'Not paid' }).waitFor();
         assert.match(page.url(), /\/checkout/);
       } finally {
         await context.close();

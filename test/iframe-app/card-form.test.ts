@@ -4,6 +4,8 @@ import { LAYOUTS } from '../../protocol/schemas/frame-url.ts';
 import { CardForm } from '../../iframe-app/card-form/card-form.ts';
 import { en } from '../../iframe-app/shared/i18n.ts';
 import { future, input, leave, loadAxe, type } from './helpers.ts';
+import { fakeService } from './fake-service.ts';
+import { scaled } from '../../testkit/time.ts';
 
 const NAMES = { number: 'Card number', expiry: 'Expiry date', cvc: 'Security code', name: 'Name on card' };
 
@@ -122,35 +124,29 @@ describe('<cpe-card-form>', () => {
     await type(el, 'name', 'Ada');
     await el.tokenise().then(() => expect.fail('resolved'), (e) => expect(e.code).to.equal('no_session'));
     el.pubKey = 'pk_test_1';
-    el.session = { paymentIntentId: 'pi_1', sessionToken: 'st_1' };
-    const realFetch = window.fetch;
-    let sent: { url: string; init: RequestInit } | undefined;
-    window.fetch = async (url, init) => {
-      sent = { url: String(url), init: init! };
-      return new Response(JSON.stringify({ data: { cp_card_token: 'tok_1', scheme: 'visa', last4: '4242', expiry_month: 12, expiry_year: 2030, expires_at: 1 } }), { status: 200 });
-    };
-    try {
-      const result = await el.tokenise();
-      expect(result).to.deep.equal({ data: { cp_card_token: 'tok_1', scheme: 'visa', last4: '4242', expiry_month: 12, expiry_year: 2030 } });
-      expect(sent!.url).to.equal('/frames/tokenise');
-      const headers = sent!.init.headers as Record<string, string>;
-      expect(headers['X-CPE-Public-Key']).to.equal('pk_test_1');
-      expect(headers['X-CPE-Session-Token']).to.equal('st_1');
-      const body = JSON.parse(String(sent!.init.body));
-      expect(body.card).to.deep.include({ number: '4242424242424242', cvc: '123', name: 'Ada', exp_month: '12' });
-      window.fetch = async () => new Response(JSON.stringify({ error: { type: 'card_error', code: 'invalid_cvc', message: 'x', param: 'card[cvc]' } }), { status: 400 });
-      await el.tokenise().then(() => expect.fail('resolved'), (e) => expect(e).to.deep.equal({ code: 'invalid_cvc', message: en.cvcIncomplete, field: 'cvc' }));
-      await el.updateComplete;
-      expect(input(el, 'cvc').getAttribute('aria-invalid')).to.equal('true');
-      // The refusal stays when the shopper leaves the field unchanged, and goes when they change it.
-      await leave(el, 'cvc');
-      expect(el.shown.cvc).to.equal(en.cvcIncomplete);
-      expect(el.state().invalid).to.deep.equal(['cvc']);
-      await type(el, 'cvc', '124');
-      expect(el.shown.cvc).to.equal(undefined);
-    } finally {
-      window.fetch = realFetch;
-    }
+    const service = await fakeService({
+      'POST /frames/tokenise': [
+        { body: { data: { cp_card_token: 'tok_1', scheme: 'visa', last4: '4242', expiry_month: 12, expiry_year: 2030, expires_at: 1 } } },
+        { status: 400, body: { error: { type: 'card_error', code: 'invalid_cvc', message: 'x', param: 'card[cvc]' } } },
+      ],
+    });
+    el.session = service.session;
+    const result = await el.tokenise();
+    expect(result).to.deep.equal({ data: { cp_card_token: 'tok_1', scheme: 'visa', last4: '4242', expiry_month: 12, expiry_year: 2030 } });
+    const [sent] = await service.requests();
+    expect(`${sent!.method} ${sent!.path}`).to.equal('POST /frames/tokenise');
+    expect(sent!.headers['x-cpe-public-key']).to.equal('pk_test_1');
+    expect(sent!.headers['x-cpe-session-token']).to.equal(service.sessionToken);
+    expect(sent!.body.card).to.deep.include({ number: '4242424242424242', cvc: '123', name: 'Ada', exp_month: '12' });
+    await el.tokenise().then(() => expect.fail('resolved'), (e) => expect(e).to.deep.equal({ code: 'invalid_cvc', message: en.cvcIncomplete, field: 'cvc' }));
+    await el.updateComplete;
+    expect(input(el, 'cvc').getAttribute('aria-invalid')).to.equal('true');
+    // The refusal stays when the shopper leaves the field unchanged, and goes when they change it.
+    await leave(el, 'cvc');
+    expect(el.shown.cvc).to.equal(en.cvcIncomplete);
+    expect(el.state().invalid).to.deep.equal(['cvc']);
+    await type(el, 'cvc', '124');
+    expect(el.shown.cvc).to.equal(undefined);
   });
 
   it('focusAt first and last', async () => {
@@ -163,7 +159,7 @@ describe('<cpe-card-form>', () => {
 
   for (const theme of ['light', 'dark']) {
     it(`axe: no serious or critical violation in any layout (${theme}), messages shown`, async function () {
-      this.timeout(60_000);
+      this.timeout(scaled(60_000));
       const axe = await loadAxe();
       for (const layout of LAYOUTS) {
         const el = await form(layout, theme);

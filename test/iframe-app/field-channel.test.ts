@@ -3,6 +3,7 @@ import { CardFieldElement } from '../../iframe-app/field/card-field.ts';
 import { en } from '../../iframe-app/shared/i18n.ts';
 import { FieldMessage, fieldChannelName } from '../../protocol/schemas/field-channel.ts';
 import { future, input, loadAxe, type } from './helpers.ts';
+import { scaled } from '../../testkit/time.ts';
 
 /** Field elements of one group in this page: BroadcastChannel delivers between them as between frames. */
 async function group(fields: string[]) {
@@ -36,7 +37,8 @@ describe('field frames’ channel (cpe-card-field)', () => {
 
   it('tokenise with a missing sibling fails clearly after the timeout', async () => {
     const { els } = await group(['number', 'expiry', 'cvc']);
-    els.number!.collectTimeoutMs = 200;
+    // Long enough for the siblings that are there to answer on a slow machine; the missing one never does.
+    els.number!.collectTimeoutMs = scaled(2000);
     await type(els.number!, 'number', '4242424242424242');
     const error = await els.number!.tokenise().catch((e) => e);
     expect(error.code).to.equal('missing_field');
@@ -107,11 +109,13 @@ describe('field frames’ channel (cpe-card-field)', () => {
   });
 
   it('messages that do not parse are ignored', async () => {
-    const { id, els } = await group(['name']);
+    const { id, els } = await group(['name', 'cvc']);
     const channel = new BroadcastChannel(fieldChannelName(id));
     channel.postMessage({ cpe: 1, type: 'fill', field: 'name', value: 'x'.repeat(500) });
     channel.postMessage({ cpe: 2, type: 'fill', field: 'name', value: 'Eve' });
-    await new Promise((r) => setTimeout(r, 50));
+    // A channel delivers in order: once a valid message after them has been taken, they were handled.
+    channel.postMessage({ cpe: 1, type: 'fill', field: 'cvc', value: '321' });
+    await waitUntil(() => els.cvc!.values.cvc === '321', 'the valid message after them was not taken');
     expect(els.name!.values.name).to.equal('');
     channel.close();
     expect(FieldMessage.safeParse({ cpe: 1, type: 'reset' }).success).to.equal(true);
@@ -119,7 +123,7 @@ describe('field frames’ channel (cpe-card-field)', () => {
 
   for (const theme of ['light', 'dark']) {
     it(`axe: no serious or critical violation in the four field frames (${theme}), messages shown`, async function () {
-      this.timeout(30_000);
+      this.timeout(scaled(30_000));
       const axe = await loadAxe();
       const { root, els } = await group(['number', 'expiry', 'cvc', 'name']);
       for (const el of Object.values(els)) el.theme = theme as 'light' | 'dark';

@@ -2,19 +2,16 @@ import { expect, waitUntil } from '@open-wc/testing';
 import type { FlowForm } from '../../iframe-app/flow/flow-form.ts';
 import { future } from './helpers.ts';
 import { axeIn, mountFrame } from './frame-mount.ts';
+import { fakeService } from './fake-service.ts';
+import { scaled } from '../../testkit/time.ts';
 
-const SESSION = { paymentIntentId: 'pi_1', sessionToken: 'st_1' };
 
-/** A stub of the service's GET /intent (and anything else: 404) inside the frame. */
-const stubIntent = (amount: number, currency: string, seen: string[] = []) => (win: Window & typeof globalThis) => {
-  win.fetch = async (url) => {
-    seen.push(String(url));
-    return String(url) === '/intent' ? new Response(JSON.stringify({ paymentIntentId: 'pi_1', status: 'requires_payment_method', amount, currency })) : new Response('{}', { status: 404 });
-  };
-};
+/** A session whose GET /intent (the fake service's) answers `amount` `currency`. */
+const sessionOf = async (amount: number, currency: string) =>
+  fakeService({ 'GET /intent': { body: { paymentIntentId: 'pi_1', status: 'requires_payment_method', amount, currency } } });
 
-async function flow(query: string, config = {}, before?: (win: Window & typeof globalThis) => void) {
-  const frame = await mountFrame('flow', `pk=pk_test_1&layout=stack&${query}`, config, before);
+async function flow(query: string, config = {}) {
+  const frame = await mountFrame('flow', `pk=pk_test_1&layout=stack&${query}`, config);
   const el = frame.doc.querySelector('cpe-flow-form') as FlowForm;
   const button = () => el.shadowRoot!.querySelector<HTMLButtonElement>('button.action')!;
   const status = () => el.shadowRoot!.querySelector<HTMLElement>('[role=status]')!;
@@ -35,24 +32,24 @@ describe('flow frame', () => {
   afterEach(() => document.querySelectorAll('iframe').forEach((f) => f.remove()));
 
   it('pay: "Pay £12.34" from the session\'s GET /intent; before a session, the Checkout Context amount', async () => {
-    const seen: string[] = [];
-    const { button, end, el } = await flow('flow=pay&lang=en', {}, stubIntent(1234, 'GBP', seen));
+    const service = await sessionOf(1234, 'GBP');
+    const { button, end, el } = await flow('flow=pay&lang=en');
     expect(label(button())).to.equal('Pay');
     await end.request('configure', { pubKey: 'pk_test_1', tokens: {}, extra: { amount: 5000, currency: 'eur' } });
     await el.updateComplete;
     expect(label(button())).to.equal('Pay €50.00');
-    await end.request('configure', { pubKey: 'pk_test_1', tokens: {}, session: SESSION });
+    await end.request('configure', { pubKey: 'pk_test_1', tokens: {}, session: service.session });
     await waitUntil(() => label(button()) === 'Pay £12.34', `label: ${label(button())}`);
-    expect(seen).to.include('/intent');
+    expect((await service.requests()).map((r) => r.path)).to.include('/intent');
     expect(el.shadowRoot!.querySelectorAll('input')).to.have.length(4);
   });
 
   it('pay: the amount is formatted in the frame\'s language (fr, cy); zero-decimal currencies too', async () => {
-    const fr = await flow('flow=pay&lang=fr', { session: SESSION }, stubIntent(1234, 'GBP'));
+    const fr = await flow('flow=pay&lang=fr', { session: (await sessionOf(1234, 'GBP')).session });
     const expected = new Intl.NumberFormat('fr', { style: 'currency', currency: 'GBP' }).format(12.34);
     await waitUntil(() => label(fr.button()) === `Payer ${expected}`, `fr label: ${label(fr.button())}`);
     expect(expected).to.contain('12,34');
-    const cy = await flow('flow=pay&lang=cy', { session: SESSION }, stubIntent(1234, 'GBP'));
+    const cy = await flow('flow=pay&lang=cy', { session: (await sessionOf(1234, 'GBP')).session });
     await waitUntil(() => label(cy.button()) === 'Talu £12.34', `cy label: ${label(cy.button())}`);
     const jpy = await flow('flow=pay&lang=en', { extra: { amount: 1500, currency: 'JPY' } });
     await waitUntil(() => label(jpy.button()) === 'Pay ¥1,500', `jpy label: ${label(jpy.button())}`);
@@ -66,7 +63,7 @@ describe('flow frame', () => {
   });
 
   it('submit only when the fields are valid; then processing at once, and a second press emits nothing', async () => {
-    const { button, events, el, status } = await flow('flow=pay&lang=en');
+    const { button, events, el, end, status } = await flow('flow=pay&lang=en');
     button().click();
     await el.updateComplete;
     await waitUntil(() => events.some((e) => e.name === 'change'), 'no change');
@@ -80,7 +77,8 @@ describe('flow frame', () => {
     button().click();
     await el.updateComplete;
     await waitUntil(() => events.some((e) => e.name === 'submit'));
-    await new Promise((r) => setTimeout(r, 50));
+    // A round trip on the port: a second submit, sent before its answer, would be here by now.
+    await end.request('focus', { position: 'first' });
     expect(events.filter((e) => e.name === 'submit')).to.have.length(1);
     expect(events.find((e) => e.name === 'submit')!.detail).to.deep.equal({});
     expect(button().disabled).to.equal(true);
@@ -140,9 +138,9 @@ describe('flow frame', () => {
   });
 
   it('tokenise works as in the card form; an address without flow is unavailable; axe finds nothing', async () => {
-    const { el, end, win, doc } = await flow('flow=pay&lang=en', { session: SESSION });
+    const service = await fakeService({ 'POST /frames/tokenise': { body: { data: { cp_card_token: 'tok_1', scheme: 'visa', last4: '4242', expiry_month: 12, expiry_year: 2030, expires_at: 1 } } } });
+    const { el, end, doc } = await flow('flow=pay&lang=en', { session: service.session });
     fill(el, valid());
-    win.fetch = async () => new Response(JSON.stringify({ data: { cp_card_token: 'tok_1', scheme: 'visa', last4: '4242', expiry_month: 12, expiry_year: 2030, expires_at: 1 } }));
     expect(await end.request('tokenise', {})).to.deep.equal({ data: { cp_card_token: 'tok_1', scheme: 'visa', last4: '4242', expiry_month: 12, expiry_year: 2030 } });
     expect(await axeIn(doc)).to.deep.equal([]);
     await end.request('flowState', { state: 'failure' });
@@ -150,6 +148,6 @@ describe('flow frame', () => {
     const iframe = document.createElement('iframe');
     iframe.src = `/iframe-app/flow/index.html?pk=pk_test_1&lang=en#${crypto.randomUUID()}`;
     document.body.append(iframe);
-    await waitUntil(() => iframe.contentDocument?.querySelector('.unavailable'), 'no message', { timeout: 4000 });
+    await waitUntil(() => iframe.contentDocument?.querySelector('.unavailable'), 'no message', { timeout: scaled(4000) });
   });
 });

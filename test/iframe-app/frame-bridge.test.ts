@@ -3,7 +3,9 @@ import type { FrameConfig } from '../../protocol/schemas/bridge.ts';
 import type { CardInputs } from '../../iframe-app/shared/card-inputs.ts';
 import { ElementEnd } from '../../protocol/runtime/rpc.ts';
 import { mountFrame, type FrameEventRecord } from './frame-mount.ts';
-import { future } from './helpers.ts';
+import { fakeService } from './fake-service.ts';
+import { future, listenFor } from './helpers.ts';
+import { scaled } from '../../testkit/time.ts';
 
 /** Mounts a frame page as the SDK does and completes the handshake; `el` is the frame's card element. */
 async function mount(app: string, query: string, config: Partial<FrameConfig> = {}) {
@@ -36,23 +38,22 @@ describe('frame pages over the bridge', () => {
   });
 
   it('card-form: configure applies tokens; tokenise posts on the frame origin and returns only the token fields', async () => {
-    const { end, el, doc, iframe } = await mount('card-form', 'pk=pk_test_1&lang=en&layout=row');
-    await end.request('configure', { pubKey: 'pk_test_1', tokens: { '--cpe-accent': 'rebeccapurple', '--cpe-bg': 'url(x)' }, session: { paymentIntentId: 'pi_1', sessionToken: 'st_1' } });
+    const { end, el, doc } = await mount('card-form', 'pk=pk_test_1&lang=en&layout=row');
+    const service = await fakeService({
+      'POST /frames/tokenise': [
+        { body: { data: { cp_card_token: 'tok_abc', scheme: 'visa', last4: '4242', expiry_month: 12, expiry_year: 2030, expires_at: 9 } } },
+        { status: 400, body: { error: { type: 'card_error', code: 'incorrect_number', message: 'bad', param: 'card[number]' } } },
+      ],
+    });
+    await end.request('configure', { pubKey: 'pk_test_1', tokens: { '--cpe-accent': 'rebeccapurple', '--cpe-bg': 'url(x)' }, session: service.session });
     expect(doc.documentElement.style.getPropertyValue('--cpe-accent')).to.equal('rebeccapurple');
     expect(doc.documentElement.style.getPropertyValue('--cpe-bg')).to.equal('');
     typeIn(el, 'number', '4242424242424242');
     typeIn(el, 'expiry', future());
     typeIn(el, 'cvc', '123');
     typeIn(el, 'name', 'Ada Lovelace');
-    const win = iframe.contentWindow as Window & typeof globalThis;
-    let url = '';
-    win.fetch = async (u) => {
-      url = String(u);
-      return new Response(JSON.stringify({ data: { cp_card_token: 'tok_abc', scheme: 'visa', last4: '4242', expiry_month: 12, expiry_year: 2030, expires_at: 9 } }));
-    };
     expect(await end.request('tokenise', {})).to.deep.equal({ data: { cp_card_token: 'tok_abc', scheme: 'visa', last4: '4242', expiry_month: 12, expiry_year: 2030 } });
-    expect(url).to.equal('/frames/tokenise');
-    win.fetch = async () => new Response(JSON.stringify({ error: { type: 'card_error', code: 'incorrect_number', message: 'bad', param: 'card[number]' } }), { status: 400 });
+    expect((await service.requests()).map((r) => `${r.method} ${r.path}`).at(-1)).to.equal('POST /frames/tokenise');
     const error = await end.request('tokenise', {}).catch((e) => e);
     expect(error).to.include({ code: 'incorrect_number', field: 'number' });
     await end.request('reset', {});
@@ -65,8 +66,9 @@ describe('frame pages over the bridge', () => {
     let early: string | undefined;
     let firstRender: { scheme: string | null; accent: string } | undefined;
     const { el, events } = await mountFrame('card-form', 'pk=pk_test_1&lang=en&layout=row', { tokens: { '--cpe-accent': 'rebeccapurple' }, scheme: 'dark' }, async (win) => {
-      // The parent is slow to answer the hello: the frame's code has long run by now.
-      await new Promise((resolve) => setTimeout(resolve, 300));
+      // The parent is slow to answer the hello: the frame's code has run to its wait for the init
+      // (its English catalogue is in, so only the init holds the render back).
+      await waitUntil(() => win.document.title === 'Card details', 'the frame ran up to its wait for the init');
       early = win.document.querySelector('cpe-card-form')?.localName ?? 'nothing';
       new win.MutationObserver(() => {
         const form = win.document.querySelector('cpe-card-form');
@@ -85,7 +87,7 @@ describe('frame pages over the bridge', () => {
     const again: FrameEventRecord[] = [];
     const end = new ElementEnd(channel.port1, (name, detail) => again.push({ name, detail }));
     iframe.contentWindow!.postMessage({ cpe: 1, type: 'init', session, config: { pubKey: 'pk_test_1', tokens: {} } }, location.origin, [channel.port2]);
-    const unanswered = await Promise.race([end.request('reset', {}).then(() => false), new Promise((resolve) => setTimeout(resolve, 500, true))]);
+    const unanswered = await Promise.race([end.request('reset', {}).then(() => false), listenFor(500).then(() => true)]);
     expect(unanswered, 'the second port was answered').to.equal(true);
     expect(again).to.deep.equal([]);
     await first.request('reset', {});
@@ -104,7 +106,7 @@ describe('frame pages over the bridge', () => {
     let heard = false;
     channel.port1.onmessage = () => (heard = true);
     iframe.contentWindow!.postMessage({ cpe: 1, type: 'init', session: crypto.randomUUID(), config: { pubKey: 'pk_test_1', tokens: {} } }, location.origin, [channel.port2]);
-    await new Promise((r) => setTimeout(r, 200));
+    await listenFor(200);
     expect(heard).to.equal(false);
     expect(events.filter((e) => e.name === 'ready')).to.have.length(1);
   });
@@ -123,7 +125,7 @@ describe('frame pages over the bridge', () => {
     const iframe = document.createElement('iframe');
     iframe.src = `/iframe-app/field/index.html?pk=pk_test_1&lang=cy&field=number#${crypto.randomUUID()}`;
     document.body.append(iframe);
-    await waitUntil(() => iframe.contentDocument?.querySelector('.unavailable'), 'no message', { timeout: 4000 });
+    await waitUntil(() => iframe.contentDocument?.querySelector('.unavailable'), 'no message', { timeout: scaled(4000) });
     expect(iframe.contentDocument!.querySelector('.unavailable')!.textContent).to.equal('Nid oes modd dangos y ffurflen dalu hon yma.');
     expect(iframe.contentDocument!.documentElement.lang).to.equal('cy');
   });
@@ -132,14 +134,15 @@ describe('frame pages over the bridge', () => {
     const iframe = document.createElement('iframe');
     iframe.src = `/iframe-app/card-form/index.html?pk=nope&lang=en#not-a-uuid`;
     document.body.append(iframe);
-    await waitUntil(() => iframe.contentDocument?.querySelector('.unavailable'), 'no message', { timeout: 4000 });
+    await waitUntil(() => iframe.contentDocument?.querySelector('.unavailable'), 'no message', { timeout: scaled(4000) });
     expect(iframe.contentDocument!.querySelector('.unavailable')!.textContent).to.equal('This payment form cannot be shown here.');
     expect(iframe.contentDocument!.querySelectorAll('input, cpe-card-form')).to.have.length(0);
   });
 
   it('field frames: four frames of one group tokenise together from the number frame', async () => {
     const group = crypto.randomUUID();
-    const frames = await Promise.all(['number', 'expiry', 'cvc', 'name'].map((f) => mount('field', `pk=pk_test_1&lang=en&field=${f}&group=${group}`, { session: { paymentIntentId: 'pi_1', sessionToken: 'st_1' } })));
+    const service = await fakeService({ 'POST /frames/tokenise': { body: { data: { cp_card_token: 'tok_f', scheme: 'amex', last4: '0005', expiry_month: 12, expiry_year: 2030, expires_at: 9 } } } });
+    const frames = await Promise.all(['number', 'expiry', 'cvc', 'name'].map((f) => mount('field', `pk=pk_test_1&lang=en&field=${f}&group=${group}`, { session: service.session })));
     const [number, expiry, cvc, name] = frames;
     typeIn(number!.el, 'number', '378282246310005');
     typeIn(expiry!.el, 'expiry', future());
@@ -147,14 +150,11 @@ describe('frame pages over the bridge', () => {
     typeIn(cvc!.el, 'cvc', '1234');
     typeIn(name!.el, 'name', 'Ada');
     await waitUntil(() => cvc!.events.some((e) => e.name === 'change' && e.detail.field === 'cvc' && e.detail.complete));
-    let body: any;
-    (number!.iframe.contentWindow as any).fetch = async (_u: string, init: RequestInit) => {
-      body = JSON.parse(String(init.body));
-      return new Response(JSON.stringify({ data: { cp_card_token: 'tok_f', scheme: 'amex', last4: '0005', expiry_month: 12, expiry_year: 2030, expires_at: 9 } }));
-    };
     const result = await number!.end.request('tokenise', {});
     expect(result.data.cp_card_token).to.equal('tok_f');
-    expect(body.card).to.deep.include({ number: '378282246310005', cvc: '1234', name: 'Ada' });
+    const tokenise = (await service.requests()).filter((r) => r.path === '/frames/tokenise');
+    expect(tokenise, 'one tokenise, from the number frame').to.have.length(1);
+    expect(tokenise[0]!.body.card).to.deep.include({ number: '378282246310005', cvc: '1234', name: 'Ada' });
     for (const f of frames) for (const e of f.events) expect(JSON.stringify(e.detail)).not.to.match(/3782|1234|Ada/);
     await expiry!.end.request('reset', {});
     await waitUntil(() => number!.el.state().empty && cvc!.el.state().empty && name!.el.state().empty, 'group not reset');

@@ -1,14 +1,15 @@
 import { waitUntil } from '@open-wc/testing';
 import { Hello, type FrameConfig } from '../../protocol/schemas/bridge.ts';
 import { ElementEnd } from '../../protocol/runtime/rpc.ts';
+import { scaled } from '../../testkit/time.ts';
 
 export type FrameEventRecord = { name: string; detail: any };
 
 /**
  * Mounts a bridge frame page (served by the test server from iframe-app/) as the SDK does and
- * completes the handshake; `before` runs on the frame's window before `init` (to stub its fetch; by
- * default GET /intent answers that session pi_1 is this merchant's, as the frame's check asks), and
- * the init waits for the promise it may return.
+ * completes the handshake; `before` runs on the frame's window before `init`, and the init waits
+ * for the promise it may return. The frame's requests go to the test server's fake service
+ * (fake-service.ts: unscripted, GET /intent says that session pi_1 is this merchant's).
  */
 export async function mountFrame(app: string, query: string, config: Partial<FrameConfig> = {}, before?: (win: Window & typeof globalThis) => void | Promise<void>) {
   const session = crypto.randomUUID();
@@ -21,12 +22,7 @@ export async function mountFrame(app: string, query: string, config: Partial<Fra
     window.addEventListener('message', async function hello(e) {
       if (e.source !== iframe.contentWindow || !Hello.safeParse(e.data).success || e.data.session !== session) return;
       window.removeEventListener('message', hello);
-      // The service's answer to the frame's session check (GET /intent): session pi_1 of this merchant.
-      const win = iframe.contentWindow as Window & typeof globalThis;
-      const real = win.fetch.bind(win);
-      win.fetch = async (url, init) =>
-        String(url) === '/intent' ? new Response(JSON.stringify({ paymentIntentId: 'pi_1', status: 'requires_payment_method', amount: 1234, currency: 'GBP' })) : real(url, init);
-      await before?.(win);
+      await before?.(iframe.contentWindow as Window & typeof globalThis);
       const channel = new MessageChannel();
       const end = new ElementEnd(channel.port1, (name, detail) => events.push({ name, detail }));
       iframe.contentWindow!.postMessage({ cpe: 1, type: 'init', session, config: { pubKey: 'pk_test_1', tokens: {}, ...config } }, location.origin, [channel.port2]);
@@ -35,7 +31,7 @@ export async function mountFrame(app: string, query: string, config: Partial<Fra
   });
   document.body.append(iframe);
   const end = await connected;
-  await waitUntil(() => events.some((e) => e.name === 'ready'), 'no ready', { timeout: 4000 });
+  await waitUntil(() => events.some((e) => e.name === 'ready'), 'no ready', { timeout: scaled(4000) });
   return { iframe, end, events, doc: iframe.contentDocument!, win: iframe.contentWindow as Window & typeof globalThis, session };
 }
 

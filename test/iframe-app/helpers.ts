@@ -1,4 +1,5 @@
 import type { CardInputs } from '../../iframe-app/shared/card-inputs.ts';
+import { scaled } from '../../testkit/time.ts';
 
 /** The input of one field inside a card element's shadow root. */
 export const input = (el: CardInputs, field: string) => el.shadowRoot!.querySelector<HTMLInputElement>(`#cpe-${field}`)!;
@@ -41,3 +42,10 @@ export async function loadAxe(): Promise<Window['axe']> {
   });
   return window.axe;
 }
+
+/**
+ * How long a test listens for an answer that a frame doing its job never sends (to a forged init, on
+ * a port it must ignore): `ms`, scaled. Never to wait for something to happen: a slow machine can
+ * only make such a test miss a late answer, never fail a frame that is right.
+ */
+export const listenFor = (ms: number) => new Promise((resolve) => setTimeout(resolve, scaled(ms)));

@@ -9,9 +9,10 @@ import { sendKeys } from '@web/test-runner-commands';
 import { Hello } from '../../protocol/schemas/bridge.ts';
 import { ElementEnd } from '../../protocol/runtime/rpc.ts';
 import type { FrameEventRecord } from './frame-mount.ts';
+import { inFrame } from '../components/helpers.ts';
+import { scaled } from '../../testkit/time.ts';
 
 let config: { serviceUrl: string; publicKey: string };
-const pause = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const newIntent = async (): Promise<{ paymentIntentId: string; sessionToken: string; opaqueKey: string }> => (await fetch('/__cpe/intent', { method: 'POST' })).json();
 
 async function mountRemote(app: string, query: string, withSession: boolean) {
@@ -35,12 +36,12 @@ async function mountRemote(app: string, query: string, withSession: boolean) {
   });
   document.body.append(iframe);
   const element = await end;
-  await waitUntil(() => events.some((e) => e.name === 'ready'), `${app}: no ready`, { timeout: 8000 });
+  await waitUntil(() => events.some((e) => e.name === 'ready'), `${app}: no ready`, { timeout: scaled(8000) });
   return { iframe, end: element, events, intent };
 }
 
 describe('issue-7 frames served by the real service', function () {
-  this.timeout(30_000);
+  this.timeout(scaled(30_000));
   before(async () => {
     config = await (await fetch('/__cpe/config')).json();
   });
@@ -54,7 +55,7 @@ describe('issue-7 frames served by the real service', function () {
     const wallet = await mountRemote('wallet-button', 'wallet=a&type=buy&style=dark', false);
     expect((wallet.events.find((e) => e.name === 'ready')!.detail as { height: number }).height).to.equal(48);
     await wallet.end.request('focus', { position: 'first' });
-    await pause(150);
+    await inFrame('/frames/wallet-button/', 'button', 'focused');
     await sendKeys({ press: 'Enter' });
     await waitUntil(() => wallet.events.some((e) => e.name === 'press'), 'no press');
   });
@@ -71,7 +72,7 @@ describe('issue-7 frames served by the real service', function () {
       if (e.source === iframe.contentWindow && e.origin === config.serviceUrl) messages.push(e.data);
     });
     document.body.append(iframe);
-    await waitUntil(() => messages.some((m) => m.type === 'cpe:wallet:ready' && m.session === uuid), 'no cpe:wallet:ready', { timeout: 8000 });
+    await waitUntil(() => messages.some((m) => m.type === 'cpe:wallet:ready' && m.session === uuid), 'no cpe:wallet:ready', { timeout: scaled(8000) });
     return { iframe, messages, uuid };
   }
 
@@ -85,14 +86,14 @@ describe('issue-7 frames served by the real service', function () {
     iframe.contentWindow!.postMessage({ type: 'cpe:wallet:session', session: uuid, sessionToken: intent.sessionToken, paymentIntentId: intent.paymentIntentId }, { targetOrigin: config.serviceUrl, transfer: [port2] });
     iframe.focus();
     // The service's amount shows, and Approve arms after half a second fully visible.
-    await pause(900);
+    await inFrame('/frames/wallet-sheet/', 'button.approve', 'enabled');
     // The first Tab reaches the checked test card (Visa, approved), the next one Approve.
     await sendKeys({ press: 'Tab' });
-    await pause(100);
+    await inFrame('/frames/wallet-sheet/', 'input[name="card"]:checked', 'focused');
     await sendKeys({ press: 'Tab' });
-    await pause(100);
+    await inFrame('/frames/wallet-sheet/', 'button.approve', 'focused');
     await sendKeys({ press: 'Enter' });
-    await waitUntil(() => onPort.some((m) => m.type === 'cpe:wallet:result'), 'no result', { timeout: 8000 });
+    await waitUntil(() => onPort.some((m) => m.type === 'cpe:wallet:result'), 'no result', { timeout: scaled(8000) });
     expect(messages.filter((m) => m.type === 'cpe:wallet:result'), 'nothing on the window').to.deep.equal([]);
     const result = onPort.find((m) => m.type === 'cpe:wallet:result');
     expect(result).to.include({ status: 'approved', session: uuid, scheme: 'visa', last4: '4242', email: 'shopper@example.test' });
@@ -111,11 +112,10 @@ describe('issue-7 frames served by the real service', function () {
   it('wallet sheet: Escape cancels', async () => {
     const { iframe, messages, uuid } = await openSheet({ wallet: 'a' });
     iframe.focus();
-    await pause(150);
     await sendKeys({ press: 'Tab' });
-    await pause(100);
+    await inFrame('/frames/wallet-sheet/', 'input[name="card"]:checked', 'focused');
     await sendKeys({ press: 'Escape' });
-    await waitUntil(() => messages.some((m) => m.type === 'cpe:wallet:result'), 'no result', { timeout: 8000 });
+    await waitUntil(() => messages.some((m) => m.type === 'cpe:wallet:result'), 'no result', { timeout: scaled(8000) });
     expect(messages.find((m) => m.type === 'cpe:wallet:result')).to.deep.equal({ type: 'cpe:wallet:result', session: uuid, status: 'cancelled' });
   });
 });

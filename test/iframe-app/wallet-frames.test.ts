@@ -6,6 +6,8 @@ import walletEn from '../../iframe-app/i18n/en.ts';
 import walletFr from '../../iframe-app/i18n/fr.ts';
 import { WALLET_A_STYLES, WALLET_A_TYPES, WALLET_B_TYPES, encodeWalletRequest, type WalletRequest } from '../../protocol/schemas/wallet.ts';
 import { axeIn, mountFrame } from './frame-mount.ts';
+import { fakeService, type FakeAnswer } from './fake-service.ts';
+import { scaled } from '../../testkit/time.ts';
 
 const VERBS_A: Record<string, string> = {
   'add-money': 'Add money with Wallet A', book: 'Book with Wallet A', buy: 'Buy with Wallet A', 'check-out': 'Check out with Wallet A',
@@ -74,14 +76,19 @@ describe('wallet button frame', () => {
     const iframe = document.createElement('iframe');
     iframe.src = `/iframe-app/wallet-button/index.html?pk=pk_test_1&lang=en&wallet=b&type=buy&style=white#${crypto.randomUUID()}`;
     document.body.append(iframe);
-    await waitUntil(() => iframe.contentDocument?.querySelector('.unavailable'), 'no message', { timeout: 4000 });
+    await waitUntil(() => iframe.contentDocument?.querySelector('.unavailable'), 'no message', { timeout: scaled(4000) });
     expect(iframe.contentDocument!.querySelector('button')).to.equal(null);
   });
 });
 
 const REQUEST: WalletRequest = { wallet: 'b' };
 
-async function sheet(request: WalletRequest, approveAnswer?: (body: any) => { status: number; body: unknown }) {
+/** The sheet on this page, its requests answered by the fake service (`approve`: the answers to POST /frames/wallet/approve, in order). */
+async function sheet(request: WalletRequest, approve?: FakeAnswer[]) {
+  const service = await fakeService({
+    'POST /frames/wallet/sheet': { body: { payment_intent_id: 'pi_1', amount: 1234, currency: 'GBP', merchant_name: 'Demo Shop' } },
+    'POST /frames/wallet/approve': approve ?? { body: { token: 'tok_w1', scheme: 'visa', last4: '4242', expiry_month: 12, expiry_year: 2030, origins: ['https://elsewhere.example', location.origin] } },
+  });
   const uuid = crypto.randomUUID();
   const iframe = document.createElement('iframe');
   // In view, whole: Approve arms only once fully visible for half a second.
@@ -89,36 +96,28 @@ async function sheet(request: WalletRequest, approveAnswer?: (body: any) => { st
   iframe.src = `/iframe-app/wallet-sheet/index.html?pk=pk_test_1&r=${encodeWalletRequest(request)}&lang=en#${uuid}`;
   const messages: any[] = [];
   const onPort: any[] = [];
-  const requests: { url: string; headers: Record<string, string>; body: any }[] = [];
   const onMessage = (e: MessageEvent) => {
     if (e.source === iframe.contentWindow) messages.push(e.data);
   };
   window.addEventListener('message', onMessage);
   document.body.append(iframe);
-  await waitUntil(() => messages.some((m) => m.type === 'cpe:wallet:ready'), 'no cpe:wallet:ready', { timeout: 4000 });
+  await waitUntil(() => messages.some((m) => m.type === 'cpe:wallet:ready'), 'no cpe:wallet:ready', { timeout: scaled(4000) });
   expect([messages[0].type, messages[0].session]).to.deep.equal(['cpe:wallet:ready', uuid]);
   expect(messages[0].height, 'the content height, for the dialog').to.be.within(200, 640);
-  const win = iframe.contentWindow as Window & typeof globalThis;
-  win.fetch = async (url, init) => {
-    const body = JSON.parse(String(init?.body));
-    requests.push({ url: String(url), headers: init?.headers as Record<string, string>, body });
-    if (String(url) === '/frames/wallet/sheet') return new Response(JSON.stringify({ payment_intent_id: 'pi_1', amount: 1234, currency: 'GBP', merchant_name: 'Demo Shop' }), { status: 200 });
-    const answer = approveAnswer?.(body) ?? { status: 200, body: { token: 'tok_w1', scheme: 'visa', last4: '4242', expiry_month: 12, expiry_year: 2030, origins: ['https://elsewhere.example', location.origin] } };
-    return new Response(JSON.stringify(answer.body), { status: answer.status });
-  };
   const el = iframe.contentDocument!.querySelector('cpe-wallet-sheet') as WalletSheet;
   const q = (s: string) => el.shadowRoot!.querySelector<HTMLElement>(s)!;
   /** The SDK's init: the session with port2 of a fresh channel; the sheet answers on port1. */
   const sendSession = (session = uuid) => {
     const { port1, port2 } = new MessageChannel();
     port1.onmessage = (e) => onPort.push(e.data);
-    iframe.contentWindow!.postMessage({ type: 'cpe:wallet:session', session, sessionToken: 'st_1', paymentIntentId: 'pi_1' }, { targetOrigin: location.origin, transfer: [port2] });
+    iframe.contentWindow!.postMessage({ type: 'cpe:wallet:session', session, sessionToken: service.sessionToken, paymentIntentId: 'pi_1' }, { targetOrigin: location.origin, transfer: [port2] });
   };
-  const armed = () => waitUntil(() => !(q('.approve') as HTMLButtonElement).disabled, 'Approve never armed', { timeout: 4000 });
+  const armed = () => waitUntil(() => !(q('.approve') as HTMLButtonElement).disabled, 'Approve never armed', { timeout: scaled(4000) });
   /** Results: on the port (and a cancel before any port, on the window). */
   const results = () => [...onPort, ...messages].filter((m) => m.type === 'cpe:wallet:result');
-  const approvals = () => requests.filter((r) => r.url === '/frames/wallet/approve');
-  return { iframe, el, q, messages, onPort, results, requests, approvals, sendSession, armed, uuid, doc: iframe.contentDocument!, cleanup: () => window.removeEventListener('message', onMessage) };
+  const requests = () => service.requests();
+  const approvals = async () => (await requests()).filter((r) => r.path === '/frames/wallet/approve');
+  return { iframe, el, q, messages, onPort, results, requests, approvals, sendSession, armed, uuid, sessionToken: service.sessionToken, doc: iframe.contentDocument!, cleanup: () => window.removeEventListener('message', onMessage) };
 }
 
 describe('wallet test sheet', () => {
@@ -135,7 +134,7 @@ describe('wallet test sheet', () => {
     // The merchant's name and the amount come from the service (POST /frames/wallet/sheet), not the address.
     await waitUntil(() => s.el.view !== undefined);
     await s.el.updateComplete;
-    expect(s.requests[0]!.url).to.equal('/frames/wallet/sheet');
+    expect((await s.requests())[0]!.path).to.equal('/frames/wallet/sheet');
     const text = s.el.shadowRoot!.textContent!.replace(/\s+/g, ' ');
     for (const part of ['Test mode', 'Pay Demo Shop', '£12.34', 'Order 42', 'Demo Shop asks for', 'Billing address', 'Email address', 'Credit cards are not accepted.', 'Visa •••• 0002declined'])
       expect(text).to.contain(part);
@@ -157,10 +156,11 @@ describe('wallet test sheet', () => {
     s.el.shadowRoot!.querySelector<HTMLInputElement>('input[value=declined]')!.click();
     s.q('.approve').click();
     await waitUntil(() => s.results().length === 1, 'no result');
-    expect(s.approvals()).to.have.length(1);
-    expect(s.approvals()[0]!.body).to.deep.equal({ card: 'declined', wallet: 'b', payment_intent_id: 'pi_1' });
-    expect(s.approvals()[0]!.headers['X-CPE-Public-Key']).to.equal('pk_test_1');
-    expect(s.approvals()[0]!.headers['X-CPE-Session-Token']).to.equal('st_1');
+    const approvals = await s.approvals();
+    expect(approvals).to.have.length(1);
+    expect(approvals[0]!.body).to.deep.equal({ card: 'declined', wallet: 'b', payment_intent_id: 'pi_1' });
+    expect(approvals[0]!.headers['x-cpe-public-key']).to.equal('pk_test_1');
+    expect(approvals[0]!.headers['x-cpe-session-token']).to.equal(s.sessionToken);
     expect(s.messages.filter((m) => m.type === 'cpe:wallet:result'), 'nothing on the window').to.deep.equal([]);
     expect(s.onPort[0]).to.deep.equal({ type: 'cpe:wallet:result', session: s.uuid, status: 'approved', token: 'tok_w1', scheme: 'visa', last4: '4242', email: 'shopper@example.test' });
     expect((s.q('.approve') as HTMLButtonElement).disabled).to.equal(true);
@@ -176,18 +176,20 @@ describe('wallet test sheet', () => {
     s.sendSession();
     await waitUntil(() => s.el.view !== undefined);
     await s.armed();
-    expect(s.approvals(), 'the early press did nothing').to.have.length(0);
+    expect(await s.approvals(), 'the early press did nothing').to.have.length(0);
     s.q('.approve').click();
     await waitUntil(() => s.results().length === 1, 'no result');
     const result = s.results()[0];
     expect(Object.keys(result).sort()).to.deep.equal(['assuranceDetails', 'billingAddress', 'last4', 'scheme', 'session', 'status', 'token', 'type']);
     expect(result.billingAddress).to.deep.equal({ name: 'Ada Lovelace', address1: '12 Analytical Row', postcode: 'N1 9GU', country: 'GB' });
-    expect(s.approvals()[0]!.body.wallet).to.equal('a');
+    expect((await s.approvals())[0]!.body.wallet).to.equal('a');
   });
 
   it('a refused approve says so and lets the shopper try again', async () => {
-    let refuse = true;
-    const s = await sheet(REQUEST, () => (refuse ? { status: 409, body: { error: { type: 'invalid_request_error', code: 'payment_intent_unexpected_state', message: 'no' } } } : { status: 200, body: { token: 'tok_w2', scheme: 'visa', last4: '4242', expiry_month: 12, expiry_year: 2030, origins: [location.origin] } }));
+    const s = await sheet(REQUEST, [
+      { status: 409, body: { error: { type: 'invalid_request_error', code: 'payment_intent_unexpected_state', message: 'no' } } },
+      { status: 200, body: { token: 'tok_w2', scheme: 'visa', last4: '4242', expiry_month: 12, expiry_year: 2030, origins: [location.origin] } },
+    ]);
     cleanup = s.cleanup;
     s.sendSession();
     await waitUntil(() => s.el.session !== undefined);
@@ -195,7 +197,6 @@ describe('wallet test sheet', () => {
     s.q('.approve').click();
     await waitUntil(() => s.q('[role=status]').textContent === 'The wallet could not approve the payment. Try again or cancel.');
     expect(s.results()).to.have.length(0);
-    refuse = false;
     s.q('.approve').click();
     await waitUntil(() => s.results().length === 1);
     expect(s.results()[0].token).to.equal('tok_w2');
@@ -215,7 +216,7 @@ describe('wallet test sheet', () => {
     e.doc.dispatchEvent(new KeyboardEvent('keydown', { key: 'Escape', bubbles: true }));
     await waitUntil(() => e.results().length === 1);
     expect(e.results()[0]).to.deep.equal({ type: 'cpe:wallet:result', session: e.uuid, status: 'cancelled' });
-    expect(e.approvals()).to.have.length(0);
+    expect(await e.approvals()).to.have.length(0);
     expect(e.messages.filter((m) => m.type === 'cpe:wallet:result'), 'after the port, nothing on the window').to.deep.equal([]);
   });
 
@@ -223,6 +224,6 @@ describe('wallet test sheet', () => {
     const iframe = document.createElement('iframe');
     iframe.src = `/iframe-app/wallet-sheet/index.html?pk=pk_test_1&r=bm90LWpzb24&lang=en#${crypto.randomUUID()}`;
     document.body.append(iframe);
-    await waitUntil(() => iframe.contentDocument?.querySelector('.unavailable'), 'no message', { timeout: 4000 });
+    await waitUntil(() => iframe.contentDocument?.querySelector('.unavailable'), 'no message', { timeout: scaled(4000) });
   });
 });

@@ -13,6 +13,7 @@ import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { DARK_PAGE, lookFrame as frame, openSheet, startLook, typeLookCard as typeCard, type LookSetup } from '../e2e/helpers/look.ts';
 import { startStack } from '../../testkit/stack.ts';
+import { painted } from '../e2e/helpers/settle.ts';
 
 const out = process.argv[2] ?? '/tmp/cpe-look';
 const filter = process.argv[3] ?? '';
@@ -30,7 +31,7 @@ async function shot(name: string, setup: LookSetup, act?: (page: Page) => Promis
     opened = await look.open(setup);
     const { page } = opened;
     await act?.(page);
-    await page.waitForTimeout(250);
+    await painted(page);
     await (full ? page.screenshot({ path: join(out, `${name}.png`) }) : page.locator('#box').screenshot({ path: join(out, `${name}.png`) }));
     console.log(name);
   } catch (error) {
@@ -77,17 +78,17 @@ try {
     await shot(`flow-success-${theme}-${language}`, setup, async (page) => {
       await typeCard(page, '4242424242424242');
       await frame(page).locator('button.action').click();
-      await frame(page).locator('.status.success').waitFor({ timeout: 15_000 });
+      await frame(page).locator('.status.success').waitFor();
     });
     await shot(`flow-failure-${theme}-${language}`, setup, async (page) => {
       await typeCard(page, '4000000000000002');
       await frame(page).locator('button.action').click();
-      await frame(page).locator('.status.failure').waitFor({ timeout: 15_000 });
+      await frame(page).locator('.status.failure').waitFor();
     });
     await shot(`challenge-${theme}-${language}`, setup, async (page) => {
       await typeCard(page, '4000000000003220');
       await frame(page).locator('button.action').click();
-      await page.frameLocator('dialog iframe').locator('button[value=complete]').waitFor({ timeout: 15_000 });
+      await page.frameLocator('dialog iframe').locator('button[value=complete]').waitFor();
     }, true);
     await shot(`sheet-${theme}-${language}`, { factory: 'walletA', options: { theme, language, total: { amount: 1234, label: 'Order 42' }, appearance: { type: 'buy' } }, css }, async (page) => {
       await openSheet(page);
@@ -96,13 +97,13 @@ try {
   await shot('flow-processing', { factory: 'paymentFlow', options: { layout: 'row' }, width: 700 }, async (page) => {
     await typeCard(page, '4000000000003220');
     await frame(page).locator('button.action').click();
-    await page.waitForTimeout(100);
+    await frame(page).locator('button.action[aria-disabled="true"]').waitFor();
   });
   await shot('verify-flow', { factory: 'verifyFlow', options: { layout: 'row', language: 'fr' }, width: 700 });
   await shot('challenge-phone', { factory: 'paymentFlow', options: { layout: 'stack' }, width: 340, context: { viewport: { width: 390, height: 760 } } }, async (page) => {
     await typeCard(page, '4000000000003220');
     await frame(page).locator('button.action').click();
-    await page.frameLocator('dialog iframe').locator('button[value=complete]').waitFor({ timeout: 15_000 });
+    await page.frameLocator('dialog iframe').locator('button[value=complete]').waitFor();
   }, true);
   await shot('auto-light-page-dark-os', { factory: 'cardElement', options: { layout: 'stack' }, context: { colorScheme: 'dark' } });
   await shot('auto-dark-page-light-os', { factory: 'cardElement', options: { layout: 'stack' }, css: DARK_PAGE, context: { colorScheme: 'light' } });

@@ -5,6 +5,7 @@ import { idPosition } from '../../server/identity/ids.ts';
 import type { ApiResponse } from '../helpers/service.ts';
 import { checkChain, eventsByObject } from './event-log.ts';
 import { checkModel, commandOptions, expectStatus, Service, settings } from './harness.ts';
+import { scaled } from '../../testkit/time.ts';
 
 /**
  * Model-based test of the messaging API: random sequences of operations (contacts, conversations,
@@ -516,7 +517,7 @@ async function emptyAddressBook(r: Real): Promise<void> {
   }
 }
 
-test('messaging: random operation sequences agree with the model, through concurrency and kill -9', { timeout: 30 * 60_000 }, async () => {
+test('messaging: random operation sequences agree with the model, through concurrency and kill -9', { timeout: scaled(30 * 60_000) }, async () => {
   const runs = settings.runs('MESSAGING', 15);
   const steps = settings.steps('MESSAGING', 40);
   const property = fc.asyncProperty(fc.commands(commands, commandOptions(steps)), async (cmds) => {

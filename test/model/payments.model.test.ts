@@ -4,6 +4,7 @@ import fc from 'fast-check';
 import type { ApiResponse } from '../helpers/service.ts';
 import { checkChain, eventsByObject } from './event-log.ts';
 import { checkModel, commandOptions, expectStatus, Service, settings } from './harness.ts';
+import { scaled } from '../../testkit/time.ts';
 
 /**
  * Model-based test of the payments API through the merchant's backend routes: random sequences of
@@ -377,7 +378,7 @@ const svc = new Service();
 before(() => svc.start());
 after(() => svc.stop());
 
-test('payments: random operation sequences agree with the model, through races and kill -9', { timeout: 30 * 60_000 }, async () => {
+test('payments: random operation sequences agree with the model, through races and kill -9', { timeout: scaled(30 * 60_000) }, async () => {
   const runs = settings.runs('PAYMENTS', 15);
   const steps = settings.steps('PAYMENTS', 40);
   let locks = 0;

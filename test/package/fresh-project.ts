@@ -8,6 +8,7 @@ import { fileURLToPath } from 'node:url';
 import type { Browser, Page } from 'playwright-core';
 import { ensureBuilt } from '../../scripts/ensure-built.mjs';
 import { handSocket, spawnNode } from '../../testkit/processes.ts';
+import { scaled } from '../../testkit/time.ts';
 
 /**
  * What a merchant does with the package: `npm pack` here, then `npm install <tarball>` into a new
@@ -22,7 +23,7 @@ export const versionOf = (name: string): string => JSON.parse(readFileSync(join(
 
 /** Runs a command to its end; its output in the failure message. No TypeScript loader is passed on. */
 export function sh(command: string, args: string[], cwd: string, env: Record<string, string> = {}): string {
-  const run = spawnSync(command, args, { cwd, encoding: 'utf8', env: { ...process.env, NODE_OPTIONS: '', ...env }, timeout: 180_000 });
+  const run = spawnSync(command, args, { cwd, encoding: 'utf8', env: { ...process.env, NODE_OPTIONS: '', ...env }, timeout: scaled(180_000) });
   assert.equal(run.status, 0, `${command} ${args.join(' ')} failed (${run.status ?? run.signal}):\n${run.stdout}\n${run.stderr}`);
   return run.stdout;
 }
@@ -30,7 +31,7 @@ export function sh(command: string, args: string[], cwd: string, env: Record<str
 /** `sh` without blocking this process (whose in-process service the command may be talking to). */
 export function shAsync(command: string, args: string[], cwd: string, env: Record<string, string> = {}): Promise<string> {
   return new Promise((resolve, reject) =>
-    execFile(command, args, { cwd, encoding: 'utf8', env: { ...process.env, NODE_OPTIONS: '', ...env }, timeout: 180_000, maxBuffer: 16 << 20 }, (error, stdout, stderr) =>
+    execFile(command, args, { cwd, encoding: 'utf8', env: { ...process.env, NODE_OPTIONS: '', ...env }, timeout: scaled(180_000), maxBuffer: 16 << 20 }, (error, stdout, stderr) =>
       error ? reject(new Error(`${command} ${args.join(' ')} failed (${error.code ?? error.signal}):\n${stdout}\n${stderr}`)) : resolve(stdout),
     ),
   );

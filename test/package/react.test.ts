@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { chromium } from 'playwright-core';
 import { boundSocket } from '../../testkit/processes.ts';
+import { scaled } from '../../testkit/time.ts';
 import { CHROMIUM_FLAGS, chromiumPath } from '../../scripts/chromium-path.mjs';
 import type { RunningService } from '../../server/start.ts';
 import { startService } from '../../server/start.ts';
@@ -119,7 +120,7 @@ export const handler = cpeNodeHandler({ client: cpe, allowIntent: (_req, id) => 
     await shAsync(tsc, ['-p', 'tsconfig.server.json'], project);
   });
 
-  it('a Vite + React app built from the package takes a payment in Chromium against the real service, from another origin', { timeout: 120_000 }, async () => {
+  it('a Vite + React app built from the package takes a payment in Chromium against the real service, from another origin', { timeout: scaled(120_000) }, async () => {
     const service: RunningService = await startService({ port: 0, demoPort: 0, dataDir: join(folder.dir, 'data'), publicUrl: 'http://127.0.0.1:0', rateLimit: { perSecond: 0, burst: 0 }, log: { level: 'silent' } });
     const { server: socket, port } = await boundSocket('localhost');
     // The shop on localhost, the service on 127.0.0.1: another site, as in production.
@@ -131,10 +132,10 @@ export const handler = cpeNodeHandler({ client: cpe, allowIntent: (_req, id) => 
     const browser = await chromium.launch({ executablePath: chromiumPath(), headless: true, args: [...CHROMIUM_FLAGS] });
     try {
       const { page, problems } = await openShop(browser, shop);
-      await page.getByText('ready', { exact: true }).waitFor({ timeout: 30_000 });
+      await page.getByText('ready', { exact: true }).waitFor({ timeout: scaled(30_000) });
       await typeCard(page);
-      await page.getByRole('button', { name: 'Pay' }).click({ timeout: 10_000 });
-      await page.getByText(/^(paid|failed)/).waitFor({ timeout: 30_000 });
+      await page.getByRole('button', { name: 'Pay' }).click({ timeout: scaled(10_000) });
+      await page.getByText(/^(paid|failed)/).waitFor({ timeout: scaled(30_000) });
       assert.equal(await page.locator('output').textContent(), 'paid: success succeeded');
       assert.deepEqual(problems, []);
     } finally {

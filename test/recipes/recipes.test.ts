@@ -12,6 +12,7 @@ import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { chromium, type Browser } from 'playwright-core';
 import { boundSocket } from '../../testkit/processes.ts';
+import { scaled } from '../../testkit/time.ts';
 import { CHROMIUM_FLAGS, chromiumPath } from '../../scripts/chromium-path.mjs';
 import { startService, type RunningService } from '../../server/start.ts';
 import { freshProject, openShop, packTarball, shAsync, SHOP_BACKEND, start, temporary, typeCard, versionOf, write } from '../package/fresh-project.ts';
@@ -55,12 +56,12 @@ async function tryRecipe(name: string, packages: string[], files: Record<string,
   // A cpe:error (a provider made before its framework set its properties, say) fails the recipe too.
   const { page: tab, problems, close } = await openShop(browser, origin);
   try {
-    await tab.locator('output').getByText('ready', { exact: true }).waitFor({ timeout: 30_000 });
+    await tab.locator('output').getByText('ready', { exact: true }).waitFor({ timeout: scaled(30_000) });
     // The card frame is the service's form, on the service's origin.
     assert.equal(new URL((await tab.locator('cpe-card iframe').getAttribute('src'))!).origin, service.url);
     await typeCard(tab);
     // The framework heard cpe:change: the app enables its button.
-    await tab.getByRole('button', { name: 'Pay', disabled: false }).waitFor({ timeout: 10_000 });
+    await tab.getByRole('button', { name: 'Pay', disabled: false }).waitFor({ timeout: scaled(10_000) });
     assert.deepEqual(problems, []);
   } finally {
     await close();
@@ -70,7 +71,7 @@ async function tryRecipe(name: string, packages: string[], files: Record<string,
 
 const vite = ['node', 'node_modules/vite/bin/vite.js', 'build'];
 
-describe('framework recipes (README), built and mounted in Chromium', { timeout: 300_000 }, () => {
+describe('framework recipes (README), built and mounted in Chromium', { timeout: scaled(300_000) }, () => {
   it('Vue 3: compilerOptions.isCustomElement, @cpe:ready and @cpe:change', () =>
     tryRecipe('vue-shop', ['vue@3', '@vitejs/plugin-vue@6'], {
       'index.html': page('/src/main.js', '<div id="app"></div>'),

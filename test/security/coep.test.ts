@@ -3,6 +3,7 @@ import { after, before, describe, it } from 'node:test';
 import { startStack, type Stack } from '../../testkit/stack.ts';
 import { CARDS } from '../e2e/helpers/checkout.ts';
 import { flowPage, payWithFlow, startMerchantSite, type MerchantSite } from './helpers/merchant-site.ts';
+import { scaled } from '../../testkit/time.ts';
 
 /**
  * A merchant page that turns on cross-origin isolation (for SharedArrayBuffer: COOP same-origin, COEP
@@ -13,7 +14,7 @@ import { flowPage, payWithFlow, startMerchantSite, type MerchantSite } from './h
  */
 const ISOLATED = { 'Cross-Origin-Opener-Policy': 'same-origin', 'Cross-Origin-Embedder-Policy': 'require-corp' };
 
-describe('a cross-origin-isolated merchant page', { timeout: 90_000 }, () => {
+describe('a cross-origin-isolated merchant page', { timeout: scaled(90_000) }, () => {
   let stack: Stack;
   let shop: MerchantSite;
   before(async () => {

@@ -5,6 +5,7 @@ import { CARDS, openCheckout, pay, typeCard } from '../e2e/helpers/checkout.ts';
 import { startStack, type Stack, type TestPage } from '../../testkit/stack.ts';
 import { attackerMerchant, CAPTURE_PORTS, gotToken, reinitFrame, requestOnCapturedPorts, type AttackerMerchant, type PortLog } from './helpers/attack.ts';
 import { startMerchantSite, type MerchantSite } from './helpers/merchant-site.ts';
+import { scaled } from '../../testkit/time.ts';
 
 /**
  * Finding 1 of issue 12 (high): a script on the merchant page re-initialised the live card frame with
@@ -34,7 +35,7 @@ const KINDS = [
   { name: 'split fields (<cpe-card-fields>, the number frame)', path: '/components/fields', app: 'field=number', split: true },
 ] as const;
 
-describe("a page script re-initialises a live frame with another merchant's key and session", { timeout: 180_000 }, () => {
+describe("a page script re-initialises a live frame with another merchant's key and session", { timeout: scaled(180_000) }, () => {
   for (const kind of KINDS)
     it(`${kind.name}: ignored before and after the shopper's own payment, which still succeeds`, async () => {
       const { page, context } = await openCheckout(stack, kind.path);
@@ -55,7 +56,7 @@ describe("a page script re-initialises a live frame with another merchant's key 
       await page.goto(`${stack.demoUrl}/components/flow`);
       const frame = page.frameLocator('cpe-payment-flow iframe').first();
       const payButton = frame.getByRole('button', { name: /^Pay/ });
-      await payButton.waitFor({ timeout: 15_000 });
+      await payButton.waitFor();
       await frame.getByLabel('Card number').pressSequentially('4242424242424242');
       await frame.getByLabel('Expiry date').pressSequentially('1230');
       await frame.getByLabel('Security code').pressSequentially('123');
@@ -63,7 +64,7 @@ describe("a page script re-initialises a live frame with another merchant's key 
       const tokens = (await attacker.tokens());
       await assertIgnored(await reinitFrame(page, '/frames/flow/', { pubKey: attacker.publicKey, session: await attacker.session() }), tokens, 'before the payment');
       await payButton.click();
-      await frame.getByText('Payment complete.').waitFor({ timeout: 20_000 });
+      await frame.getByText('Payment complete.').waitFor();
       await assertIgnored(await reinitFrame(page, '/frames/flow/', { pubKey: attacker.publicKey, session: await attacker.session() }), tokens, 'after the payment');
     } finally {
       await context.close();
@@ -74,7 +75,7 @@ describe("a page script re-initialises a live frame with another merchant's key 
     const { page, context } = await stack.newPage();
     try {
       await page.goto(`${stack.demoUrl}/components/wallets`);
-      await page.frameLocator('#wallet-a iframe, cpe-wallet-a iframe').first().locator('button').waitFor({ timeout: 15_000 });
+      await page.frameLocator('#wallet-a iframe, cpe-wallet-a iframe').first().locator('button').waitFor();
       await assertIgnored(await reinitFrame(page, '/frames/wallet-button/', { pubKey: attacker.publicKey, session: await attacker.session() }), (await attacker.tokens()), 'wallet button');
     } finally {
       await context.close();
@@ -82,12 +83,12 @@ describe("a page script re-initialises a live frame with another merchant's key 
   });
 });
 
-describe("a script that holds the element's own port (it wrapped MessageChannel before the SDK loaded)", { timeout: 120_000 }, () => {
+describe("a script that holds the element's own port (it wrapped MessageChannel before the SDK loaded)", { timeout: scaled(120_000) }, () => {
   async function open(): Promise<TestPage> {
     const opened = await stack.newPage();
     await opened.context.addInitScript(CAPTURE_PORTS);
     await opened.page.goto(`${stack.demoUrl}/components/card`);
-    await opened.page.locator('#status[data-state="ready"]').waitFor({ timeout: 15_000 });
+    await opened.page.locator('#status[data-state="ready"]').waitFor();
     return opened;
   }
   const merchantClient = () => new CpeClient({ licenceKey: stack.service.credentials.licenceKey, baseUrl: stack.serviceUrl });
@@ -127,7 +128,7 @@ describe("a script that holds the element's own port (it wrapped MessageChannel 
   });
 });
 
-describe('a sibling frame of another origin on the merchant page', { timeout: 90_000 }, () => {
+describe('a sibling frame of another origin on the merchant page', { timeout: scaled(90_000) }, () => {
   let third: MerchantSite;
   let shop: MerchantSite;
   before(async () => {
@@ -160,7 +161,7 @@ describe('a sibling frame of another origin on the merchant page', { timeout: 90
             port1.postMessage({ cpe: 1, kind: 'request', id: 1, method: 'tokenise', params: {} });
           }
           try { w.location.href = 'https://attacker.example/phish'; r.nav = 'no error'; } catch (e) { r.nav = e.name; }
-          await new Promise((res) => setTimeout(res, 1500));
+          await new Promise((res) => setTimeout(res, event.data.wait));
           r.got = got.length;
           results.push(r);
         }
@@ -182,7 +183,7 @@ describe('a sibling frame of another origin on the merchant page', { timeout: 90
       await typeCard(page, CARDS.visa);
       const tokens = (await attacker.tokens());
       const results = (await page.evaluate(
-        async ({ src, pk }) => {
+        async ({ src, pk, wait }) => {
           const all: HTMLIFrameElement[] = [];
           const roots: Array<Document | ShadowRoot> = [document];
           while (roots.length) for (const el of roots.pop()!.querySelectorAll('*')) (el instanceof HTMLIFrameElement && all.push(el), el.shadowRoot && roots.push(el.shadowRoot));
@@ -193,10 +194,11 @@ describe('a sibling frame of another origin on the merchant page', { timeout: 90
           document.body.append(ad);
           await new Promise((resolve) => ad.addEventListener('load', resolve, { once: true }));
           const done = new Promise((resolve) => addEventListener('message', (e) => e.data?.type === 'attack-done' && resolve(e.data.results)));
-          ad.contentWindow!.postMessage({ type: 'attack', uuids, pk }, '*');
+          ad.contentWindow!.postMessage({ type: 'attack', uuids, pk, wait }, '*');
           return done;
         },
-        { src: `${third.url}/ad`, pk: attacker.publicKey },
+        // How long the advert listens for an answer to its forged inits (none comes from a frame that is right).
+        { src: `${third.url}/ad`, pk: attacker.publicKey, wait: scaled(1500) },
       )) as Array<{ read?: string; doc?: string; got: number; href?: string }>;
       // The element's frames live in its shadow root, which `parent.frames` does not list: usually the
       // sibling reaches none of them. Whatever it reaches, it can neither read, init nor navigate.

@@ -5,6 +5,7 @@ import { startStack, type Stack } from '../../testkit/stack.ts';
 import { createIntent } from '../server/payments-fixtures.ts';
 import { flowPage, payWithFlow, startMerchantSite, type MerchantSite } from './helpers/merchant-site.ts';
 import { rawRequest } from './helpers/raw-request.ts';
+import { scaled } from '../../testkit/time.ts';
 
 /**
  * Finding 6 of the review: with the SDK loaded from `http://localhost:PORT` while CPE_PUBLIC_URL is
@@ -81,7 +82,7 @@ describe('every origin refusal says what was seen, what was expected, and the fi
 
 /** A merchant page that loads the SDK from the other name of the service takes a payment all the same. */
 for (const [publicHost, sdkHost] of [['127.0.0.1', 'localhost'], ['localhost', '127.0.0.1']] as const) {
-  describe(`CPE_PUBLIC_URL on ${publicHost}, the SDK loaded from ${sdkHost}, in Chromium`, { timeout: 90_000 }, () => {
+  describe(`CPE_PUBLIC_URL on ${publicHost}, the SDK loaded from ${sdkHost}, in Chromium`, { timeout: scaled(90_000) }, () => {
     let stack: Stack;
     let shop: MerchantSite;
     before(async () => {

@@ -2,12 +2,13 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { startStack, type Stack } from '../../testkit/stack.ts';
 import { startMerchantSite, type MerchantSite } from './helpers/merchant-site.ts';
+import { scaled } from '../../testkit/time.ts';
 
 /**
  * Two copies of the SDK on one page (a micro-frontend, a tag manager): the elements belong to the
  * first; the second says so with an SdkError naming both addresses, never "Illegal constructor".
  */
-describe('two copies of the SDK on one page', { timeout: 60_000 }, () => {
+describe('two copies of the SDK on one page', { timeout: scaled(60_000) }, () => {
   let stack: Stack;
   let shop: MerchantSite;
   before(async () => {

@@ -7,6 +7,8 @@ import { startStack, type Stack } from '../../testkit/stack.ts';
 import { startServiceProcess } from '../helpers/service-process.ts';
 import { tempDataDir } from '../../testkit/data-folder.ts';
 import { flowPage, payWithFlow, startMerchantSite, type MerchantSite } from './helpers/merchant-site.ts';
+import { scaled } from '../../testkit/time.ts';
+import { waitFor } from '../../testkit/wait.ts';
 
 /**
  * Subresource Integrity: a merchant page can pin the exact SDK build it reviewed. The service serves
@@ -21,7 +23,7 @@ interface Integrity {
   script: string;
 }
 
-describe('Subresource Integrity for the SDK', { timeout: 120_000 }, () => {
+describe('Subresource Integrity for the SDK', { timeout: scaled(120_000) }, () => {
   let stack: Stack;
   let shop: MerchantSite;
   let release: Integrity;
@@ -82,8 +84,8 @@ describe('Subresource Integrity for the SDK', { timeout: 120_000 }, () => {
   }
 
   async function assertRefused(page: Page, console: string[]) {
-    await page.waitForEvent('console', { predicate: (m) => /integrity/i.test(m.text()), timeout: 10_000 }).catch(() => undefined);
-    assert.ok(console.some((text) => /Failed to find a valid digest in the 'integrity' attribute/.test(text)), console.join('\n'));
+    // The refusal may be logged before a wait could start: the page's console is collected from the start.
+    await waitFor('the browser refusing the SDK for its integrity', () => console.some((text) => /Failed to find a valid digest in the 'integrity' attribute/.test(text)), { context: () => console.join('\n') });
     assert.equal(await page.evaluate(() => customElements.get('cpe-payment-flow')), undefined, 'the SDK did not run');
     assert.equal(await page.locator('iframe').count(), 0, 'no frame was mounted');
   }

@@ -4,6 +4,7 @@ import type { Page } from 'playwright-core';
 import { CARDS } from '../e2e/helpers/checkout.ts';
 import { flowPage, payWithFlow, startMerchantSite } from './helpers/merchant-site.ts';
 import { startStack, type Stack } from '../../testkit/stack.ts';
+import { scaled } from '../../testkit/time.ts';
 
 /**
  * Findings 4 and 5 of issue 12: the wallet sheet posted its `{token}` with window.postMessage (a plain
@@ -39,10 +40,10 @@ function assertNothingSensitive(messages: string[], what: string): void {
 
 async function openWallets(page: Page): Promise<void> {
   await page.goto(`${stack.demoUrl}/components/wallets`);
-  await page.frameLocator('#wallet-a iframe').first().getByRole('button').waitFor({ timeout: 15_000 });
+  await page.frameLocator('#wallet-a iframe').first().getByRole('button').waitFor();
 }
 
-describe('no token, card detail or 3-D Secure artefact on a window', { timeout: 120_000 }, () => {
+describe('no token, card detail or 3-D Secure artefact on a window', { timeout: scaled(120_000) }, () => {
   it('a whole wallet payment', async () => {
     const { page, context } = await stack.newPage();
     try {
@@ -50,9 +51,9 @@ describe('no token, card detail or 3-D Secure artefact on a window', { timeout: 
       await openWallets(page);
       await page.frameLocator('#wallet-a iframe').first().getByRole('button').click();
       const sheet = page.frameLocator('dialog iframe');
-      await sheet.getByLabel(/4242/).check({ timeout: 15_000 });
+      await sheet.getByLabel(/4242/).check();
       await sheet.getByRole('button', { name: 'Approve' }).click();
-      await page.locator('#wallet-a-status', { hasText: 'Paid with wallet A.' }).waitFor({ timeout: 20_000 });
+      await page.locator('#wallet-a-status', { hasText: 'Paid with wallet A.' }).waitFor();
       assertNothingSensitive(await heard(page), 'wallet');
     } finally {
       await context.close();
@@ -77,7 +78,7 @@ describe('no token, card detail or 3-D Secure artefact on a window', { timeout: 
   });
 });
 
-describe('the wallet sheet shows what the service says, and pays only on a deliberate click', { timeout: 120_000 }, () => {
+describe('the wallet sheet shows what the service says, and pays only on a deliberate click', { timeout: scaled(120_000) }, () => {
   it("shows the intent's amount and the merchant's registered name, not what its address claims", async () => {
     const { page, context } = await stack.newPage();
     try {
@@ -90,7 +91,7 @@ describe('the wallet sheet shows what the service says, and pays only on a delib
       await page.frameLocator('#wallet-a iframe').first().getByRole('button').click();
       const sheet = page.frameLocator('dialog iframe');
       const { name } = (await stack.service.services.merchants.get(stack.service.credentials.merchantId))!;
-      await sheet.getByRole('heading', { name: new RegExp(name) }).first().waitFor({ timeout: 15_000 });
+      await sheet.getByRole('heading', { name: new RegExp(name) }).first().waitFor();
       await sheet.getByText('£12.34').waitFor();
       assert.equal(await sheet.getByText('Charity Donations').count(), 0);
     } finally {
@@ -98,7 +99,7 @@ describe('the wallet sheet shows what the service says, and pays only on a delib
     }
   });
 
-  /** Opens the sheet and returns the page coordinates of its Approve button (from the page's own view). */
+  /** Opens the sheet with the page's clock paused and returns the page coordinates of its Approve button (from the page's own view). */
   async function openSheet(page: Page, hide: 'decoy' | 'opacity'): Promise<{ x: number; y: number }> {
     await openWallets(page);
     await page.evaluate((hide) => {
@@ -117,10 +118,11 @@ describe('the wallet sheet shows what the service says, and pays only on a delib
         else if (!decoy.matches(':popover-open')) decoy.showPopover();
       }).observe(host.shadowRoot!, { childList: true, subtree: true });
     }, hide);
+    await page.clock.pauseAt(Date.now() + 1000);
     await page.frameLocator('#wallet-a iframe').first().getByRole('button').click();
     const frame = page.frameLocator('dialog iframe');
     const approve = frame.getByRole('button', { name: 'Approve' });
-    await approve.waitFor({ state: 'attached', timeout: 15_000 });
+    await approve.waitFor({ state: 'attached' });
     const box = (await approve.boundingBox())!;
     return { x: box.x + box.width / 2, y: box.y + box.height / 2 };
   }
@@ -129,12 +131,14 @@ describe('the wallet sheet shows what the service says, and pays only on a delib
   it(`a blind click through a sheet the page hid (${hide === 'decoy' ? 'covered by a decoy that lets clicks through' : 'opacity 0'}) does not pay`, async () => {
     const { page, context } = await stack.newPage();
     try {
+      // The page's clock: it moves only when the test says.
+      await page.clock.install();
       const before = (await walletTokens());
       const { x, y } = await openSheet(page, hide);
       // The shopper clicks what they think is on the page, again and again, for two seconds.
       for (let i = 0; i < 10; i++) {
         await page.mouse.click(x, y);
-        await page.waitForTimeout(200);
+        await page.clock.runFor(200);
       }
       assert.equal((await walletTokens()), before, 'the invisible sheet minted a wallet token');
       assert.equal(await page.locator('#wallet-a-status', { hasText: 'Paid' }).count(), 0);
@@ -146,21 +150,37 @@ describe('the wallet sheet shows what the service says, and pays only on a delib
   it('a click 100 ms after the sheet appears does not pay; after half a second fully visible, Approve pays', async () => {
     const { page, context } = await stack.newPage();
     try {
+      await page.clock.install();
       const before = (await walletTokens());
       const frame = page.frameLocator('dialog iframe');
       await openWallets(page);
+      // From here the page's time moves only by runFor: however slow the machine, 100 ms is 100 ms.
+      await page.clock.pauseAt(Date.now() + 1000);
       await page.frameLocator('#wallet-a iframe').first().getByRole('button').click();
       const approve = frame.getByRole('button', { name: 'Approve' });
+      await approve.waitFor({ state: 'visible' });
+      await frame.getByText('£12.34').waitFor(); // the sheet has its session: nothing but the guard holds Approve back
       // 100 ms after the sheet appears, the shopper (or a script timing a click) presses Approve.
-      await approve.waitFor({ state: 'attached', timeout: 15_000 });
+      await page.clock.runFor(100);
       const box = (await approve.boundingBox())!;
-      await page.waitForTimeout(100);
       await page.mouse.click(box.x + box.width / 2, box.y + box.height / 2);
-      await page.waitForTimeout(300);
-      assert.equal((await walletTokens()), before, 'a click at 100 ms paid');
-      await page.waitForTimeout(700);
+      assert.equal(await approve.isDisabled(), true, 'Approve is not armed 100 ms after the sheet appeared');
+      // Armed once fully visible for half a second of the page's time: never sooner.
+      let elapsed = 100;
+      const stillDisabled = async () => {
+        assert.equal(await approve.count(), 1, 'the sheet closed: the early click paid');
+        return approve.isDisabled();
+      };
+      while (await stillDisabled()) {
+        assert.ok(elapsed < 5_000, 'Approve never armed');
+        await page.clock.runFor(100);
+        elapsed += 100;
+      }
+      assert.ok(elapsed >= 500, `Approve armed after ${elapsed} ms`);
+      assert.equal((await walletTokens()), before, 'the click at 100 ms paid');
+      await page.clock.resume();
       await approve.click();
-      await page.locator('#wallet-a-status', { hasText: 'Paid with wallet A.' }).waitFor({ timeout: 20_000 });
+      await page.locator('#wallet-a-status', { hasText: 'Paid with wallet A.' }).waitFor();
       assert.equal((await walletTokens()), before + 1);
     } finally {
       await context.close();

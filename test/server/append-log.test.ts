@@ -1,10 +1,12 @@
 import assert from 'node:assert/strict';
-import { appendFileSync, existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { appendFileSync, readdirSync, readFileSync, statSync, watch, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
 import { EmbeddedStore } from '../../server/store/embedded-store.ts';
 import { startServiceChild, stop } from '../../testkit/processes.ts';
 import { readDataFolder, tempDataDir } from '../../testkit/data-folder.ts';
+import { seeded } from '../../testkit/seed.ts';
+import { scaled } from '../../testkit/time.ts';
 
 interface Item {
   id: string;
@@ -175,19 +177,21 @@ describe('the append log', () => {
 
 describe('crashes', () => {
   /**
-   * The real service, killed with SIGKILL at random moments of a burst of durable creates, round
-   * after round on the same folder (whose log is small, so compactions run during the bursts too):
-   * every acknowledged contact is there after each restart, and the service always starts.
+   * The real service, killed with SIGKILL during a burst of durable creates, round after round on
+   * the same folder (whose log is small, so compactions run during the bursts too): every
+   * acknowledged contact is there after each restart, and the service always starts. The kill
+   * points are seeded (the seed is printed; CPE_TEST_SEED replays it): in even rounds the kill comes
+   * the moment a compaction starts writing its snapshot, in odd rounds after a random count of
+   * answers, so writes are always in flight.
    */
   test('kill -9 during appends and compactions, many times: every acknowledged row survives', async () => {
+    const random = seeded('append-log crash test');
     const dir = tempDataDir();
     const root = join(import.meta.dirname, '../..');
     const acknowledged = new Set<string>();
-    let compactedDuringRounds = 0;
-    // At least 8 rounds, and more (up to 20) until two rounds saw a compaction: on a loaded machine a
-    // kill can come before the log outgrows the snapshot.
-    for (let round = 0; round < 8 || (compactedDuringRounds < 2 && round < 20); round++) {
-      // A small compaction threshold, so that compactions start in most rounds.
+    let killedDuringCompaction = 0;
+    for (let round = 0; round < 8; round++) {
+      // A small compaction threshold, so that compactions start in the bursts.
       const service = await startServiceChild(root, dir, { CPE_RATE_LIMIT: '0', CPE_LOG_LEVEL: 'warn', CPE_COMPACT_MIN_BYTES: '65536' });
       const auth = { authorization: `Bearer ${service.credentials.accessToken}`, 'content-type': 'application/json' };
       for (const id of acknowledged) {
@@ -196,33 +200,36 @@ describe('crashes', () => {
         assert.equal(r.status, 200, `acknowledged contact ${id} is back after the kill`);
         await r.arrayBuffer();
       }
-      const snapshotBefore = existsSync(join(dir, 'cpe.snapshot')) ? statSync(join(dir, 'cpe.snapshot')).mtimeMs : 0;
-      // Large rows, so that the log outgrows the snapshot within a round. The kill comes at a random
-      // count of answers (so writes are always in flight), plus a random few milliseconds.
+      // Large rows, so that the log outgrows the snapshot within a round.
       const pad = 'p'.repeat(1500);
-      const killAfter = 20 + Math.floor(Math.random() * 120);
+      const atCompaction = round % 2 === 0;
+      const killAfter = atCompaction ? Infinity : random.int(20, 140);
       let answered = 0;
-      let killed!: () => void;
-      const enough = new Promise<void>((resolve) => (killed = resolve));
+      let kill!: (why: string) => void;
+      const killed = new Promise<string>((resolve) => (kill = resolve));
+      // A compaction writes its snapshot to a temporary file first: the kill comes as it appears.
+      const watcher = watch(dir, (_, name) => atCompaction && name === '.cpe.snapshot.tmp' && kill('compaction'));
       const burst = Array.from({ length: 400 }, (_, i) =>
-        fetch(`${service.url}/v1/contacts`, { method: 'POST', headers: auth, body: JSON.stringify({ username: `r${round}_${i}`, phone_number: '+441234567', avatar_url: `https://example.com/${pad}` }), signal: AbortSignal.timeout(30_000) })
+        fetch(`${service.url}/v1/contacts`, { method: 'POST', headers: auth, body: JSON.stringify({ username: `r${round}_${i}`, phone_number: '+441234567', avatar_url: `https://example.com/${pad}` }), signal: AbortSignal.timeout(scaled(30_000)) })
           .then(async (r) => (r.status === 200 ? ((await r.json()) as { id: string }).id : undefined))
           .then((id) => {
             if (id) acknowledged.add(`${id}:${round}`);
-            if (++answered >= killAfter) killed();
-          }, () => killed()),
+            if (++answered >= killAfter) kill('answers');
+          }, () => kill('refused')),
       );
-      await enough;
-      await new Promise((resolve) => setTimeout(resolve, Math.floor(Math.random() * 20)));
+      // Every answer in without a compaction: the kill comes after the burst.
+      void Promise.all(burst).then(() => kill('burst done'));
+      const why = await killed;
       service.proc.kill('SIGKILL');
+      watcher.close();
+      if (why === 'compaction') killedDuringCompaction++;
       await Promise.all(burst);
       await stop(service);
-      if (existsSync(join(dir, 'cpe.snapshot')) && statSync(join(dir, 'cpe.snapshot')).mtimeMs !== snapshotBefore) compactedDuringRounds++;
       // The files alone, as the next start will read them: every acknowledged row of every round.
       const data = await readDataFolder(dir);
       for (const id of acknowledged) assert.ok(data.collections.contacts[id.split(':')[0]], `acknowledged ${id} is on disk`);
     }
     assert.ok(acknowledged.size > 100, `${acknowledged.size} writes were acknowledged before the kills`);
-    assert.ok(compactedDuringRounds >= 2, `compactions ran during the rounds (${compactedDuringRounds})`);
+    assert.ok(killedDuringCompaction >= 2, `kills as a compaction started: ${killedDuringCompaction}`);
   });
 });

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { once } from 'node:events';
+import { createServer as netServer, type AddressInfo } from 'node:net';
 import { after, before, describe, test } from 'node:test';
 import Koa from 'koa';
 import { CpeApiError, CpeClient, cpeMiddleware, cpeNodeHandler, toSession } from '../../client/index.ts';
@@ -70,10 +71,17 @@ describe('CpeClient', () => {
     );
   });
 
-  test('refuses a public key, and an unreachable service is an error, not a hang', async () => {
+  test('refuses a public key, and a service that never answers is an error, not a hang', async () => {
     assert.throws(() => new CpeClient({ licenceKey: svc.credentials.publicKey }), /licence key/);
-    const offline = new CpeClient({ licenceKey: svc.credentials.licenceKey, baseUrl: 'http://127.0.0.1:9', timeoutMs: 2000, maxRetries: 0 });
-    await assert.rejects(() => offline.retrievePaymentIntent('pi_x'));
+    // It takes the connection and says nothing, ever: only the client's timeout can end the call.
+    const silent = netServer(() => {}).listen(0, '127.0.0.1');
+    await once(silent, 'listening');
+    try {
+      const offline = new CpeClient({ licenceKey: svc.credentials.licenceKey, baseUrl: `http://127.0.0.1:${(silent.address() as AddressInfo).port}`, timeoutMs: 200, maxRetries: 0 });
+      await assert.rejects(() => offline.retrievePaymentIntent('pi_x'));
+    } finally {
+      silent.close();
+    }
   });
 });
 

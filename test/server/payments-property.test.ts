@@ -6,6 +6,7 @@ import { MAX_FAILED_ATTEMPTS } from '../../server/payments/payments-service.ts';
 import { replayable } from '../../server/idempotency/idempotency-keys.ts';
 import { startTestService, type ApiResponse, type TestService } from '../helpers/service.ts';
 import { CARDS, challengeFormToken, createBody, fromFrame, futureYear } from './payments-fixtures.ts';
+import { scaled } from '../../testkit/time.ts';
 
 /**
  * Property: whatever sequence of operations a client sends to one Payment Intent (valid or not, in
@@ -32,7 +33,7 @@ const MAX_STEPS = Number(process.env.FC_STEPS ?? 12);
 // set FC_SEED to explore other sequences.
 const SEED = Number(process.env.FC_SEED ?? 20261123);
 /** A request that takes longer than this counts as a hang. */
-const REQUEST_TIMEOUT_MS = 10_000;
+const REQUEST_TIMEOUT_MS = scaled(10_000);
 
 // Cards
 
@@ -174,7 +175,7 @@ let runCounter = 0;
 const coverage = new Map<string, number>();
 
 describe('Payment Intents under random operation sequences (fast-check)', () => {
-  test('every answer is a success or a 4xx, every move is in the transition table, money moves at most once', { timeout: 180_000 }, async (t) => {
+  test('every answer is a success or a 4xx, every move is in the transition table, money moves at most once', { timeout: scaled(180_000) }, async (t) => {
     await fc.assert(
       fc.asyncProperty(createArb, fc.array(stepArb, { minLength: 1, maxLength: MAX_STEPS, size: 'max' }), async (create, steps) => {
         const transcript: string[] = [];

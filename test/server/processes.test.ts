@@ -9,6 +9,7 @@ import { freshTestDatabase } from '../../testkit/postgres.ts';
 import { tempDataDir } from '../../testkit/data-folder.ts';
 import { MIGRATIONS } from '../../server/store/pg-schema.ts';
 import { testEngine } from '../helpers/service.ts';
+import { scaled } from '../../testkit/time.ts';
 
 /**
  * Several service processes on one PostgreSQL database (CPE_DATABASE_URL), started by hand as an
@@ -162,7 +163,7 @@ describe('several processes on one PostgreSQL database', onPostgres, () => {
           method: 'POST',
           headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
           body: JSON.stringify({ username: `p${i}`, phone_number: '+441234567' }),
-          signal: AbortSignal.timeout(15_000),
+          signal: AbortSignal.timeout(scaled(15_000)),
         }).then((r) => r.status),
       ),
     );
@@ -181,7 +182,7 @@ describe('several processes on one PostgreSQL database', onPostgres, () => {
         method: 'POST',
         headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
         body: JSON.stringify({ username: `k${i}`, phone_number: '+441234567' }),
-        signal: AbortSignal.timeout(30_000),
+        signal: AbortSignal.timeout(scaled(30_000)),
       })
         .then(async (r) => (r.status === 200 ? ((await r.json()) as { id: string }).id : undefined))
         .then(
@@ -255,6 +256,17 @@ describe('several processes on one PostgreSQL database', onPostgres, () => {
 });
 
 describe('the embedded store and processes', () => {
+  test('PORT=0 DEMO_PORT=0: npm start binds free ports, tells its parent both, and the seeded merchant may embed the frames in the demo', async () => {
+    const service = await startServiceChild(root, tempDataDir(), QUIET);
+    running.push(service);
+    const demo = new URL(service.demoUrl);
+    assert.notEqual(demo.port, '0');
+    assert.equal((await fetch(service.demoUrl)).ok, true, 'the demo answers where it said');
+    const frame = await fetch(`${service.url}/frames/card-form/?pk=${service.credentials.publicKey}&lang=en`);
+    await frame.arrayBuffer();
+    assert.match(frame.headers.get('content-security-policy') ?? '', new RegExp(`frame-ancestors[^;]*http://localhost:${demo.port}`));
+  });
+
   test('a second process on the same data folder is refused, naming the one that holds it and CPE_DATABASE_URL', async () => {
     const dir = tempDataDir();
     const first = await startServiceChild(root, dir, QUIET);

@@ -1,7 +1,7 @@
 // The payment attempt in Node, without a browser (`npm run test:unit`): one idempotency key from
 // tokenise to authorise, the order attach → confirm → authorise, and what each step sends where.
 import assert from 'node:assert/strict';
-import { afterEach, beforeEach, test } from 'node:test';
+import { beforeEach, test } from 'node:test';
 import { SdkError } from '../../components/errors.ts';
 import { PaymentAttempt } from '../../components/internal/payment-attempt.ts';
 import type { Backend } from '../../components/transport/transport.ts';
@@ -11,25 +11,23 @@ const SERVICE = 'https://service.test';
 type Sent = { url: string; headers: Record<string, string>; body: Record<string, unknown> };
 let sent: Sent[];
 let answers: Record<string, unknown>;
-const realFetch = globalThis.fetch;
 
 beforeEach(() => {
   sent = [];
   answers = {};
-  // The page the SDK runs in: relative endpoints resolve against it.
+  // The page the SDK runs in: relative endpoints resolve against it (Node has no location).
   Object.assign(globalThis, { location: { href: 'https://shop.test/checkout' } });
-  globalThis.fetch = (async (url: string, init: RequestInit) => {
-    sent.push({ url, headers: init.headers as Record<string, string>, body: JSON.parse(String(init.body)) });
-    return new Response(JSON.stringify(answers[url] ?? { error: { code: 'not_found', message: `${url}: no answer` } }), { status: url in answers ? 200 : 404 });
-  }) as typeof fetch;
 });
-afterEach(() => {
-  globalThis.fetch = realFetch;
-});
+
+/** The controller's HTTP, injected: records what is sent and answers from `answers`. */
+const fakeFetch = (async (url: string, init: RequestInit) => {
+  sent.push({ url, headers: init.headers as Record<string, string>, body: JSON.parse(String(init.body)) });
+  return new Response(JSON.stringify(answers[url] ?? { error: { code: 'not_found', message: `${url}: no answer` } }), { status: url in answers ? 200 : 404 });
+}) as typeof fetch;
 
 /** An attempt on a controller with these merchant routes; `refusals` are its `cpe:error`s that resolved. */
 function setup(middleware: Backend['middleware'] = {}) {
-  const backend: Backend = { serviceOrigin: SERVICE, middleware, pubKey: 'pk_test_1', current: { paymentIntentId: 'pi_1', sessionToken: 'cpe_st_secret1', opaqueKey: 'opq_1' }, session: async () => backend.current! };
+  const backend: Backend = { serviceOrigin: SERVICE, middleware, pubKey: 'pk_test_1', fetch: fakeFetch, current: { paymentIntentId: 'pi_1', sessionToken: 'cpe_st_secret1', opaqueKey: 'opq_1' }, session: async () => backend.current! };
   const refusals: unknown[] = [];
   return { attempt: new PaymentAttempt(() => backend, (detail) => refusals.push(detail)), refusals };
 }

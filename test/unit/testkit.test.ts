@@ -16,7 +16,7 @@ const node = (name: string, script: string, keepBytes?: number) => spawnNode(nam
 describe('testkit', () => {
   it('a line is heard however much output came before it (no cut buffer)', async () => {
     // 200 KB of noise, kept only 1 KB of: the line comes after what is kept.
-    const child = node('chatty', `process.stdout.write('x'.repeat(1000) + '\\n'.repeat(1) + ('y'.repeat(99) + '\\n').repeat(2000)); setTimeout(() => console.log('ready on 1234'), 10); setTimeout(() => {}, 60000)`, 1024);
+    const child = node('chatty', `process.stdout.write('x'.repeat(1000) + '\\n' + ('y'.repeat(99) + '\\n').repeat(2000)); console.log('ready on 1234'); setInterval(() => {}, 1e9)`, 1024);
     const wait = child.line(/^ready on (\d+)$/);
     assert.equal((await wait)[1], '1234');
     child.proc.kill();
@@ -30,7 +30,7 @@ describe('testkit', () => {
   });
 
   it('a line already printed before the wait began is found too', async () => {
-    const child = node('early', `console.log('early bird'); process.send({ type: 'done' }); setTimeout(() => {}, 60000)`);
+    const child = node('early', `console.log('early bird'); process.send({ type: 'done' }); setInterval(() => {}, 1e9)`);
     await child.message((m): m is { type: 'done' } => (m as { type?: string }).type === 'done', 'done');
     assert.equal((await child.line(/early (\w+)/))[1], 'bird');
     child.proc.kill();

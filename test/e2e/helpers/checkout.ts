@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import type { FrameLocator, Page } from 'playwright-core';
 import type { Stack, TestPage } from '../../../testkit/stack.ts';
 import { answerChallenge, clickOrPress } from './frame-click.ts';
+import { scaled } from '../../../testkit/time.ts';
 
 /** The contract's test cards, as a shopper types them. */
 export const CARDS = {
@@ -79,7 +80,7 @@ export async function openCheckout(stack: Stack, path: '/components/card' | '/co
   const opened = await stack.newPage();
   await watchMerchantPage(opened.page);
   await opened.page.goto(`${stack.demoUrl}${path}?${new URLSearchParams(settings)}`);
-  await opened.page.locator('#status[data-state="ready"]').waitFor({ timeout: 15_000 });
+  await opened.page.locator('#status[data-state="ready"]').waitFor();
   return opened;
 }
 
@@ -109,7 +110,7 @@ export async function pressPay(page: Page): Promise<void> {
     }).observe(status, { attributes: true, attributeFilter: ['data-state'] });
   });
   const started = (timeout: number) => page.waitForFunction(() => (window as unknown as { __cpePayStarted: boolean }).__cpePayStarted, undefined, { timeout });
-  await clickOrPress(page.locator('#pay'), started, { within: 3_000 });
+  await clickOrPress(page.locator('#pay'), started, { within: scaled(3_000) });
 }
 
 /** Clicks Pay and waits for the outcome the page shows: 'success' or 'failure', with its text. */
@@ -117,7 +118,7 @@ export async function pay(page: Page, challenge?: 'complete' | 'fail'): Promise<
   await pressPay(page);
   if (challenge) await answerChallenge(page, challenge === 'complete' ? 'Complete' : 'Fail');
   const status = page.locator('#status[data-state="success"], #status[data-state="failure"]');
-  await status.waitFor({ timeout: 20_000 });
+  await status.waitFor();
   return { state: (await status.getAttribute('data-state'))!, text: (await status.textContent())! };
 }
 

@@ -1,4 +1,6 @@
 import type { Locator, Page } from 'playwright-core';
+import { waitFor } from '../../../testkit/wait.ts';
+import { scaled } from '../../../testkit/time.ts';
 
 /**
  * Clicks a control (inside a cross-origin frame, or near one), and presses it by keyboard when the
@@ -9,7 +11,7 @@ import type { Locator, Page } from 'playwright-core';
  * form's height, and the fallback has not fired since). Keyboard input goes to the focused frame, with
  * no hit test. Tests of what the mouse itself may do (a blind click, a decoy) must not use this.
  */
-export async function clickOrPress(control: Locator, effect: (timeout: number) => Promise<unknown>, { timeout = 15_000, within = 5_000 } = {}): Promise<void> {
+export async function clickOrPress(control: Locator, effect: (timeout: number) => Promise<unknown>, { timeout = scaled(15_000), within = scaled(5_000) } = {}): Promise<void> {
   await control.click({ timeout });
   if (await effect(within).then(() => true, () => false)) return;
   if (await control.isEnabled({ timeout: 500 }).catch(() => false)) {
@@ -35,11 +37,42 @@ export const answerChallenge = (page: Page, button: 'Complete' | 'Fail' = 'Compl
  * up sent to that frame while it is torn down never got Chromium's input acknowledgement in CI, and
  * `keyboard.press` hung until the suite's timeout. Once the dialog is gone the key up goes to the page.
  */
-export async function pressEscape(page: Page, closed: (timeout: number) => Promise<unknown>, timeout = 10_000): Promise<void> {
+export async function pressEscape(page: Page, closed: (timeout: number) => Promise<unknown>, timeout = scaled(10_000)): Promise<void> {
   await page.keyboard.down('Escape');
   try {
     await closed(timeout);
   } finally {
     await page.keyboard.up('Escape');
   }
+}
+
+/** Where the focus is, across the page's frames: each focused document's active element, through shadow roots, by its position. */
+async function focusIn(page: Page): Promise<string> {
+  const each = await Promise.all(
+    page.frames().map((frame) =>
+      frame
+        .evaluate(() => {
+          if (!document.hasFocus()) return '';
+          const path: string[] = [];
+          let root: Document | ShadowRoot = document;
+          for (let active = root.activeElement; active; active = active.shadowRoot?.activeElement ?? null) {
+            path.push(`${active.localName}@${[...root.querySelectorAll('*')].indexOf(active)}`);
+            if (active.shadowRoot) root = active.shadowRoot;
+          }
+          return path.join('>');
+        })
+        .catch(() => ''),
+    ),
+  );
+  return each.join('|');
+}
+
+/**
+ * Presses Tab and waits until the focus has moved: between frames of other sites it moves through
+ * the browser process, after the key's acknowledgement, and a key sent before it lands is lost.
+ */
+export async function pressTab(page: Page, key = 'Tab'): Promise<void> {
+  const before = await focusIn(page);
+  await page.keyboard.press(key);
+  await waitFor(`the focus to move on ${key}`, async () => (await focusIn(page)) !== before);
 }

@@ -55,7 +55,7 @@ export async function startLook(stack: Stack): Promise<{ origin: string; open(se
       pages.set(path, lookPage(stack.serviceUrl, credentials.publicKey, setup));
       const opened = await stack.newPage({ viewport: { width: 800, height: 900 }, ...setup.context });
       await opened.page.goto(`${origin}${path}`);
-      await opened.page.waitForSelector('body[data-ready]', { state: 'attached', timeout: 20_000 }).catch((error: Error) => {
+      await opened.page.waitForSelector('body[data-ready]', { state: 'attached' }).catch((error: Error) => {
         throw new Error(`${error.message.split('\n')[0]}; page problems: ${opened.problems.join(' | ')}`);
       });
       return opened;
@@ -112,5 +112,5 @@ export async function payInFlow(page: Page, number: string): Promise<void> {
 /** Presses the wallet button and waits for the sheet in its dialog. */
 export async function openSheet(page: Page): Promise<void> {
   await lookFrame(page).locator('button').click();
-  await page.frameLocator('dialog iframe').locator('button.approve').waitFor({ timeout: 20_000 });
+  await page.frameLocator('dialog iframe').locator('button.approve').waitFor();
 }

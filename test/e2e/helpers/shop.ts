@@ -26,7 +26,7 @@ export async function fillBasket(page: Page): Promise<void> {
 /** Opens the checkout with a method and waits until its element is mounted. */
 export async function checkout(page: Page, stack: Stack, method: Method): Promise<void> {
   await page.goto(`${stack.demoUrl}/checkout?method=${method}`);
-  await page.waitForSelector('body[data-ready]', { state: 'attached', timeout: 20_000 });
+  await page.waitForSelector('body[data-ready]', { state: 'attached' });
 }
 
 /** The frame to type a card into: the card form's, a Flow's, or (split) a field's own frame. */
@@ -45,14 +45,14 @@ export async function typeShopCard(page: Page, number: string, split = false): P
 export async function useWallet(page: Page, mount: string, answer: 'visa' | 'declined' | 'cancel'): Promise<void> {
   await clickOrPress(page.frameLocator(`${mount} iframe`).first().getByRole('button'), dialogOpen(page));
   const sheet = page.frameLocator('dialog iframe');
-  if (answer === 'cancel') return sheet.getByRole('button', { name: 'Cancel' }).click({ timeout: 15_000 });
-  await sheet.getByLabel(answer === 'visa' ? /4242/ : /0002/).check({ timeout: 15_000 });
+  if (answer === 'cancel') return sheet.getByRole('button', { name: 'Cancel' }).click();
+  await sheet.getByLabel(answer === 'visa' ? /4242/ : /0002/).check();
   await sheet.getByRole('button', { name: 'Approve' }).click();
 }
 
 /** The order page the checkout goes to once paid: its outcome and the checks' rows. */
 export async function orderShown(page: Page): Promise<{ reference: string; status: string; checks: Record<string, { expected: string; got: string; passed: boolean }> }> {
-  await page.waitForURL(/\/orders\/ORD-/, { timeout: 30_000 });
+  await page.waitForURL(/\/orders\/ORD-/);
   const status = (await page.locator('#order-status').getAttribute('data-status'))!;
   const rows = await page.locator('table.checks tbody tr').evaluateAll((trs) =>
     trs.map((tr) => [tr.getAttribute('data-check')!, { expected: tr.children[1]!.textContent!, got: tr.children[2]!.textContent!, passed: tr.getAttribute('data-passed') === 'true' }] as const),

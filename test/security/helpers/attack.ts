@@ -1,6 +1,7 @@
 import type { Page } from 'playwright-core';
 import { CpeClient, toSession } from '../../../client/index.ts';
 import type { RunningService } from '../../../server/start.ts';
+import { scaled } from '../../../testkit/time.ts';
 
 /**
  * What an attacker uses against the frames: a merchant of its own (keys, an intent and its session,
@@ -41,9 +42,11 @@ export type PortLog = Array<{ kind?: string; name?: string; ok?: boolean; result
  * A script on the merchant page re-initialises a live frame (the first iframe whose address contains
  * `app`, looking into open shadow roots): it reads the session uuid from the iframe's address, posts
  * a new `init` with `config` (another merchant's key and session) and a port of its own, asks for a
- * token on that port and listens for `wait` ms.
+ * token on that port and listens for `wait` ms (scaled). A frame that ignores it never answers: the
+ * window only bounds how long the attacker listens (a shorter one could miss a slow answer, never
+ * fail a frame that is right).
  */
-export function reinitFrame(page: Page, app: string, config: { pubKey: string; session?: { paymentIntentId: string; sessionToken: string } }, wait = 3000): Promise<PortLog> {
+export function reinitFrame(page: Page, app: string, config: { pubKey: string; session?: { paymentIntentId: string; sessionToken: string } }, wait = scaled(3000)): Promise<PortLog> {
   return page.evaluate(
     async ({ app, config, wait }) => {
       const all: HTMLIFrameElement[] = [];
@@ -78,22 +81,34 @@ export const CAPTURE_PORTS = `(() => {
   };
 })();`;
 
-/** With the captured ports: `configure` every frame with `session`, then ask each for a token; the answers. */
-export function requestOnCapturedPorts(page: Page, config: { pubKey: string; session: { paymentIntentId: string; sessionToken: string } }, wait = 4000): Promise<PortLog> {
+/**
+ * With the captured ports: `configure` every frame with `session`, then ask each for a token; the
+ * answers, once every port that answers (a frame's: the page's other channels never do) has answered
+ * both requests.
+ */
+export function requestOnCapturedPorts(page: Page, config: { pubKey: string; session: { paymentIntentId: string; sessionToken: string } }, timeoutMs = scaled(20_000)): Promise<PortLog> {
   return page.evaluate(
-    async ({ config, wait }) => {
+    async ({ config, timeoutMs }) => {
       const log: unknown[] = [];
+      const answered = new Map<MessagePort, Set<number>>();
+      let done!: () => void;
+      const complete = new Promise<void>((resolve) => (done = resolve));
       for (const port of (window as unknown as { __ports: MessagePort[] }).__ports) {
         port.addEventListener('message', (event) => {
-          if ((event.data as { id?: number }).id! >= 900) log.push(event.data);
+          const id = (event.data as { id?: number }).id;
+          if (id === undefined || id < 900) return;
+          log.push(event.data);
+          answered.set(port, (answered.get(port) ?? new Set()).add(id));
+          if ([...answered.values()].every((ids) => ids.size === 2)) done();
         });
         port.postMessage({ cpe: 1, kind: 'request', id: 900, method: 'configure', params: { ...config, tokens: {} } });
         port.postMessage({ cpe: 1, kind: 'request', id: 901, method: 'tokenise', params: {} });
       }
-      await new Promise((resolve) => setTimeout(resolve, wait));
+      const late = new Promise((_, reject) => setTimeout(() => reject(new Error(`the frames did not answer within ${timeoutMs} ms: ${JSON.stringify(log)}`)), timeoutMs));
+      await Promise.race([complete, late]);
       return log as never;
     },
-    { config, wait },
+    { config, timeoutMs },
   );
 }
 

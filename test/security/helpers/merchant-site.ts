@@ -77,7 +77,7 @@ export const flowFrame = (page: Page): FrameLocator => page.frameLocator('cpe-pa
 export async function payWithFlow(page: Page, number: string = CARDS.visa): Promise<void> {
   const frame = flowFrame(page);
   const pay = frame.getByRole('button', { name: 'Pay £12.34' });
-  await pay.waitFor({ timeout: 15_000 });
+  await pay.waitFor();
   await frame.getByLabel('Card number').pressSequentially(digitsOf(number));
   await frame.getByLabel('Expiry date').pressSequentially('1230');
   await frame.getByLabel('Security code').pressSequentially(cscFor(number));
@@ -85,5 +85,5 @@ export async function payWithFlow(page: Page, number: string = CARDS.visa): Prom
   // Started: the button no longer says "Pay" (the Flow shows it processing).
   await clickOrPress(pay, (timeout) => pay.waitFor({ state: 'hidden', timeout }));
   if (number === CARDS.challenge) await answerChallenge(page);
-  await frame.getByText('Payment complete.').waitFor({ timeout: 20_000 });
+  await frame.getByText('Payment complete.').waitFor();
 }

@@ -1,0 +1,85 @@
+// `npm test`: the type check and the build, then every suite in two lanes that run side by side (the
+// browser suites in one, the Node suites in the other: two cores' worth). `--postgres` (`.ci/run`)
+// adds the server and model suites on PostgreSQL to the Node lane. Each suite is a package.json
+// script, run with `npm run -s`; its output goes to .tmp/test-logs/<suite>.log and is printed whole
+// when the suite ends (so two suites never interleave), with its time and the machine's load.
+// Every suite runs even after a failure; the exit status is 1 if any failed. `CPE_TEST_JOBS=1` runs
+// the lanes one after the other; names as arguments run only those suites (`npm test -- server e2e`).
+import { spawn } from 'node:child_process';
+import { createWriteStream, mkdirSync, readFileSync } from 'node:fs';
+import { loadavg } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+const args = process.argv.slice(2);
+const postgres = args.includes('--postgres');
+const only = args.filter((a) => !a.startsWith('--'));
+
+/** Suites by lane, in the order each lane runs them (the longest first within a lane's budget). */
+const LANES = {
+  browser: ['components', 'e2e', 'security', 'package'],
+  node: ['server', 'unit', 'model', ...(postgres ? ['server:postgres', 'model:postgres'] : [])],
+};
+const known = Object.values(LANES).flat();
+for (const name of only) if (!known.includes(name)) fail(`Unknown suite "${name}": one of ${known.join(', ')}.`);
+const chosen = (name) => only.length === 0 || only.includes(name);
+
+const logs = join(root, '.tmp', 'test-logs');
+mkdirSync(logs, { recursive: true });
+const load = () => loadavg().map((n) => n.toFixed(2)).join(' ');
+const seconds = (ms) => `${(ms / 1000).toFixed(0)} s`;
+
+function fail(message) {
+  process.stderr.write(`${message}\n`);
+  process.exit(2);
+}
+
+/** Runs `npm run -s <script>`, its output into a log file; resolves with its status and time. */
+function run(script) {
+  const file = join(logs, `${script.replace(/[:/]/g, '-')}.log`);
+  const out = createWriteStream(file);
+  const started = Date.now();
+  process.stdout.write(`▶ ${script} (load ${load()})\n`);
+  return new Promise((resolve) => {
+    const child = spawn('npm', ['run', '-s', script], { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
+    child.stdout.pipe(out, { end: false });
+    child.stderr.pipe(out, { end: false });
+    child.on('close', (code, signal) => {
+      out.end(() => {
+        const ms = Date.now() - started;
+        const ok = code === 0;
+        process.stdout.write(`\n──── ${script}: ${ok ? 'passed' : `FAILED (${signal ?? code})`} in ${seconds(ms)} (load ${load()}) ────\n`);
+        process.stdout.write(readFileSync(file, 'utf8'));
+        process.stdout.write(`──── end of ${script} (${file}) ────\n\n`);
+        resolve({ script, ok, ms });
+      });
+    });
+  });
+}
+
+const started = Date.now();
+process.stdout.write(`Tests on ${process.env.CPE_TEST_JOBS === '1' ? 'one lane' : 'two lanes'}; load average ${load()}\n`);
+const setup = [];
+for (const script of ['typecheck', 'build']) {
+  const result = await run(script);
+  setup.push(result);
+  if (!result.ok) break;
+}
+const results = [...setup];
+if (setup.every((r) => r.ok)) {
+  const lane = async (suites) => {
+    const done = [];
+    for (const suite of suites.filter(chosen)) done.push(await run(`test:${suite}`));
+    return done;
+  };
+  const lanes = Object.values(LANES);
+  if (process.env.CPE_TEST_JOBS === '1') for (const suites of lanes) results.push(...(await lane(suites)));
+  else results.push(...(await Promise.all(lanes.map(lane))).flat());
+}
+
+const failed = results.filter((r) => !r.ok);
+process.stdout.write(`Summary (${seconds(Date.now() - started)} in all; load average now ${load()}):\n`);
+for (const r of results) process.stdout.write(`  ${r.ok ? 'ok  ' : 'FAIL'}  ${r.script.padEnd(20)} ${seconds(r.ms)}\n`);
+process.stdout.write(failed.length ? `${failed.length} failed: ${failed.map((r) => r.script).join(', ')}\n` : 'All passed.\n');
+process.exit(failed.length ? 1 : 0);

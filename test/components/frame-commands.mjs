@@ -1,0 +1,61 @@
+/**
+ * A web-test-runner command that looks into the page's frames of other origins, which the test's own
+ * page cannot: `cpe-in-frame` waits until an element of a frame (by a part of its URL; open shadow
+ * roots are searched) is present, enabled, focused or gone, or present and painted (`rendered`: two
+ * of the frame's animation frames later, so what its layout caused, a resize message, has been
+ * sent). The tests wait on it instead of sleeping: for focus to land in a frame before typing, for
+ * the wallet sheet to arm its Approve.
+ * Browser side: `inFrame` in test/components/helpers.ts.
+ */
+export function frameCommands() {
+  return {
+    name: 'cpe-frame-commands',
+    async executeCommand({ command, payload, session }) {
+      if (command !== 'cpe-in-frame') return undefined;
+      const { frameUrl, selector, state, timeoutMs } = payload;
+      const page = session.browser.getPage(session.id);
+      const deadline = Date.now() + timeoutMs;
+      let seen = 'no such frame';
+      for (;;) {
+        for (const frame of page.frames()) {
+          if (frame.detached || !frame.url().includes(frameUrl)) continue;
+          try {
+            const found = await frame.evaluate(inspect, selector, state === 'rendered');
+            if (matches(found, state)) return true;
+            seen = JSON.stringify(found);
+          } catch (error) {
+            seen = error.message; // navigated or removed meanwhile: look again
+          }
+        }
+        if (Date.now() > deadline) throw new Error(`cpe-in-frame: ${selector} in ${frameUrl} was not ${state} within ${timeoutMs} ms (last seen: ${seen})`);
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+    },
+  };
+}
+
+const matches = (found, state) =>
+  state === 'absent' ? !found.present : state === 'present' || state === 'rendered' ? found.present : state === 'enabled' ? found.present && found.enabled && found.visible : found.focused;
+
+/** Runs in the frame: the first element matching `selector` in the document or any open shadow root, and its state. */
+async function inspect(selector, painted) {
+  if (painted) for (let i = 0; i < 2; i++) await new Promise((resolve) => requestAnimationFrame(resolve));
+  const find = (root) => {
+    const hit = root.querySelector(selector);
+    if (hit) return hit;
+    for (const el of root.querySelectorAll('*')) if (el.shadowRoot) {
+      const inner = find(el.shadowRoot);
+      if (inner) return inner;
+    }
+    return null;
+  };
+  let active = document.activeElement;
+  while (active?.shadowRoot?.activeElement) active = active.shadowRoot.activeElement;
+  const el = find(document);
+  return {
+    present: !!el,
+    enabled: !!el && !el.disabled && !el.closest('fieldset:disabled'),
+    visible: !!el && el.getClientRects().length > 0,
+    focused: !!el && document.hasFocus() && active === el,
+  };
+}
