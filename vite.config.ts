@@ -74,7 +74,7 @@ export function framesConfig(name: string, page: string, options: { emptyOutDir:
     publicDir: false,
     logLevel: 'warn',
     oxc,
-    plugins: [framePages({ [name]: page }), inlineFrameEntry('/frames/', { earlyHello: speaksBridge(page) })],
+    plugins: [framePages({ [name]: page }), inlineFrameEntry('/frames/', { earlyInit: speaksBridge(page) })],
     build: {
       outDir: dirs.outDir,
       emptyOutDir: options.emptyOutDir,
@@ -121,7 +121,7 @@ export function dashboardConfig(dirs = { root: dashboardRoot, outDir: join(root,
     publicDir: false,
     logLevel: 'warn',
     oxc,
-    plugins: [inlineFrameEntry('/dashboard/', { earlyHello: false, scripts: false })],
+    plugins: [inlineFrameEntry('/dashboard/', { earlyInit: false, scripts: false })],
     build: {
       outDir: dirs.outDir,
       emptyOutDir: true,

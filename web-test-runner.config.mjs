@@ -52,7 +52,7 @@ function cpeService() {
       register();
       if (!ensureBuilt({ quiet: true })) throw new Error('vite build failed: dist/ is missing.');
       const { startService } = await import('./server/start.ts');
-      const { framePage } = await import('./iframe-app/frame-page.ts');
+      const { framePage, FORM_MARK } = await import('./iframe-app/frame-page.ts');
       const { CpeClient, cpeMiddleware, toSession } = await import('./client/index.ts');
       dataDir = mkdtempSync(join(tmpdir(), 'cpe-wtr-'));
       const off = { perSecond: 0, burst: 0 };
@@ -92,8 +92,18 @@ function cpeService() {
       use(async (ctx, next) => {
         // A frame app's page, from its one source (the build makes dist/frames/<app>/index.html from it).
         const app = /^\/iframe-app\/([a-z-]+)\/index\.html$/.exec(ctx.path)?.[1];
-        const page = app && framePage(app);
+        let page = app && framePage(app);
         if (!page) return next();
+        if (page.includes(FORM_MARK)) {
+          // The card form's page as the service sends it: the form rendered in (Lit SSR), the early-init
+          // and first-paint scripts inline as the build puts them. `__nomodule`: without the page's code
+          // (a test types into the form before loading it).
+          const { renderCardFormPage } = await import('./iframe-app/ssr/render.ts');
+          const { earlyInit, firstPaint } = await import('./scripts/vite-inline-frame.ts');
+          page = page.replace('<script type="module"', `<script>${earlyInit()}</script><script type="module"`).replace(FORM_MARK, `${FORM_MARK}<script>${firstPaint()}</script>`);
+          if ('__nomodule' in ctx.query) page = page.replace(/<script type="module"[^>]*><\/script>/, '');
+          page = await renderCardFormPage(page, new URLSearchParams(ctx.querystring));
+        }
         ctx.type = 'html';
         ctx.body = page;
       });
@@ -221,7 +231,8 @@ export default {
   concurrentBrowsers: 1,
   browserStartTimeout: scaled(60_000),
   testsStartTimeout: scaled(60_000),
-  testsFinishTimeout: scaled(120_000),
+  // test/iframe-app/first-paint.test.ts loads the card form's page 1,272 times (2 to 3 minutes).
+  testsFinishTimeout: scaled(300_000),
   testFramework: { config: { timeout: scaled(5_000) } },
   // The time scale, for testkit/time.ts in the page.
   testRunnerHtml: (testFramework) =>

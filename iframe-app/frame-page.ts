@@ -6,13 +6,17 @@
  */
 import { FRAME_APPS, type FrameAppName } from '../protocol/runtime/frame-address.ts';
 
-const PAGES: Record<FrameAppName, { title: string; stylesheet?: string }> = {
-  'card-form': { title: 'Card payment' },
+/** `form`: the service renders the form into the page (iframe-app/ssr/render.ts) at FORM_MARK. */
+const PAGES: Record<FrameAppName, { title: string; stylesheet?: string; form?: boolean }> = {
+  'card-form': { title: 'Card payment', form: true },
   field: { title: 'Card field' },
   flow: { title: 'Card payment' },
   'wallet-button': { title: 'Wallet' },
   'wallet-sheet': { title: 'Wallet', stylesheet: './sheet.css' },
 };
+
+/** Where a page takes the form the service renders into it (the build adds the first-paint script after it). */
+export const FORM_MARK = '<!--cpe:form-->';
 
 /** The frame apps (each a folder of iframe-app/ with a main.ts). */
 export { FRAME_APPS };
@@ -31,7 +35,7 @@ export function framePage(app: string): string | undefined {
     <link rel="stylesheet" href="${page.stylesheet ?? '../shared/frame.css'}" />
     <script type="module" src="./main.ts"></script>
   </head>
-  <body></body>
+  <body>${page.form ? FORM_MARK : ''}</body>
 </html>
 `;
 }

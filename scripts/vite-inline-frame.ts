@@ -1,7 +1,9 @@
 import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join, posix } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { buildSync } from 'esbuild';
 import type { Plugin } from 'vite';
-import { BRIDGE_VERSION } from '../protocol/runtime/version.ts';
+import { FORM_MARK } from '../iframe-app/frame-page.ts';
 
 /**
  * Makes each built frame page one response: its entry module and its stylesheets go inline into
@@ -9,14 +11,14 @@ import { BRIDGE_VERSION } from '../protocol/runtime/version.ts';
  * frame's renderer only asks for subresources once it has parsed the page; measured in bench/sdk).
  * The language catalogues stay separate chunks, loaded only for the language in use.
  *
- * In a bridge frame (`earlyHello`), a small classic script goes first: it says `hello` to the parent and keeps the parent's `init`
+ * In a bridge frame (`earlyInit`), a small classic script goes first: it keeps the parent's `init`
  * (with its port) until the app has loaded, so the handshake runs while the app's code compiles.
  * iframe-app/shared/host.ts takes the kept messages through the same checks as later ones.
  *
  * The service allows each inline script and style by its hash (server/http/static-assets.ts reads
  * them from the page), so the frames' CSP still has no 'unsafe-inline'.
  */
-export function inlineFrameEntry(assetsBase: string, options: { earlyHello: boolean; scripts?: boolean }): Plugin {
+export function inlineFrameEntry(assetsBase: string, options: { earlyInit: boolean; scripts?: boolean }): Plugin {
   return {
     name: 'cpe:inline-frame-entry',
     apply: 'build',
@@ -42,7 +44,7 @@ export function inlineFrameEntry(assetsBase: string, options: { earlyHello: bool
           const left = /.{0,60}["'`]\.\/.{0,40}/.exec(code);
           if (left) throw new Error(`inline frame entry: ${chunk.fileName} keeps a relative import: ${left[0]}`);
           rmSync(at(chunk.fileName));
-          const hello = options.earlyHello ? `<script>${earlyHello()}</script>\n    ` : '';
+          const hello = options.earlyInit ? `<script>${earlyInit()}</script>\n    ` : '';
           return `${hello}<script type="module">${safeInline(code, chunk.fileName)}</script>`;
         });
         html = html.replace(/<link rel="modulepreload" crossorigin href="[^"]+">\s*/g, '');
@@ -53,6 +55,8 @@ export function inlineFrameEntry(assetsBase: string, options: { earlyHello: bool
           rmSync(at(sheet.fileName));
           return `<style>${safeInline(css, sheet.fileName)}</style>`;
         });
+        // The card form's page: the service puts the form at the mark (iframe-app/ssr/render.ts); the first-paint script follows it.
+        html = html.replace(FORM_MARK, () => `${FORM_MARK}<script>${firstPaint()}</script>`);
         if ((options.scripts !== false && /<script[^>]+src=/.test(html)) || /<link rel="stylesheet"/.test(html)) throw new Error(`inline frame entry: ${page.fileName} still loads a script or stylesheet`);
         writeFileSync(at(page.fileName), html);
       }
@@ -66,13 +70,31 @@ function safeInline(text: string, name: string): string {
   return text;
 }
 
-let cachedHello: string | undefined;
+let cachedFirstPaint: string | undefined;
 
-/** The classic script that says hello at once (see iframe-app/shared/early-hello.js). */
-export function earlyHello(): string {
-  cachedHello ??= readFileSync(new URL('../iframe-app/shared/early-hello.js', import.meta.url), 'utf8')
+/** iframe-app/shared/first-paint.ts as one classic script (an IIFE, minified): it runs before the page's first paint. */
+export function firstPaint(): string {
+  cachedFirstPaint ??= safeInline(
+    buildSync({
+      entryPoints: [fileURLToPath(new URL('../iframe-app/shared/first-paint.ts', import.meta.url))],
+      bundle: true,
+      write: false,
+      format: 'iife',
+      minify: true,
+      target: 'es2022',
+      legalComments: 'none',
+    }).outputFiles[0]!.text.trim(),
+    'first-paint.ts',
+  );
+  return cachedFirstPaint;
+}
+
+let cachedInit: string | undefined;
+
+/** The classic script that keeps an early init (see iframe-app/shared/early-init.js). */
+export function earlyInit(): string {
+  cachedInit ??= readFileSync(new URL('../iframe-app/shared/early-init.js', import.meta.url), 'utf8')
     .replace(/\/\*[\s\S]*?\*\/\s*/g, '')
-    .replace(/\n\s*/g, '')
-    .replace('BRIDGE_VERSION', String(BRIDGE_VERSION));
-  return cachedHello;
+    .replace(/\n\s*/g, '');
+  return cachedInit;
 }

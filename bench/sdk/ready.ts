@@ -3,17 +3,18 @@
  * on 127.0.0.1 with a temp data folder, the demo merchant on localhost, Debian's Chromium with the
  * project's flags).
  *
- * The merchant page is served on the demo's origin (the merchant origin the service seeded, so the
- * frames' `frame-ancestors` admits it, and `/api/payment-intents` is same-origin): Playwright answers
- * `<demo>/__bench/sdk.html` with the page below; every other request reaches the real demo and
- * service. The page imports `<service>/sdk/cpe.js`, calls `createElements({pubKey,
- * createServerIntent})` with a createServerIntent that POSTs to the demo backend, creates
+ * The merchant page is served on the demo's origin, whose own merchant the bench creates (so the
+ * frames' `frame-ancestors` admits the page), with its backend route `/__bench/intent` (a Payment
+ * Intent of that merchant, made with its licence key through CpeClient): Playwright answers both;
+ * every other request reaches the real service. The page imports `<service>/sdk/cpe.js`, calls
+ * `createElements({pubKey, createServerIntent})` with a createServerIntent that POSTs to that route, creates
  * `cardElement({element: '#mount'})`, then times `await el.init(); await el.awaitReady()` with
  * `performance.now()`. Each run is a new browser context (empty cache, new page).
  */
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { BrowserContext, Page } from 'playwright-core';
+import { CpeClient, toSession } from '../../client/index.ts';
 import type { Stack } from '../../testkit/stack.ts';
 
 export interface ReadyResult {
@@ -38,14 +39,16 @@ export interface ReadyResult {
   observed?: string[];
 }
 
-type PageAnswer = { ms: number } | { missing: string } | { error: string };
+/** One run: init → ready, when its frame first painted (from init), the element's shifts, warm remounts. */
+type Run = { ms: number; hello?: number; session?: number; t0: number; origin: number; shift: number; skeletonShift: number; height: number; heights?: { h: number; shown: boolean }[]; fcp?: number; remounts?: number[] };
+type PageAnswer = Run | { missing: string } | { error: string };
 
 const PAGE_PATH = '/__bench/sdk.html';
 
 /** JSON safe inside a script element. */
 const forScript = (value: unknown) => JSON.stringify(value).replace(/</g, '\\u003c');
 
-function benchPage(serviceUrl: string, pubKey: string): string {
+function benchPage(serviceUrl: string, pubKey: string, warm = 0): string {
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
 <title>CPE bench: card element init → ready</title></head>
@@ -54,25 +57,62 @@ function benchPage(serviceUrl: string, pubKey: string): string {
 <script type="module">
 const serviceUrl = ${forScript(serviceUrl)};
 const pubKey = ${forScript(pubKey)};
+// The element's heights as the page lays it out, from its insertion on: each with whether its frame
+// was shown yet (the iframe gets class "ready" at the frame's hello, before the form's first paint).
+const heights = [];
+const watch = (el) => {
+  const frameShown = () => el.shadowRoot?.querySelector('iframe')?.className === 'ready';
+  new ResizeObserver(() => heights.push({ h: el.getBoundingClientRect().height, shown: frameShown(), t: performance.now() })).observe(el);
+  new MutationObserver(() => heights.push({ h: el.getBoundingClientRect().height, shown: frameShown(), t: performance.now() })).observe(el.shadowRoot, { subtree: true, attributes: true, attributeFilter: ['class'] });
+};
 window.__cpeBench = (async () => {
   try {
     const sdk = await import(serviceUrl + '/sdk/cpe.js');
     if (typeof sdk.createElements !== 'function') return { missing: 'createElements' };
+    let sessionAt;
     const createServerIntent = async () => {
-      const response = await fetch('/api/payment-intents', { method: 'POST' });
+      const response = await fetch('/__bench/intent', { method: 'POST' });
       if (!response.ok) throw new Error('demo backend answered ' + response.status);
-      return response.json();
+      const session = await response.json();
+      sessionAt ??= performance.now();
+      return session;
     };
     const elements = await sdk.createElements({ pubKey, createServerIntent });
     if (typeof elements.cardElement !== 'function') return { missing: 'cardElement' };
-    const el = elements.cardElement({ element: '#mount' });
-    if (!el || typeof el.init !== 'function') return { missing: 'cardElement(…).init' };
-    if (typeof el.awaitReady !== 'function') return { missing: 'cardElement(…).awaitReady' };
+    const mount = () => {
+      const el = elements.cardElement({ element: '#mount' });
+      if (!el || typeof el.init !== 'function') throw new Error('cardElement(…).init missing');
+      return el;
+    };
+    let el = mount();
     const t0 = performance.now();
-    await el.init();
+    const inserted = el.init();
+    watch(el);
+    await inserted;
     await el.awaitReady();
     const t1 = performance.now();
-    return { ms: t1 - t0 };
+    // Until the frame's code has taken the form over (its port answers), and a little after.
+    await el.reset();
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    const shownAt = heights.findIndex((r) => r.shown);
+    const after = shownAt < 0 ? [] : heights.slice(shownAt).map((r) => r.h);
+    const shift = after.slice(1).reduce((sum, h, i) => sum + Math.abs(h - after[i]), 0);
+    const reserved = heights[0] ? heights[0].h : 0;
+    const final = after.length ? after[after.length - 1] : 0;
+    const result = { ms: t1 - t0, t0, origin: performance.timeOrigin, shift, skeletonShift: Math.abs(final - reserved), height: final, heights, hello: shownAt < 0 ? undefined : heights[shownAt].t - t0, session: sessionAt - t0 };
+    // Warm remounts: the same page mounts a new card element (its frame page revalidated from the cache).
+    if (${warm}) {
+      result.remounts = [];
+      for (let i = 0; i < ${warm}; i++) {
+        el.remove();
+        el = mount();
+        const r0 = performance.now();
+        await el.init();
+        await el.awaitReady();
+        result.remounts.push(performance.now() - r0);
+      }
+    }
+    return result;
   } catch (error) {
     return { error: String(error && error.name) + ': ' + String(error && error.message) };
   }
@@ -88,9 +128,31 @@ export const median = (values: number[]) => {
   return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
 };
 
-/** A context that answers the bench page (see `benchPage`) and may reach the service on loopback. */
-async function prepare(stack: Stack, context: BrowserContext): Promise<void> {
-  const html = benchPage(stack.serviceUrl, stack.service.credentials.publicKey);
+/** The bench's merchant, for the demo's origin: its keys and a client with its licence key. */
+const merchants = new WeakMap<Stack, Promise<{ publicKey: string; merchantId: number; client: CpeClient }>>();
+function merchantOf(stack: Stack) {
+  let merchant = merchants.get(stack);
+  if (!merchant)
+    merchants.set(
+      stack,
+      (merchant = Promise.resolve(stack.service.services.merchants.create({ name: 'Bench Shop', origins: [new URL(stack.demoUrl).origin] })).then((m) => ({
+        ...m,
+        client: new CpeClient({ licenceKey: m.licenceKey, baseUrl: stack.serviceUrl }),
+      }))),
+    );
+  return merchant;
+}
+
+let orders = 0;
+
+/** A context that answers the bench page (see `benchPage`) and its backend route, and may reach the service on loopback. */
+async function prepare(stack: Stack, context: BrowserContext, warm = 0): Promise<void> {
+  const merchant = await merchantOf(stack);
+  const html = benchPage(stack.serviceUrl, merchant.publicKey, warm);
+  await context.route(`${stack.demoUrl}/__bench/intent`, async (route) => {
+    const created = await merchant.client.createPaymentIntent({ merchantid: merchant.merchantId, amount: 1234, currency: 'GBP', identifier: `bench-${++orders}` });
+    await route.fulfill({ status: 200, contentType: 'application/json', body: JSON.stringify(toSession(created)) });
+  });
   // A page answered by Playwright has no address space of its own, so Chromium's Local Network
   // Access treats it as public and refuses its requests to the service on 127.0.0.1; the demo's
   // real pages (localhost → 127.0.0.1, both loopback) never ask. Granting the permission gives
@@ -107,7 +169,14 @@ async function timed(stack: Stack, page: Page, timeoutMs: number): Promise<PageA
     timer = setTimeout(() => reject(new Error(`no answer within ${timeoutMs} ms (init or awaitReady never settled)`)), timeoutMs);
   });
   try {
-    return await Promise.race([page.evaluate('window.__cpeBench') as Promise<PageAnswer>, timeout]);
+    const answer = await Promise.race([page.evaluate('window.__cpeBench') as Promise<PageAnswer>, timeout]);
+    if ('ms' in answer) {
+      // The card frame's first contentful paint, on its own clock, from the page's init() call.
+      const frame = page.frames().find((f) => f.url().includes('/frames/card-form/'));
+      const painted = (await frame?.evaluate(() => ({ origin: performance.timeOrigin, fcp: performance.getEntriesByName('first-contentful-paint')[0]?.startTime }))) as { origin: number; fcp?: number } | undefined;
+      if (painted?.fcp !== undefined) answer.fcp = painted.origin + painted.fcp - (answer.origin + answer.t0);
+    }
+    return answer;
   } finally {
     clearTimeout(timer);
   }
@@ -154,6 +223,23 @@ export async function measureReadyWarm(options: { runs: number; timeoutMs: numbe
       samples.push(answer.ms);
     }
     return summary(samples);
+  } finally {
+    await context.close().catch(() => {});
+  }
+}
+
+/**
+ * Warm remounts: one page, after its first card element is ready, removes it and mounts a new one
+ * `runs` times (the controller's session is there, the frame page revalidates from the HTTP cache,
+ * the renderer process is warm): the time from each `init()` to `awaitReady()`.
+ */
+export async function measureRemounts(options: { runs: number; timeoutMs: number; stack: Stack }): Promise<ReturnType<typeof summary>> {
+  const { context, page } = await options.stack.newPage();
+  try {
+    await prepare(options.stack, context, options.runs);
+    const answer = await timed(options.stack, page, options.timeoutMs * 2);
+    if (!('ms' in answer) || !answer.remounts) throw new Error(`remounts: ${JSON.stringify(answer)}`);
+    return summary(answer.remounts);
   } finally {
     await context.close().catch(() => {});
   }
@@ -215,7 +301,21 @@ const summary = (samples: number[]) => {
  */
 type Figures = Awaited<ReturnType<typeof measureReadyWarm>> | { error: string };
 
-export async function measureReady(options: { runs: number; timeoutMs: number; log: (line: string) => void; stack?: Stack }): Promise<ReadyResult & { warm?: Figures; floor?: Figures }> {
+export type ReadyFigures = ReadyResult & {
+  warm?: Figures;
+  floor?: Figures;
+  remounts?: Figures;
+  /** The card frame's first contentful paint, from init(). */
+  fcp?: Figures;
+  /** From init(): the frame's hello (the form shown), and the merchant's createServerIntent answered. */
+  hello?: Figures;
+  session?: Figures;
+  /** The element's height changes after its frame was shown (px, summed per run), and between the reserved height and the form's. */
+  shift?: { max: number; samples: number[] };
+  skeletonShift?: { max: number; samples: number[] };
+};
+
+export async function measureReady(options: { runs: number; timeoutMs: number; log: (line: string) => void; stack?: Stack }): Promise<ReadyFigures> {
   const problems: Record<string, number> = {};
   const result: ReadyResult = { status: 'not-measurable', runs: 0, samples: [], problems };
   let stack: Stack | undefined = options.stack;
@@ -233,6 +333,11 @@ export async function measureReady(options: { runs: number; timeoutMs: number; l
   let floorRuns: Awaited<ReturnType<typeof floorRunner>> | undefined;
   let floor: Figures | undefined;
   const floorSamples: number[] = [];
+  const fcps: number[] = [];
+  const shifts: number[] = [];
+  const skeletonShifts: number[] = [];
+  const hellos: number[] = [];
+  const sessions: number[] = [];
   try {
     floorRuns = await floorRunner(stack, options.timeoutMs).catch((error: Error) => ((floor = { error: error.message }), undefined));
     // First visits and the floor alternate (a first visit, then a floor run, each in a fresh
@@ -259,6 +364,12 @@ export async function measureReady(options: { runs: number; timeoutMs: number; l
         options.log(`ready: warm-up ${answer.ms.toFixed(1)} ms (not counted)`);
       } else {
         result.samples.push(answer.ms);
+        if (answer.fcp !== undefined) fcps.push(answer.fcp);
+        if (answer.hello !== undefined) hellos.push(answer.hello);
+        if (answer.session !== undefined) sessions.push(answer.session);
+        shifts.push(answer.shift);
+        skeletonShifts.push(answer.skeletonShift);
+        if (answer.skeletonShift) options.log(`run ${run}: the element's heights (px, whether its frame was shown) ${JSON.stringify(answer.heights?.map((r) => [r.h, r.shown]))}`);
       }
       if (floorRuns && !floor) {
         try {
@@ -273,8 +384,16 @@ export async function measureReady(options: { runs: number; timeoutMs: number; l
     const sorted = [...result.samples].sort((a, b) => a - b);
     options.log(`ready (returning shopper, warm cache): ${options.runs} runs…`);
     const warm = await measureReadyWarm({ runs: options.runs, timeoutMs: options.timeoutMs, stack }).catch((error: Error) => ({ error: error.message }));
+    options.log(`warm remounts in one page: ${options.runs}…`);
+    const remounts = await measureRemounts({ runs: options.runs, timeoutMs: options.timeoutMs, stack }).catch((error: Error) => ({ error: error.message }));
     Object.assign(result, {
       warm,
+      remounts,
+      fcp: fcps.length ? summary(fcps) : { error: 'no first-contentful-paint entry in the card frame' },
+      hello: hellos.length ? summary(hellos) : undefined,
+      session: sessions.length ? summary(sessions) : undefined,
+      shift: { max: Math.max(...shifts), samples: shifts },
+      skeletonShift: { max: Math.max(...skeletonShifts), samples: skeletonShifts },
       floor,
       status: 'measured',
       runs: sorted.length,

@@ -80,7 +80,7 @@ function fieldFrames(host: CpeCardFields): void {
       targets = CARD_FIELDS.map((field) => [field, resolveTarget(where, `fields.${field}`, fields?.[field], resolve, `[data-cpe-field="${field}"]`, scope)]);
       if (!host.isConnected) (scope ?? targets[0]![1]).append(host);
     },
-    hostFrames(controller, { height = 0, width, language, theme = 'auto' }) {
+    hostFrames(controller, { height = 0, width, language, theme = 'auto', cardSchemesDisplay }) {
       const group = crypto.randomUUID();
       states = {};
       return (frames = targets.map(([field, target]) => {
@@ -90,7 +90,7 @@ function fieldFrames(host: CpeCardFields): void {
         const root = box.attachShadow({ mode: 'open' });
         root.adoptedStyleSheets = [sheet(fieldBoxStyles)];
         target.append(box);
-        const frame = new Frame(host, controller, 'field', language, { theme, field, group }, TITLES[field]).place(root);
+        const frame = new Frame(host, controller, 'field', language, { theme, field, group, marks: cardSchemesDisplay }, TITLES[field]).place(root);
         frame.box = box;
         return frame;
       }));

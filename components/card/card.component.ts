@@ -5,11 +5,13 @@ import { CardElementOptions as schema } from '../../protocol/runtime/guards.ts';
 import type { CardElementOptions } from '../internal/options.ts';
 import type { OptionProperties } from '../internal/properties.ts';
 import styles from './card.styles.ts';
+import { formHeight } from './form-height.ts';
 
 /**
- * Minimum heights in CSS pixels, reserved at once so the page does not jump while the frame loads.
- * A `height` option below them is raised to them; the frame grows past them to fit its content
- * (validation messages included). Minimum width: 200 px (or the container's width if narrower).
+ * Minimum heights in CSS pixels: a `height` option below them is raised to them. The element reserves
+ * the form's own height at once (form-height.ts), so the page does not jump when the form appears;
+ * the frame grows past it to fit its content (validation messages included). Minimum width: 200 px
+ * (or the container's width if narrower).
  */
 export const LAYOUT_MIN_HEIGHT: Record<Layout, number> = { stack: 180, 'row-minimal': 48, 'row-compact': 64, row: 72, 'column-compact': 220, column: 280 };
 
@@ -44,7 +46,10 @@ export class CpeCard extends FrameHost {
   static observedAttributes = ['layout', 'language', 'theme', 'identifier', 'card-schemes-display', 'width', 'height'];
   constructor() {
     super('cardElement', schema, styles);
-    hostedFrame<CardElementOptions>(this, 'cardElement', '#cpe-card, [data-cpe-card]', 'card-form', 'Card payment', ({ layout = 'row', height = 0, theme = 'auto' }) => [Math.max(height, LAYOUT_MIN_HEIGHT[layout]), { layout, theme }]);
+    hostedFrame<CardElementOptions>(this, 'cardElement', '#cpe-card, [data-cpe-card]', 'card-form', 'Card payment', ({ layout = 'row', height = 0, theme = 'auto', cardSchemesDisplay }, host) => [
+      Math.max(height, LAYOUT_MIN_HEIGHT[layout], formHeight(layout, host.clientWidth, cardSchemesDisplay, getComputedStyle(host))),
+      { layout, theme, marks: cardSchemesDisplay },
+    ]);
   }
 }
 

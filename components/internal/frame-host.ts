@@ -1,4 +1,5 @@
-import type { ColorScheme, FrameConfig, FrameEventDetail, FrameEventName, TokeniseResult } from '../../protocol/schemas/bridge.ts';
+import type { ColorScheme, DialogTexts, FrameConfig, FrameEventDetail, FrameEventName, TokeniseResult } from '../../protocol/schemas/bridge.ts';
+import type { FrameLook } from '../../protocol/runtime/frame-address.ts';
 import type { AttachResponse, ChallengePayload, ConfirmResponse } from '../../protocol/schemas/intent.ts';
 import * as guards from '../../protocol/runtime/guards.ts';
 import type { PaymentIntentSession } from '../../protocol/schemas/session.ts';
@@ -326,10 +327,9 @@ export abstract class FrameHost extends HTMLElementOrStub implements FrameOwner,
           ),
         ),
       );
-      const session = await initial;
+      await initial;
       if (gen !== this.#gen) return;
-      // Frames that finished their handshake first get the session now; later ones get it in theirs.
-      if (session) await this.adopt();
+      // The frames that said hello get their port with the session in their config now; later ones at their hello.
       this.#mount.sessionArrived();
     } catch (error) {
       if (gen === this.#gen) this.#unmount();
@@ -383,13 +383,27 @@ export abstract class FrameHost extends HTMLElementOrStub implements FrameOwner,
     };
   }
 
+  /** @internal FrameOwner: the look a frame paints first (the fragment of its address). */
+  frameLook(): FrameLook {
+    return this.#mount.look(this.options.theme);
+  }
+
+  /** @internal FrameOwner: the width of the element's own frame (the element's). */
+  frameWidth(): number {
+    return this.clientWidth;
+  }
+
+  /** @internal FrameOwner: a frame said hello. */
+  frameHello(frame: Frame, texts?: DialogTexts): void {
+    this.#mount.frameHello(frame, texts);
+  }
+
   /** @internal FrameOwner: validated events from a frame. */
   frameEvent<E extends FrameEventName>(frame: Frame, name: E, detail: FrameEventDetail<E>): void {
     if (name === 'error') {
       const { message, code } = detail as FrameEventDetail<'error'>;
       dispatchCpeEvent(this, 'cpe:error', { message: scrub(message), code, operation: 'frame' });
     }
-    if (name === 'ready') this.#mount.frameReady(frame, (detail as FrameEventDetail<'ready'>).texts);
     for (const part of this.#parts) part.hostFrameEvent?.(frame, name, detail);
   }
 

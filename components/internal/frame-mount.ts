@@ -1,5 +1,5 @@
 import type { ColorScheme, DialogTexts, FrameConfig } from '../../protocol/schemas/bridge.ts';
-import type { Theme } from '../../protocol/runtime/frame-address.ts';
+import type { FrameLook, Theme } from '../../protocol/runtime/frame-address.ts';
 import { resolveLook } from './color-scheme.ts';
 import type { Frame } from './frame.ts';
 
@@ -27,8 +27,8 @@ function deferred(): Deferred {
 }
 
 /**
- * An element's mounted frames: the handshake's outcome (`ready` once every frame said so and the
- * session arrived, or the timeout), and the look they get (theme tokens and colour scheme, sent
+ * An element's mounted frames: the handshake's outcome (`ready` once every frame said hello and got
+ * its port with the session, or the timeout), and the look they get (theme tokens and colour scheme, sent
  * again with `configure` whenever the page around the element changes it). The element's parts
  * create the frames (the element is their FrameOwner); this keeps them, and ends them on `unmount`.
  */
@@ -99,22 +99,27 @@ export class FrameMount {
     this.#maybeReady();
   }
 
-  /** Every frame that finished its handshake gets the config again (the session arrived). */
+  /** Every frame that has its port gets the config again (the session arrived: Checkout Context's exchange). */
   configure(): Promise<unknown> {
     return Promise.all(this.frames.map((frame) => frame.end && frame.request('configure', this.#config())));
   }
 
-  /** A frame finished its handshake. */
-  frameReady(frame: Frame, texts?: DialogTexts): void {
+  /**
+   * A frame said hello: it shows its form at its height from now on (the reserved height was for the
+   * skeleton), and gets its port and config at once, or when the session arrives.
+   */
+  frameHello(frame: Frame, texts?: DialogTexts): void {
     if (texts) this.texts = texts;
-    // The reserved height was for the skeleton: from now on the element is as tall as its frame.
     (frame.box instanceof HTMLElement ? frame.box : this.#host).style.minHeight = '';
+    if (!this.#sessionPending) frame.connect();
     this.#maybeReady();
   }
 
-  /** Ready: every frame finished its handshake and has the session (when there is one yet). */
+  /** Ready: every frame has its port and its config, the session in it (when there is one yet). */
   #maybeReady(): void {
-    if (this.#readySent || this.#sessionPending || !this.frames.every((f) => f.ready)) return;
+    if (this.#sessionPending) return;
+    for (const frame of this.frames) frame.connect();
+    if (this.#readySent || !this.frames.every((f) => f.ready)) return;
     this.#readySent = true;
     clearTimeout(this.#timer);
     this.#ready?.resolve();
@@ -122,7 +127,7 @@ export class FrameMount {
   }
 
   /** The `--cpe-*` tokens and colour scheme for the frames, recorded as the look they have. */
-  look(theme?: Theme): { tokens: Record<string, string>; scheme: ColorScheme } {
+  look(theme?: Theme): FrameLook & { scheme: ColorScheme } {
     const style = getComputedStyle(this.#host);
     const tokens: Record<string, string> = {};
     for (const name of TOKENS) {

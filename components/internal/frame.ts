@@ -1,38 +1,49 @@
-import type { FrameConfig, FrameEventDetail, FrameEventName, Init, Method, ParamsOf, ResultOf } from '../../protocol/schemas/bridge.ts';
+import type { DialogTexts, FrameConfig, FrameEventDetail, FrameEventName, Init, Method, ParamsOf, ResultOf } from '../../protocol/schemas/bridge.ts';
 import { Hello } from '../../protocol/runtime/guards.ts';
 import { conforms } from '../../protocol/runtime/json-guard.ts';
 import { BridgeRequestError, ElementEnd } from '../../protocol/runtime/rpc-element.ts';
 import { BRIDGE_VERSION } from '../../protocol/runtime/version.ts';
-import { frameUrl, type FrameAppName } from '../../protocol/runtime/frame-address.ts';
+import { frameUrl, type FrameAppName, type FrameLook } from '../../protocol/runtime/frame-address.ts';
 import type { ElementsController } from '../controller.ts';
 
 export interface FrameOwner {
   /** The config sent in Init (and again with `configure`). */
   frameConfig(): FrameConfig;
+  /** The look the frame paints first (its address's fragment). */
+  frameLook(): FrameLook;
+  /** The width the frame will have, when the owner knows it (the frame arranges its form for it before its first paint). */
+  frameWidth?(): number;
+  /** The frame said hello: its form can be typed in and is shown at its height. */
+  frameHello(frame: Frame, texts?: DialogTexts): void;
   frameEvent<E extends FrameEventName>(frame: Frame, name: E, detail: FrameEventDetail<E>): void;
 }
 
 /**
  * One hosted iframe and its end of the bridge (protocol/schemas/bridge.ts). The frame's `Hello` is accepted
- * only from the service origin, from this iframe's window and with this mount's session uuid; the
- * answer `Init` goes to the service origin only and hands over port2 of a fresh MessageChannel.
- * A later `Hello` (the frame reloaded) closes the old port and hands over a new one.
+ * only from the service origin, from this iframe's window and with this mount's session uuid: the
+ * frame is shown at once at the height it carries (its form is already there). `connect` answers it
+ * with `Init` (the config, the session in it), to the service origin only, handing over port2 of a
+ * fresh MessageChannel: the frame is then ready. A later `Hello` (the frame reloaded) closes the old
+ * port; the owner connects the new page again.
  */
 export class Frame {
   readonly session = crypto.randomUUID();
   readonly iframe = document.createElement('iframe');
-  /** Shown in the reserved space until the frame is ready. */
+  /** Shown in the reserved space until the frame says hello. */
   readonly skeleton = document.createElement('div');
   end?: ElementEnd;
+  /** The port is handed over (after the hello). */
   ready = false;
   /** A wrapper the frame lives in, removed with it (the card fields' boxes). */
   box?: Element;
   /** The service's origin: the only one this frame's messages are taken from and sent to. */
   readonly origin: string;
+  /** The frame's window once it said hello (the init goes there). */
+  #window?: MessageEventSource;
 
   /**
    * The service's `app` page for `controller`'s mount: its address carries the key, the session's
-   * opaque key and the language, then the page's own `params`.
+   * opaque key and the language, then the page's own `params`; its fragment the mount's uuid and look.
    */
   constructor(
     readonly owner: FrameOwner,
@@ -50,7 +61,9 @@ export class Frame {
     // docs/security/autofill-across-iframes.md), granted only where the browser knows it: elsewhere
     // (Chromium 156 included) the name would log "Unrecognized feature".
     iframe.allow = (document as { featurePolicy?: { features(): string[] } }).featurePolicy?.features().includes('autofill') ? 'payment; autofill' : 'payment';
-    iframe.src = frameUrl(origin, app, { pk: controller.pubKey, ok: controller.current?.opaqueKey, lang: language, ...params }, this.session);
+    const look = { ...owner.frameLook(), width: owner.frameWidth?.() };
+    if (look.scheme) iframe.style.colorScheme = look.scheme;
+    iframe.src = frameUrl(origin, app, { pk: controller.pubKey, ok: controller.current?.opaqueKey, lang: language, ...params }, this.session, look);
     this.skeleton.className = 'skeleton';
     this.skeleton.part = 'skeleton';
     addEventListener('message', this.#hello);
@@ -60,20 +73,31 @@ export class Frame {
     if (event.origin !== this.origin || event.source !== this.iframe.contentWindow || !event.source) return;
     if (!conforms(Hello, event.data) || event.data.session !== this.session) return;
     this.end?.close('The payment frame reloaded.');
+    this.end = undefined;
     this.ready = false;
+    this.#window = event.source;
+    this.iframe.className = 'ready';
+    this.skeleton.remove();
+    this.#height(event.data.height);
+    this.owner.frameHello(this, event.data.texts);
+  };
+
+  #height(height: number): void {
+    this.iframe.style.height = `${Math.min(Math.ceil(height), 4000)}px`;
+  }
+
+  /** Hands the frame its port with the config (once per page load of the frame, after its hello). */
+  connect(): void {
+    if (!this.#window || this.end) return;
     const { port1, port2 } = new MessageChannel();
     this.end = new ElementEnd(port1, (name, detail) => {
-      if (name === 'ready') {
-        this.ready = true;
-        this.iframe.className = 'ready';
-        this.skeleton.remove();
-      }
-      if (name === 'ready' || name === 'resize') this.iframe.style.height = `${Math.min(Math.ceil((detail as { height: number }).height), 4000)}px`;
+      if (name === 'resize') this.#height((detail as FrameEventDetail<'resize'>).height);
       this.owner.frameEvent(this, name, detail);
     });
     const init: Init = { cpe: BRIDGE_VERSION, type: 'init', session: this.session, config: this.owner.frameConfig() };
-    event.source.postMessage(init, { targetOrigin: this.origin, transfer: [port2] });
-  };
+    this.#window.postMessage(init, { targetOrigin: this.origin, transfer: [port2] });
+    this.ready = true;
+  }
 
   /** Puts the skeleton and the (still invisible) iframe into `parent`. */
   place(parent: ParentNode): this {
@@ -83,6 +107,7 @@ export class Frame {
 
   readonly #requestTimeoutMs?: number;
 
+  /** A request before the port is handed over is refused; after, it waits in the port until the frame's code takes it. */
   request<M extends Method>(method: M, params: ParamsOf<M>): Promise<ResultOf<M>> {
     return this.end ? this.end.request(method, params, this.#requestTimeoutMs) : Promise.reject(new BridgeRequestError('not_ready', 'The payment frame is not ready yet.'));
   }

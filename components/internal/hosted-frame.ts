@@ -17,15 +17,15 @@ export function hostedFrame<O extends Pick<SharedElementOptions, 'element' | 'la
   known: string,
   app: FrameAppName,
   title: string,
-  /** The height to reserve (CSS pixels) and the page's own address parameters. */
-  look: (options: O) => [number, Record<string, string | undefined>],
+  /** The height to reserve (CSS pixels; the element is in the page) and the page's own address parameters. */
+  look: (options: O, host: FrameHost) => [number, Record<string, string | undefined>],
 ): void {
   host.addController({
     hostInit(_controller, options, factory) {
       if (factory && !host.isConnected) resolveTarget(where, 'element', options.element, options.resolveOptions, known).append(host);
     },
     hostFrames(controller, options) {
-      const [height, params] = look(options);
+      const [height, params] = look(options, host);
       host.style.minHeight = `${height}px`;
       return [new Frame(host, controller, app, options.language, params, title).place(host.shadowRoot!)];
     },

@@ -1,5 +1,6 @@
 import { CardElementOptions as schema } from '../../protocol/runtime/guards.ts';
 import { LAYOUT_MIN_HEIGHT } from '../card/card.component.ts';
+import { formHeight } from '../card/form-height.ts';
 import type { ElementsController } from '../controller.ts';
 import { flowButton } from '../internal/flow-lifecycle.ts';
 import { FrameHost, type HostController } from '../internal/frame-host.ts';
@@ -46,7 +47,11 @@ export class CpePaymentFlow extends FrameHost {
     super(apiName, schema, styles, { layout: 'stack', identifier });
     flowIdentity(this, apiName, identifier);
     // The form's minimum and the button's 56 px.
-    hostedFrame<FlowOptions>(this, apiName, '[data-cpe-flow]', 'flow', 'Card payment', ({ layout = 'stack', height = 0, theme = 'auto' }) => [Math.max(height, LAYOUT_MIN_HEIGHT[layout] + 56), { layout, theme, flow }]);
+    hostedFrame<FlowOptions>(this, apiName, '[data-cpe-flow]', 'flow', 'Card payment', ({ layout = 'stack', height = 0, theme = 'auto', cardSchemesDisplay }, host) => [
+      // The form, then the button (44 px) a gap (12 px) below it.
+      Math.max(height, LAYOUT_MIN_HEIGHT[layout] + 56, formHeight(layout, host.clientWidth, cardSchemesDisplay, getComputedStyle(host)) + 56),
+      { layout, theme, flow, marks: cardSchemesDisplay },
+    ]);
     flowButton(this);
   }
 }

@@ -1,5 +1,10 @@
+// Before Lit: the service sends this page with the form in it (iframe-app/ssr/), which Lit hydrates rather than draws again.
+import '@lit-labs/ssr-client/lit-element-hydrate-support.js';
+import en from '../i18n/en.ts';
 import { cardFrameApp } from '../shared/card-app.ts';
 import { startFrame } from '../shared/host.ts';
+import { pageTexts } from '../shared/texts.ts';
 import { CardForm } from './card-form.ts';
 
-void startFrame((params) => cardFrameApp(new CardForm(), params));
+// The page carries its language's texts (the service renders it per language): no catalogue is fetched.
+void startFrame((params) => cardFrameApp(document.querySelector<CardForm>('cpe-card-form') ?? new CardForm(), params), () => pageTexts() ?? { lang: 'en', catalogue: en });

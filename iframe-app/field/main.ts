@@ -1,5 +1,6 @@
 import { cardFrameApp } from '../shared/card-app.ts';
 import { startFrame } from '../shared/host.ts';
+import { loadCatalogue } from '../shared/i18n.ts';
 import { CardFieldElement } from './card-field.ts';
 
 void startFrame((params) => {
@@ -8,4 +9,4 @@ void startFrame((params) => {
   el.field = params.field;
   el.group = params.group;
   return cardFrameApp(el, params);
-});
+}, loadCatalogue);

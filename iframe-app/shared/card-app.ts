@@ -13,6 +13,8 @@ import { checkSession, PAID_STATUSES, refusal } from './session-check.ts';
  * `extra` adds the element's own methods (the Flow's `flowState`).
  */
 export function cardFrameApp(element: CardInputs, params: FrameParams, extra: Handlers = {}): FrameApp {
+  // The marks of the address (the service rendered them), until a config says otherwise.
+  if (params.marks) element.display = params.marks;
   /** The session's check by the service (the frames that tokenise or read the intent only). */
   let checked: Promise<unknown> = Promise.resolve();
   let checking: string | undefined;

@@ -5,24 +5,16 @@ import { TokeniseResult as TokeniseResultGuard } from '../../protocol/runtime/gu
 import { conforms } from '../../protocol/runtime/json-guard.ts';
 import type { Layout, Theme } from '../../protocol/schemas/frame-url.ts';
 import { FIELDS, cvcLength, detect, displayOf, emptyValues, fieldOfParam, normalise, problemOf, serviceMessage, showsWhileTyping, type CardField, type Scheme, type Values } from './card.ts';
-import { en, type Catalogue } from './i18n.ts';
+import en, { type Catalogue } from '../i18n/en.ts';
 import { cardOutline, KNOWN_SCHEMES, schemeLogo, type KnownScheme } from './scheme-logos.ts';
 import { styles } from './styles.ts';
+import { arrange } from './arrange.ts';
+import type { Typed } from './frame-app.ts';
 
 /** An error answered over the bridge (FrameEnd turns a thrown object into a BridgeError). */
 export type FrameError = { code: string; message: string; field?: CardField };
 
 const AUTOCOMPLETE: Record<CardField, string> = { number: 'cc-number', expiry: 'cc-exp', cvc: 'cc-csc', name: 'cc-name' };
-
-/** How the fields are placed (shared/styles.ts); each layout's choices, widest first. */
-export type Arrangement = 'one' | 'two' | 'split' | 'column';
-const ROW: Arrangement[] = ['one', 'two', 'split', 'column'];
-export const ARRANGEMENTS: Record<Layout, Arrangement[]> = { row: ROW, 'row-compact': ROW, 'row-minimal': ROW, stack: ['split', 'column'], column: ['column'], 'column-compact': ['column'] };
-
-/** Values a field must show whole, besides its placeholder: a full number, an expiry, an Amex code, a name. */
-const SAMPLES: Record<CardField, string> = { number: '4242 4242 4242 4242', expiry: '12 / 30', cvc: '1234', name: 'Ada Lovelace' };
-/** Room at an input's end: the scheme's mark (number) or the check of a complete field. */
-const END_ROOM = { logo: 36, check: 22 };
 
 const check = svg`<path d="M3.5 8.5l3 3 6-7" fill="none" stroke="currentColor" stroke-width="2" stroke-linecap="round" stroke-linejoin="round"/>`;
 
@@ -162,91 +154,51 @@ export class CardInputs extends LitElement {
     this.emitState();
   }
 
-  #resized = new ResizeObserver(() => this.arrange());
-  #canvas?: CanvasRenderingContext2D;
+  /** Made once connected: the service renders this element in Node (iframe-app/ssr/), which has no ResizeObserver. */
+  #resized?: ResizeObserver;
 
   override connectedCallback(): void {
     super.connectedCallback();
-    this.#resized.observe(this);
+    (this.#resized ??= new ResizeObserver(() => this.arrange())).observe(this);
   }
 
   override disconnectedCallback(): void {
     super.disconnectedCallback();
-    this.#resized.disconnect();
+    this.#resized?.disconnect();
   }
 
   protected override updated(): void {
     this.arrange();
   }
 
-  #textWidth(text: string, style: CSSStyleDeclaration): number {
-    const ctx = (this.#canvas ??= document.createElement('canvas').getContext('2d')!);
-    ctx.font = `${style.fontStyle} ${style.fontWeight} ${style.fontSize} ${style.fontFamily}`;
-    return ctx.measureText(text).width;
-  }
-
   /**
-   * The width each field needs in an arrangement: its label on one line (or, where labels may wrap,
-   * its longest word) and its widest text (a typical value or the placeholder) inside the input's
-   * padding (three quarters of it in `one`), with room for the scheme's mark, or the check of a
-   * complete field (not shown in `one`).
+   * What was typed into the service's form before this code ran (host.ts read it before Lit took the
+   * DOM over): each text goes through the field's formatting as if typed now, the caret where it was.
    */
-  #needs(arr: Arrangement): Partial<Record<CardField, number>> {
-    const needs: Partial<Record<CardField, number>> = {};
-    const wrap = arr === 'split' || arr === 'column';
-    for (const field of this.fields) {
-      const input = this.renderRoot.querySelector<HTMLInputElement>(`#cpe-${field}`);
-      const label = this.renderRoot.querySelector<HTMLLabelElement>(`label[for="cpe-${field}"]`);
-      if (!input || !label) continue;
-      const ls = getComputedStyle(label);
-      const words = wrap ? (label.textContent ?? '').split(/\s+/) : [label.textContent ?? ''];
-      const labelNeed = label.classList.contains('sr') ? 0 : Math.max(...words.map((w) => this.#textWidth(w, ls)));
-      const is = getComputedStyle(input);
-      // The padding on the input's start side, as the current arrangement has it; its base value.
-      const padNow = Math.min(parseFloat(is.paddingLeft), parseFloat(is.paddingRight));
-      const pad = (this.getAttribute('arr') === 'one' ? padNow / 0.75 : padNow) * (arr === 'one' ? 0.75 : 1);
-      const end = input.classList.contains('num') ? END_ROOM.logo : arr === 'one' ? 0 : END_ROOM.check;
-      const text = Math.max(this.#textWidth(SAMPLES[field], is), this.#textWidth(input.placeholder, is));
-      needs[field] = Math.ceil(Math.max(labelNeed, text + 2 * pad + end + 2 * parseFloat(is.borderLeftWidth)) + 1);
-    }
-    return needs;
-  }
-
-  /**
-   * Picks the widest arrangement of the layout (shared/styles.ts) in which no label and no typical
-   * value is cut or overlaps its neighbour, at the current width and in the current language; the
-   * grid's columns get those widths as minimums. Runs after each render and on every resize.
-   */
-  arrange(): void {
-    const grid = this.renderRoot.querySelector<HTMLElement>('.grid');
-    const width = grid?.clientWidth;
-    if (!grid || !width) return;
-    const gap = parseFloat(getComputedStyle(grid).columnGap) || 0;
-    const choices = this.fields.length === 1 ? (['column'] as const) : ARRANGEMENTS[this.layout];
-    const sum = (fields: readonly CardField[], needs: Partial<Record<CardField, number>>) => fields.reduce((total, f) => total + (needs[f] ?? 0), (fields.length - 1) * gap);
-    const fits = (arr: Arrangement, needs: Partial<Record<CardField, number>>): boolean =>
-      arr === 'one'
-        ? sum(FIELDS, needs) <= width
-        : arr === 'two'
-          ? sum(['number', 'expiry', 'cvc'], needs) <= width && (needs.name ?? 0) <= width
-          : arr === 'split'
-            ? Math.max(needs.number ?? 0, needs.name ?? 0, sum(['expiry', 'cvc'], needs)) <= width
-            : true;
-    let arr: Arrangement = 'column';
-    let needs: Partial<Record<CardField, number>> = {};
-    for (const choice of choices) {
-      needs = this.#needs(choice);
-      if (fits(choice, needs)) {
-        arr = choice;
-        break;
+  adopt(typed: Typed): void {
+    for (const [name, raw] of typed.values) {
+      const field = name as CardField;
+      const input = this.shadowRoot?.querySelector<HTMLInputElement>(`#cpe-${field}`);
+      if (!input || !this.fields.includes(field)) continue;
+      input.value = raw;
+      if (typed.focused === field) {
+        input.focus();
+        input.setSelectionRange(typed.caret ?? raw.length, typed.caret ?? raw.length);
       }
+      this.setValue(field, raw, input);
     }
-    if (this.getAttribute('arr') !== arr) this.setAttribute('arr', arr);
-    for (const field of FIELDS) this.style.setProperty(`--_m-${field}`, `${needs[field] ?? 0}px`);
+    if (typed.values.length) this.emitState();
   }
 
+  /** The widest arrangement of the fields that fits (shared/arrange.ts, which the page's first-paint script runs too). */
+  arrange(): void {
+    // The shadow root, not Lit's renderRoot: the served form's root is there before Lit takes it over (the resize observer may run first).
+    if (this.shadowRoot) arrange(this, this.shadowRoot, this.layout, this.fields);
+  }
+
+  /** Focuses the first or last input (in the service's form too, before Lit has taken it over). */
   focusAt(position: 'first' | 'last'): void {
-    const inputs = this.renderRoot.querySelectorAll<HTMLInputElement>('input.in');
+    const inputs = this.shadowRoot?.querySelectorAll<HTMLInputElement>('input.in') ?? [];
     inputs[position === 'first' ? 0 : inputs.length - 1]?.focus();
   }
 
@@ -314,6 +266,8 @@ export class CardInputs extends LitElement {
     const scheme = this.scheme && this.scheme !== 'unknown' ? (this.scheme as KnownScheme) : undefined;
     const placeholder = minimal && (field === 'number' || field === 'name') ? catalogue[field] : catalogue[`${field}Placeholder`];
     const ok = this.touched.has(field) && !message && !this.problem(field);
+    // An empty message is `nothing`, not '': hydrated from the service's page, an empty string leaves
+    // no text node and Lit would write the first message into its end marker (a comment).
     return html`<div class="field ${field}">
       <label for=${id} class=${minimal ? 'sr' : ''}>${catalogue[field]}</label>
       <div class="box">
@@ -339,7 +293,7 @@ export class CardInputs extends LitElement {
         />
         ${logo ? (scheme ? schemeLogo(scheme) : cardOutline()) : ok ? html`<svg class="check" viewBox="0 0 16 16" aria-hidden="true">${check}</svg>` : nothing}
       </div>
-      <div id="${id}-msg" class="msg" aria-live="polite">${message ?? ''}</div>
+      <div id="${id}-msg" class="msg" aria-live="polite">${message ?? nothing}</div>
     </div>`;
   }
 }

@@ -10,7 +10,12 @@ export type FrameAppElement = HTMLElement & {
   colorScheme?: ColorScheme;
   catalogue: Catalogue;
   readonly updateComplete: Promise<boolean>;
+  /** Puts back what was typed into the service's form before the code ran (host.ts). */
+  adopt?(typed: Typed): void;
 };
+
+/** What the shopper typed into the service's form before the code ran: each input's text, the focus and caret. */
+export type Typed = { values: [string, string][]; focused?: string; caret?: number | null };
 
 /**
  * A bridge frame's app, as `startFrame` (host.ts) runs it: the host does the address, the handshake,
@@ -28,7 +33,7 @@ export interface FrameApp {
   configure(config: FrameConfig): void;
   /** The bridge methods the app answers besides `configure`; a method not here is `unknown_method`. */
   readonly handlers: Handlers;
-  /** The height `ready`/`resize` report; absent, the element's border box. */
+  /** The height `hello`/`resize` report; absent, the element's border box. */
   height?(): number;
   /** The document title, once the catalogue is on the element. */
   title(): string;

@@ -1,7 +1,7 @@
 /**
  * A frame page accepts exactly one init per load: the first message from `window.parent` (from
  * `location.ancestorOrigins[0]` where the browser tells) that carries a port and that `check` accepts,
- * whether early-hello.js queued it before the app's code ran or it arrives later. Every other message
+ * whether early-init.js queued it before the app's code ran or it arrives later. Every other message
  * is ignored, for the life of the page: a script on the merchant page cannot re-point a live frame at
  * another merchant, session or port. The SDK never needs a second init: a new frame is a new load.
  */

@@ -1,22 +1,28 @@
 import * as z from 'zod/mini';
-import { CARD_FIELDS } from '../runtime/frame-address.ts';
+import { CARD_FIELDS, CARD_SCHEMES_DISPLAYS } from '../runtime/frame-address.ts';
 import { LANGUAGE_TAG_MAX_LENGTH } from '../runtime/patterns.ts';
 
 /**
  * THE bridge between a merchant-page element (components/) and its hosted frame (iframe-app/), both
  * sides validating every message they receive against these schemas. Version 1.
  *
- *   1. The element mounts `<iframe src="{service}/frames/{app}/?{FrameParams}#{session uuid}">`.
- *   2. The frame posts `Hello` to `window.parent` (target '*': it carries only the uuid).
- *   3. The element checks `event.origin === serviceOrigin`, `event.source === iframe.contentWindow`
- *      and the uuid, then posts `Init` to the frame with targetOrigin = serviceOrigin, transferring
- *      port2 of a fresh MessageChannel. The frame checks `event.source === window.parent`, the uuid
- *      (and the origin against `location.ancestorOrigins[0]` where the browser has it), and that
- *      `config.pubKey` is its address's `pk`; it accepts exactly one init per load and ignores every
- *      other (iframe-app/shared/parent-init.ts). A session (in the init or a later `configure`) is
- *      taken once the service says it is that merchant's, and that intent's when the address has `ok`.
- *   4. From then on every message travels on the private port: `Request`/`Response` pairs (one
- *      mechanism, protocol/runtime/rpc.ts, for every ElementsApi method) and `FrameEvent`s from the frame.
+ *   1. The element mounts `<iframe src="{service}/frames/{app}/?{FrameParams}#{session uuid}{look}">`:
+ *      the query says what the page shows (so the service sends the form already in it), the fragment
+ *      (never sent to the server) the mount's uuid and its look (frame-look.ts).
+ *   2. One message each way. The frame posts `Hello` to `window.parent` (target '*': it carries the
+ *      uuid, the form's height and the dialogs' texts, nothing secret) as soon as the form can be typed
+ *      in, before its first paint: the element takes that height at once, so the form appears at its
+ *      final size. The element checks `event.origin === serviceOrigin`, `event.source ===
+ *      iframe.contentWindow` and the uuid; once its session is there it posts `Init` (the config, the
+ *      session in it) to the frame with targetOrigin = serviceOrigin, transferring port2 of a fresh
+ *      MessageChannel, and the element is ready. The frame checks `event.source === window.parent`,
+ *      the uuid (and the origin against `location.ancestorOrigins[0]` where the browser has it), and
+ *      that `config.pubKey` is its address's `pk`; it accepts exactly one init per load and ignores
+ *      every other (iframe-app/shared/parent-init.ts). A session (in the init or a later `configure`)
+ *      is taken once the service says it is that merchant's, and that intent's when the address has `ok`.
+ *   3. From then on every message travels on the private port: `Request`/`Response` pairs (one
+ *      mechanism, protocol/runtime/rpc.ts, for every ElementsApi method) and `FrameEvent`s from the
+ *      frame. A request sent before the frame's code has taken the port waits in the port.
  *
  * A second `Hello` for the same session (the frame reloaded: a new load) starts the handshake again on a new port.
  */
@@ -25,8 +31,6 @@ import { BRIDGE_VERSION } from '../runtime/version.ts';
 export { BRIDGE_VERSION };
 const v = z.literal(BRIDGE_VERSION);
 
-export const Hello = z.object({ cpe: v, type: z.literal('hello'), session: z.string() });
-export type Hello = z.infer<typeof Hello>;
 
 /** Session credentials the frame needs for its own service calls (tokenise). Travel only on the port. */
 export const FrameSession = z.object({
@@ -39,7 +43,7 @@ export type FrameSession = z.infer<typeof FrameSession>;
 export const ThemeTokens = z.record(z.string().check(z.regex(/^--cpe-[a-z-]{1,32}$/)), z.string().check(z.maxLength(200)));
 export type ThemeTokens = z.infer<typeof ThemeTokens>;
 
-export const CardSchemesDisplay = z.enum(['all', 'detected', 'none']);
+export const CardSchemesDisplay = z.enum(CARD_SCHEMES_DISPLAYS);
 export type CardSchemesDisplay = z.infer<typeof CardSchemesDisplay>;
 
 /** The colour scheme the element resolved: its `theme`, or with `auto` what the page around it shows. */
@@ -148,9 +152,14 @@ const text = z.string().check(z.maxLength(200));
 export const DialogTexts = z.object({ lang: z.string().check(z.maxLength(LANGUAGE_TAG_MAX_LENGTH)), dir: z.enum(['ltr', 'rtl']), title: text, frame: text, cancel: text });
 export type DialogTexts = z.infer<typeof DialogTexts>;
 
+/**
+ * The frame's one message before the port: its form can be typed in (typing before its code has run
+ * is kept), `height` is the form's in CSS pixels as it first paints, `texts` the dialogs' in its language.
+ */
+export const Hello = z.object({ cpe: v, type: z.literal('hello'), session: z.string(), height: z.number(), texts: z.optional(DialogTexts) });
+export type Hello = z.infer<typeof Hello>;
+
 export const EVENTS = {
-  /** The frame rendered: its content height in CSS pixels, and the dialogs' texts in its language. */
-  ready: z.object({ height: z.number(), texts: z.optional(DialogTexts) }),
   /** Content height changed (validation message shown, layout wrapped). */
   resize: z.object({ height: z.number() }),
   change: ChangeState,

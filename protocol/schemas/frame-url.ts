@@ -5,11 +5,12 @@ import * as z from 'zod/mini';
  *
  * The query names the merchant (`pk`, the public key; `ok`, the opaque key when an intent exists),
  * so the service can answer with `frame-ancestors` limited to that merchant's page origins, and the
- * language and layout, so the frame renders and loads its catalogue before the handshake. Nothing
- * secret goes in the address: the session token travels only on the private port. The fragment (never
- * sent to the server) holds the per-mount session uuid the handshake checks.
+ * language, layout, theme and scheme marks, so the service sends the page with the form already in it
+ * (in that language, with those marks). Nothing secret goes in the address: the session token travels
+ * only on the private port. The fragment (never sent to the server) holds the per-mount session uuid
+ * the handshake checks, then the element's look (frame-look.ts), applied before the first paint.
  */
-import { CARD_FIELDS, LAYOUTS, THEMES } from '../runtime/frame-address.ts';
+import { CARD_FIELDS, CARD_SCHEMES_DISPLAYS, LAYOUTS, THEMES } from '../runtime/frame-address.ts';
 import { LANGUAGE_TAG, UUID } from '../runtime/patterns.ts';
 
 export { FRAME_APPS, LAYOUTS, THEMES, frameUrl, type FrameAppName, type Layout, type Theme } from '../runtime/frame-address.ts';
@@ -20,6 +21,8 @@ export const FrameParams = z.object({
   lang: z.string().check(z.regex(LANGUAGE_TAG)),
   layout: z.optional(z.enum(LAYOUTS)),
   theme: z.optional(z.enum(THEMES)),
+  /** The card schemes' marks (`cardSchemesDisplay`): all of them above the fields, the detected one in the number, or none. */
+  marks: z.optional(z.enum(CARD_SCHEMES_DISPLAYS)),
   /** Field frames (cpe-card-fields): which field, and the group uuid that names their shared channel. */
   field: z.optional(z.enum(CARD_FIELDS)),
   group: z.optional(z.string().check(z.regex(UUID))),

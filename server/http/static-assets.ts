@@ -8,6 +8,7 @@ import type { Middleware, Next, ParameterizedContext } from 'koa';
 import { ApiError } from './api-error.ts';
 import type { AppState } from './app-state.ts';
 import { frameSecurityHeaders, type FrameSecurityOptions } from './frame-security.ts';
+import { renderFramePage, rendersForm, warmFrameRenderer } from './frame-render.ts';
 import { RELEASE_PATH, sdkRelease, sdkScriptTag, type SdkRelease } from './sdk-release.ts';
 import { dashboardPageHeaders } from '../dashboard/page-security.ts';
 
@@ -87,6 +88,8 @@ export function inlineHashes(html: string): InlineHashes {
   return { script: bodies(/<script(?![^>]*\ssrc=)[^>]*>([\s\S]*?)<\/script>/gi), style: bodies(/<style[^>]*>([\s\S]*?)<\/style>/gi) };
 }
 
+const etagOf = (body: Buffer) => `"${createHash('sha256').update(body).digest('base64url').slice(0, 27)}"`;
+
 interface CachedFile {
   mtimeMs: number;
   size: number;
@@ -98,7 +101,12 @@ interface CachedFile {
   hashes?: InlineHashes;
   /** Of the SDK: its immutable address and integrity, made on first use. */
   release?: SdkRelease;
+  /** Of a page the service renders a form into (the card form): each address's page, by what it depends on. */
+  rendered?: Map<string, Promise<CachedFile>>;
 }
+
+/** Rendered pages kept per built page: 6 layouts × 3 themes × 3 marks in a few languages. */
+const RENDERED_KEPT = 500;
 
 type Encoding = 'br' | 'gzip';
 const COMPRESSIBLE = new Set(['.js', '.mjs', '.css', '.html', '.json', '.map', '.svg', '.txt']);
@@ -165,10 +173,31 @@ export function staticAssets(options: StaticAssetsOptions = {}): Middleware<AppS
     const hit = cache.get(file);
     if (hit && hit.mtimeMs === info.mtimeMs && hit.size === info.size) return hit;
     const body = await readFile(file);
-    const etag = `"${createHash('sha256').update(body).digest('base64url').slice(0, 27)}"`;
-    const entry = { mtimeMs: info.mtimeMs, size: info.size, body, etag, hashes: file.endsWith('.html') ? inlineHashes(body.toString('utf8')) : undefined };
+    const entry = { mtimeMs: info.mtimeMs, size: info.size, body, etag: etagOf(body), hashes: file.endsWith('.html') ? inlineHashes(body.toString('utf8')) : undefined };
     cache.set(file, entry);
     return entry;
+  }
+
+  /**
+   * The page of this address: a built page with the form's mark gets the form rendered into it
+   * (frame-render.ts), once per language, layout, theme and marks, then served like a file (its own
+   * ETag, compressed once, its inline scripts and styles allowed by hash).
+   */
+  async function pageFor(ctx: Context, file: CachedFile): Promise<CachedFile> {
+    if (!rendersForm(file.body.toString('latin1'))) return file;
+    const { key, html } = await renderFramePage(file.body.toString('utf8'), new URLSearchParams(ctx.querystring));
+    const rendered = (file.rendered ??= new Map());
+    let page = rendered.get(key);
+    if (!page) {
+      if (rendered.size >= RENDERED_KEPT) rendered.delete(rendered.keys().next().value!);
+      page = html().then((text) => {
+        const body = Buffer.from(text);
+        return { mtimeMs: file.mtimeMs, size: body.length, body, etag: etagOf(body), hashes: inlineHashes(text) };
+      });
+      page.catch(() => rendered.delete(key));
+      rendered.set(key, page);
+    }
+    return page;
   }
 
   async function send(ctx: Context, file: CachedFile, path: string, headers: Record<string, string>) {
@@ -228,6 +257,8 @@ export function staticAssets(options: StaticAssetsOptions = {}): Middleware<AppS
     if (DASHBOARD_PAGE.test(ctx.path)) return serveDashboard(ctx, next);
     if (ctx.path === '/sdk/integrity.json' || RELEASE_PATH.test(ctx.path)) return sendRelease(ctx);
     if (ctx.path.startsWith('/sdk/')) {
+      // A page loading the SDK is about to ask for a frame: Lit's renderer loads meanwhile.
+      warmFrameRenderer();
       const path = safeJoin(sdkDir, ctx.path.slice('/sdk/'.length));
       const file = path && (await load(path));
       if (!file || !path) {
@@ -248,7 +279,8 @@ export function staticAssets(options: StaticAssetsOptions = {}): Middleware<AppS
         const file = await load(path);
         if (!file) continue;
         if (path.endsWith('.html')) {
-          await send(ctx, file, path, frameHeaders(await frameAncestors(ctx), file.hashes, ctx.get('sec-fetch-dest') || undefined));
+          const [page, ancestors] = await Promise.all([pageFor(ctx, file), frameAncestors(ctx)]);
+          await send(ctx, page, path, frameHeaders(ancestors, page.hashes, ctx.get('sec-fetch-dest') || undefined));
         } else {
           await send(ctx, file, path, {
             'X-Content-Type-Options': 'nosniff',

@@ -45,6 +45,7 @@ describe('cardFieldsElement', () => {
     expect(page.querySelector('#n cpe-card-fields')).to.equal(el);
     expect(events.filter((e) => e.name === 'cpe:ready')).to.have.length(1);
     const fakes = frames.map(fakeOf);
+    await waitUntil(() => fakes.every((f) => f.inits.length), 'no init');
     expect(fakes[0]!.inits[0].config.extra).to.deep.equal({ fields: ['number', 'expiry', 'cvc', 'name'] });
     const token = await el.tokenise();
     expect(token.data.last4).to.equal('4242');
@@ -116,7 +117,8 @@ describe('custom elements written in HTML', () => {
     card.controller = fakeController();
     await ready;
     const first = card.shadowRoot!.querySelector('iframe')!;
-    expect(params(first)).to.include({ layout: 'stack', lang: 'fr', theme: 'light' });
+    expect(params(first)).to.include({ layout: 'stack', lang: 'fr', theme: 'light', marks: 'detected' });
+    await waitUntil(() => fakeOf(first).inits.length, 'no init');
     expect(fakeOf(first).inits[0].config.cardSchemesDisplay).to.equal('detected');
     card.setAttribute('layout', 'column');
     await card.awaitReady();

@@ -12,6 +12,8 @@ async function readyCard(options: object = {}, controller = fakeController()) {
   await card.init();
   await card.awaitReady();
   const iframe = card.shadowRoot!.querySelector('iframe')!;
+  // Ready once the port is handed over: the frame has it a moment later.
+  await waitUntil(() => fakeOf(iframe).end, 'the frame did not get its init');
   return { target, card, events, iframe, fake: fakeOf(iframe) };
 }
 
@@ -145,7 +147,11 @@ describe('handshake', () => {
     expect(url.pathname).to.equal('/frames/card-form/');
     // Mounted while createServerIntent runs: no opaque key yet (the session arrives on the port).
     expect(Object.fromEntries(url.searchParams)).to.deep.equal({ pk: 'pk_test_fake', lang: 'cy', layout: 'stack', theme: 'dark' });
-    expect(url.hash.slice(1)).to.match(/^[0-9a-f-]{36}$/);
+    // The fragment: the mount's uuid, then the look the frame paints first (never sent to the service).
+    const [uuid, look] = url.hash.slice(1).split(/&(.*)/s);
+    expect(uuid).to.match(/^[0-9a-f-]{36}$/);
+    // The element's width too: the frame arranges its form for it before it knows its own size.
+    expect(Object.fromEntries(new URLSearchParams(look))).to.deep.equal({ '--cpe-accent': '#ff0066', s: 'dark', w: '480' });
     expect(iframe.title).to.equal('Card payment');
     // Payment Request, and browser autofill of the card fields where the browser has that policy
     // feature (not Chromium 156: an unknown name would log "Unrecognized feature").
@@ -154,14 +160,15 @@ describe('handshake', () => {
     const event = await ready;
     expect(event.bubbles && event.composed).to.equal(true);
     await card.awaitReady();
+    await waitUntil(() => fakeOf(iframe).inits.length, 'no init');
     const [init] = fakeOf(iframe).inits;
-    expect(init.session).to.equal(url.hash.slice(1));
+    expect(init.session).to.equal(uuid);
     expect(init.config).to.deep.include({ pubKey: 'pk_test_fake', session: { paymentIntentId: 'pi_fake', sessionToken: 'st_fake' } });
     expect(init.config.tokens).to.deep.equal({ '--cpe-accent': '#ff0066' });
     expect(init.config.extra).to.deep.equal({ identifier: 'checkout' });
   });
 
-  it('the frame loads while createServerIntent runs; ready waits for both, and the session reaches the frame on its port', async () => {
+  it('the frame loads while createServerIntent runs; ready waits for both, and the session reaches the frame with its port (one message each way)', async () => {
     const target = await container();
     let answer!: (session: typeof fakeSession) => void;
     const slow = new ElementsController(location.origin, 'pk_test_fake', () => new Promise((resolve) => (answer = resolve)));
@@ -172,19 +179,21 @@ describe('handshake', () => {
     const initialised = card.init();
     await waitUntil(() => card.shadowRoot!.querySelector('iframe'), 'the frame is mounted before the session exists');
     const iframe = card.shadowRoot!.querySelector('iframe')!;
-    // The frame is mounted and completes its handshake before the intent exists…
-    await waitUntil(() => fakeOf(iframe)?.inits.length === 1, 'the frame did its handshake');
-    expect(fakeOf(iframe).inits[0].config.session).to.equal(undefined);
-    // The frame said ready (the element took its height), yet the element is not, without a session.
-    await waitUntil(() => iframe.classList.contains('ready'), 'the frame said ready');
+    // The frame is mounted and says hello before the intent exists: it is shown at its height…
+    await waitUntil(() => iframe.className === 'ready', 'the frame said hello');
+    expect(iframe.getBoundingClientRect().height).to.equal(120);
+    await messagesHandled();
+    // …but gets its port only with the session in it: no configure after.
+    expect(fakeOf(iframe).inits).to.have.length(0);
     expect(ready, 'not ready without a session').to.equal(false);
-    // …and ready follows the session, which the frame gets with configure.
     answer(fakeSession);
     await initialised;
     await card.awaitReady();
     expect(ready).to.equal(true);
-    const configure = fakeOf(iframe).requests.find((r) => r.method === 'configure');
-    expect(configure?.params).to.deep.include({ session: { paymentIntentId: 'pi_fake', sessionToken: 'st_fake' } });
+    await waitUntil(() => fakeOf(iframe).inits.length === 1, 'no init');
+    expect(fakeOf(iframe).inits[0].config.session).to.deep.equal({ paymentIntentId: 'pi_fake', sessionToken: 'st_fake' });
+    await card.reset();
+    expect(fakeOf(iframe).requests.map((r) => r.method)).to.deep.equal(['reset']);
   });
 
   it('each mount gets a new uuid', async () => {
@@ -204,13 +213,13 @@ describe('handshake', () => {
     await card.init();
     const iframe = card.shadowRoot!.querySelector('iframe')!;
     await waitUntil(() => fakeOf(iframe), 'fake frame did not load');
-    const session = new URL(iframe.src).hash.slice(1);
-    window.postMessage({ cpe: 1, type: 'hello', session }, '*');
+    const session = new URL(iframe.src).hash.slice(1).split('&')[0];
+    window.postMessage({ cpe: 1, type: 'hello', session, height: 90 }, '*');
     await messagesHandled();
     expect(fakeOf(iframe).inits).to.have.length(0);
     fakeOf(iframe).hello(); // the frame itself: accepted
     await card.awaitReady();
-    expect(fakeOf(iframe).inits).to.have.length(1);
+    await waitUntil(() => fakeOf(iframe).inits.length === 1, 'no init');
   });
 
   it('a Hello with another uuid is ignored, and the handshake times out with cpe:error', async () => {
@@ -228,21 +237,30 @@ describe('handshake', () => {
     expect(events[0]!.detail).to.include({ code: 'timeout', operation: 'init' });
   });
 
-  it('messages on the port that do not match the schema are dropped', async () => {
-    frameScript({ ready: false });
+  it('a hello that does not match the schema is dropped; messages on the port that do not match are dropped', async () => {
+    frameScript({ hello: false });
     const target = await container();
     const card = fakeController().cardElement({ element: target });
     const events = recordEvents(card);
     await card.init();
     const iframe = card.shadowRoot!.querySelector('iframe')!;
-    await waitUntil(() => fakeOf(iframe)?.port, 'no init');
+    await waitUntil(() => fakeOf(iframe), 'fake frame did not load');
     const fake = fakeOf(iframe);
-    fake.port!.postMessage({ cpe: 1, kind: 'event', name: 'ready', detail: { height: 'tall' } });
-    fake.port!.postMessage({ cpe: 2, kind: 'event', name: 'ready', detail: { height: 10 } });
-    fake.port!.postMessage({ cpe: 1, kind: 'event', name: 'change', detail: { complete: true, number: '4242424242424242' } });
-    // A port delivers in order: once the valid ready after them is heard, they were dropped.
-    fake.end!.emit('ready', { height: 90 });
+    const session = new URL(iframe.src).hash.slice(1).split('&')[0];
+    const win = iframe.contentWindow!;
+    for (const bad of [{ cpe: 1, type: 'hello', session }, { cpe: 1, type: 'hello', session, height: 'tall' }, { cpe: 2, type: 'hello', session, height: 90 }])
+      (win as unknown as { eval(code: string): void }).eval(`parent.postMessage(${JSON.stringify(bad)}, '*')`);
+    await messagesHandled();
+    expect(fake.inits).to.have.length(0);
+    fake.hello(90);
     await card.awaitReady();
+    await waitUntil(() => fake.port, 'no init');
+    fake.port!.postMessage({ cpe: 1, kind: 'event', name: 'resize', detail: { height: 'tall' } });
+    fake.port!.postMessage({ cpe: 2, kind: 'event', name: 'resize', detail: { height: 10 } });
+    fake.port!.postMessage({ cpe: 1, kind: 'event', name: 'change', detail: { complete: true, number: '4242424242424242' } });
+    // A port delivers in order: once a valid resize after them is applied, they were dropped.
+    fake.end!.emit('resize', { height: 95 });
+    await waitUntil(() => iframe.getBoundingClientRect().height === 95, 'the valid resize after them was applied');
     expect(events.map((e) => e.name)).to.deep.equal(['cpe:ready']);
   });
 
@@ -310,6 +328,7 @@ describe('events and hooks', () => {
     await card.init();
     await atDocument;
     const fake = fakeOf(card.shadowRoot!.querySelector('iframe')!);
+    await waitUntil(() => fake.end, 'no init');
     fake.end!.emit('change', { complete: true, empty: false, scheme: 'visa', invalid: [] });
     await waitUntil(() => heard.length === 3);
     await card.tokenise();
@@ -363,6 +382,9 @@ describe('double mounts', () => {
     await card.init();
     await card.awaitReady();
     expect(iframesIn(card.shadowRoot!)).to.have.length(1);
+    await waitUntil(() => fakeOf(iframesIn(card.shadowRoot!)[0]!).inits.length, 'no init');
+    // Whatever else was posted to the frame has arrived once a marker posted after it has.
+    await messagesHandled(iframesIn(card.shadowRoot!)[0]!.contentWindow!);
     expect(fakeOf(iframesIn(card.shadowRoot!)[0]!).inits).to.have.length(1);
   });
 
@@ -380,6 +402,7 @@ describe('double mounts', () => {
       expect(iframesIn(card.shadowRoot!)).to.have.length(1);
       expect(spy.count()).to.equal(1);
       const fake = fakeOf(iframesIn(card.shadowRoot!)[0]!);
+      await waitUntil(() => fake.inits.length, 'no init');
       card.remove();
       expect(iframesIn(card.shadowRoot!)).to.have.length(0);
       expect(spy.count()).to.equal(0);
@@ -404,19 +427,27 @@ describe('double mounts', () => {
 });
 
 describe('sizing, theme, skeleton', () => {
-  beforeEach(() => frameScript({ ready: false }));
+  beforeEach(() => frameScript({ hello: false }));
 
-  it('reserves the layout minimum at once, shows a skeleton, then takes the reported height', async () => {
+  it("reserves the form's height at once (the frame's measures, its tokens), shows a skeleton, then takes the height of the hello", async () => {
     const target = await container();
     const card = fakeController().cardElement({ element: target, layout: 'column', height: 100 });
     await card.init();
-    expect(card.getBoundingClientRect().height).to.equal(280);
+    expect(card.getBoundingClientRect().height).to.equal(308);
+    const other = await container();
+    other.style.setProperty('--cpe-control-height', '50px');
+    other.style.setProperty('--cpe-gap', '16');
+    other.style.width = '800px';
+    const row = fakeController().cardElement({ element: other, layout: 'row' });
+    await row.init();
+    expect(row.getBoundingClientRect().height).to.equal(18 + 8 + 50);
     expect(card.shadowRoot!.querySelector('[part=skeleton]')).to.exist;
     const iframe = card.shadowRoot!.querySelector('iframe')!;
     expect(getComputedStyle(iframe).opacity).to.equal('0');
-    await waitUntil(() => fakeOf(iframe)?.end, 'no init');
-    fakeOf(iframe).end!.emit('ready', { height: 310.4 });
+    await waitUntil(() => fakeOf(iframe), 'no frame');
+    fakeOf(iframe).hello(310.4);
     await card.awaitReady();
+    await waitUntil(() => fakeOf(iframe).end, 'no init');
     expect(card.shadowRoot!.querySelector('[part=skeleton]')).to.equal(null);
     expect(iframe.getBoundingClientRect().height).to.equal(311);
     expect(getComputedStyle(iframe).opacity).to.equal('1');
@@ -425,11 +456,11 @@ describe('sizing, theme, skeleton', () => {
     expect(card.getBoundingClientRect().height).to.equal(340);
   });
 
-  it('a height above the minimum is reserved; width is honoured', async () => {
+  it("a height above the form's is reserved; width is honoured", async () => {
     const target = await container();
-    const card = fakeController().cardElement({ element: target, layout: 'row-minimal', height: 90, width: 300 });
+    const card = fakeController().cardElement({ element: target, layout: 'row-minimal', height: 200, width: 300 });
     await card.init();
-    expect(card.getBoundingClientRect().height).to.equal(90);
+    expect(card.getBoundingClientRect().height).to.equal(200);
     expect(card.getBoundingClientRect().width).to.equal(300);
   });
 

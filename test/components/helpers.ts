@@ -77,16 +77,17 @@ export async function fakeRoute(answer: unknown): Promise<{ url: string; calls()
 /**
  * Resolves once every message posted to this window before the call has been dispatched (messages
  * from one window arrive in order): to check that a forged message was ignored, without a sleep.
+ * `target`: a same-origin frame's window, for what this page posted to it.
  */
-export function messagesHandled(): Promise<void> {
+export function messagesHandled(target: Window = window): Promise<void> {
   const marker = `cpe-test-marker-${crypto.randomUUID()}`;
   return new Promise((resolve) => {
-    addEventListener('message', function heard(event) {
+    target.addEventListener('message', function heard(event) {
       if (event.data !== marker) return;
-      removeEventListener('message', heard);
+      target.removeEventListener('message', heard);
       resolve();
     });
-    postMessage(marker, '*');
+    target.postMessage(marker, '*');
   });
 }
 

@@ -87,22 +87,30 @@ describe('theme auto follows the page the element sits in', () => {
 });
 
 describe('languages', () => {
-  for (const [language, expected] of [['en', []], ['de', ['de']], ['fr-CA', ['fr-CA']], ['pt-PT', ['pt']]] as const) {
-    it(`${language}: the frame fetches ${expected.length ? expected.join(', ') : 'no'} catalogue`, async () => {
-      const { page, context } = await look.open({ factory: 'cardElement', options: { layout: 'row', language } });
+  const assetsOf = (page: Page, app: string) =>
+    frameOf(page, app).evaluate(() =>
+      performance
+        .getEntriesByType('resource')
+        .map((e) => new URL(e.name).pathname)
+        .filter((p) => p.startsWith('/frames/assets/')),
+    );
+  for (const [language, expected, label] of [['en', [], 'Card number'], ['de', ['de'], 'Kartennummer'], ['fr-CA', ['fr-CA'], 'Numéro de carte'], ['pt-PT', ['pt'], 'Número do cartão']] as const) {
+    it(`${language}: the card form's page comes in that language (no catalogue fetched); a Flow frame fetches ${expected.length ? expected.join(', ') : 'no'} catalogue`, async () => {
+      const card = await look.open({ factory: 'cardElement', options: { layout: 'row', language } });
       try {
-        const assets = await frameOf(page, 'card-form').evaluate(() =>
-          performance
-            .getEntriesByType('resource')
-            .map((e) => new URL(e.name).pathname)
-            .filter((p) => p.startsWith('/frames/assets/')),
-        );
+        assert.deepEqual(await assetsOf(card.page, 'card-form'), []);
+        assert.equal(await card.page.frameLocator('#box iframe').locator('label[for=cpe-number]').textContent(), label);
+      } finally {
+        await card.context.close();
+      }
+      const flow = await look.open({ factory: 'paymentFlow', options: { layout: 'stack', language } });
+      try {
         assert.deepEqual(
-          assets.map((p) => p.replace(/^\/frames\/assets\/(.+)-[\w-]{8}\.js$/, '$1')),
+          (await assetsOf(flow.page, 'flow')).map((p) => p.replace(/^\/frames\/assets\/(.+)-[\w-]{8}\.js$/, '$1')),
           expected,
         );
       } finally {
-        await context.close();
+        await flow.context.close();
       }
     });
   }

@@ -160,8 +160,10 @@ describe('static assets: /sdk and /frames', () => {
       const html = readFileSync(join(frames, app, 'index.html'), 'utf8');
       assert.doesNotMatch(html, /<script[^>]+src=|<link[^>]+rel="(stylesheet|modulepreload)"/, app);
       assert.match(html, /<script type="module">/, app);
-      // The bridge frames say hello before their code has compiled (scripts/vite-inline-frame.ts).
-      assert.equal(html.includes("type: 'hello'"), app !== 'wallet-sheet', app);
+      // The bridge frames keep an init that comes while their code compiles; the card form's page
+      // says hello from the script after its served form, before its first paint (scripts/vite-inline-frame.ts).
+      assert.equal(html.includes('window.__cpeEarly = []'), app !== 'wallet-sheet', app);
+      assert.equal(html.includes('<!--cpe:form--><script>') && html.includes('type:"hello"'), app === 'card-form', app);
     }
     // One file per language but English (built in), named by its tag and a content hash.
     const catalogue = new RegExp(`^(${CATALOGUE_TAGS.join('|')})-[\\w-]{8}\\.js$`);

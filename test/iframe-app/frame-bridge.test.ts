@@ -23,9 +23,8 @@ function typeIn(el: CardInputs, field: string, text: string) {
 describe('frame pages over the bridge', () => {
   afterEach(() => document.querySelectorAll('iframe').forEach((f) => f.remove()));
 
-  it('card-form: ready with the content height, change on input, resize when a message appears', async () => {
-    const { iframe, events, el, doc } = await mount('card-form', 'pk=pk_test_1&lang=en&layout=stack');
-    const ready = events.find((e) => e.name === 'ready')!.detail;
+  it('card-form: hello with the content height, change on input, resize when a message appears', async () => {
+    const { iframe, events, el, doc, hello: ready } = await mount('card-form', 'pk=pk_test_1&lang=en&layout=stack');
     expect(ready.height).to.be.greaterThan(100);
     expect(ready.height).to.equal(Math.ceil(el.getBoundingClientRect().height));
     iframe.style.height = `${ready.height}px`;
@@ -62,23 +61,63 @@ describe('frame pages over the bridge', () => {
     expect(el.shadowRoot!.activeElement!.id).to.equal('cpe-name');
   });
 
-  it('the form renders once the init is in, with its look: ready comes with that first render (no second render or paint before it)', async () => {
-    let early: string | undefined;
-    let firstRender: { scheme: string | null; accent: string } | undefined;
-    const { el, events } = await mountFrame('card-form', 'pk=pk_test_1&lang=en&layout=row', { tokens: { '--cpe-accent': 'rebeccapurple' }, scheme: 'dark' }, async (win) => {
-      // The parent is slow to answer the hello: the frame's code has run to its wait for the init
-      // (its English catalogue is in, so only the init holds the render back).
-      await waitUntil(() => win.document.title === 'Card details', 'the frame ran up to its wait for the init');
-      early = win.document.querySelector('cpe-card-form')?.localName ?? 'nothing';
-      new win.MutationObserver(() => {
-        const form = win.document.querySelector('cpe-card-form');
-        firstRender ??= form ? { scheme: (form as CardInputs).colorScheme ?? null, accent: win.document.documentElement.style.getPropertyValue('--cpe-accent') } : undefined;
-      }).observe(win.document.body, { childList: true });
-    }).then((mounted) => ({ ...mounted, el: mounted.doc.querySelector('cpe-card-form') as CardInputs }));
-    expect(early, 'the form rendered before the init').to.equal('nothing');
-    expect(firstRender).to.deep.equal({ scheme: 'dark', accent: 'rebeccapurple' });
-    expect(events.filter((e) => e.name === 'ready')).to.have.length(1);
+  it('the service sends the form in the page, in its language and marks; the fragment\'s look is painted first; hello comes before the code runs, at the height the code keeps', async () => {
+    const response = await fetch('/iframe-app/card-form/index.html?pk=pk_test_1&lang=de&layout=row&marks=all');
+    const page = Document.parseHTMLUnsafe(await response.text());
+    const sent = page.querySelector('cpe-card-form')!;
+    expect(sent.shadowRoot!.querySelectorAll('input')).to.have.length(4);
+    expect([...sent.shadowRoot!.querySelectorAll('label')].map((l) => l.textContent)).to.deep.equal(['Kartennummer', 'Ablaufdatum', 'Sicherheitscode', 'Name auf der Karte']);
+    expect(sent.shadowRoot!.querySelectorAll('.logos .logo').length).to.be.greaterThan(3);
+    expect(page.documentElement.lang).to.equal('de');
+    let helloBeforeCode: boolean | undefined;
+    let firstLook: object | undefined;
+    const look = { '--cpe-accent': 'rebeccapurple' };
+    const { el, doc, hello } = await mountFrame('card-form', 'pk=pk_test_1&lang=de&layout=row&marks=all', { tokens: look, scheme: 'dark' }, (win) => {
+      // At the hello, the page's module has not taken the form yet (Lit has not hydrated it).
+      helloBeforeCode ??= win.document.querySelector('cpe-card-form')!.hasAttribute('defer-hydration') || !win.customElements.get('cpe-card-form');
+      // Painted first with the fragment's look (a hostile value dropped), before the init brings the same.
+      firstLook = { scheme: win.document.querySelector('cpe-card-form')!.getAttribute('scheme'), accent: win.document.documentElement.style.getPropertyValue('--cpe-accent'), bg: win.document.documentElement.style.getPropertyValue('--cpe-bg') };
+    }, `&s=dark&--cpe-accent=rebeccapurple&--cpe-bg=url(x)`).then((mounted) => ({ ...mounted, el: mounted.doc.querySelector('cpe-card-form') as CardInputs }));
+    expect(helloBeforeCode, 'hello came after the code ran').to.equal(true);
+    expect(firstLook).to.deep.equal({ scheme: 'dark', accent: 'rebeccapurple', bg: '' });
+    expect(el.getAttribute('scheme')).to.equal('dark');
+    expect(doc.documentElement.style.getPropertyValue('--cpe-accent')).to.equal('rebeccapurple');
+    expect(hello.texts).to.include({ lang: 'de', cancel: 'Abbrechen' });
+    await el.updateComplete;
+    expect(Math.ceil(el.getBoundingClientRect().height)).to.equal(hello.height);
     expect(el.shadowRoot!.querySelectorAll('input')).to.have.length(4);
+  });
+
+  it('what the shopper types before the page\'s code runs is kept, formatted, with the focus and caret', async () => {
+    const iframe = document.createElement('iframe');
+    iframe.style.width = '520px';
+    const session = crypto.randomUUID();
+    iframe.src = `/iframe-app/card-form/index.html?pk=pk_test_1&lang=en&layout=stack&__nomodule#${session}`;
+    document.body.append(iframe);
+    await waitUntil(() => iframe.contentDocument?.querySelector('cpe-card-form')?.shadowRoot?.querySelector('#cpe-name'), 'no form', { timeout: 4000 });
+    const doc = iframe.contentDocument!;
+    const root = doc.querySelector('cpe-card-form')!.shadowRoot!;
+    const number = root.querySelector<HTMLInputElement>('#cpe-number')!;
+    const name = root.querySelector<HTMLInputElement>('#cpe-name')!;
+    name.value = 'Ada Lovelace';
+    number.focus();
+    number.value = '42424242424242';
+    number.setSelectionRange(4, 4);
+    const module = doc.createElement('script');
+    module.type = 'module';
+    module.src = '/iframe-app/card-form/main.ts';
+    doc.head.append(module);
+    const el = await waitUntil(() => {
+      const form = doc.querySelector('cpe-card-form') as CardInputs;
+      return !form.hasAttribute('defer-hydration') && form.values?.number ? form : undefined;
+    }, 'not hydrated', { timeout: 4000 }).then(() => doc.querySelector('cpe-card-form') as CardInputs);
+    await el.updateComplete;
+    expect(el.values).to.include({ number: '42424242424242', name: 'Ada Lovelace' });
+    expect(root.querySelector<HTMLInputElement>('#cpe-number')).to.equal(number);
+    expect(number.value).to.equal('4242 4242 4242 42');
+    expect(root.activeElement).to.equal(number);
+    expect(number.selectionStart).to.equal(4);
+    expect(name.value).to.equal('Ada Lovelace');
   });
 
   it('a second init is ignored: one init per load (a page script cannot re-point the frame)', async () => {
@@ -91,7 +130,7 @@ describe('frame pages over the bridge', () => {
     expect(unanswered, 'the second port was answered').to.equal(true);
     expect(again).to.deep.equal([]);
     await first.request('reset', {});
-    expect(events.filter((e) => e.name === 'ready')).to.have.length(1);
+    expect(events.filter((e) => e.name === 'error')).to.deep.equal([]);
   });
 
   it("an init whose pubKey is not its address's pk is ignored; configure with another pk is refused", async () => {
@@ -108,7 +147,7 @@ describe('frame pages over the bridge', () => {
     iframe.contentWindow!.postMessage({ cpe: 1, type: 'init', session: crypto.randomUUID(), config: { pubKey: 'pk_test_1', tokens: {} } }, location.origin, [channel.port2]);
     await listenFor(200);
     expect(heard).to.equal(false);
-    expect(events.filter((e) => e.name === 'ready')).to.have.length(1);
+    expect(events.filter((e) => e.name === 'error')).to.deep.equal([]);
   });
 
   it('language: Arabic is laid out right to left; fr-CA is French', async () => {

@@ -40,11 +40,11 @@ describe('wallet button frame', () => {
     expect(validAppearance('a', 'checkout', 'dark')).to.equal(false);
   });
 
-  it('renders by type, style and language: name, ready {height}, full width, title', async () => {
+  it('renders by type, style and language: name, hello {height}, full width, title', async () => {
     const a = await button('wallet=a&type=donate&style=white-outline&lang=en');
     expect(a.button.textContent!.trim()).to.equal('Donate with Wallet A');
     expect(a.button.classList.contains('white-outline')).to.equal(true);
-    const ready = a.events.find((e) => e.name === 'ready')!.detail as { height: number; texts: { lang: string; cancel: string } };
+    const ready = a.hello as { height: number; texts: { lang: string; cancel: string } };
     expect([ready.height, ready.texts.lang, ready.texts.cancel]).to.deep.equal([48, 'en', 'Cancel']);
     // Flush with the frame's edges (the focus ring is drawn inside the button).
     expect(Math.round(a.button.getBoundingClientRect().width)).to.equal(600);

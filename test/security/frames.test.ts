@@ -188,7 +188,7 @@ describe('a sibling frame of another origin on the merchant page', { timeout: sc
           const roots: Array<Document | ShadowRoot> = [document];
           while (roots.length) for (const el of roots.pop()!.querySelectorAll('*')) (el instanceof HTMLIFrameElement && all.push(el), el.shadowRoot && roots.push(el.shadowRoot));
           // The sibling even learns the session uuids (it could not read them itself).
-          const uuids = all.map((f) => new URL(f.src).hash.slice(1));
+          const uuids = all.map((f) => new URL(f.src).hash.slice(1).split('&')[0]);
           const ad = document.createElement('iframe');
           ad.src = src;
           document.body.append(ad);

@@ -18,9 +18,10 @@ describe('generated guards (protocol/runtime/guards.ts)', () => {
   });
 
   it('agree with zod on the bridge messages and the session', () => {
-    const hello = { cpe: 1, type: 'hello', session: 'abc' };
+    const hello = { cpe: 1, type: 'hello', session: 'abc', height: 148 };
     assert.equal(conforms(guards.Hello, hello), true);
     assert.equal(conforms(guards.Hello, { ...hello, cpe: 2 }), false);
+    assert.equal(conforms(guards.Hello, { cpe: 1, type: 'hello', session: 'abc' }), false, 'the hello carries the height');
     assert.equal(conforms(guards.Response, { cpe: 1, kind: 'response', id: 3, ok: true, result: {} }), true);
     assert.equal(conforms(guards.Response, { cpe: 1, kind: 'response', id: 3, ok: false, error: { code: 'x' } }), false);
     assert.equal(conforms(guards.Response, { cpe: 1, kind: 'response', ok: true, result: {} }), false, 'id is required');
@@ -83,7 +84,7 @@ describe('generated guards (protocol/runtime/guards.ts)', () => {
   });
 
   it('are typed with their schemas: conforms narrows to the schema\'s type with no type given by the caller', () => {
-    const value: unknown = JSON.parse('{"cpe":1,"type":"hello","session":"abc"}');
+    const value: unknown = JSON.parse('{"cpe":1,"type":"hello","session":"abc","height":148}');
     // Compiles only because the guard carries Hello's type (typecheck is the real test here).
     const session: string | undefined = conforms(guards.Hello, value) ? value.session : undefined;
     assert.equal(session, 'abc');

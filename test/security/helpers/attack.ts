@@ -54,7 +54,8 @@ export function reinitFrame(page: Page, app: string, config: { pubKey: string; s
       while (roots.length) for (const el of roots.pop()!.querySelectorAll('*')) (el instanceof HTMLIFrameElement && all.push(el), el.shadowRoot && roots.push(el.shadowRoot));
       const iframe = all.find((f) => f.src.includes(app));
       if (!iframe) throw new Error(`no frame ${app}`);
-      const uuid = new URL(iframe.src).hash.slice(1);
+      // The fragment: the mount's uuid, then its look.
+      const uuid = new URL(iframe.src).hash.slice(1).split('&')[0];
       const { port1, port2 } = new MessageChannel();
       const log: unknown[] = [];
       port1.onmessage = (event) => log.push(event.data);

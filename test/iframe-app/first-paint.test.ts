@@ -1,0 +1,59 @@
+import { expect, waitUntil } from '@open-wc/testing';
+import type { CardInputs } from '../../iframe-app/shared/card-inputs.ts';
+import { LANGUAGES } from '../../iframe-app/shared/i18n.ts';
+import { Hello } from '../../protocol/schemas/bridge.ts';
+import { LAYOUTS } from '../../protocol/schemas/frame-url.ts';
+
+/**
+ * No layout shift: the card form's page as the service sends it (the form in it) reports its height
+ * in `hello` before its first paint (before any module has run), and once its code has taken the form
+ * over (hydrated, arranged again) the form is exactly that tall: in every layout and language, at the
+ * widths the layout tests cover (long-labels.test.ts), with each scheme marks setting (1,272 page loads).
+ */
+const WIDTHS = [320, 375, 520, 768];
+
+/** Loads the page at `width`; its hello's height and the form's height once its code has taken it over. */
+async function heights(query: string, width: number): Promise<{ hello: number; after: number; where: string }> {
+  const session = crypto.randomUUID();
+  const iframe = document.createElement('iframe');
+  iframe.style.width = `${width}px`;
+  iframe.style.height = '600px';
+  iframe.src = `/iframe-app/card-form/index.html?pk=pk_test_1&${query}#${session}`;
+  const hello = new Promise<number>((resolve) => {
+    addEventListener('message', function said(e) {
+      if (e.source !== iframe.contentWindow || !Hello.safeParse(e.data).success || e.data.session !== session) return;
+      removeEventListener('message', said);
+      // At the hello the page's code has not taken the form over yet.
+      expect((iframe.contentDocument!.querySelector('cpe-card-form') as CardInputs).hasUpdated, `${query} ${width}: hydrated before the hello`).to.not.equal(true);
+      resolve(e.data.height);
+    });
+  });
+  document.body.append(iframe);
+  try {
+    const h = await hello;
+    const el = await waitUntil(() => {
+      const form = iframe.contentDocument?.querySelector('cpe-card-form') as CardInputs | null;
+      return form?.hasUpdated && !form.hasAttribute('defer-hydration') ? form : undefined;
+    }, `${query} ${width}: not taken over`, { timeout: 8000 }).then(() => iframe.contentDocument!.querySelector('cpe-card-form') as CardInputs);
+    await el.updateComplete;
+    await new Promise((resolve) => requestAnimationFrame(resolve));
+    return { hello: h, after: Math.ceil(el.getBoundingClientRect().height), where: `${query} ${width}px (${el.getAttribute('arr')})` };
+  } finally {
+    iframe.remove();
+  }
+}
+
+describe('the card form keeps the height it reported before its first paint', function () {
+  this.timeout(120_000);
+  for (const lang of LANGUAGES)
+    it(`${lang}: every layout at ${WIDTHS.join(', ')} px, with the detected mark, all marks, none`, async () => {
+      const cases = LAYOUTS.flatMap((layout) => WIDTHS.map((width) => ({ query: `lang=${lang}&layout=${layout}&marks=${['detected', 'all', 'none'][width % 3]}`, width })));
+      const found: string[] = [];
+      // A few pages at a time.
+      for (let i = 0; i < cases.length; i += 8) {
+        const measured = await Promise.all(cases.slice(i, i + 8).map(({ query, width }) => heights(query, width)));
+        for (const m of measured) if (m.hello !== m.after) found.push(`${m.where}: ${m.hello} px at the hello, ${m.after} px after`);
+      }
+      expect(found, found.join('\n')).to.deep.equal([]);
+    });
+});
