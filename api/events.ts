@@ -1,7 +1,10 @@
 import { z } from 'zod';
-import { formInt, listEnvelope, listQuery } from './form-values.ts';
+import { CreatedFilter, listEnvelope, listQuery } from './form-values.ts';
+
+export { createdBounds } from './form-values.ts';
 import { Contact, Conversation, Message } from './messaging.ts';
 import { PaymentIntent } from './payments.ts';
+import { Refund } from './refunds.ts';
 
 /**
  * Every event type, whose credential owns it (a merchant's licence key, or a messaging user's access
@@ -23,6 +26,10 @@ export const EVENT_TYPES = {
     when: "A card attempt failed (refused card, failed attach, failed 3-D Secure, decline); the last attempt's error says why.",
   },
   'payment_intent.cancelled': { owner: 'merchant', when: 'Cancelled: by the merchant, or locked after 5 failed attempts (cancellation_reason says which).' },
+  'refund.created': { owner: 'merchant', when: 'A refund was made (succeeded at once, or pending: card 4000 0000 0000 5126).' },
+  'refund.updated': { owner: 'merchant', when: 'A refund changed: a pending one settled (refund.succeeded or refund.failed follows).' },
+  'refund.succeeded': { owner: 'merchant', when: 'A refund succeeded: the money went back to the card.' },
+  'refund.failed': { owner: 'merchant', when: 'A pending refund failed (failure_reason); its amount is refundable again.' },
   'contact.created': { owner: 'user', when: 'A contact was created (with its conversation, which has an event of its own).' },
   'contact.updated': { owner: 'user', when: 'A contact changed: display_name, conversation_id, or last_active_at when a message was posted.' },
   'contact.deleted': { owner: 'user', when: 'A contact was deleted (data.object is the contact as it was).' },
@@ -39,7 +46,7 @@ export type EventType = keyof typeof EVENT_TYPES;
 export const EventType = z.enum(Object.keys(EVENT_TYPES) as [EventType, ...EventType[]]);
 
 /** The object each event type's prefix carries in `data.object`. */
-export const EVENT_OBJECTS = { payment_intent: PaymentIntent, contact: Contact, conversation: Conversation, message: Message } as const;
+export const EVENT_OBJECTS = { payment_intent: PaymentIntent, refund: Refund, contact: Contact, conversation: Conversation, message: Message } as const;
 
 const prefixOf = (type: string) => type.slice(0, type.indexOf('.'));
 /** The prefixes of the event types (`payment_intent`, `contact`, …), each usable as `prefix.*`. */
@@ -76,7 +83,7 @@ export const Event = z
     type: EventType,
     created: timestamp,
     data: z.object({
-      object: z.union([PaymentIntent, Contact, Conversation, Message]).describe('The object as the API answered it right after the change (a deleted one: as it was)'),
+      object: z.union([PaymentIntent, Refund, Contact, Conversation, Message]).describe('The object as the API answered it right after the change (a deleted one: as it was)'),
       previous_attributes: z.record(z.string(), z.unknown()).optional().describe('The fields the change set, with their values before it (absent for a created object)'),
     }),
     request: EventRequest.nullable().describe('The API request that made the change; null when none did'),
@@ -95,24 +102,9 @@ export type TypedEvent<T extends EventType = EventType> = {
 
 export const EventList = listEnvelope(Event).meta({ id: 'EventList' });
 
-const seconds = formInt(0, 99_999_999_999);
-/** `created=<t>` or `created[gt|gte|lt|lte]=<t>`, as the Stripe API's list filters. */
-export const CreatedFilter = z
-  .union([seconds, z.strictObject({ gt: seconds.optional(), gte: seconds.optional(), lt: seconds.optional(), lte: seconds.optional() })])
-  .describe('Unix seconds: exactly, or bounds created[gt], created[gte], created[lt], created[lte]');
-
 export const EventListQuery = z.strictObject({
   ...listQuery,
   type: EventTypeSelector.optional().describe('One type, a prefix wildcard (payment_intent.*) or *'),
   created: CreatedFilter.optional(),
 });
 export type EventListQuery = z.output<typeof EventListQuery>;
-
-/** A created filter as inclusive bounds (`gt` 5 is `gte` 6). */
-export function createdBounds(filter: z.output<typeof CreatedFilter> | undefined): { gte?: number; lte?: number } | undefined {
-  if (filter === undefined) return undefined;
-  if (typeof filter === 'number') return { gte: filter, lte: filter };
-  const low = [filter.gte, filter.gt === undefined ? undefined : filter.gt + 1].filter((v) => v !== undefined);
-  const high = [filter.lte, filter.lt === undefined ? undefined : filter.lt - 1].filter((v) => v !== undefined);
-  return { ...(low.length ? { gte: Math.max(...low) } : {}), ...(high.length ? { lte: Math.min(...high) } : {}) };
-}

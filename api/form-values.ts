@@ -47,3 +47,20 @@ export const listQuery = {
 
 export const listEnvelope = <T extends z.ZodType>(item: T) =>
   z.object({ object: z.literal('list'), url: z.string(), has_more: z.boolean(), data: z.array(item) });
+
+const seconds = formInt(0, 99_999_999_999);
+/**
+ * `created=<t>` (that second) or `created[gt|gte|lt|lte]=<t>`, as the Stripe API's list filters
+ * (events, intents, refunds); an unknown bound is refused by name (`created[after]`).
+ */
+export const CreatedFilter = z
+  .preprocess((v) => (typeof v === 'string' || typeof v === 'number' ? { gte: v, lte: v } : v), z.strictObject({ gt: seconds.optional(), gte: seconds.optional(), lt: seconds.optional(), lte: seconds.optional() }))
+  .describe('Unix seconds: created=t, or bounds created[gt], created[gte], created[lt], created[lte]');
+
+/** A created filter as inclusive bounds (`gt` 5 is `gte` 6). */
+export function createdBounds(filter: z.output<typeof CreatedFilter> | undefined): { gte?: number; lte?: number } | undefined {
+  if (filter === undefined) return undefined;
+  const low = [filter.gte, filter.gt === undefined ? undefined : filter.gt + 1].filter((v) => v !== undefined);
+  const high = [filter.lte, filter.lt === undefined ? undefined : filter.lt - 1].filter((v) => v !== undefined);
+  return { ...(low.length ? { gte: Math.max(...low) } : {}), ...(high.length ? { lte: Math.min(...high) } : {}) };
+}

@@ -20,12 +20,16 @@ import {
   AttachRequest,
   AttachResponse,
   AuthoriseResponse,
+  CancelRequest,
   CaptureRequest,
   ConfirmResponse,
   IntentRequest,
   PaymentIntent,
   PaymentIntentCreate,
   PaymentIntentCreated,
+  PaymentIntentList,
+  PaymentIntentListQuery,
+  PaymentIntentUpdate,
   SessionAttachRequest,
   SessionIntent,
   SessionIntentRequest,
@@ -35,6 +39,7 @@ import {
   VerifyRequest,
   VerifyResponse,
 } from './payments.ts';
+import { Refund, RefundCreate, RefundList, RefundListQuery } from './refunds.ts';
 import { Event, EventList, EventListQuery } from './events.ts';
 import { ROUTES, type OperationName, type Route } from './routes.ts';
 import { WalletApproveRequest, WalletApproveResponse, WalletSheetView } from './wallet.ts';
@@ -70,13 +75,18 @@ export const SCHEMAS = {
 
   createToken: { body: TokenCreateRequest, response: TokeniseResponse },
   createPaymentIntent: { body: PaymentIntentCreate, response: PaymentIntentCreated },
+  listPaymentIntents: { query: PaymentIntentListQuery, response: PaymentIntentList },
   retrievePaymentIntent: { response: PaymentIntent },
   attachPaymentIntent: { body: AttachRequest, response: AttachResponse },
   confirmPaymentIntent: { body: IntentRequest, response: ConfirmResponse },
   authorisePaymentIntent: { body: IntentRequest, response: AuthoriseResponse },
   capturePaymentIntent: { body: CaptureRequest, response: PaymentIntent },
-  cancelPaymentIntent: { body: IntentRequest, response: PaymentIntent },
+  cancelPaymentIntent: { body: CancelRequest, response: PaymentIntent },
   verifyPaymentIntent: { body: VerifyRequest, response: VerifyResponse },
+  updatePaymentIntent: { body: PaymentIntentUpdate, response: PaymentIntent },
+  createRefund: { body: RefundCreate, response: Refund },
+  listRefunds: { query: RefundListQuery, response: RefundList },
+  retrieveRefund: { response: Refund },
 
   listEvents: { query: EventListQuery, response: EventList },
   retrieveEvent: { response: Event },

@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { formBoolean, formInt, text } from './form-values.ts';
+import { CreatedFilter, formBoolean, formInt, listEnvelope, listQuery, text } from './form-values.ts';
+import { Metadata, MetadataFilter, MetadataInput } from './metadata.ts';
 import {
   AttachResponse,
   AttemptError,
@@ -81,6 +82,17 @@ export const RecurringIntent = z
     'Marks this payment as the first of a series (requires account_id): the attached card is vaulted for the account as if storeCard were true, so later intents can attach it as card_….',
   );
 
+/** What the merchant's own staff or customer reads about the payment (Stripe's `description`). */
+const Description = z
+  .string()
+  .max(1000, 'must be at most 1000 characters')
+  .regex(/^[^\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]*$/u, 'must not contain control characters other than line breaks and tabs')
+  .describe('An arbitrary text for you and your customer, at most 1000 characters');
+
+/** Why an intent was cancelled: the values a cancel takes (as the Stripe API), or the card-testing lock. */
+export const CANCELLATION_REASONS = ['duplicate', 'fraudulent', 'requested_by_customer', 'abandoned'] as const;
+export const CancellationReason = z.enum([...CANCELLATION_REASONS, 'too_many_failed_attempts']);
+
 export const PaymentIntentCreate = z
   .strictObject({
     merchantid: formInt(1, 2 ** 31 - 1).describe('Must be the merchant of the licence key'),
@@ -94,6 +106,8 @@ export const PaymentIntentCreate = z
     autoCapture: formBoolean.optional().describe('Default true: authorise captures at once. False: authorise leaves requires_capture.'),
     moto: formBoolean.optional().describe('Mail or telephone order: 3-D Secure is skipped. Default false.'),
     purpose: z.optional(IntentPurpose).describe('Default payment. verify: a card verification intent (amount 0); the card is vaulted when storeCard or recurringIntent asks.'),
+    metadata: MetadataInput.optional(),
+    description: Description.optional(),
   })
   .superRefine((input, ctx) => {
     if (input.purpose === 'verify' ? input.amount !== 0 : input.amount < 1)
@@ -158,10 +172,16 @@ export const PaymentIntent = z
     cardHolderAccount: z.record(z.string(), z.string()).nullable(),
     recurringIntent: z.record(z.string(), z.union([z.string(), z.int()])).nullable(),
     amount_authorised: z.int().nullable(),
+    amount_capturable: z.int().describe('What capture may still take: the authorised amount while requires_capture, else 0 (a partial capture releases the rest)'),
     amount_captured: z.int(),
+    amount_received: z.int().describe('What was captured (as the Stripe API names it); refunds do not lower it'),
+    amount_refunded: z.int().describe('Refunded, succeeded or pending; a failed refund is given back. Never more than amount_captured'),
     failed_attempts: z.int().describe('Failed card validations, failed attaches, failed 3-D Secure and declines; at 5 the intent is cancelled'),
-    cancellation_reason: z.enum(['requested', 'too_many_failed_attempts']).nullable(),
+    cancellation_reason: CancellationReason.nullable().describe('The reason cancel was given (null when none), or too_many_failed_attempts (the card-testing lock)'),
+    metadata: Metadata,
+    description: z.string().nullable(),
     attempts: z.array(Attempt).describe('Oldest first'),
+    created: timestamp.describe('When it was created (the Stripe API\'s name; created_at is the same)'),
     created_at: timestamp,
     updated_at: timestamp,
   })
@@ -184,6 +204,35 @@ const attachFields = {
 export const AttachRequest = z.strictObject({ ...backendId, ...attachFields });
 export const SessionAttachRequest = z.strictObject({ ...sessionId, ...attachFields });
 export const IntentRequest = z.strictObject(backendId);
+export const CancelRequest = z.strictObject({
+  ...backendId,
+  cancellation_reason: z.enum(CANCELLATION_REASONS).optional().describe('Why: duplicate, fraudulent, requested_by_customer or abandoned (default none)'),
+});
+
+/** POST /v1/payment_intents/:id: what may change after create (Stripe's update, for these two fields). */
+export const PaymentIntentUpdate = z.strictObject({
+  metadata: MetadataInput.optional(),
+  description: z
+    .union([Description, z.null()])
+    .transform((v) => (v === '' ? null : v))
+    .optional()
+    .describe('"" (or null) removes it'),
+});
+export type PaymentIntentUpdate = z.output<typeof PaymentIntentUpdate>;
+
+/** A status filter: `status=succeeded`, `status=succeeded,requires_capture` or `status[]=…` repeated. */
+const StatusFilter = z
+  .preprocess((v) => (typeof v === 'string' ? v.split(',') : v), z.array(IntentStatus).min(1).max(9))
+  .describe('One status, or several (status[]=a&status[]=b, or comma separated)');
+
+export const PaymentIntentListQuery = z.strictObject({
+  ...listQuery,
+  status: StatusFilter.optional(),
+  created: CreatedFilter.optional(),
+  metadata: MetadataFilter.optional(),
+});
+export type PaymentIntentListQuery = z.output<typeof PaymentIntentListQuery>;
+export const PaymentIntentList = listEnvelope(PaymentIntent).meta({ id: 'PaymentIntentList' });
 export const SessionIntentRequest = z.strictObject(sessionId);
 export const CaptureRequest = z.strictObject({
   ...backendId,
@@ -208,6 +257,7 @@ export const AuthDetails = z
     merchantid: z.int(),
     amount: z.int().describe('Authorised amount, minor units'),
     amount_captured: z.int(),
+    amount_refunded: z.int().describe('Refunded so far (succeeded or pending refunds): the order page shows it'),
     currency: z.string(),
     identifier: z.string(),
     authorisation_code: z.string(),

@@ -23,6 +23,7 @@ const contacts = { auth: 'accessToken', tag: 'Contacts' } as const;
 const conversations = { auth: 'accessToken', tag: 'Conversations' } as const;
 const messages = { auth: 'accessToken', tag: 'Messages' } as const;
 const intents = { auth: 'licenceKey', tag: 'Payment Intents' } as const;
+const refunds = { auth: 'licenceKey', tag: 'Refunds' } as const;
 const browser = { auth: 'session', tag: 'Browser (session)' } as const;
 /** A merchant's payment events with its licence key, a messaging user's with its access token. */
 const events = { auth: 'licenceKeyOrAccessToken', tag: 'Events' } as const;
@@ -47,6 +48,7 @@ export const ROUTES = {
   // The backend payment routes, licence key (server/payments/payment-routes.ts; the Node client's).
   createToken: { auth: 'licenceKey', tag: 'Tokens', method: 'post', path: '/v1/tokens', summary: 'Test mode: tokenise a card from your server; the token attaches once, to any of your intents' },
   createPaymentIntent: { ...intents, method: 'post', path: '/v1/payment_intents', summary: 'Create a Payment Intent' },
+  listPaymentIntents: { ...intents, method: 'get', path: '/v1/payment_intents', summary: 'List your Payment Intents, newest first; filter by status, created and metadata' },
   retrievePaymentIntent: { ...intents, method: 'get', path: '/v1/payment_intents/:id', summary: 'Retrieve a Payment Intent with its attempts' },
   attachPaymentIntent: { ...intents, method: 'post', path: '/v1/payment_intents/attach', summary: 'Attach a card token (or vaulted card) to a Payment Intent' },
   confirmPaymentIntent: { ...intents, method: 'post', path: '/v1/payment_intents/confirm', summary: 'Confirm: 3-D Secure (challenge or frictionless)' },
@@ -54,6 +56,11 @@ export const ROUTES = {
   capturePaymentIntent: { ...intents, method: 'post', path: '/v1/payment_intents/capture', summary: 'Capture an authorisation once, in full or in part' },
   cancelPaymentIntent: { ...intents, method: 'post', path: '/v1/payment_intents/cancel', summary: 'Cancel a Payment Intent (voids an uncaptured authorisation)' },
   verifyPaymentIntent: { ...intents, method: 'post', path: '/v1/payment_intents/verify', summary: 'Verify the payment ended in authorised funds; personal fields redacted unless unmasked' },
+  // After the fixed paths above (attach, confirm…): a router tries routes in the order they are mounted.
+  updatePaymentIntent: { ...intents, method: 'post', path: '/v1/payment_intents/:id', summary: 'Update the metadata and description of a Payment Intent' },
+  createRefund: { ...refunds, method: 'post', path: '/v1/refunds', summary: 'Refund captured money of a succeeded Payment Intent, in full or in part' },
+  listRefunds: { ...refunds, method: 'get', path: '/v1/refunds', summary: 'List your refunds, newest first; filter by payment_intent and created' },
+  retrieveRefund: { ...refunds, method: 'get', path: '/v1/refunds/:id', summary: 'Retrieve a refund' },
 
   // Events of the credential's owner (server/events/event-routes.ts).
   listEvents: { ...events, method: 'get', path: '/v1/events', summary: 'List your events, newest first; filter by type (payment_intent.* wildcards) and created' },

@@ -36,6 +36,24 @@ export function retryDelayMs(n: number, retryAfterMs: number | undefined, { init
   return retryAfterMs !== undefined ? Math.max(jittered, Math.min(retryAfterMs, MAX_RETRY_AFTER_MS)) : jittered;
 }
 
+/**
+ * A query string as the Stripe API's clients write one: nested objects and arrays in brackets
+ * (`created[gte]=…`, `metadata[order_id]=…`, `status[0]=…`), every value as its text.
+ */
+export function queryString(query: object | undefined): string {
+  const pairs: string[] = [];
+  const add = (name: string, value: unknown) => {
+    if (value === undefined) return;
+    if (value !== null && typeof value === 'object') {
+      for (const [key, child] of Object.entries(value)) add(`${name}[${key}]`, child);
+      return;
+    }
+    pairs.push(`${encodeURIComponent(name)}=${encodeURIComponent(value === null ? '' : String(value))}`);
+  };
+  for (const [name, value] of Object.entries(query ?? {})) add(name, value);
+  return pairs.length ? `?${pairs.join('&')}` : '';
+}
+
 /** Retry-After in seconds or as an HTTP date, in milliseconds from now. */
 function retryAfterOf(header: string | null): number | undefined {
   if (!header) return undefined;
@@ -109,6 +127,29 @@ export class CpeClient {
     return this.#call('retrievePaymentIntent', undefined, {}, { id: paymentIntentId });
   }
 
+  /** Your intents, newest first: `status` (one or several), `created: {gte, lte}`, `metadata: {key: value}`, cursors. */
+  listPaymentIntents(query?: QueryIn<'listPaymentIntents'>): Promise<Answer<'listPaymentIntents'>> {
+    return this.#call('listPaymentIntents', undefined, {}, {}, query);
+  }
+
+  /** Sets `metadata` (merged; "" removes a key) and `description`. */
+  updatePaymentIntent(paymentIntentId: string, input: BodyIn<'updatePaymentIntent'>, options?: RequestOptions): Promise<Answer<'updatePaymentIntent'>> {
+    return this.#call('updatePaymentIntent', input, options, { id: paymentIntentId });
+  }
+
+  /** Refunds captured money of a succeeded intent: `amount` (default: what remains), `reason`, `metadata`. */
+  createRefund(input: BodyIn<'createRefund'>, options?: RequestOptions): Promise<Answer<'createRefund'>> {
+    return this.#call('createRefund', input, options);
+  }
+
+  listRefunds(query?: QueryIn<'listRefunds'>): Promise<Answer<'listRefunds'>> {
+    return this.#call('listRefunds', undefined, {}, {}, query);
+  }
+
+  retrieveRefund(refundId: string): Promise<Answer<'retrieveRefund'>> {
+    return this.#call('retrieveRefund', undefined, {}, { id: refundId });
+  }
+
   /**
    * Test mode: a single-use card token made from your server (`POST /v1/tokens`), for server-side
    * tests; it attaches once, to any of your intents. In a browser the hosted frames tokenise.
@@ -176,7 +217,7 @@ export class CpeClient {
       // One key for the request and its retries, so a retry can never pay twice.
       headers[IDEMPOTENCY_HEADER] = options.idempotencyKey ?? randomUUID();
     }
-    const url = this.#baseUrl + pathOf(route, params) + queryString(query as Record<string, unknown>);
+    const url = this.#baseUrl + pathOf(route, params) + queryString(query);
     for (let attempt = 0; ; attempt++) {
       let response: Response;
       let text: string;
@@ -201,20 +242,6 @@ export class CpeClient {
       return { status: response.status, body: parseAnswer(response.status, text) };
     }
   }
-}
-
-/** A list's query as the service reads it: `created: {gte: 1}` as `created[gte]=1`, as Stripe's clients send it. */
-export function queryString(query: Record<string, unknown> = {}): string {
-  const pairs: string[] = [];
-  for (const [name, value] of Object.entries(query)) {
-    if (value === undefined) continue;
-    if (value !== null && typeof value === 'object')
-      for (const [key, inner] of Object.entries(value)) {
-        if (inner !== undefined) pairs.push(`${encodeURIComponent(`${name}[${key}]`)}=${encodeURIComponent(String(inner))}`);
-      }
-    else pairs.push(`${encodeURIComponent(name)}=${encodeURIComponent(String(value))}`);
-  }
-  return pairs.length ? `?${pairs.join('&')}` : '';
 }
 
 /** The answer's JSON; anything else (a proxy's HTML page, a cut body) is a CpeApiError with the status. */

@@ -199,6 +199,14 @@ export function startDemo(options: { port: number | NetServer; credentials: Cred
       ctx.body = session;
       return;
     }
+    const refundOf = /^\/orders\/([\w-]+)\/refund$/.exec(ctx.path)?.[1];
+    if (refundOf) {
+      // The staff's Refund button on the order page: the shop's backend refunds through the API.
+      await form(ctx, async () => {});
+      const result = await shop.refund(visitor, refundOf, String(formOf(ctx).amount ?? ''));
+      ctx.status = 303;
+      return back(ctx, `/orders/${refundOf}?${result.ok ? 'refund' : 'refund_error'}=${encodeURIComponent(result.text)}#refunds-title`);
+    }
     if (!['/basket/add', '/basket/update', '/language', '/inbox/contacts'].includes(ctx.path) && !/^\/inbox\/[\w-]+\/(update|messages)$/.test(ctx.path)) return next();
     await form(ctx, async () => {});
     const body = formOf(ctx);
@@ -264,7 +272,8 @@ export function startDemo(options: { port: number | NetServer; credentials: Cred
       ctx.status = 404;
     } else if (path.startsWith('/orders/')) {
       const found = await shop.order(visitor, decodeURIComponent(path.slice('/orders/'.length)));
-      html = shop.orderPage(shopper, found);
+      const notice = { done: typeof ctx.query.refund === 'string' ? ctx.query.refund : undefined, error: typeof ctx.query.refund_error === 'string' ? ctx.query.refund_error : undefined };
+      html = shop.orderPage(shopper, found, notice);
       if (!found) ctx.status = 404;
     } else if (path === '/inbox' || /^\/inbox\/[\w-]+$/.test(path)) {
       const q = ctx.query;

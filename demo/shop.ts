@@ -1,7 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import type Koa from 'koa';
 import type { CpeClient } from '../client/index.ts';
-import { toSession } from '../client/index.ts';
+import { CpeApiError, toSession } from '../client/index.ts';
+import { isRefundable } from '../protocol/runtime/intent-status.ts';
 import { escape, shell, type PageConfig } from './chrome.ts';
 import { money, translator, type Language, type T, type Text } from './i18n.ts';
 
@@ -105,7 +106,11 @@ export interface Order {
   status: 'awaiting' | 'paid' | 'verified';
   verify?: Record<string, any>;
   checks?: Check[];
+  /** The intent's refunds, newest first (read again at every view of a paid order). */
+  refunds?: Refund[];
 }
+
+type Refund = Awaited<ReturnType<CpeClient['createRefund']>>;
 
 type Verify = Awaited<ReturnType<CpeClient['verify']>>;
 
@@ -184,8 +189,16 @@ export function createShop(options: { cpe: CpeClient; merchantId: number; page: 
     billTo: { firstname: 'Ada', lastname: 'Lovelace', email: 'ada@example.com', postcode: 'N1 9GU', country: 'GB' },
   });
 
-  /** The backend's verify, then the checks; the order is paid (or its card verified) only if all pass. Once paid, the basket empties. */
+  /**
+   * The backend's verify, then the checks; the order is paid (or its card verified) only if all pass.
+   * Once paid, the basket empties; a paid order's page reads its refunds and verify again each time.
+   */
   async function settle(order: Order): Promise<void> {
+    if (order.status === 'paid' && order.intentId) {
+      order.verify = await cpe.verify({ payment_intent_id: order.intentId, unmask_fields: [] });
+      order.refunds = (await cpe.listRefunds({ payment_intent: order.intentId, limit: 100 })).data;
+      return;
+    }
     if (order.status !== 'awaiting' || !order.intentId) return;
     const verify = await cpe.verify({ payment_intent_id: order.intentId, unmask_fields: [] });
     order.verify = verify;
@@ -235,6 +248,24 @@ export function createShop(options: { cpe: CpeClient; merchantId: number; page: 
       if (order?.visitor !== visitor) return undefined;
       await settle(order);
       return order;
+    },
+
+    /**
+     * The staff's Refund button: the shop's backend refunds through the API with its licence key
+     * (`amount` in pounds as typed, empty: all that remains). Answers what to tell the staff.
+     */
+    async refund(visitor: string, reference: string, amountText: string): Promise<{ ok: boolean; text: string }> {
+      const order = orders.get(reference);
+      if (order?.visitor !== visitor || order.status !== 'paid' || !order.intentId) return { ok: false, text: 'no paid order' };
+      const typed = amountText.trim().replace(',', '.');
+      if (typed && !/^\d{1,7}(\.\d{1,2})?$/.test(typed)) return { ok: false, text: `"${amountText}" is not an amount such as 12.34` };
+      try {
+        const refund = await cpe.createRefund({ payment_intent: order.intentId, reason: 'requested_by_customer', ...(typed && { amount: Math.round(Number(typed) * 100) }) });
+        return { ok: true, text: `${refund.amount}:${refund.status}` };
+      } catch (error) {
+        if (error instanceof CpeApiError) return { ok: false, text: error.message };
+        throw error;
+      }
     },
 
     shopPage(c: ShopContext, added?: string) {
@@ -332,14 +363,16 @@ ${testCards(t)}
       });
     },
 
-    orderPage(c: ShopContext, order: Order | undefined) {
+    orderPage(c: ShopContext, order: Order | undefined, notice?: { done?: string; error?: string }) {
       const t = translator(c.language);
       if (!order) {
         return shell({ path: '/orders', title: t('orderMissing'), language: c.language, basketCount: countOf(c.visitor), languageForm: false, body: `<h1>${t('orderMissing')}</h1><p><a href="/">${t('backToShop')}</a></p>` });
       }
       const amount = money(c.language, order.amount);
+      const captured: number = order.verify?.auth?.amount_captured ?? 0;
+      const refunded: number = order.verify?.auth?.amount_refunded ?? 0;
       const outcome =
-        order.status === 'paid' ? t('orderPaid') : order.status === 'verified' ? t('orderVerified', { amount }) : t('orderNotPaid');
+        order.status === 'paid' ? (captured > 0 && refunded >= captured ? t('orderRefunded') : t('orderPaid')) : order.status === 'verified' ? t('orderVerified', { amount }) : t('orderNotPaid');
       const lines = order.lines
         .map((l) => `<li><span>${l.quantity} × ${escape(productOf(l.id)!.names[c.language][0])}</span><span>${escape(money(c.language, l.price * l.quantity))}</span></li>`)
         .join('');
@@ -363,6 +396,7 @@ ${auth?.last4 ? `<p>${t('card')}: ${escape(auth.scheme ?? '')} •••• <bdi
 <section class="panel" aria-labelledby="checks-title"><h2 id="checks-title">${t('howChecked')}</h2>
 <table class="checks"><thead><tr><th scope="col">${t('check')}</th><th scope="col">${t('expected')}</th><th scope="col">${t('verifySays')}</th><th scope="col">${t('result')}</th></tr></thead><tbody>${checks}</tbody></table>
 <h3>${t('verifyAnswer')}</h3><pre id="verify" tabindex="0" dir="ltr">${escape(JSON.stringify(order.verify ?? null, null, 2))}</pre></section>
+${order.status === 'paid' ? refundsPanel(c.language, t, order, captured, refunded, notice) : ''}
 </div>`,
       });
     },
@@ -370,6 +404,33 @@ ${auth?.last4 ? `<p>${t('card')}: ${escape(auth.scheme ?? '')} •••• <bdi
 }
 
 export type Shop = ReturnType<typeof createShop>;
+
+/**
+ * The order page's panel for the shop's staff: what was refunded of what was captured, each refund
+ * with its status, and a Refund form (the shop's backend calls the API; a pending refund of the
+ * refund-failure test card shows as pending, then failed, on the next view).
+ */
+function refundsPanel(language: Language, t: T, order: Order, captured: number, refunded: number, notice: { done?: string; error?: string } = {}): string {
+  const remaining = captured - refunded;
+  const rows = (order.refunds ?? [])
+    .map((r) => `<tr data-refund="${escape(r.id)}" data-status="${r.status}"><td>${escape(money(language, r.amount, r.currency))}</td><td class="${r.status === 'failed' ? 'fail' : r.status === 'succeeded' ? 'pass' : ''}">${t(`refundStatus_${r.status}`)}</td></tr>`)
+    .join('');
+  const [doneAmount, doneStatus] = (notice.done ?? '').split(':');
+  const message = notice.error
+    ? `<p id="refund-notice" role="status" class="notice bad">${escape(t('refundError', { reason: notice.error }))}</p>`
+    : doneStatus
+      ? `<p id="refund-notice" role="status" class="notice good">${escape(t('refundDone', { amount: money(language, Number(doneAmount)), status: t(`refundStatus_${doneStatus as Refund['status']}`) }))}</p>`
+      : '';
+  const form =
+    isRefundable(order.verify?.intent_status) && remaining > 0
+      ? `<form method="post" action="/orders/${encodeURIComponent(order.reference)}/refund" class="refund-form"><label for="refund-amount">${t('refundAmount')}</label>
+<input id="refund-amount" name="amount" inputmode="decimal" autocomplete="off" dir="ltr" value="${(remaining / 100).toFixed(2)}"><button type="submit" class="primary" id="refund">${t('refundButton')}</button></form>`
+      : '';
+  return `<section class="panel" aria-labelledby="refunds-title"><h2 id="refunds-title">${t('refundsTitle')}</h2>${message}
+<p id="refunded" data-refunded="${refunded}" data-captured="${captured}">${escape(t('refundedOf', { refunded: money(language, refunded), captured: money(language, captured) }))}</p>
+${rows ? `<table class="refunds"><caption class="visually-hidden">${t('refundsTitle')}</caption><tbody>${rows}</tbody></table>` : `<p>${t('refundNone')}</p>`}
+${form}</section>`;
+}
 
 /** The test cards as the shop lists them (the end-to-end tests skip this block when looking for card data). */
 function testCards(t: T): string {

@@ -15,6 +15,7 @@ import * as challenge from '../protocol/schemas/challenge.ts';
 import * as elementsOptions from '../protocol/schemas/elements-options.ts';
 import * as fieldChannel from '../protocol/schemas/field-channel.ts';
 import * as frameUrl from '../protocol/schemas/frame-url.ts';
+import * as intent from '../protocol/schemas/intent.ts';
 import * as session from '../protocol/schemas/session.ts';
 import * as wallet from '../protocol/schemas/wallet.ts';
 
@@ -46,7 +47,20 @@ function toGuard(schema: z.core.$ZodType): Json {
       }
     },
   }) as Json;
-  return minimal(json) as Json;
+  return minimal(inlineRefs(json)) as Json;
+}
+
+/** The guard validator reads no `$ref`: a named part (`.meta({id})`, such as the intent's status) is written in place. */
+function inlineRefs(root: Json): Json {
+  const defs = (root.$defs ?? {}) as Record<string, Json>;
+  const inline = (node: unknown): unknown => {
+    if (Array.isArray(node)) return node.map(inline);
+    if (!node || typeof node !== 'object') return node;
+    const ref = (node as Json).$ref;
+    if (typeof ref === 'string' && ref.startsWith('#/$defs/')) return inline(defs[ref.slice('#/$defs/'.length)]);
+    return Object.fromEntries(Object.entries(node as Json).filter(([key]) => key !== '$defs').map(([key, value]) => [key, inline(value)]));
+  };
+  return inline(root) as Json;
 }
 
 function minimal(node: unknown, names = false): unknown {
@@ -78,13 +92,14 @@ function minimal(node: unknown, names = false): unknown {
 type Entry = { json: unknown; type: string };
 
 /** The schema modules, as the generated file imports them (type-only: no zod reaches the browser). */
-const MODULES = { bridge, challenge, elementsOptions, fieldChannel, frameUrl, session, wallet } as const;
+const MODULES = { bridge, challenge, elementsOptions, fieldChannel, frameUrl, intent, session, wallet } as const;
 const FILES: Record<keyof typeof MODULES, string> = {
   bridge: 'bridge',
   challenge: 'challenge',
   elementsOptions: 'elements-options',
   fieldChannel: 'field-channel',
   frameUrl: 'frame-url',
+  intent: 'intent',
   session: 'session',
   wallet: 'wallet',
 };
@@ -120,6 +135,11 @@ export function guards(): Record<string, Entry> {
     WalletSheetReady: guard('wallet', 'WalletSheetReady'),
     // The merchant backend's createServerIntent answer.
     PaymentIntentSession: guard('session', 'PaymentIntentSession'),
+    // The service's answers the SDK and the frames read (components/transport/transport.ts, the frames' session check).
+    SessionIntent: guard('intent', 'SessionIntent'),
+    AttachResponse: guard('intent', 'AttachResponse'),
+    ConfirmResponse: guard('intent', 'ConfirmResponse'),
+    AuthoriseAnswer: guard('intent', 'AuthoriseAnswer'),
     // Options (protocol/schemas/elements-options.ts).
     ElementsOptions: guard('elementsOptions', 'ElementsOptions'),
     // Also the Flows' options (FlowOptions is CardElementOptions).

@@ -75,8 +75,9 @@ export function openApiDocument(serverUrl: string, operations: readonly Operatio
     if (op.query) {
       const query = toSchema(op.query, 'input', schemas) as { properties?: Json; required?: string[] };
       for (const [name, schema] of Object.entries(query.properties ?? {})) {
-        // `created[gte]=…`: an object in brackets, as the body's nested fields (see formEncoding).
-        const deep = nests(schema as Json, schemas) ? { style: 'deepObject', explode: true } : {};
+        // `created[gte]=…`: an object in brackets, as the body's nested fields (see formEncoding). An
+        // array (`status=a&status=b`) stays OpenAPI's default for a query: form, exploded.
+        const deep = nests(schema as Json, schemas) && (schema as Json).type !== 'array' ? { style: 'deepObject', explode: true } : {};
         parameters.push({ name, in: 'query', required: query.required?.includes(name) ?? false, schema, ...deep });
       }
     }

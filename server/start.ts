@@ -10,6 +10,7 @@ import type { Config } from './config.ts';
 import { createLogger } from './logger.ts';
 import { ensureSeeded, type Credentials } from './seed.ts';
 import { openStore } from './store/open-store.ts';
+import { startRefundSettlement } from './payments/refund-settlement.ts';
 
 export interface RunningService {
   url: string;
@@ -59,6 +60,7 @@ export async function startService(requested: Config, clock: Clock = systemClock
   const pruning = setInterval(() => {
     pruneExpired(services).catch((error: Error) => logger.log('error', 'pruning failed', { error: error.name, message: error.message }));
   }, PRUNE_EVERY_MS).unref();
+  const settlement = startRefundSettlement(services.payments, logger);
   // The CLI reaches an embedded store through its one process; on PostgreSQL it opens the database itself.
   const linked = config.dataDir && store.engine === 'embedded';
   if (linked) {
@@ -72,6 +74,7 @@ export async function startService(requested: Config, clock: Clock = systemClock
     credentials,
     async close() {
       clearInterval(pruning);
+      await settlement.stop();
       await new Promise<void>((resolve) => http.close(() => resolve()));
       http.closeAllConnections();
       await services.dashboard.requests.close();

@@ -4,9 +4,9 @@
  *   npm run -s bench:payments [-- --duration 15 --concurrency 512 --warmup 3 --idempotency true --cpu-prof]
  *   (or BENCH_DURATION, BENCH_CONCURRENCY, BENCH_WARMUP, BENCH_IDEMPOTENCY, BENCH_TIMEOUT, BENCH_TARGET)
  *
- * A complete payment is the intent-level flow for a frictionless card (4242 4242 4242 4242), six
- * requests in order: create → tokenise → attach → confirm → authorise → verify, each checked
- * (status 200, the expected intent status, verify `success`). N concurrent payment loops run in
+ * A complete payment is the intent-level flow for a frictionless card (4242 4242 4242 4242), seven
+ * requests in order: create → tokenise → attach → confirm → authorise → verify → a refund of half,
+ * each checked (status 200, the expected intent status, verify `success`, the refund `succeeded`). N concurrent payment loops run in
  * this process against the service as a separate child process (`node --import tsx scripts/start.ts`,
  * what `npm start` runs) with a real data folder, so every acknowledged step is on disk (group
  * commit: an fdatasync of the append log). All traffic stays on 127.0.0.1.
@@ -71,7 +71,7 @@ const work = mkdtempSync(join(tmpdir(), 'cpe-bench-payments-'));
 const dataDir = join(work, 'data');
 const profileDir = join(work, 'profile');
 
-const STEPS = ['create', 'tokenise', 'attach', 'confirm', 'authorise', 'verify'] as const;
+const STEPS = ['create', 'tokenise', 'attach', 'confirm', 'authorise', 'verify', 'refund'] as const;
 type StepName = (typeof STEPS)[number];
 
 interface Window {
@@ -157,6 +157,13 @@ async function runLoad(client: ReturnType<typeof jsonClient>, service: { url: st
     if (!(await backend('confirm', {}, (a) => a.body.status === 'requires_authorisation'))) return false;
     if (!(await backend('authorise', {}, (a) => a.body.authorised === true && a.body.status === 'succeeded'))) return false;
     if (!(await backend('verify', { unmask_fields: [] }, (a) => a.body.status === 'success'))) return false;
+    // A partial refund of what was captured: the intent is read for update, the refund and the intent written.
+    const refunded = await step(
+      'refund',
+      () => client.send('POST', '/v1/refunds', { ...licence, ...key() }, { payment_intent: id, amount: Math.floor((1000 + (n % 9000)) / 2) }),
+      (a) => a.status === 200 && a.body.status === 'succeeded',
+    );
+    if (!refunded) return false;
     const end = performance.now();
     if (t0 >= window.from && end <= window.to) {
       window.payments.push(end - t0);
@@ -266,7 +273,7 @@ try {
   process.stdout.write(
     [
       '',
-      `Notes: a payment = create, tokenise (4242 4242 4242 4242), attach, confirm, authorise, verify; ${STEPS.length} requests, each`,
+      `Notes: a payment = create, tokenise (4242 4242 4242 4242), attach, confirm, authorise, verify, refund (half); ${STEPS.length} requests, each`,
       `checked; ${concurrency} payment loops in this process, ${idempotencyKeys ? 'an X-Idempotency-Key on every POST (as CpeClient sends)' : 'no idempotency keys'};`,
       `counted: payments started and finished within the ${duration} s window (after ${warmup} s of warm-up). Service: a child process,`,
       'data folder on disk (every answer after an fdatasync of the append log), loopback only, log level warn, rate limits OFF',

@@ -2,7 +2,7 @@ import type * as z from 'zod/mini';
 import { check, type Guard } from '../../protocol/runtime/json-guard.ts';
 import { CUSTOM_CHECKS } from '../../protocol/runtime/option-checks.ts';
 import type * as schemas from '../../protocol/schemas/elements-options.ts';
-import type { AuthoriseResponse, ConfirmResponse } from '../../protocol/schemas/intent.ts';
+import type { AuthoriseAnswer, AuthoriseResponse, ConfirmResponse } from '../../protocol/schemas/intent.ts';
 import { describeIssues, SdkError } from '../errors.ts';
 
 /**
@@ -136,5 +136,5 @@ export interface AuthOptions {
 /** `confirm()`'s answer; with `autoAuthorise`, the authorisation's answer is at `authorise`. */
 export type ConfirmResult = ConfirmResponse & { authorise?: AuthoriseResult };
 /** Your backend's answer to `authoriseViaBackend` (the service's AuthoriseResponse when forwarded as is). */
-export type AuthoriseResult = Partial<AuthoriseResponse> & { authorised?: boolean; status?: string; verify?: unknown };
+export type AuthoriseResult = Partial<Omit<AuthoriseResponse, 'error'>> & z.infer<typeof AuthoriseAnswer> & { verify?: unknown };
 export type ChallengeOutcome = 'completed' | 'failed' | undefined;

@@ -1,4 +1,5 @@
 import { IDEMPOTENCY_HEADER } from '../../protocol/runtime/headers.ts';
+import { AuthoriseAnswer } from '../../protocol/runtime/guards.ts';
 import type { AttachResponse, ChallengePayload, ConfirmResponse } from '../../protocol/schemas/intent.ts';
 import { SdkError } from '../errors.ts';
 import type { CpeEventDetails } from '../events.ts';
@@ -103,7 +104,7 @@ export class PaymentAttempt {
     const payload = o.payload && typeof o.payload === 'object' && !Array.isArray(o.payload) ? o.payload : o.payload === undefined ? {} : { payload: o.payload };
     const key = o.idempotencyKey ?? this.#key ?? crypto.randomUUID();
     const headers = direct ? await sessionHeaders(backend, key) : { ...o.headers, [IDEMPOTENCY_HEADER]: key };
-    const answer: AuthoriseResult = await postJson(o.endpoint, { payment_intent_id: intentId, ...payload }, headers, backend.fetch, o.timeoutMs);
+    const answer: AuthoriseResult = await postJson(o.endpoint, { payment_intent_id: intentId, ...payload }, headers, backend.fetch, o.timeoutMs, AuthoriseAnswer, 'an authorise answer');
     if (answer.authorised === false)
       this.#refused({ message: scrub(answer.error?.message ?? 'The payment was not authorised.'), code: answer.error?.code ?? 'not_authorised', operation: 'authorise' });
     if (o.verify) answer.verify = await postJson(backend.middleware.verifyAuth!, { payment_intent_id: intentId }, { [IDEMPOTENCY_HEADER]: key }, backend.fetch);

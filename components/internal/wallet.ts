@@ -11,6 +11,7 @@ import { hostedFrame } from './hosted-frame.ts';
 import type { WalletAOptions, WalletBOptions } from './options.ts';
 import { BOX_CSS, DIALOG_CSS } from './styles.ts';
 import { readIntent } from '../transport/transport.ts';
+import { isPaid } from '../../protocol/runtime/intent-status.ts';
 
 export type WalletAvailability = { available: boolean; reason?: WalletUnavailableReason };
 export type WalletApproved = Omit<Extract<WalletResult, { status: 'approved' }>, 'token' | 'type' | 'session'>;
@@ -111,8 +112,8 @@ export function walletButton(
       const o = options;
       // An intent already paid (another element of this controller took the payment): no sheet to
       // approve in vain (the service would refuse it with a 409); the page hears why.
-      const known = controller.context && !controller.current ? {} : await readIntent(controller);
-      if (known.status === 'succeeded' || known.status === 'requires_capture') {
+      const known = controller.context && !controller.current ? undefined : await readIntent(controller);
+      if (isPaid(known?.status)) {
         return void dispatchCpeEvent(host, 'cpe:error', { message: 'This payment is already complete.', code: 'payment_intent_paid', operation: 'wallet' });
       }
       const uuid = crypto.randomUUID();

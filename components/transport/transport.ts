@@ -1,6 +1,9 @@
 import { IDEMPOTENCY_HEADER, PUBLIC_KEY_HEADER, SESSION_TOKEN_HEADER } from '../../protocol/runtime/headers.ts';
+import * as guards from '../../protocol/runtime/guards.ts';
+import { check, type Guard } from '../../protocol/runtime/json-guard.ts';
+import type { AttachResponse, ConfirmResponse, SessionIntent } from '../../protocol/schemas/intent.ts';
 import type { ElementsController } from '../controller.ts';
-import { SdkError } from '../errors.ts';
+import { describeIssues, SdkError } from '../errors.ts';
 
 /** What the steps need of the Elements controller: the service, the merchant routes, the key and the session. */
 export type Backend = Pick<ElementsController, 'serviceOrigin' | 'middleware' | 'pubKey' | 'current' | 'session' | 'fetch'>;
@@ -9,10 +12,30 @@ export type Backend = Pick<ElementsController, 'serviceOrigin' | 'middleware' | 
 export const scrub = (text: string) => text.replace(/\b(tok|card|cpe_st|st|ok|opq)_[\w-]{6,}/g, '[redacted]');
 
 /**
- * POSTs JSON and answers the parsed body. A failure rejects with an SdkError: the service's (or the
- * merchant backend's) `{error: {code, message}}` when it sent one, else `network_error` or `timeout`.
+ * An answer read as `guard` says (generated from the protocol's schema, protocol/runtime/guards.ts),
+ * or an SdkError `invalid_response` naming the route and each field at fault: a step never goes on
+ * with a shape it did not expect (a proxy's page, a middleware that changed the answer).
  */
-export async function postJson(url: string, body: unknown, headers: Record<string, string>, send: typeof fetch = fetch, timeoutMs = 30_000): Promise<any> {
+export function readAs<T>(guard: Guard<T>, answer: unknown, url: string, what: string): T {
+  const issues = check(guard, answer);
+  if (!issues.length) return answer as T;
+  throw new SdkError('invalid_response', scrub(describeIssues(`${url} answered a body that is not ${what}`, 'field', issues, 'the answer').message));
+}
+
+/**
+ * POSTs JSON and answers the parsed body, checked by `guard` when given. A failure rejects with an
+ * SdkError: the service's (or the merchant backend's) `{error: {code, message}}` when it sent one,
+ * else `network_error` or `timeout`; an answer of another shape, `invalid_response`.
+ */
+export async function postJson<T = unknown>(
+  url: string,
+  body: unknown,
+  headers: Record<string, string>,
+  send: typeof fetch = fetch,
+  timeoutMs = 30_000,
+  guard?: Guard<T>,
+  what = 'the expected answer',
+): Promise<T> {
   let response: Response;
   try {
     response = await send(url, {
@@ -30,22 +53,35 @@ export async function postJson(url: string, body: unknown, headers: Record<strin
     const { code = `http_${response.status}`, message = `${url} answered ${response.status}.` } = answer?.error ?? {};
     throw new SdkError(String(code), scrub(String(message)));
   }
-  return answer;
+  return guard ? readAs(guard, answer, url, what) : (answer as T);
 }
+
+const STEPS = {
+  attach: [guards.AttachResponse, 'an attach answer'],
+  confirm: [guards.ConfirmResponse, 'a confirm answer'],
+} as const;
 
 /**
  * Attach or confirm through the configured transport (spec, transport rules 1, 2 and 5): the
  * merchant route `middleware[step]` when set, with only the idempotency key; otherwise the service's
- * session-backed `/intent/{step}` with the public key and the session token.
+ * session-backed `/intent/{step}` with the public key and the session token. The answer is checked.
  */
-export async function intentStep(controller: Backend, step: 'attach' | 'confirm', body: object, key: string): Promise<any> {
+export async function intentStep<S extends 'attach' | 'confirm'>(controller: Backend, step: S, body: object, key: string): Promise<S extends 'attach' ? AttachResponse : ConfirmResponse> {
   const route = controller.middleware[step];
-  return route ? postJson(route, body, { [IDEMPOTENCY_HEADER]: key }, controller.fetch) : postJson(`${controller.serviceOrigin}/intent/${step}`, body, await sessionHeaders(controller, key), controller.fetch);
+  const [guard, what] = STEPS[step];
+  const answer = route
+    ? await postJson(route, body, { [IDEMPOTENCY_HEADER]: key }, controller.fetch, undefined, guard as Guard<unknown>, what)
+    : await postJson(`${controller.serviceOrigin}/intent/${step}`, body, await sessionHeaders(controller, key), controller.fetch, undefined, guard as Guard<unknown>, what);
+  return answer as S extends 'attach' ? AttachResponse : ConfirmResponse;
 }
 
-/** The session's Payment Intent as the service shows it to the page (`GET /intent`, session-backed). */
-export async function readIntent(controller: Backend): Promise<{ status?: string; amount?: number; currency?: string }> {
-  return (await controller.fetch(`${controller.serviceOrigin}/intent`, { headers: await sessionHeaders(controller) })).json();
+/** The session's Payment Intent as the service shows it to the page (`GET /intent`, session-backed), checked. */
+export async function readIntent(controller: Backend): Promise<SessionIntent> {
+  const url = `${controller.serviceOrigin}/intent`;
+  const response = await controller.fetch(url, { headers: await sessionHeaders(controller) });
+  const answer = await response.json().catch(() => null);
+  if (!response.ok) throw new SdkError(String(answer?.error?.code ?? `http_${response.status}`), scrub(String(answer?.error?.message ?? `${url} answered ${response.status}.`)));
+  return readAs(guards.SessionIntent, answer, url, "the session's intent") as SessionIntent;
 }
 
 /** The session-backed routes' headers: the public key, the session token and (for a POST) the attempt's key. */

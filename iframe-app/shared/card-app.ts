@@ -3,7 +3,8 @@ import type { FrameParams } from '../../protocol/schemas/frame-url.ts';
 import type { Handlers } from '../../protocol/runtime/rpc.ts';
 import type { CardInputs } from './card-inputs.ts';
 import { emitFrameEvent, type FrameApp } from './frame-app.ts';
-import { checkSession, PAID_STATUSES, refusal } from './session-check.ts';
+import { checkSession, refusal } from './session-check.ts';
+import { isPaid } from '../../protocol/runtime/intent-status.ts';
 
 /**
  * The frame app of a card element (card form, card field, Flow): the card schemes' display, the
@@ -32,7 +33,7 @@ export function cardFrameApp(element: CardInputs, params: FrameParams, extra: Ha
       // A new session after a token: did that token's payment go through? (The same session's
       // intent refuses a second card itself.) Unknown counts as yes.
       const paid = spent && !locked && checkSession(params.pk, spent, params.ok).then(
-        (intent) => PAID_STATUSES.includes(intent.status),
+        (intent) => isPaid(intent.status),
         () => true,
       );
       checked = Promise.all([checkSession(params.pk, session, params.ok), paid]).then(([, wasPaid]) => {

@@ -1,14 +1,10 @@
 import type { FrameSession } from '../../protocol/schemas/bridge.ts';
 import { PUBLIC_KEY_HEADER, SESSION_TOKEN_HEADER } from '../../protocol/runtime/headers.ts';
+import { SessionIntent as SessionIntentGuard } from '../../protocol/runtime/guards.ts';
+import { conforms } from '../../protocol/runtime/json-guard.ts';
+import type { SessionIntent } from '../../protocol/schemas/intent.ts';
 
-/** What GET /intent answers a frame about its session (the fields the frames read). */
-export interface SessionIntent {
-  paymentIntentId: string;
-  status: string;
-  amount: number;
-  currency: string;
-  opaque_key?: string;
-}
+export type { SessionIntent };
 
 /** A refusal the frame answers on its port (a FrameError's shape). */
 export const refusal = (code: string, message: string) => ({ code, message });
@@ -28,11 +24,9 @@ export async function checkSession(pubKey: string, session: FrameSession, opaque
   } catch {
     throw refusal('network_error', 'The payment service could not be reached. Check the connection and try again.');
   }
-  const intent = (await response.json().catch(() => ({}))) as Partial<SessionIntent>;
-  if (!response.ok || intent.paymentIntentId !== session.paymentIntentId || (opaqueKey && intent.opaque_key !== opaqueKey))
+  const intent: unknown = await response.json().catch(() => ({}));
+  // Read as the generated guard says (protocol/schemas/intent.ts SessionIntent), not trusted as typed.
+  if (!response.ok || !conforms(SessionIntentGuard, intent) || intent.paymentIntentId !== session.paymentIntentId || (opaqueKey && intent.opaque_key !== opaqueKey))
     throw refusal('invalid_session', "This session is not one of this frame's merchant (its address's pk) and intent: the frame refuses it.");
   return intent as SessionIntent;
 }
-
-/** Statuses of an intent whose payment went through: the card that paid it is not tokenised again before reset(). */
-export const PAID_STATUSES = ['requires_capture', 'succeeded'];

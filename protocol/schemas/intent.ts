@@ -1,5 +1,6 @@
 import * as z from 'zod/mini';
 import { SCHEME_NAMES } from '../runtime/card-schemes.ts';
+import { INTENT_STATUSES } from '../runtime/intent-status.ts';
 
 /**
  * The Payment Intent as the browser meets it: its states, and the answers of the session-backed
@@ -10,18 +11,7 @@ import { SCHEME_NAMES } from '../runtime/card-schemes.ts';
 const describe = <T>(text: string) => z.describe<T>(text);
 const id = (name: string) => z.meta({ id: name });
 
-/** The nine states of a Payment Intent (SPEC "Payment Intent states"), in the typical order. */
-export const INTENT_STATUSES = [
-  'open',
-  'requires_payment_method',
-  'requires_customer_confirmation',
-  'requires_customer_authentication',
-  'requires_authorisation',
-  'succeeded',
-  'failed',
-  'cancelled',
-  'requires_capture',
-] as const;
+export { INTENT_STATUSES } from '../runtime/intent-status.ts';
 export const IntentStatus = z.enum(INTENT_STATUSES).check(
   describe(
     'open: created, no browser session has started. requires_payment_method: waiting for a card (the browser session started, or the last attach failed). ' +
@@ -138,6 +128,17 @@ export const AuthoriseResponse = z
   })
   .check(id('AuthoriseResponse'));
 export type AuthoriseResponse = z.infer<typeof AuthoriseResponse>;
+
+/**
+ * What the SDK reads of an authorise answer: the service's AuthoriseResponse, or whatever the
+ * merchant's own authorise endpoint answers (the spec shows only `status`), so each field is optional.
+ */
+export const AuthoriseAnswer = z.object({
+  status: z.optional(IntentStatus),
+  authorised: z.optional(z.boolean()),
+  // The SDK reads only these two of an error (AttemptError has more; a merchant's route may send fewer).
+  error: z.optional(z.nullable(z.object({ code: z.optional(z.string()), message: z.optional(z.string()) }))),
+});
 
 export const TokeniseResponse = z
   .object({

@@ -37,7 +37,9 @@ export function issueToError(error: z.ZodError, input: unknown): ApiError {
     const why = issue.code === 'custom' ? ` (${lowerFirst(issue.message)})` : '';
     return new ApiError(400, 'invalid_request_error', 'parameter_missing', `Missing required param: ${param}${why}.`, param);
   }
-  return new ApiError(400, 'invalid_request_error', 'parameter_invalid', `Invalid ${param}: ${lowerFirst(issue.message)}.`, param);
+  // A record's key that its rule refused (a metadata key too long): that rule's own sentence.
+  const message = issue.code === 'invalid_key' ? (issue.issues[0]?.message ?? issue.message) : issue.message;
+  return new ApiError(400, 'invalid_request_error', 'parameter_invalid', `Invalid ${param}: ${lowerFirst(message)}.`, param);
 }
 
 const lowerFirst = (text: string) => text.charAt(0).toLowerCase() + text.slice(1).replace(/\.$/, '');

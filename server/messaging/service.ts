@@ -4,7 +4,8 @@ import type { Clock } from '../clock.ts';
 import { newId } from '../identity/secrets.ts';
 import { unchanging } from '../http/json-text.ts';
 import { Recent } from '../http/recent.ts';
-import { CursorNotFound, type Collection, type CursorList, type Page, type Store } from '../store/store.ts';
+import type { Collection, Store } from '../store/store.ts';
+import { listPage as page } from '../http/list-page.ts';
 import type { EventType } from '../../api/events.ts';
 import type { Events } from '../events/events.ts';
 import { userOwner } from '../events/owner.ts';
@@ -29,8 +30,6 @@ type StoredContact = Owned<Contact>;
 type StoredConversation = Owned<Conversation>;
 type StoredMessage = Owned<Message>;
 
-const PAGE_SIZE = 10;
-
 /**
  * Public views of recently read stored rows: rows are frozen and replaced on update, so a row's view
  * never changes. Bounded, so reading every row of a large database does not keep a copy of each.
@@ -50,34 +49,6 @@ function publicFields<T extends object>(row: Owned<T>): T {
 }
 
 /**
- * A page of a list whose ids start `<prefix>_`. A cursor is a place in the list: a cursor of this
- * type pages from where it stands whether its object is live, deleted or another user's (its id says
- * only when it was made), so a deleted cursor keeps a walk going; one of another type is a 404.
- */
-async function page<T extends { id: string; user_id: string }>(
-  collection: Collection<T>,
-  prefix: string,
-  index: string,
-  key: string,
-  query: ListQuery,
-  cursorList?: CursorList,
-): Promise<Page<T>> {
-  for (const [param, cursor] of [['starting_after', query.starting_after], ['ending_before', query.ending_before]] as const)
-    if (cursor !== undefined && !cursor.startsWith(`${prefix}_`)) throw noSuch('object', cursor, param);
-  try {
-    return await collection.page(
-      index,
-      key,
-      { limit: query.limit ?? PAGE_SIZE, startingAfter: query.starting_after, endingBefore: query.ending_before },
-      cursorList,
-    );
-  } catch (error) {
-    if (error instanceof CursorNotFound) throw noSuch('object', error.cursor, error.param);
-    throw error;
-  }
-}
-
-/**
  * `<owner>:<flag>` index keys, made once per owner instead of once per row: loading a million rows
  * then looks a key up instead of building and hashing a new string for each.
  */
@@ -88,11 +59,6 @@ function flagKeys(): (owner: string, flag: boolean) => string {
     if (!keys) made.set(owner, (keys = [`${owner}:false`, `${owner}:true`]));
     return keys[flag ? 1 : 0];
   };
-}
-
-function checkCursors(query: ListQuery): void {
-  if (query.starting_after !== undefined && query.ending_before !== undefined)
-    throw invalidParam('ending_before', 'Send at most one of starting_after and ending_before.');
 }
 
 /**
@@ -128,7 +94,6 @@ export class MessagingService {
   // Contacts
 
   async listContacts(userId: string, query: z.output<typeof ContactListQuery>) {
-    checkCursors(query);
     const result =
       query.active === undefined
         ? await page(this.#contacts, 'ctc', 'owner', userId, query)
@@ -180,7 +145,6 @@ export class MessagingService {
   // Conversations
 
   async listConversations(userId: string, query: z.output<typeof ConversationListQuery>) {
-    checkCursors(query);
     const result =
       query.archived === undefined
         ? await page(this.#conversations, 'cnv', 'owner', userId, query)
@@ -257,7 +221,6 @@ export class MessagingService {
   // Messages
 
   async listMessages(userId: string, conversationId: string, query: ListQuery) {
-    checkCursors(query);
     await this.#ownConversation(userId, conversationId);
     const result = await page(this.#messages, 'msg', 'conversation', conversationId, query);
     return {

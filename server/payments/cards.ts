@@ -1,24 +1,8 @@
 import { ApiError } from '../http/api-error.ts';
 import { SCHEMES, schemeOf, luhnValid, type Scheme } from '../../protocol/runtime/card-schemes.ts';
+import { outcomeOf, type CardOutcome } from './test-processor.ts';
 
 export { SCHEMES, SCHEME_NAMES, schemeOf, luhnValid, type Scheme } from '../../protocol/runtime/card-schemes.ts';
-
-/**
- * What the test processor will do with a card, fixed at tokenise time from the contract's test card
- * table, so the raw number never has to be kept.
- */
-export type CardOutcome = 'approve' | 'challenge' | 'decline' | 'insufficient_funds' | 'attach_fail' | 'attach_fail_retriable';
-
-const TEST_CARDS: Record<string, CardOutcome> = {
-  '4000000000003220': 'challenge',
-  '4000000000000002': 'decline',
-  '4000000000009995': 'insufficient_funds',
-  '4000000000000127': 'attach_fail',
-  '4000000000000119': 'attach_fail_retriable',
-};
-
-/** Every other Luhn-valid number (4242…, 5555…4444, 3782 822463 10005 included) is approved frictionless. */
-export const outcomeOf = (digits: string): CardOutcome => TEST_CARDS[digits] ?? 'approve';
 
 /** What a tokenised card keeps: enough for the processor and for display, never the PAN or CSC. */
 export interface CardSummary {
@@ -29,6 +13,7 @@ export interface CardSummary {
   exp_month: number;
   exp_year: number;
   name: string;
+  /** What the test processor does with it (test-processor.ts TEST_CARDS), fixed at tokenise time so the number need not be kept. */
   outcome: CardOutcome;
   /** Set on a token minted by the wallet test sheet: which wallet it came from. */
   wallet?: 'a' | 'b';

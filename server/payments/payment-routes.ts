@@ -20,9 +20,9 @@ const exceptPreflight =
 const merchantOf = (ctx: Ctx) => ctx.state.merchantId!;
 
 /**
- * Backend routes under /v1/payment_intents (licence key): create, retrieve, attach, confirm,
- * authorise, capture, cancel, verify; and POST /v1/tokens. Handlers only call the service; it alone
- * moves statuses.
+ * Backend routes under /v1/payment_intents (licence key): create, list, retrieve, update, attach,
+ * confirm, authorise, capture, cancel, verify; /v1/refunds; and POST /v1/tokens. Handlers only call
+ * the service; it alone moves statuses.
  */
 export function backendPaymentRoutes(
   { idempotencyKeys, merchants, payments }: Pick<Services, 'idempotencyKeys' | 'merchants' | 'payments'>,
@@ -32,6 +32,7 @@ export function backendPaymentRoutes(
   const router = new Router<AppState>();
   const licenceKey = limitedAuth(licenceKeyAuth(merchants), limiter);
   router.use('/v1/payment_intents', licenceKey, idempotencyKeys.middleware());
+  router.use('/v1/refunds', licenceKey, idempotencyKeys.middleware());
   router.use('/v1/tokens', licenceKey, cardTesting.perMerchant, idempotencyKeys.middleware());
 
   // Raw card data from a server, as Stripe allows it in test mode only: for server-side tests and the
@@ -39,13 +40,20 @@ export function backendPaymentRoutes(
   mount(router, 'createToken', ({ ctx, body }) => payments.createToken(merchantOf(ctx), body.card));
 
   mount(router, 'createPaymentIntent', ({ ctx, body }) => payments.create(merchantOf(ctx), body));
+  mount(router, 'listPaymentIntents', ({ ctx, query }) => payments.list(merchantOf(ctx), query));
   mount(router, 'retrievePaymentIntent', ({ ctx, params }) => payments.get(merchantOf(ctx), params.id));
   mount(router, 'attachPaymentIntent', ({ ctx, body }) => payments.attach(merchantOf(ctx), body.payment_intent_id, body));
   mount(router, 'confirmPaymentIntent', ({ ctx, body }) => payments.confirm(merchantOf(ctx), body.payment_intent_id, null));
   mount(router, 'authorisePaymentIntent', ({ ctx, body }) => payments.authorise(merchantOf(ctx), body.payment_intent_id));
   mount(router, 'capturePaymentIntent', ({ ctx, body }) => payments.capture(merchantOf(ctx), body.payment_intent_id, body.amount));
-  mount(router, 'cancelPaymentIntent', ({ ctx, body }) => payments.cancel(merchantOf(ctx), body.payment_intent_id));
+  mount(router, 'cancelPaymentIntent', ({ ctx, body }) => payments.cancel(merchantOf(ctx), body.payment_intent_id, body.cancellation_reason));
   mount(router, 'verifyPaymentIntent', ({ ctx, body }) => payments.verify(merchantOf(ctx), body.payment_intent_id, body.unmask_fields));
+  // After attach, confirm… (mounted above): those paths would match /v1/payment_intents/:id too.
+  mount(router, 'updatePaymentIntent', ({ ctx, params, body }) => payments.update(merchantOf(ctx), params.id, body));
+
+  mount(router, 'createRefund', ({ ctx, body }) => payments.refund(merchantOf(ctx), body));
+  mount(router, 'listRefunds', ({ ctx, query }) => payments.listRefunds(merchantOf(ctx), query));
+  mount(router, 'retrieveRefund', ({ ctx, params }) => payments.getRefund(merchantOf(ctx), params.id));
   return router;
 }
 

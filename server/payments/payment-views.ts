@@ -2,6 +2,7 @@ import { maskedPan, type CardSummary } from './cards.ts';
 import type { IntentRow } from './intent-rows.ts';
 import { formatAmount } from '../../api/iso-codes.ts';
 import { REDACTED, type AuthDetails, type PaymentIntent, type VerifyResponse } from '../../api/payments.ts';
+import { isPaid } from '../../protocol/runtime/intent-status.ts';
 
 /**
  * What leaves the service about an intent: the backend's view, the browser session's view, and the
@@ -32,10 +33,17 @@ export function intentView(intent: IntentRow): PaymentIntent {
     cardHolderAccount: intent.cardHolderAccount,
     recurringIntent: intent.recurringIntent,
     amount_authorised: intent.amount_authorised,
+    amount_capturable: intent.status === 'requires_capture' ? (intent.amount_authorised ?? 0) : 0,
     amount_captured: intent.amount_captured,
+    amount_received: intent.amount_captured,
+    amount_refunded: intent.amount_refunded ?? 0,
     failed_attempts: intent.failed_attempts,
-    cancellation_reason: intent.cancellation_reason,
+    // A cancel made before cancel took a reason stored "requested": as a cancel without a reason now, null.
+    cancellation_reason: intent.cancellation_reason === 'requested' ? null : intent.cancellation_reason,
+    metadata: intent.metadata ?? {},
+    description: intent.description ?? null,
     attempts: intent.attempts.map(({ card, ...a }) => ({ ...a, payment_method: paymentMethodOf(card) })),
+    created: intent.created_at,
     created_at: intent.created_at,
     updated_at: intent.updated_at,
   };
@@ -57,7 +65,7 @@ export function sessionView(intent: IntentRow) {
 
 /** `success` only when funds are authorised; personal fields redacted unless named in `unmask`. */
 export function verifyView(intent: IntentRow, unmask: readonly string[]): VerifyResponse {
-  const authorised = intent.status === 'succeeded' || intent.status === 'requires_capture';
+  const authorised = isPaid(intent.status);
   const status: VerifyResponse['status'] = authorised ? 'success' : intent.status === 'failed' ? 'failed' : intent.status === 'cancelled' ? 'cancelled' : 'pending';
   const attempt = [...intent.attempts].reverse().find((a) => a.outcome === 'authorised');
   if (!authorised || !attempt) return { status, intent_status: intent.status, auth: null };
@@ -72,6 +80,7 @@ export function verifyView(intent: IntentRow, unmask: readonly string[]): Verify
     merchantid: intent.merchant_id,
     amount: intent.amount_authorised ?? intent.amount,
     amount_captured: intent.amount_captured,
+    amount_refunded: intent.amount_refunded ?? 0,
     currency: intent.currency,
     identifier: intent.identifier,
     authorisation_code: attempt.authorisation_code!,

@@ -2,7 +2,8 @@ import { randomUUID } from 'node:crypto';
 import type { Clock } from '../clock.ts';
 import { ApiError, conflict, invalidParam, noSuch } from '../http/api-error.ts';
 import { hashSecret, newId, newSecret } from '../identity/secrets.ts';
-import type { Collection, RequestRef, Store } from '../store/store.ts';
+import { listPage } from '../http/list-page.ts';
+import type { Collection, RequestRef, RowFilter, Store } from '../store/store.ts';
 import type { Events } from '../events/events.ts';
 import { IntentEvents } from '../events/intent-events.ts';
 import { CardVault } from './card-vault.ts';
@@ -13,8 +14,23 @@ import { allows, assertAllowed, nextStatus, type IntentOperation, type IntentSta
 import { formatAmount } from '../../api/iso-codes.ts';
 import type { Merchants } from './merchants.ts';
 import { intentView, paymentMethodOf, sessionView, verifyView } from './payment-views.ts';
-import type { AttachResponse, AttemptError, AuthoriseResponse, ConfirmResponse, PaymentIntent, PaymentIntentCreate, VerifyResponse } from '../../api/payments.ts';
-import { ATTACH_FAILURES, AUTHENTICATION_FAILED, authorisationCode, DECLINES } from './test-processor.ts';
+import type { Processor } from './processor.ts';
+import { refundView, Refunds } from './refunds.ts';
+import { testProcessor } from './test-processor.ts';
+import { METADATA_LIMITS, mergeMetadata } from '../../api/metadata.ts';
+import { createdBounds } from '../../api/form-values.ts';
+import type {
+  AttachResponse,
+  AttemptError,
+  AuthoriseResponse,
+  ConfirmResponse,
+  PaymentIntent,
+  PaymentIntentCreate,
+  PaymentIntentListQuery,
+  PaymentIntentUpdate,
+  VerifyResponse,
+} from '../../api/payments.ts';
+import type { Refund, RefundCreate, RefundListQuery } from '../../api/refunds.ts';
 
 /** Failed card validations, attaches, challenges and declines an intent takes before it locks. */
 export const MAX_FAILED_ATTEMPTS = 5;
@@ -22,17 +38,21 @@ export { TOKEN_TTL_SECONDS } from './card-vault.ts';
 export { CHALLENGE_TTL_SECONDS, type ChallengeView } from './challenges.ts';
 
 /**
- * The Payment Intent lifecycle: create, attach, confirm, the challenge's answer, authorise, capture,
- * cancel, verify. Tokens and vaulted cards (card-vault.ts), challenges (challenges.ts), the test
- * processor's answers (test-processor.ts) and what leaves the service (payment-views.ts) live
- * beside it. Every status change goes through the transition table; each method checks and mutates
- * without awaiting in between (atomic on Node's one thread); the request's commit
- * (server/http/durable-writes.ts) makes the changes durable before the answer leaves.
+ * The Payment Intent lifecycle: create, update, list, attach, confirm, the challenge's answer,
+ * authorise, capture, cancel, verify, and refunds. Tokens and vaulted cards (card-vault.ts),
+ * challenges (challenges.ts), refund records (refunds.ts) and what leaves the service
+ * (payment-views.ts) live beside it; the processor (processor.ts; the test processor and its cards,
+ * test-processor.ts) says what each card does, so nothing here branches on a card. Every status
+ * change goes through the transition table and every intent change through `#move` (the one write
+ * point); a change that checks then writes reads the intent `forUpdate` (a row lock on PostgreSQL;
+ * one write transaction at a time on the embedded store), so it holds across processes; the
+ * request's commit (server/http/durable-writes.ts) makes the changes durable before the answer leaves.
  */
 export class PaymentsService {
   readonly #intents: Collection<IntentRow>;
   readonly #vault: CardVault;
   readonly #challenges: Challenges;
+  readonly #refunds: Refunds;
   readonly #events: IntentEvents;
 
   constructor(
@@ -42,10 +62,17 @@ export class PaymentsService {
     private readonly publicUrl: () => string,
     private readonly clock: Clock,
     events: Events,
+    private readonly processor: Processor = testProcessor,
   ) {
-    this.#intents = store.collection<IntentRow>('payment_intents', { session: (i) => i.session_hash, opaque: (i) => i.opaque_key });
+    this.#intents = store.collection<IntentRow>('payment_intents', {
+      session: (i) => i.session_hash,
+      opaque: (i) => i.opaque_key,
+      merchant: (i) => String(i.merchant_id),
+      status: (i) => `${i.merchant_id}:${i.status}`,
+    });
     this.#vault = new CardVault(store, clock);
     this.#challenges = new Challenges(store, clock);
+    this.#refunds = new Refunds(store, clock, events);
     this.#events = new IntentEvents(events);
   }
 
@@ -71,8 +98,11 @@ export class PaymentsService {
       opaque_key: newId('opq'),
       amount_authorised: null,
       amount_captured: 0,
+      amount_refunded: 0,
       failed_attempts: 0,
       cancellation_reason: null,
+      metadata: mergeMetadata({}, input.metadata),
+      description: input.description || null,
       attempts: [],
       created_at: now,
       updated_at: now,
@@ -83,6 +113,37 @@ export class PaymentsService {
 
   async get(merchantId: number, id: string): Promise<PaymentIntent> {
     return intentView(await this.#own(merchantId, id));
+  }
+
+  /** Metadata (merged: "" removes a key, metadata="" all) and description, in any status, as the Stripe API. */
+  async update(merchantId: number, id: string, input: PaymentIntentUpdate): Promise<PaymentIntent> {
+    const intent = await this.#own(merchantId, id, true, 'id');
+    const metadata = mergeMetadata(intent.metadata ?? {}, input.metadata);
+    if (Object.keys(metadata).length > METADATA_LIMITS.keys)
+      throw invalidParam('metadata', `Invalid metadata: at most ${METADATA_LIMITS.keys} keys; this update would make ${Object.keys(metadata).length}.`);
+    const patch: Partial<IntentRow> = { metadata };
+    if (input.description !== undefined) patch.description = input.description;
+    return intentView(await this.#move(intent, intent.status, patch));
+  }
+
+  /**
+   * The merchant's intents, newest first. One status reads that status's own list; the other
+   * filters are conditions on the merchant's list, which each engine evaluates on its indexes.
+   */
+  async list(merchantId: number, query: PaymentIntentListQuery) {
+    const merchant = { index: 'merchant', key: String(merchantId) };
+    const filter: RowFilter = {};
+    const statuses = query.status ? [...new Set(query.status)] : undefined;
+    if (statuses && statuses.length > 1) filter.oneOf = { status: statuses };
+    if (query.metadata) filter.holds = { metadata: query.metadata };
+    const conditions = Object.keys(filter).length ? filter : undefined;
+    const created = createdBounds(query.created);
+    const range = created && { field: 'created_at', ...created };
+    const { data, hasMore } =
+      statuses?.length === 1
+        ? await listPage(this.#intents, 'pi', 'status', `${merchantId}:${statuses[0]}`, query, merchant, conditions, range)
+        : await listPage(this.#intents, 'pi', merchant.index, merchant.key, query, undefined, conditions, range);
+    return { object: 'list' as const, url: '/v1/payment_intents', has_more: hasMore, data: data.map(intentView) };
   }
 
   /** Whether a merchant has an intent with this opaque key (a hosted frame's address names it). */
@@ -170,9 +231,10 @@ export class PaymentsService {
     };
     let storedCard: AttachResponse['stored_card'] = null;
     let after: IntentRow;
-    if (card.outcome === 'attach_fail' || card.outcome === 'attach_fail_retriable') {
+    const refused = this.processor.attach(card);
+    if (refused) {
       attempt.outcome = 'attach_failed';
-      attempt.error = ATTACH_FAILURES[card.outcome];
+      attempt.error = refused;
       after = await this.#recordFailure(intent, (locked) => nextStatus('attach', intent.status, locked ? 'cancelled' : 'requires_payment_method'), [...attempts, attempt]);
     } else {
       after = await this.#move(intent, nextStatus('attach', intent.status, 'requires_customer_confirmation'), { attempts: [...attempts, attempt] });
@@ -198,7 +260,7 @@ export class PaymentsService {
     let after: IntentRow;
     if (intent.moto) {
       after = await this.#updateAttempt(intent, nextStatus('confirm', intent.status, 'requires_authorisation'), { three_ds: 'skipped_moto', outcome: 'authenticated' });
-    } else if (attempt.card.outcome === 'challenge') {
+    } else if (this.processor.authenticate(attempt.card) === 'challenge') {
       const secret = await this.#challenges.open({
         transaction_id: attempt.three_ds_transaction_id,
         intent_id: intent.id,
@@ -262,7 +324,7 @@ export class PaymentsService {
     } else {
       assertAllowed('fail_challenge', intent);
       const attempts = intent.attempts.map((a) =>
-        a.id === attempt.id ? { ...a, three_ds: 'challenge_failed' as const, outcome: 'authentication_failed' as const, error: AUTHENTICATION_FAILED } : a,
+        a.id === attempt.id ? { ...a, three_ds: 'challenge_failed' as const, outcome: 'authentication_failed' as const, error: this.processor.authenticationFailed } : a,
       );
       await this.#recordFailure(intent, (locked) => nextStatus('fail_challenge', intent.status, locked ? 'cancelled' : 'failed'), attempts);
     }
@@ -274,16 +336,16 @@ export class PaymentsService {
     const intent = await this.#own(merchantId, intentId, true);
     this.#assert('authorise', intent);
     const attempt = this.#current(intent);
-    const outcome = attempt.card.outcome;
+    const answer = this.processor.authorise(attempt.card, intent.amount);
     let error: AttemptError | null = null;
     let code: string | null = null;
     let after: IntentRow;
-    if (outcome === 'decline' || outcome === 'insufficient_funds') {
-      error = DECLINES[outcome];
+    if (!answer.approved) {
+      error = answer.error;
       const attempts = intent.attempts.map((a) => (a.id === attempt.id ? { ...a, outcome: 'declined' as const, error } : a));
       after = await this.#recordFailure(intent, (locked) => nextStatus('authorise', intent.status, locked ? 'cancelled' : 'failed'), attempts);
     } else {
-      code = authorisationCode();
+      code = answer.authorisationCode;
       // A card verification (purpose verify, amount 0) is authorised without moving money: succeeded, nothing to capture.
       const verifying = intent.purpose === 'verify';
       const status = nextStatus('authorise', intent.status, intent.auto_capture || verifying ? 'succeeded' : 'requires_capture');
@@ -312,16 +374,79 @@ export class PaymentsService {
     const toCapture = amount ?? authorised;
     if (toCapture > authorised)
       throw invalidParam('amount', `Invalid amount: at most the authorised ${authorised} can be captured.`, 'amount_too_large');
+    this.processor.capture(this.#paidCard(intent), toCapture);
     return intentView(await this.#move(intent, nextStatus('capture', intent.status, 'succeeded'), { amount_captured: toCapture }));
   }
 
-  async cancel(merchantId: number, intentId: string): Promise<PaymentIntent> {
+  /** `reason`: duplicate, fraudulent, requested_by_customer or abandoned; none is null, as the Stripe API. */
+  async cancel(merchantId: number, intentId: string, reason: IntentRow['cancellation_reason'] = null): Promise<PaymentIntent> {
     const intent = await this.#own(merchantId, intentId, true);
     this.#assert('cancel', intent);
+    if (intent.status === 'requires_capture') this.processor.void(this.#paidCard(intent));
     const attempts = intent.attempts.map((a) =>
       ['attached', 'awaiting_authentication', 'authenticated'].includes(a.outcome) ? { ...a, outcome: 'cancelled' as const } : a,
     );
-    return intentView(await this.#move(intent, nextStatus('cancel', intent.status, 'cancelled'), { attempts, cancellation_reason: 'requested' }));
+    return intentView(await this.#move(intent, nextStatus('cancel', intent.status, 'cancelled'), { attempts, cancellation_reason: reason }));
+  }
+
+  /**
+   * Refunds captured money of a succeeded intent: `amount` (default: all that remains). The refunds
+   * of an intent (succeeded and pending) never add up to more than it captured: the intent is read
+   * for update, so concurrent refunds, in any number of processes, are checked one after another.
+   */
+  async refund(merchantId: number, input: RefundCreate): Promise<Refund> {
+    const intent = await this.#own(merchantId, input.payment_intent, true, 'payment_intent');
+    this.#assert('refund', intent, undefined, 'payment_intent');
+    const refunded = intent.amount_refunded ?? 0;
+    const remaining = intent.amount_captured - refunded;
+    const money = (amount: number) => `${formatAmount(amount, intent.currency)} (${amount})`;
+    if (input.amount === undefined && remaining === 0)
+      throw invalidParam('payment_intent', `Payment intent ${intent.id} has nothing left to refund: ${money(refunded)} of the ${money(intent.amount_captured)} captured is refunded.`, 'charge_already_refunded');
+    const amount = input.amount ?? remaining;
+    if (amount > remaining)
+      throw invalidParam('amount', `Refund amount ${money(amount)} is greater than what remains refundable of payment intent ${intent.id}: ${money(remaining)}.`, 'amount_too_large');
+    const answer = this.processor.refund(this.#paidCard(intent), amount);
+    const refund = await this.#refunds.create(
+      { merchant_id: merchantId, payment_intent: intent.id, amount, currency: intent.currency, reason: input.reason ?? null, metadata: mergeMetadata({}, input.metadata) },
+      answer.status,
+      answer.status === 'pending' ? this.clock.now() + answer.settlesIn : null,
+    );
+    await this.#move(intent, nextStatus('refund', intent.status, 'succeeded'), { amount_refunded: refunded + amount });
+    return refundView(refund);
+  }
+
+  async getRefund(merchantId: number, id: string): Promise<Refund> {
+    return refundView(await this.#refunds.own(merchantId, id));
+  }
+
+  async listRefunds(merchantId: number, query: RefundListQuery) {
+    // Another merchant's intent answers as an absent one.
+    if (query.payment_intent !== undefined) await this.#own(merchantId, query.payment_intent, false, 'payment_intent');
+    return this.#refunds.list(merchantId, query);
+  }
+
+  /**
+   * Asks the processor for the outcome of each pending refund due by now (the settlement job calls
+   * this; refund-settlement.ts). A failed refund gives its amount back to the intent's refundable
+   * money. Each in a transaction of its own, the intent and the refund read for update: however many
+   * processes run the job, a refund settles once. Returns how many settled.
+   */
+  async settleDueRefunds(): Promise<number> {
+    let settled = 0;
+    for (const due of await this.#refunds.due(this.clock.now())) {
+      const done = await this.store.transaction(async () => {
+        const intent = (await this.#intents.get(due.payment_intent, { forUpdate: true }))!;
+        const refund = await this.#refunds.own(due.merchant_id, due.id, true);
+        if (refund.status !== 'pending' || refund.settles_at === null || refund.settles_at > this.clock.now()) return false;
+        const outcome = this.processor.settleRefund(this.#paidCard(intent), refund.amount);
+        await this.#refunds.settle(refund, outcome);
+        if (outcome.status === 'failed')
+          await this.#move(intent, nextStatus('refund', intent.status, 'succeeded'), { amount_refunded: (intent.amount_refunded ?? 0) - refund.amount });
+        return true;
+      });
+      if (done) settled++;
+    }
+    return settled;
   }
 
   /** `success` only when funds are authorised; personal fields redacted unless unmasked. */
@@ -331,24 +456,34 @@ export class PaymentsService {
 
   // Internals
 
-  /** Another merchant's intent answers exactly as an absent one. `forUpdate`: the caller may move it (see Collection.get). */
-  async #own(merchantId: number, id: string, forUpdate = false): Promise<IntentRow> {
+  /**
+   * Another merchant's intent answers exactly as an absent one. `forUpdate`: the caller may move it
+   * (see Collection.get). `param`: the field of the request that named it.
+   */
+  async #own(merchantId: number, id: string, forUpdate = false, param = 'payment_intent_id'): Promise<IntentRow> {
     const intent = await this.#intents.get(id, { forUpdate });
-    if (!intent || intent.merchant_id !== merchantId) throw noSuch('payment intent', id, 'payment_intent_id');
+    if (!intent || intent.merchant_id !== merchantId) throw noSuch('payment intent', id, param);
     return intent;
   }
 
   /** The lock has its own message; otherwise the transition table decides. `tried` names the request when it is not `operation` itself. */
-  #assert(operation: IntentOperation, intent: IntentRow, tried?: string): void {
+  #assert(operation: IntentOperation, intent: IntentRow, tried?: string, param = 'payment_intent_id'): void {
     if (intent.cancellation_reason === 'too_many_failed_attempts')
       throw conflict(
         'payment_intent_locked',
         `Payment intent ${intent.id} is locked (status cancelled) after ${MAX_FAILED_ATTEMPTS} failed card attempts: create a new payment intent.`,
-        'payment_intent_id',
+        param,
       );
     if (tried !== undefined && !allows(operation, intent.status))
-      throw conflict('payment_intent_unexpected_state', `You cannot ${tried} for payment intent ${intent.id}: its status is ${intent.status}.`, 'payment_intent_id');
-    assertAllowed(operation, intent);
+      throw conflict('payment_intent_unexpected_state', `You cannot ${tried} for payment intent ${intent.id}: its status is ${intent.status}.`, param);
+    assertAllowed(operation, intent, param);
+  }
+
+  /** The card whose authorisation the intent's money rests on (its authorised attempt's). */
+  #paidCard(intent: IntentRow): CardSummary {
+    const attempt = intent.attempts.findLast((a) => a.outcome === 'authorised');
+    if (!attempt) throw new Error(`Payment intent ${intent.id} in ${intent.status} has no authorised attempt.`);
+    return attempt.card;
   }
 
   #current(intent: IntentRow): AttemptRow {
@@ -357,7 +492,7 @@ export class PaymentsService {
     return attempt;
   }
 
-  /** The one write of an intent's changes, and so of its event (in the same transaction). */
+  /** THE write point of an intent: every change (a status move, money, metadata) goes through here, and so does its event (in the same transaction). */
   async #move(intent: IntentRow, status: IntentStatus, patch: Partial<IntentRow> = {}): Promise<IntentRow> {
     const after = await this.#intents.update(intent.id, { ...patch, status, updated_at: this.clock.now() });
     await this.#events.changed(intent, after);

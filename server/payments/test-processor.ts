@@ -1,26 +1,98 @@
 import { randomBytes } from '../identity/secrets.ts';
 import type { AttemptError } from '../../api/payments.ts';
+import type { RefundFailureReason } from '../../api/refunds.ts';
+import type { WalletTestCardChoice } from '../../protocol/runtime/wallet.ts';
+import type { CardSummary } from './cards.ts';
+import type { Processor } from './processor.ts';
 
-/**
- * The test processor's answers: what attaching or authorising each test card outcome (cards.ts)
- * returns. The lifecycle (payments-service.ts) decides what they do to the intent.
- */
 export const attemptError = (code: string, message: string, retriable: boolean): AttemptError => ({ type: 'card_error', code, message, retriable });
 
-/** Cards refused when attached (4000 0000 0000 0127 and …0119). */
-export const ATTACH_FAILURES = {
-  attach_fail: attemptError('card_declined', 'The card was refused when attached: use another card.', false),
-  attach_fail_retriable: attemptError('processing_error', 'The card could not be attached just now: try again.', true),
-} as const;
+/** How long a pending refund of the refund-failure card waits for the processor's answer (Stripe: a few seconds to days). */
+export const PENDING_REFUND_SECONDS = 5;
 
-/** Cards declined at authorisation (4000 0000 0000 0002 and …9995). */
-export const DECLINES = {
-  decline: attemptError('card_declined', 'The card was declined.', false),
-  insufficient_funds: attemptError('insufficient_funds', 'The card has insufficient funds.', false),
-} as const;
+/** What one test card does at each step; a step left out behaves as the approved card. */
+interface TestCard {
+  /** Card numbers (digits only) with this behaviour; none for the default row. */
+  numbers: readonly string[];
+  /** README and the challenge page's wording of the outcome. */
+  says: string;
+  /** The test card the wallet test sheet offers under this name, if any. */
+  wallet?: WalletTestCardChoice;
+  attach?: AttemptError;
+  challenge?: true;
+  decline?: AttemptError;
+  /** The refund stays pending `PENDING_REFUND_SECONDS`, then fails for this reason. */
+  refundFails?: RefundFailureReason;
+}
 
-/** What a shopper who fails the 3-D Secure challenge gets. */
-export const AUTHENTICATION_FAILED = attemptError('authentication_failed', 'The shopper failed 3-D Secure authentication.', false);
+/**
+ * THE test cards: each row is one behaviour (its name is what a token keeps as the card's `outcome`,
+ * so the number itself is never kept), the numbers that have it, and what each step of the test
+ * processor answers for it. A new test card is a row here; the payments service never branches on
+ * one. README "Test cards" lists the same rows (test/server/test-cards.test.ts checks it).
+ */
+export const TEST_CARDS = {
+  approve: { numbers: [], says: 'approved, frictionless', wallet: 'visa' },
+  challenge: { numbers: ['4000000000003220'], says: '3-D Secure challenge', wallet: 'challenge', challenge: true },
+  decline: {
+    numbers: ['4000000000000002'],
+    says: 'declined at authorisation',
+    wallet: 'declined',
+    decline: attemptError('card_declined', 'The card was declined.', false),
+  },
+  insufficient_funds: {
+    numbers: ['4000000000009995'],
+    says: 'declined at authorisation: insufficient funds',
+    wallet: 'insufficient',
+    decline: attemptError('insufficient_funds', 'The card has insufficient funds.', false),
+  },
+  attach_fail: {
+    numbers: ['4000000000000127'],
+    says: 'attach refused, not retriable',
+    wallet: 'attach_fail',
+    attach: attemptError('card_declined', 'The card was refused when attached: use another card.', false),
+  },
+  attach_fail_retriable: {
+    numbers: ['4000000000000119'],
+    says: 'attach refused, retriable',
+    attach: attemptError('processing_error', 'The card could not be attached just now: try again.', true),
+  },
+  refund_fail: { numbers: ['4000000000005126'], says: 'approved; a refund is pending, then failed', refundFails: 'expired_or_canceled_card' },
+} as const satisfies Record<string, TestCard>;
+
+/** The name of a test card's behaviour: what a tokenised card keeps (CardSummary.outcome). */
+export type CardOutcome = keyof typeof TEST_CARDS;
+
+const BY_NUMBER = new Map<string, CardOutcome>(Object.entries(TEST_CARDS).flatMap(([outcome, card]) => card.numbers.map((n) => [n, outcome as CardOutcome] as const)));
+
+/** The behaviour of a card number (digits only): its row, or `approve` for every other Luhn-valid number. */
+export const outcomeOf = (digits: string): CardOutcome => BY_NUMBER.get(digits) ?? 'approve';
+
+/** The number the wallet test sheet's choice stands for (the sheet never sees it). */
+export function walletTestCard(choice: WalletTestCardChoice): string {
+  const [outcome, card] = Object.entries(TEST_CARDS as Record<string, TestCard>).find(([, card]) => card.wallet === choice)!;
+  return outcome === 'approve' ? '4242424242424242' : card.numbers[0]!;
+}
 
 /** An authorisation code as acquirers print them: six upper-case letters and digits. */
 export const authorisationCode = () => randomBytes(6).toString('base64url').toUpperCase().replace(/[^A-Z0-9]/g, '7').slice(0, 6);
+
+const rowOf = (card: CardSummary): TestCard => (TEST_CARDS as Record<string, TestCard>)[card.outcome] ?? TEST_CARDS.approve;
+
+/** The test processor: every answer is the card's row of TEST_CARDS. Moves no real money. */
+export const testProcessor: Processor = {
+  attach: (card) => rowOf(card).attach ?? null,
+  authenticate: (card) => (rowOf(card).challenge ? 'challenge' : 'frictionless'),
+  authenticationFailed: attemptError('authentication_failed', 'The shopper failed 3-D Secure authentication.', false),
+  authorise(card) {
+    const decline = rowOf(card).decline;
+    return decline ? { approved: false, error: decline } : { approved: true, authorisationCode: authorisationCode() };
+  },
+  capture() {},
+  void() {},
+  refund: (card) => (rowOf(card).refundFails ? { status: 'pending', settlesIn: PENDING_REFUND_SECONDS } : { status: 'succeeded' }),
+  settleRefund(card) {
+    const reason = rowOf(card).refundFails;
+    return reason ? { status: 'failed', failureReason: reason } : { status: 'succeeded' };
+  },
+};

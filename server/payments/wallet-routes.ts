@@ -7,23 +7,14 @@ import { ownOriginOnly } from '../http/origin-refusals.ts';
 import type { CardTestingLimits } from './card-testing.ts';
 import { sessionAuth, sessionIntentId } from './payment-auth.ts';
 import { ROUTES } from '../../api/routes.ts';
-import type { WalletTestCardChoice } from '../../protocol/runtime/wallet.ts';
+import { walletTestCard } from './test-processor.ts';
 
 /**
- * The wallet test sheet's one route (`iframe-app/wallet-sheet/`): the shopper pressed Approve with
- * one of the test cards "in the wallet", and the service mints a single-use token for that card
- * exactly as tokenise does (the number is fixed here and never leaves the server), marked as a wallet
- * token. The processor then accepts, declines or challenges it as the contract's test card table says.
- */
-export const WALLET_TEST_CARDS: Record<WalletTestCardChoice, string> = {
-  visa: '4242424242424242',
-  challenge: '4000000000003220',
-  declined: '4000000000000002',
-  insufficient: '4000000000009995',
-  attach_fail: '4000000000000127',
-};
-
-/**
+ * The wallet test sheet's routes (`iframe-app/wallet-sheet/`): the shopper pressed Approve with one
+ * of the test cards "in the wallet", and the service mints a single-use token for that card exactly
+ * as tokenise does (the number comes from the test card table, test-processor.ts, and never leaves
+ * the server), marked as a wallet token. The processor then treats it as that test card.
+ *
  * Mounted beside the frames' tokenise route, as guarded: the service's own pages only (`frames_only`),
  * the card-testing limits per address, session and merchant, session auth, idempotency. The sheet
  * reads what it shows (the amount, the currency, the merchant's registered name) from the service,
@@ -50,7 +41,7 @@ export function walletRoutes(services: Services, cardTesting: CardTestingLimits)
   mount(router, 'approveWalletSheet', async ({ ctx, body }) => {
     const merchantId = ctx.state.merchantId!;
     const year = new Date().getUTCFullYear() + 3;
-    const raw = { number: WALLET_TEST_CARDS[body.card], exp_month: '12', exp_year: String(year), cvc: '123', name: `Wallet ${body.wallet.toUpperCase()} test card` };
+    const raw = { number: walletTestCard(body.card), exp_month: '12', exp_year: String(year), cvc: '123', name: `Wallet ${body.wallet.toUpperCase()} test card` };
     const { data } = await payments.tokenise(merchantId, sessionIntentId(ctx, body.payment_intent_id), raw, body.wallet);
     return {
       token: data.cp_card_token,

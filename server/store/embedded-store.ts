@@ -7,7 +7,7 @@ import { pruneExpired } from './expiry.ts';
 import { IndexedCollection, type DeletedCursor } from './indexed-collection.ts';
 import { FolderLock } from './folder-lock.ts';
 import { Mutex } from './mutex.ts';
-import type { Collection, CursorList, IndexSpec, Page, PageQuery, RequestRef, Row, Store, TransactionOptions } from './store.ts';
+import type { Collection, CursorList, IndexSpec, Page, PageQuery, RequestRef, Row, RowFilter, Store, TransactionOptions } from './store.ts';
 
 type Data = LogData;
 
@@ -69,8 +69,8 @@ class EmbeddedCollection<T extends Row> implements Collection<T> {
   delete(id: string): Promise<boolean> {
     return this.#step(() => this.rows.delete(id));
   }
-  page(index: string, key: string, query: PageQuery, cursorList?: CursorList): Promise<Page<T>> {
-    return this.#step(() => this.rows.page(index, key, query, cursorList));
+  page(index: string, key: string, query: PageQuery, cursorList?: CursorList, filter?: RowFilter): Promise<Page<T>> {
+    return this.#step(() => this.rows.page(index, key, query, cursorList, filter));
   }
   all(): Promise<T[]> {
     return this.#step(() => [...this.rows.all()]);

@@ -1,6 +1,6 @@
 import { added, firstOf, lowerBound, removed, replaced, rowsOf, sizeOf, type Bucket } from './ordered-index.ts';
 import { idPosition, isUnpositionedId } from '../identity/ids.ts';
-import { CursorNotFound, type CursorList, type IndexSpec, type Page, type PageQuery, type Row } from './store.ts';
+import { CursorNotFound, rowMatches, type CursorList, type IndexSpec, type Page, type PageQuery, type Row, type RowFilter } from './store.ts';
 
 type Stored<T> = T & { _seq: number };
 
@@ -153,10 +153,10 @@ export class IndexedCollection<T extends Row> {
     return true;
   }
 
-  page(index: string, key: string, query: PageQuery, cursorList?: CursorList): Page<T> {
+  page(index: string, key: string, query: PageQuery, cursorList?: CursorList, filter?: RowFilter): Page<T> {
     // No closures here: a list is the hottest read, and each closure made per call costs (more so under tsx).
     const rows = rowsOf(this.#bucket(index, key));
-    if (query.range !== undefined) return this.#rangePage(rows, query, cursorList ?? { index, key });
+    if (query.range !== undefined || filter !== undefined) return this.#matchingPage(rows, query, cursorList ?? { index, key }, rowMatches(query.range, filter));
     if (query.endingBefore !== undefined) {
       // Objects newer than the cursor, the `limit` closest to it, still listed newest first.
       const start = lowerBound(rows, this.#cursorSeq(cursorList ?? { index, key }, 'ending_before', query.endingBefore) + 1);
@@ -169,21 +169,20 @@ export class IndexedCollection<T extends Row> {
     return { data: rows.slice(start, end).reverse(), hasMore: start > 0 };
   }
 
-  /** A page of only the rows within `query.range`: walked from the cursor, row by row, until the page and one more are found. */
-  #rangePage(rows: readonly Stored<T>[], query: PageQuery, list: CursorList): Page<T> {
-    const { field, gte = -Infinity, lte = Infinity } = query.range!;
-    const within = (row: Stored<T>) => {
-      const value = (row as unknown as Record<string, number>)[field];
-      return value >= gte && value <= lte;
-    };
+  /**
+   * A page of only the rows that match (within `query.range`, meeting a RowFilter): walked from the
+   * cursor, row by row, until the page and one more are found. The list is in memory, so a test per
+   * row costs nanoseconds.
+   */
+  #matchingPage(rows: readonly Stored<T>[], query: PageQuery, list: CursorList, matches: (row: object) => boolean): Page<T> {
     const found: T[] = [];
     if (query.endingBefore !== undefined) {
       for (let i = lowerBound(rows, this.#cursorSeq(list, 'ending_before', query.endingBefore) + 1); i < rows.length && found.length <= query.limit; i++)
-        if (within(rows[i])) found.push(rows[i]);
+        if (matches(rows[i])) found.push(rows[i]);
       return { data: found.slice(0, query.limit).reverse(), hasMore: found.length > query.limit };
     }
     const end = query.startingAfter === undefined ? rows.length : lowerBound(rows, this.#cursorSeq(list, 'starting_after', query.startingAfter));
-    for (let i = end - 1; i >= 0 && found.length <= query.limit; i--) if (within(rows[i])) found.push(rows[i]);
+    for (let i = end - 1; i >= 0 && found.length <= query.limit; i--) if (matches(rows[i])) found.push(rows[i]);
     return { data: found.slice(0, query.limit), hasMore: found.length > query.limit };
   }
 

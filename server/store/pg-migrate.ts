@@ -6,7 +6,8 @@ const MIGRATION_LOCK = 0x637065; // 'cpe'
 
 /**
  * Brings the schema up to date: each migration of pg-schema.ts not yet in schema_migrations runs in a
- * transaction of its own, in version order, under an advisory lock. Returns the versions applied.
+ * transaction of its own, in version order (gaps allowed: a version is applied once, whenever it
+ * arrives), under an advisory lock. Returns the versions applied.
  */
 export async function migrate(pool: pg.Pool): Promise<number[]> {
   const client = await pool.connect();

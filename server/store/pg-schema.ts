@@ -7,6 +7,9 @@
  * start and by `npm run migrate`.
  */
 
+import type { IntentRow } from '../payments/intent-rows.ts';
+import type { RefundRow } from '../payments/refunds.ts';
+
 /** `json` keeps the text as written (key order included); `jsonb` a parsed form. */
 export type ColumnType = 'text' | 'int' | 'bigint' | 'bool' | 'json' | 'jsonb' | 'text[]';
 
@@ -26,6 +29,13 @@ export interface TableDef {
   derived?: Record<string, ColumnType>;
   /** A listed collection: a deleted row whose id carries no position stays a cursor (see the tombstones table). */
   paged?: boolean;
+  /**
+   * Columns whose value never goes down as `seq` goes up (a creation time: the position in an id and
+   * the creation time come from the same clock of the process that made the row). A range on one is
+   * also turned into a range of `seq`, found on the column's own index, so a list page filtered by
+   * it reads only the rows in that range (pg-store.ts #filter). Needs an index on (column, seq).
+   */
+  grows?: string[];
   /** payment_intents: `attempts` is rows of payment_attempts. */
   attempts?: boolean;
   /**
@@ -42,6 +52,9 @@ export interface TableDef {
 }
 
 const t = (type: ColumnType, optional = false): Column => ({ type, ...(optional ? { optional } : {}) });
+
+/** Exactly one column per field of a row type (its optional fields too): a field without a column does not compile. */
+type Columns<R> = { [K in keyof Required<R>]: Column };
 
 export const TABLES: Record<string, TableDef> = {
   users: { table: 'users', columns: { id: t('text'), username: t('text'), created_at: t('bigint') }, indexes: { username: 'username' }, immutable: true },
@@ -128,13 +141,38 @@ export const TABLES: Record<string, TableDef> = {
       opaque_key: t('text'),
       amount_authorised: t('bigint'),
       amount_captured: t('bigint'),
+      amount_refunded: t('bigint'),
       failed_attempts: t('int'),
       cancellation_reason: t('text'),
+      metadata: t('jsonb'),
+      description: t('text'),
       created_at: t('bigint'),
       updated_at: t('bigint'),
-    },
-    indexes: { session: 'session_hash', opaque: 'opaque_key' },
+    } satisfies Columns<Omit<IntentRow, 'attempts'>>,
+    indexes: { session: 'session_hash', opaque: 'opaque_key', merchant: 'merchant_id', status: 'ix_status' },
+    grows: ['created_at'],
     attempts: true,
+  },
+  refunds: {
+    table: 'refunds',
+    columns: {
+      id: t('text'),
+      object: t('text'),
+      merchant_id: t('int'),
+      payment_intent: t('text'),
+      amount: t('bigint'),
+      currency: t('text'),
+      status: t('text'),
+      reason: t('text'),
+      failure_reason: t('text'),
+      metadata: t('jsonb'),
+      settles_at: t('bigint'),
+      created: t('bigint'),
+      updated_at: t('bigint'),
+    } satisfies Columns<RefundRow>,
+    indexes: { merchant: 'merchant_id', intent: 'payment_intent', due: 'ix_due' },
+    grows: ['created'],
+    paged: true,
   },
   card_tokens: {
     table: 'card_tokens',
@@ -474,6 +512,50 @@ CREATE INDEX events_owner ON events (owner, seq, id);
 CREATE INDEX events_type ON events (ix_type, seq, id);
 CREATE INDEX events_group ON events (ix_group, seq, id);
 CREATE INDEX events_expiry ON events (ix_expiry, seq);
+`,
+  },
+  {
+    version: 3,
+    name: 'refunds, intent metadata and description, intent list indexes',
+    sql: `
+-- Refunds (succeeded and pending) never add up to more than was captured, whatever a process does.
+ALTER TABLE payment_intents
+  ADD COLUMN amount_refunded bigint NOT NULL DEFAULT 0,
+  ADD COLUMN metadata jsonb NOT NULL DEFAULT '{}',
+  ADD COLUMN description text,
+  ADD COLUMN ix_status text GENERATED ALWAYS AS (merchant_id::text || ':' || status) STORED,
+  ADD CONSTRAINT payment_intents_refunded_within_captured CHECK (amount_refunded BETWEEN 0 AND amount_captured);
+
+-- GET /v1/payment_intents: newest first per merchant; by one status; by created; by metadata pairs.
+DROP INDEX payment_intents_merchant;
+CREATE INDEX payment_intents_merchant ON payment_intents (merchant_id, seq, id);
+CREATE INDEX payment_intents_status ON payment_intents (ix_status, seq, id);
+-- A created range becomes a range of seq (see TableDef.grows), found on this index.
+CREATE INDEX payment_intents_created ON payment_intents (created_at, seq);
+CREATE INDEX payment_intents_metadata ON payment_intents USING gin (metadata jsonb_path_ops);
+
+-- settles_at: when a pending refund's outcome is due (the refund settlement job reads ix_due).
+CREATE TABLE refunds (
+  id text COLLATE "C" PRIMARY KEY,
+  object text NOT NULL DEFAULT 'refund',
+  merchant_id integer NOT NULL REFERENCES merchants (merchant_id),
+  payment_intent text NOT NULL REFERENCES payment_intents (id),
+  amount bigint NOT NULL CHECK (amount > 0),
+  currency text NOT NULL,
+  status text NOT NULL CHECK (status IN ('pending', 'succeeded', 'failed')),
+  reason text,
+  failure_reason text,
+  metadata jsonb NOT NULL DEFAULT '{}',
+  settles_at bigint,
+  created bigint NOT NULL,
+  updated_at bigint NOT NULL,
+  seq bigint NOT NULL DEFAULT nextval('cpe_seq'),
+  ix_due text GENERATED ALWAYS AS (CASE WHEN status = 'pending' THEN 'pending' END) STORED
+);
+CREATE INDEX refunds_merchant ON refunds (merchant_id, seq, id);
+CREATE INDEX refunds_intent ON refunds (payment_intent, seq, id);
+CREATE INDEX refunds_created ON refunds (created, seq);
+CREATE INDEX refunds_due ON refunds (ix_due, seq) WHERE ix_due IS NOT NULL;
 `,
   },
   {

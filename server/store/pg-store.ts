@@ -4,7 +4,7 @@ import { ApiError } from '../http/api-error.ts';
 import { migrate } from './pg-migrate.ts';
 import { ATTEMPT_COLUMNS, TABLES, type Column, type TableDef } from './pg-schema.ts';
 import { idPosition, isUnpositionedId } from '../identity/ids.ts';
-import { CursorNotFound, type Collection, type CursorList, type IndexSpec, type Page, type PageQuery, type RateBuckets, type RequestRef, type Row, type Store, type TransactionOptions } from './store.ts';
+import { CursorNotFound, type Collection, type CursorList, type IndexSpec, type Page, type PageQuery, type RateBuckets, type RequestRef, type Row, type RowFilter, type Store, type TransactionOptions } from './store.ts';
 
 const HOUR = 3600;
 
@@ -454,46 +454,62 @@ class PgCollection<T extends Row> implements Collection<T> {
     return true;
   }
 
-  async page(index: string, key: string, query: PageQuery, cursorList?: CursorList): Promise<Page<T>> {
+  async page(index: string, key: string, query: PageQuery, cursorList?: CursorList, filter?: RowFilter): Promise<Page<T>> {
     const column = this.#index(index);
     const limit = query.limit;
     const list = cursorList ?? { index, key };
-    // The range's bounds, as extra conditions after the first four parameters ($5, $6).
-    let range = '';
-    const bounds: number[] = [];
-    if (query.range) {
-      const { field, gte, lte } = query.range;
-      if (!(field in this.def.columns)) throw new Error(`${this.name}.${field} is no column: a range needs one`);
-      for (const [bound, op] of [[gte, '>='], [lte, '<=']] as const)
-        if (bound !== undefined) {
-          bounds.push(bound);
-          range += ` AND t.${quote(field)} ${op} $${4 + bounds.length}`;
-        }
+    const values: unknown[] = [key];
+    const where = [`${column} = $1`, ...this.#filter(query.range, filter, values)];
+    const older = query.endingBefore === undefined;
+    const cursorId = older ? query.startingAfter : query.endingBefore;
+    if (cursorId !== undefined) {
+      const cursor = await this.#cursor(list, older ? 'starting_after' : 'ending_before', cursorId);
+      values.push(cursor.seq, cursor.id);
+      where.push(`(t.seq, t.id) ${older ? '<' : '>'} ($${values.length - 1}, $${values.length})`);
     }
-    if (query.endingBefore !== undefined) {
-      const cursor = await this.#cursor(list, 'ending_before', query.endingBefore);
-      const { rows } = await this.store.query(`${this.#select} WHERE ${column} = $1 AND (t.seq, t.id) > ($2, $3)${range} ORDER BY t.seq ASC, t.id ASC LIMIT $4`, [
-        key,
-        cursor.seq,
-        cursor.id,
-        limit + 1,
-        ...bounds,
-      ]);
-      return { data: rows.slice(0, limit).map((r) => this.#row(r)).reverse(), hasMore: rows.length > limit };
+    values.push(limit + 1);
+    const order = older ? 'DESC' : 'ASC';
+    const { rows } = await this.store.query(`${this.#select} WHERE ${where.join(' AND ')} ORDER BY t.seq ${order}, t.id ${order} LIMIT $${values.length}`, values);
+    const data = rows.slice(0, limit).map((r) => this.#row(r));
+    return { data: older ? data : data.reverse(), hasMore: rows.length > limit };
+  }
+
+  /** A page's range and RowFilter as conditions of a WHERE, their values appended to `values` (fields must be columns). */
+  #filter(range: PageQuery['range'], filter: RowFilter | undefined, values: unknown[]): string[] {
+    const field = (name: string) => {
+      if (!(name in this.def.columns)) throw new Error(`${this.name}.${name} is not a column to filter on`);
+      return `t.${quote(name)}`;
+    };
+    const param = (value: unknown) => `$${values.push(value)}`;
+    return [
+      ...this.#range(range, field, param),
+      ...Object.entries(filter?.oneOf ?? {}).map(([name, oneOf]) => `${field(name)} = ANY(${param(oneOf)}::text[])`),
+      // jsonb containment: served by the column's GIN index (jsonb_path_ops), see pg-schema.ts.
+      ...Object.entries(filter?.holds ?? {}).map(([name, pairs]) => `${field(name)} @> ${param(JSON.stringify(pairs))}::jsonb`),
+    ];
+  }
+
+  /**
+   * A range's conditions. On a column that grows with seq (TableDef.grows: a creation time), the
+   * first and last rows of the range by (column, seq) also bound seq, so the page reads only that
+   * stretch of its list, newest first, however far back the range lies.
+   */
+  #range(range: PageQuery['range'], field: (name: string) => string, param: (value: unknown) => string): string[] {
+    if (!range) return [];
+    const conditions: string[] = [];
+    const column = quote(range.field);
+    const grows = this.def.grows?.includes(range.field);
+    if (range.gte !== undefined) {
+      const from = param(range.gte);
+      conditions.push(`${field(range.field)} >= ${from}`);
+      if (grows) conditions.push(`t.seq >= coalesce((SELECT s.seq FROM ${this.def.table} s WHERE s.${column} >= ${from} ORDER BY s.${column}, s.seq LIMIT 1), 9223372036854775807)`);
     }
-    // No cursor: the one past every place (the id part of the pair compares after any real id).
-    const cursor = query.startingAfter === undefined ? { seq: Number.MAX_SAFE_INTEGER, id: '' } : await this.#cursor(list, 'starting_after', query.startingAfter);
-    const { rows } =
-      query.startingAfter === undefined && !range
-        ? await this.store.query(`${this.#select} WHERE ${column} = $1 ORDER BY t.seq DESC, t.id DESC LIMIT $2`, [key, limit + 1])
-        : await this.store.query(`${this.#select} WHERE ${column} = $1 AND (t.seq, t.id) < ($2, $3)${range} ORDER BY t.seq DESC, t.id DESC LIMIT $4`, [
-            key,
-            cursor.seq,
-            cursor.id,
-            limit + 1,
-            ...bounds,
-          ]);
-    return { data: rows.slice(0, limit).map((r) => this.#row(r)), hasMore: rows.length > limit };
+    if (range.lte !== undefined) {
+      const to = param(range.lte);
+      conditions.push(`${field(range.field)} <= ${to}`);
+      if (grows) conditions.push(`t.seq <= coalesce((SELECT s.seq FROM ${this.def.table} s WHERE s.${column} <= ${to} ORDER BY s.${column} DESC, s.seq DESC LIMIT 1), -1)`);
+    }
+    return conditions;
   }
 
   /**

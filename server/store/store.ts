@@ -55,13 +55,45 @@ export interface Collection<T extends Row> {
    * same list: of the same index key, or of `cursorList` (an index and key) when given. Throws
    * CursorNotFound otherwise. Rows whose id carries no position come first, in insertion order.
    * (An engine shared by several processes, whose ids may share a position, orders by position and
-   * then id, and compares a cursor as that pair.)
+   * then id, and compares a cursor as that pair.) With `filter`, only the list's rows that meet it.
    */
-  page(index: string, key: string, query: PageQuery, cursorList?: CursorList): Promise<Page<T>>;
+  page(index: string, key: string, query: PageQuery, cursorList?: CursorList, filter?: RowFilter): Promise<Page<T>>;
   /** Every row, oldest first (for maintenance, tests and copying a store). */
   all(): Promise<T[]>;
   /** Deletes every row whose `expiry` index hour (see expiry.ts) has wholly passed by `now`; how many. */
   deleteExpired(now: number): Promise<number>;
+}
+
+/**
+ * Conditions every row of a filtered page meets beside its list's key and its range (PageQuery.range)
+ * (all of them: AND), stated as
+ * data so that each engine evaluates them where its data lives: the embedded one on the rows of the
+ * list in memory, PostgreSQL in the query's WHERE on its own indexes (pg-schema.ts). The page still
+ * holds `limit` matching rows, and its cursors are the list's.
+ */
+export interface RowFilter {
+  /** The field's value is one of these. */
+  oneOf?: Record<string, readonly string[]>;
+  /** The field is an object holding each of these key/value pairs (metadata). */
+  holds?: Record<string, Readonly<Record<string, string>>>;
+}
+
+/** A page's range and RowFilter as a predicate over a row (the embedded engine's way). */
+export function rowMatches(range: PageQuery['range'], filter: RowFilter = {}): (row: object) => boolean {
+  const checks: ((row: Record<string, unknown>) => boolean)[] = [];
+  if (range) {
+    const { field, gte = -Infinity, lte = Infinity } = range;
+    checks.push((row) => (row[field] as number) >= gte && (row[field] as number) <= lte);
+  }
+  for (const [field, values] of Object.entries(filter.oneOf ?? {})) checks.push((row) => values.includes(row[field] as string));
+  for (const [field, pairs] of Object.entries(filter.holds ?? {})) {
+    const entries = Object.entries(pairs);
+    checks.push((row) => {
+      const held = row[field] as Record<string, string> | undefined;
+      return held !== undefined && held !== null && entries.every(([key, value]) => Object.hasOwn(held, key) && held[key] === value);
+    });
+  }
+  return (row) => checks.every((check) => check(row as Record<string, unknown>));
 }
 
 /** The list a cursor without a position must belong to: an index and one of its keys. */

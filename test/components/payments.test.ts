@@ -5,8 +5,17 @@ import type { MiddlewareRoutes } from '../../protocol/schemas/elements-options.t
 import { fakeFetch, fakeSession, messagesHandled, recordEvents, rejected } from './helpers.ts';
 
 const SERVICE = 'https://service.example';
-const attached = { paymentIntentId: 'pi_fake', status: 'requires_customer_confirmation', error: null };
-const confirmed = { paymentIntentId: 'pi_fake', status: 'requires_authorisation', challenge: null, three_ds: 'frictionless' };
+// Whole answers, as the service gives them: the SDK checks each against the protocol's schema.
+const attached = {
+  paymentIntentId: 'pi_fake',
+  status: 'requires_customer_confirmation',
+  attempt_id: 'att_fake',
+  three_ds_transaction_id: 'tx_1',
+  payment_method: { scheme: 'visa', last4: '4242', expiry_month: 12, expiry_year: 2040 },
+  stored_card: null,
+  error: null,
+};
+const confirmed = { paymentIntentId: 'pi_fake', status: 'requires_authorisation', three_ds_transaction_id: 'tx_1', challenge: null, three_ds: 'frictionless' };
 const authorised = { paymentIntentId: 'pi_fake', status: 'succeeded', authorised: true };
 
 /** A card element (not mounted: attach, confirm and authorise need no frame) in the page, its requests going to `stub`. */

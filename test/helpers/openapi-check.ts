@@ -8,10 +8,14 @@ const BASE = 'https://cpe.invalid/openapi.json';
 let doc: Json | undefined;
 let ajv: Ajv2020 | undefined;
 
-/** Matches a concrete path to its OpenAPI template (`/v1/contacts/ctc_1` → `/v1/contacts/{id}`). */
+/**
+ * Matches a concrete path to its OpenAPI template (`/v1/contacts/ctc_1` → `/v1/contacts/{id}`); a
+ * template without parameters wins, as OpenAPI says (`/v1/payment_intents/attach` is not `…/{id}`).
+ */
 function templateOf(paths: Json, method: string, path: string): string | undefined {
   const bare = path.split('?')[0];
-  return Object.keys(paths).find((template) => {
+  const parameters = (template: string) => (template.match(/\{/g) ?? []).length;
+  return Object.keys(paths).sort((a, b) => parameters(a) - parameters(b)).find((template) => {
     if (!paths[template][method]) return false;
     const pattern = new RegExp(`^${template.replace(/\{\w+\}/g, '[^/]+')}$`);
     return pattern.test(bare);

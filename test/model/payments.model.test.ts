@@ -9,7 +9,8 @@ import { scaled } from '../../testkit/time.ts';
 /**
  * Model-based test of the payments API through the merchant's backend routes: random sequences of
  * create, tokenise (POST /v1/tokens) and attach, confirm, authorise (also raced), capture (full or
- * partial), cancel, verify, idempotent repeats raced on one key, clean restarts, kill -9 after an
+ * partial), cancel, verify, refunds (partial, full, too large, raced, and kill -9 while refunds are
+ * in flight), idempotent repeats raced on one key, clean restarts, kill -9 after an
  * answer and kill -9 while creates are in flight, each answer checked against a small reference
  * model of the README's state list and card-testing lock (written here independently of the
  * service's transition table), and every intent compared after each restart and at the end, with
@@ -59,6 +60,8 @@ interface MIntent {
   attempts: number;
   /** The card of the current attempt. */
   card: Card | null;
+  /** Refunded so far (every refund here succeeds at once: no refund-failure card in these runs). */
+  refunded: number;
   /** The events its changes must have made, oldest first (types without `payment_intent.`). */
   events: string[];
 }
@@ -74,6 +77,7 @@ const newIntent = (id: string, amount: number, autoCapture: boolean): MIntent =>
   authorised: null,
   attempts: 0,
   card: null,
+  refunded: 0,
   events: ['created'],
 });
 
@@ -125,11 +129,32 @@ async function checkIntent(r: Real, intent: MIntent, events: Map<string, Record<
       failed_attempts: body.failed_attempts,
       attempts: body.attempts.length,
       locked: body.cancellation_reason === 'too_many_failed_attempts',
+      amount_refunded: body.amount_refunded,
     },
-    { status: intent.status, amount_captured: intent.captured, amount_authorised: intent.authorised, failed_attempts: intent.failed, attempts: intent.attempts, locked: intent.locked },
+    { status: intent.status, amount_captured: intent.captured, amount_authorised: intent.authorised, failed_attempts: intent.failed, attempts: intent.attempts, locked: intent.locked, amount_refunded: intent.refunded },
     `intent ${intent.id}`,
   );
+  await checkRefunds(r, intent.id, body.amount_refunded, body.amount_captured, events);
   assert.deepEqual(checkChain(intent.id, events.get(intent.id), body), intent.events.map((type) => `payment_intent.${type}`), `the events of ${intent.id}`);
+}
+
+/**
+ * The refunds stored for an intent add up to its amount_refunded, never more than it captured; each
+ * has its events: refund.created, then refund.succeeded (the model's refunds succeed at once), both
+ * holding the refund as the API answers it.
+ */
+async function checkRefunds(r: Real, id: string, refunded: number, captured: number, events: Map<string, Record<string, any>[]>) {
+  const list = await r.svc.api('GET', `/v1/refunds?payment_intent=${id}&limit=100`, { token: licence(r) });
+  expectStatus(list, 200, `refunds of ${id}`);
+  const sum = list.body.data.filter((f: { status: string }) => f.status !== 'failed').reduce((n: number, f: { amount: number }) => n + f.amount, 0);
+  assert.equal(sum, refunded, `the refunds of ${id} add up to its amount_refunded`);
+  assert.ok(refunded <= captured, `${id}: refunded ${refunded} > captured ${captured}`);
+  for (const refund of list.body.data) {
+    const chain = events.get(refund.id) ?? [];
+    assert.deepEqual(chain.map((e) => e.type), ['refund.created', 'refund.succeeded'], `the events of ${refund.id}`);
+    for (const event of chain) assert.deepEqual(event.data.object, refund, `${event.type} of ${refund.id} holds it as answered`);
+    settled.add(refund.id);
+  }
 }
 
 async function checkAll(m: Model, r: Real) {
@@ -289,6 +314,68 @@ class Cancel implements Cmd {
   toString = () => `Cancel(${this.i})`;
 }
 
+/**
+ * `copies` refunds of one amount at once (a share of what was captured, or none: all that remains).
+ * Only a succeeded intent refunds; the refunds that fit what remains pass, one after another,
+ * whatever their order; the others are amount_too_large (or charge_already_refunded).
+ */
+class Refund implements Cmd {
+  constructor(readonly i: number, readonly part: number | null, readonly copies: number) {}
+  check = hasIntents;
+  async run(m: Model, r: Real) {
+    const intent = pick(m.intents, this.i);
+    const amount = this.part === null ? undefined : Math.max(1, Math.floor((Math.max(intent.captured, 1) * this.part) / 100));
+    const answers = await Promise.all(Array.from({ length: this.copies }, () => r.svc.api('POST', '/v1/refunds', { token: licence(r), json: { payment_intent: intent.id, ...(amount === undefined ? {} : { amount }) } })));
+    if (intent.status !== 'succeeded') {
+      for (const res of answers) refused(res, intent, `refund in ${intent.status}`);
+      return;
+    }
+    let expectedOk = 0;
+    for (let n = 0, left = intent.captured - intent.refunded; n < this.copies; n++) {
+      const take = amount ?? left;
+      if (take > 0 && take <= left) {
+        expectedOk++;
+        left -= take;
+      }
+    }
+    const ok = answers.filter((a) => a.status === 200);
+    assert.equal(ok.length, expectedOk, `${this.copies} refunds of ${amount ?? 'the rest'} with ${intent.captured - intent.refunded} left: ${answers.map((a) => a.status)}`);
+    for (const res of answers.filter((a) => a.status !== 200)) {
+      expectStatus(res, 400, 'a refund above what remains');
+      assert.ok(['amount_too_large', 'charge_already_refunded'].includes(res.body.error.code), res.body.error.code);
+    }
+    for (const res of ok) {
+      assert.equal(res.body.status, 'succeeded');
+      intent.refunded += res.body.amount;
+      intent.events.push('updated'); // its amount_refunded
+    }
+  }
+  toString = () => `Refund(${this.i}, ${this.part === null ? 'the rest' : `${this.part}%`}, ×${this.copies})`;
+}
+
+/** kill -9 while refunds are in flight: the acknowledged ones stay; whatever else committed, never more than was captured. */
+class KillDuringRefunds implements Cmd {
+  constructor(readonly i: number, readonly count: number) {}
+  check = (m: Readonly<Model>) => m.restarts < MAX_RESTARTS_PER_RUN && m.intents.some((i) => i.status === 'succeeded' && i.captured > i.refunded);
+  async run(m: Model, r: Real) {
+    m.restarts++;
+    const paid = m.intents.filter((i) => i.status === 'succeeded' && i.captured > i.refunded);
+    const intent = pick(paid, this.i);
+    const amount = Math.max(1, Math.floor(intent.captured / 3));
+    const settled = await r.svc.killDuring(Array.from({ length: this.count }, () => () => r.svc.api('POST', '/v1/refunds', { token: licence(r), json: { payment_intent: intent.id, amount } })));
+    const acknowledged = settled.filter((s) => s.status === 'fulfilled' && s.value.status === 200).length * amount;
+    const res = await r.svc.api('GET', `/v1/payment_intents/${intent.id}`, { token: licence(r) });
+    const refunded: number = res.body.amount_refunded;
+    assert.ok(refunded >= intent.refunded + acknowledged, `acknowledged refunds survive kill -9: ${refunded} < ${intent.refunded} + ${acknowledged}`);
+    assert.ok(refunded <= intent.captured, `refunded ${refunded} > captured ${intent.captured} after kill -9`);
+    assert.equal((refunded - intent.refunded) % amount, 0, 'whole refunds only');
+    for (let n = 0; n < (refunded - intent.refunded) / amount; n++) intent.events.push('updated');
+    intent.refunded = refunded;
+    await checkAll(m, r);
+  }
+  toString = () => `KillDuringRefunds(${this.i}, ×${this.count})`;
+}
+
 class Verify implements Cmd {
   constructor(readonly i: number) {}
   check = hasIntents;
@@ -369,6 +456,8 @@ const commands = [
   fc.tuple(index, fc.option(fc.integer({ min: 1, max: 100 }), { nil: null })).map(([i, p]) => new Capture(i, p)),
   index.map((i) => new Cancel(i)),
   index.map((i) => new Verify(i)),
+  fc.tuple(index, fc.option(fc.integer({ min: 1, max: 120 }), { nil: null }), fc.integer({ min: 1, max: 4 })).map(([i, p, n]) => new Refund(i, p, n)),
+  fc.tuple(index, fc.integer({ min: 2, max: 6 })).map(([i, n]) => new KillDuringRefunds(i, n)),
   fc.tuple(index, fc.integer({ min: 2, max: 4 }), fc.constantFrom('cancel' as const, 'create' as const)).map(([i, n, op]) => new RaceOneKey(i, n, op)),
   fc.constantFrom('SIGKILL' as const, 'SIGTERM' as const).map((s) => new Restart(s)),
   fc.integer({ min: 2, max: 6 }).map((n) => new KillDuringCreates(n)),

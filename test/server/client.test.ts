@@ -6,6 +6,7 @@ import { after, before, describe, test } from 'node:test';
 import Koa from 'koa';
 import { CpeApiError, CpeClient, cpeMiddleware, cpeNodeHandler, toSession } from '../../client/index.ts';
 import { retryDelayMs } from '../../client/cpe-client.ts';
+import { ROUTES } from '../../api/routes.ts';
 import { startTestService, type TestService } from '../helpers/service.ts';
 import { CARDS, createBody, tokenOf, type Session } from './payments-fixtures.ts';
 
@@ -69,6 +70,33 @@ describe('CpeClient', () => {
       () => client.createPaymentIntent({ ...(createBody(svc) as any), amount: 1 }, { idempotencyKey: 'order-42' }),
       (error: unknown) => error instanceof CpeApiError && error.status === 409,
     );
+  });
+
+  test('refunds, the intent list with filters, and update: typed from the table, queries in brackets as the Stripe API reads them', async () => {
+    const created = await client.createPaymentIntent({ ...(createBody(svc) as any), amount: 1500, metadata: { order: 'client-1', channel: 'api' } });
+    const id = created.paymentIntentId;
+    const token = await tokenOf(svc, sessionOf(created), CARDS.visa);
+    await client.attach({ payment_intent_id: id, token });
+    await client.confirm({ payment_intent_id: id });
+    await client.authorise({ payment_intent_id: id });
+    const refund = await client.createRefund({ payment_intent: id, amount: 500, metadata: { why: 'broken nib' } });
+    assert.deepEqual([refund.status, refund.amount, refund.metadata], ['succeeded', 500, { why: 'broken nib' }]);
+    assert.deepEqual(await client.retrieveRefund(refund.id), refund);
+    assert.deepEqual((await client.listRefunds({ payment_intent: id })).data.map((r) => r.id), [refund.id]);
+    const listed = await client.listPaymentIntents({ status: ['succeeded', 'requires_capture'], metadata: { order: 'client-1' }, created: { gte: 0 }, limit: 5 });
+    assert.deepEqual(listed.data.map((i) => [i.id, i.amount_refunded]), [[id, 500]]);
+    const updated = await client.updatePaymentIntent(id, { metadata: { channel: '' }, description: 'Client test' });
+    assert.deepEqual([updated.metadata, updated.description], [{ order: 'client-1' }, 'Client test']);
+    await assert.rejects(() => client.createRefund({ payment_intent: id, amount: 1001 }), (e: unknown) => e instanceof CpeApiError && e.code === 'amount_too_large' && e.param === 'amount');
+  });
+
+  test("every licence-key operation of the table has a method (the table's name, or without PaymentIntent)", () => {
+    const methods = new Set(Object.getOwnPropertyNames(CpeClient.prototype));
+    const missing = Object.entries(ROUTES)
+      .filter(([, route]) => route.auth === 'licenceKey')
+      .map(([name]) => name)
+      .filter((name) => !methods.has(name) && !methods.has(name.replace('PaymentIntent', '')));
+    assert.deepEqual(missing, []);
   });
 
   test('refuses a public key, and a service that never answers is an error, not a hang', async () => {

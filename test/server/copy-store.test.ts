@@ -58,13 +58,16 @@ describe('copy-store: an embedded data folder into PostgreSQL and back', onPostg
     await svc.api('POST', '/v1/payment_intents/confirm', { token: svc.credentials.licenceKey, json: { payment_intent_id: declined.paymentIntentId } });
     await svc.api('POST', '/v1/payment_intents/authorise', { token: svc.credentials.licenceKey, json: { payment_intent_id: declined.paymentIntentId } });
     await svc.api('POST', '/v1/tokens', { token: svc.credentials.licenceKey, json: { card: { number: '4242424242424242', exp_month: '12', exp_year: '2040', cvc: '123' } } });
+    // A refund with metadata, and the intent's own metadata and description.
+    await svc.api('POST', '/v1/refunds', { token: svc.credentials.licenceKey, json: { payment_intent: challenged.paymentIntentId, amount: 234, metadata: { ticket: 'T-1' } } });
+    await svc.api('POST', `/v1/payment_intents/${declined.paymentIntentId}`, { token: svc.credentials.licenceKey, json: { metadata: { order: 'o-1' }, description: 'Declined' } });
     await svc.close();
 
     const original = await readDataFolder(dir);
     const databaseUrl = await freshTestDatabase();
     const there = copy(dir, databaseUrl);
     for (const name of COLLECTIONS) assert.equal(there[name], Object.keys(original.collections[name] ?? {}).length, `${name} rows copied`);
-    assert.ok(there.payment_intents >= 2 && there.three_ds_challenges === 1 && there.stored_cards === 1 && there.messages === 4 && there.idempotency_keys >= 1);
+    assert.ok(there.refunds === 1 && there.payment_intents >= 2 && there.three_ds_challenges === 1 && there.stored_cards === 1 && there.messages === 4 && there.idempotency_keys >= 1);
 
     // PostgreSQL hands out the very rows the folder holds.
     const inPostgres = await rowsOf({ databaseUrl });

@@ -72,6 +72,13 @@ test('the README test payment passes the validating proxy, form bodies with nest
   const verified = await through('POST', '/v1/payment_intents/verify', backend, [['payment_intent_id', pi.paymentIntentId], ['unmask_fields[0]', 'email']]);
   assert.equal(verified.status, 'success');
   assert.equal(verified.auth.email, 'ada@example.com');
+  // After the authorisation: a partial refund, the refunds, metadata by update, the filtered list.
+  const refund = await through('POST', '/v1/refunds', backend, [['payment_intent', pi.paymentIntentId], ['amount', '500'], ['metadata[reason]', 'broken nib']]);
+  assert.equal(refund.status, 'succeeded');
+  await through('GET', `/v1/refunds?payment_intent=${pi.paymentIntentId}`, backend);
+  await through('POST', `/v1/payment_intents/${pi.paymentIntentId}`, backend, [['metadata[order_id]', '6735'], ['description', 'Two pens']]);
+  const listed = await through('GET', '/v1/payment_intents?status=succeeded&metadata[order_id]=6735&created[gte]=0&limit=3', backend);
+  assert.deepEqual(listed.data.map((i: { id: string }) => i.id), [pi.paymentIntentId]);
 });
 
 test('the proxy is really validating: a request the description refuses is its 422, not the service\'s answer', async () => {

@@ -226,11 +226,18 @@ describe('capture', () => {
     assert.equal(full.body.amount_captured, 1000);
   });
 
+  test('a cancel without a reason has cancellation_reason null (as the Stripe API); an unknown reason is a 400 naming it', async () => {
+    const bare = await backend(svc, 'cancel', { payment_intent_id: (await createIntent(svc)).paymentIntentId });
+    assert.equal(bare.body.cancellation_reason, null);
+    assertError(await backend(svc, 'cancel', { payment_intent_id: (await createIntent(svc)).paymentIntentId, cancellation_reason: 'bored' }), 400, 'cancellation_reason');
+  });
+
   test('cancel voids an uncaptured authorisation', async () => {
     const id = await deferred();
-    const c = await backend(svc, 'cancel', { payment_intent_id: id });
+    const c = await backend(svc, 'cancel', { payment_intent_id: id, cancellation_reason: 'abandoned' });
     assert.equal(c.body.status, 'cancelled');
-    assert.equal(c.body.cancellation_reason, 'requested');
+    assert.equal(c.body.cancellation_reason, 'abandoned');
+    assert.deepEqual([c.body.amount_capturable, c.body.amount_received], [0, 0]);
     assert.equal((await backend(svc, 'verify', { payment_intent_id: id, unmask_fields: [] })).body.status, 'cancelled');
   });
 });

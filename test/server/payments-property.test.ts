@@ -478,7 +478,7 @@ async function runSequence(create: { amount: number; autoCapture?: boolean; moto
           return;
         case 'cancel':
           assert.equal(afterIntent.status, 'cancelled');
-          assert.equal(afterIntent.cancellation_reason, 'requested');
+          assert.equal(afterIntent.cancellation_reason, null);
           return;
       }
     }

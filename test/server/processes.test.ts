@@ -7,6 +7,7 @@ import pg from 'pg';
 import { isListening, spawnNode, startServiceChild, stop, type ServiceChild } from '../../testkit/processes.ts';
 import { freshTestDatabase } from '../../testkit/postgres.ts';
 import { tempDataDir } from '../../testkit/data-folder.ts';
+import { waitFor } from '../../testkit/wait.ts';
 import { MIGRATIONS } from '../../server/store/pg-schema.ts';
 import { testEngine } from '../helpers/service.ts';
 import { scaled } from '../../testkit/time.ts';
@@ -52,11 +53,11 @@ async function call(base: string, method: string, path: string, auth: string, bo
 const card = (number: string) => ({ number, exp_month: '12', exp_year: String(new Date().getUTCFullYear() + 2), cvc: '123', name: 'Ada Lovelace' });
 
 /** An intent ready to authorise (frictionless card), made through `base`. */
-async function readyIntent(base: string, key: string, merchantId: number, autoCapture = true) {
+async function readyIntent(base: string, key: string, merchantId: number, autoCapture = true, number = '4242424242424242') {
   const intent = await call(base, 'POST', '/v1/payment_intents', key, { merchantid: merchantId, amount: 1999, currency: 'EUR', identifier: `order-${Math.random()}`, autoCapture });
   assert.equal(intent.status, 200, JSON.stringify(intent.body));
   const id = intent.body.paymentIntentId as string;
-  const token = await call(base, 'POST', '/v1/tokens', key, { card: card('4242424242424242') });
+  const token = await call(base, 'POST', '/v1/tokens', key, { card: card(number) });
   assert.equal(token.status, 200, JSON.stringify(token.body));
   assert.equal((await call(base, 'POST', '/v1/payment_intents/attach', key, { payment_intent_id: id, token: token.body.data.cp_card_token })).status, 200);
   assert.equal((await call(base, 'POST', '/v1/payment_intents/confirm', key, { payment_intent_id: id })).status, 200);
@@ -138,6 +139,51 @@ describe('several processes on one PostgreSQL database', onPostgres, () => {
       const { rows } = await pool.query(`SELECT count(*)::int AS n FROM payment_attempts WHERE intent_id = $1 AND outcome = 'authorised'`, [id]);
       assert.equal(rows[0].n, 1);
     }
+  });
+
+  test('refunds raced through three processes never add up to more than was captured', async () => {
+    const { a, b, dir, databaseUrl, pool } = await twoServices();
+    const c = await startServiceChild(root, dir, { ...QUIET, CPE_DATABASE_URL: databaseUrl });
+    running.push(c);
+    const { licenceKey, merchantId } = a.credentials;
+    const bases = [a.url, b.url, c.url];
+    for (let round = 0; round < 4; round++) {
+      const id = await readyIntent(a.url, licenceKey, merchantId);
+      assert.equal((await call(b.url, 'POST', '/v1/payment_intents/authorise', licenceKey, { payment_intent_id: id })).body.status, 'succeeded');
+      // 1999 captured: refunds of 97 + round fit 1999 / (97 + round) times, whichever process takes each.
+      const amount = 97 + round;
+      const answers = await Promise.all(Array.from({ length: 30 }, (_, i) => call(bases[i % 3], 'POST', '/v1/refunds', licenceKey, { payment_intent: id, amount })));
+      const ok = answers.filter((r) => r.status === 200);
+      assert.equal(ok.length, Math.floor(1999 / amount), answers.map((r) => `${r.status} ${r.body.error?.code ?? ''}`).join(', '));
+      for (const refused of answers.filter((r) => r.status !== 200)) assert.ok(['amount_too_large', 'lock_timeout'].includes(refused.body.error?.code), JSON.stringify(refused.body));
+      const { rows } = await pool.query(`SELECT (SELECT sum(amount)::int FROM refunds WHERE payment_intent = $1) AS refunded, amount_refunded::int, amount_captured::int FROM payment_intents WHERE id = $1`, [id]);
+      assert.equal(rows[0].refunded, ok.length * amount, 'the refunds stored are the ones answered 200');
+      assert.equal(rows[0].amount_refunded, rows[0].refunded);
+      assert.ok(rows[0].refunded <= rows[0].amount_captured);
+    }
+  });
+
+  test('a pending refund settles after kill -9 of the process that made it, once, by a process still running', async () => {
+    const { a, b, pool } = await twoServices();
+    const { licenceKey, merchantId } = a.credentials;
+    const id = await readyIntent(a.url, licenceKey, merchantId, true, '4000000000005126');
+    await call(a.url, 'POST', '/v1/payment_intents/authorise', licenceKey, { payment_intent_id: id });
+    const pending = await call(a.url, 'POST', '/v1/refunds', licenceKey, { payment_intent: id, amount: 999 });
+    assert.equal(pending.body.status, 'pending');
+    a.proc.kill('SIGKILL');
+    // The job of process b finds it due (a few seconds on the service's clock) and asks the processor.
+    const refund = await waitFor(
+      'the pending refund to settle through process b',
+      async () => {
+        const read = (await call(b.url, 'GET', `/v1/refunds/${pending.body.id}`, licenceKey)).body;
+        return read.status !== 'pending' && read;
+      },
+      { timeoutMs: 30_000, everyMs: 200 },
+    );
+    assert.deepEqual([refund.status, refund.failure_reason], ['failed', 'expired_or_canceled_card']);
+    assert.equal((await call(b.url, 'GET', `/v1/payment_intents/${id}`, licenceKey)).body.amount_refunded, 0);
+    const { rows } = await pool.query(`SELECT status, settles_at FROM refunds WHERE payment_intent = $1`, [id]);
+    assert.deepEqual(rows, [{ status: 'failed', settles_at: null }]);
   });
 
   test('one rate budget per credential across processes', async () => {

@@ -33,7 +33,18 @@ function setup(middleware: Backend['middleware'] = {}) {
 }
 
 const noChallenge = async () => assert.fail('no challenge expected');
-const ok = { attach: { status: 'requires_confirmation' }, confirm: { status: 'requires_authorisation' } };
+/** Answers as the service gives them (the SDK checks each against the protocol's schema). */
+const attachAnswer = (status: string, error: object | null = null) => ({
+  paymentIntentId: 'pi_1',
+  status,
+  attempt_id: 'att_1',
+  three_ds_transaction_id: 't',
+  payment_method: { scheme: 'visa', last4: '4242', expiry_month: 12, expiry_year: 2040 },
+  stored_card: null,
+  error,
+});
+const confirmAnswer = (status: string, challenge: object | null = null) => ({ paymentIntentId: 'pi_1', status, three_ds_transaction_id: 't', three_ds: challenge ? 'challenge_pending' : 'frictionless', challenge });
+const ok = { attach: attachAnswer('requires_customer_confirmation'), confirm: confirmAnswer('requires_authorisation') };
 
 test('through the service: one idempotency key for attach, confirm and authorise, with the session headers; a new attempt has a new key', async () => {
   const { attempt } = setup();
@@ -76,7 +87,7 @@ test('through middleware routes: only the idempotency key goes, and confirm may 
 
 test('the order rules: no attach without a token, no confirm before attach or after a refused one, no authorise before requires_authorisation', async () => {
   const { attempt, refusals } = setup();
-  answers = { [`${SERVICE}/intent/attach`]: { status: 'requires_payment_method', error: { message: 'Declined for tok_abcdefgh1234', code: 'card_declined', retriable: false } } };
+  answers = { [`${SERVICE}/intent/attach`]: attachAnswer('requires_payment_method', { type: 'card_error', message: 'Declined for tok_abcdefgh1234', code: 'card_declined', retriable: false }) };
   assert.throws(() => attempt.checkAttach('walletB.attach', {}, 'no payment data yet'), (e: SdkError) => e.code === 'invalid_state' && e.message === 'walletB.attach: no payment data yet');
   assert.throws(() => attempt.checkConfirm('cardElement.confirm', {}), /^SdkError: cardElement\.confirm: call attach\(\) first$/);
   attempt.checkAttach('cardElement.attach', { token: 'tok_given' }, 'no token');
@@ -112,7 +123,7 @@ test('a challenge: completed may authorise, failed may not, cancelled keeps the 
     [undefined, 'requires_customer_authentication', false],
   ] as const) {
     const { attempt } = setup();
-    answers = { [`${SERVICE}/intent/attach`]: ok.attach, [`${SERVICE}/intent/confirm`]: { status: 'requires_customer_authentication', challenge: { url: '/challenge', transaction_id: 't' } } };
+    answers = { [`${SERVICE}/intent/attach`]: ok.attach, [`${SERVICE}/intent/confirm`]: confirmAnswer('requires_customer_authentication', { url: '/challenge', transaction_id: 't' }) };
     attempt.start('tok_x');
     await attempt.attach({}, 'pi_1');
     const answer = await attempt.confirm({}, async () => (attempt.challenged(outcome, 'pi_1'), outcome));
@@ -126,12 +137,12 @@ test('a challenge: completed may authorise, failed may not, cancelled keeps the 
 
 test('autoHandle3DS: false leaves the challenge to the caller; a dead end is refused', async () => {
   const { attempt, refusals } = setup();
-  answers = { [`${SERVICE}/intent/attach`]: ok.attach, [`${SERVICE}/intent/confirm`]: { status: 'requires_customer_authentication', challenge: { url: '/c', transaction_id: 't' } } };
+  answers = { [`${SERVICE}/intent/attach`]: ok.attach, [`${SERVICE}/intent/confirm`]: confirmAnswer('requires_customer_authentication', { url: '/c', transaction_id: 't' }) };
   attempt.start('tok_x');
   await attempt.attach({}, 'pi_1');
   assert.equal((await attempt.confirm({ autoHandle3DS: false }, noChallenge)).status, 'requires_customer_authentication');
   assert.deepEqual(refusals, []);
-  answers[`${SERVICE}/intent/confirm`] = { status: 'failed' };
+  answers[`${SERVICE}/intent/confirm`] = confirmAnswer('failed');
   await attempt.confirm({}, noChallenge);
   assert.deepEqual(refusals, [{ message: 'Cannot proceed to authorisation (failed).', code: 'confirm_failed', operation: 'confirm' }]);
 });
@@ -151,4 +162,20 @@ test('authorise: a non-object payload goes as `payload`; verify posts to middlew
   assert.deepEqual(refusals, [{ message: 'The payment was not authorised.', code: 'not_authorised', operation: 'authorise' }]);
   await attempt.authorise({ endpoint: `${SERVICE}/intent/authorise` }, true);
   assert.equal(sent[4]!.headers[SESSION_TOKEN_HEADER], 'cpe_st_secret1');
+});
+
+test('an answer of another shape is refused as invalid_response, naming the route and the field, before anything goes on', async () => {
+  const { attempt } = setup({ attach: '/mw/attach' });
+  answers = { '/mw/attach': { ...attachAnswer('requires_customer_confirmation'), status: 'paid', payment_method: 'visa tok_abcdefgh1234' } };
+  attempt.start('tok_x');
+  await assert.rejects(
+    () => attempt.attach({}, 'pi_1'),
+    (e: SdkError) => e.code === 'invalid_response' && /^\/mw\/attach answered a body that is not an attach answer: field "status" must be one of open, /.test(e.message) && /field "payment_method"/.test(e.message) && !e.message.includes('tok_abcdefgh'),
+  );
+  const { attempt: direct } = setup();
+  answers = { [`${SERVICE}/intent/attach`]: ok.attach, [`${SERVICE}/intent/confirm`]: ok.confirm, '/api/authorise': { authorised: 'yes' } };
+  direct.start('tok_x');
+  await direct.attach({}, 'pi_1');
+  await direct.confirm({}, noChallenge);
+  await assert.rejects(() => direct.authorise({ endpoint: '/api/authorise' }), (e: SdkError) => e.code === 'invalid_response' && /field "authorised" must be true or false/.test(e.message));
 });
