@@ -1,5 +1,7 @@
 import { z } from 'zod';
-import { formInt, idString, listQuery, text } from './form-values.ts';
+import { CreatedFilter, formInt, listQuery } from './form-values.ts';
+import { CANCELLATION_REASONS, MAX_AMOUNT } from './payments.ts';
+import { IntentStatus } from '../protocol/schemas/intent.ts';
 
 /**
  * The dashboard's own endpoints (`/dashboard/api/…`, server/dashboard/): what its pages send and get.
@@ -63,24 +65,20 @@ export interface ListPage<T> {
 }
 
 /** A capture from the dashboard: the whole authorised amount unless `amount` (minor units). */
-export const CaptureBody = z.strictObject({ amount: z.int().min(1).optional() });
-/** A cancel from the dashboard (Stripe's Dashboard asks for an optional reason). */
-export const CancelBody = z.strictObject({});
-/** A refund from the dashboard: the whole refundable amount unless `amount`. */
-export const RefundBody = z.strictObject({
-  amount: z.int().min(1).optional(),
-  reason: z.enum(['duplicate', 'fraudulent', 'requested_by_customer']).optional(),
-});
-/** Metadata as the dashboard edits it: the whole set (an empty value removes a key). */
-export const MetadataBody = z.strictObject({ metadata: z.record(z.string().min(1).max(40), z.string().max(500)) });
+export const CaptureBody = z.strictObject({ amount: formInt(1, MAX_AMOUNT).optional() });
+/** A cancel from the dashboard, with Stripe's optional reason. */
+export const CancelBody = z.strictObject({ cancellation_reason: z.enum(CANCELLATION_REASONS).optional() });
 
-export const WebhookEndpointBody = z.strictObject({
-  url: z.string().url().max(2048).optional(),
-  enabled_events: z.array(z.string().min(1).max(100)).min(1).max(100).optional(),
-  disabled: z.boolean().optional(),
-  description: text(500).optional(),
+/**
+ * The Payments page's list: the API list's status and created filters, and `q`, the search box:
+ * an id (`pi_…`), metadata as `key:value`, or else your reference (the intent's identifier).
+ */
+export const PaymentsQuery = z.strictObject({
+  ...listQuery,
+  status: z.optional(IntentStatus),
+  created: CreatedFilter.optional(),
+  q: z.string().trim().max(500).optional(),
 });
-export const RetryBody = z.strictObject({ endpoint: idString });
 
 /** The viewer's time zone, as Date.getTimezoneOffset() gives it (minutes behind UTC), for the days of the charts. */
 export const HomeQuery = z.strictObject({ tz_offset: formInt(-14 * 60, 14 * 60).optional() });

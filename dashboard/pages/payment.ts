@@ -110,6 +110,11 @@ export class PaymentPage extends DashPage {
     );
   }
 
+  #cancel(intent: PaymentIntentView): void {
+    const reason = this.querySelector<HTMLSelectElement>('#cancel-reason')!.value;
+    void this.#run('cancel', () => api(`/payment_intents/${intent.id}/cancel`, { method: 'POST', body: reason ? { cancellation_reason: reason } : {} }), 'Payment cancelled');
+  }
+
   #saveMetadata(intent: PaymentIntentView): void {
     const metadata: Record<string, string> = {};
     // A key the dialog removed is sent empty: the API removes it, as Stripe's metadata does.
@@ -141,8 +146,18 @@ export class PaymentPage extends DashPage {
     ${dialog({
       id: 'cancel-dialog',
       title: 'Cancel this payment',
-      onSubmit: () => void this.#run('cancel', () => api(`/payment_intents/${intent.id}/cancel`, { method: 'POST', body: {} }), 'Payment cancelled'),
+      onSubmit: () => this.#cancel(intent),
       body: html`<p>The payment of ${formatMoney(intent.amount, intent.currency)} is cancelled${intent.status === 'requires_capture' ? ' and its authorisation released' : ''}. This cannot be undone.</p>
+        <label
+          >Reason
+          <select id="cancel-reason">
+            <option value="">None given</option>
+            <option value="requested_by_customer">Requested by the customer</option>
+            <option value="duplicate">Duplicate</option>
+            <option value="fraudulent">Fraudulent</option>
+            <option value="abandoned">Abandoned</option>
+          </select></label
+        >
         ${error}`,
       actions: html`${cancelButton(this, 'cancel-dialog', 'Keep payment')}<button class="danger" type="submit" ?disabled=${this.busy}>Cancel payment</button>`,
     })}

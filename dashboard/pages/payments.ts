@@ -84,8 +84,7 @@ export class PaymentsPage extends DashPage {
     return html`<form class="filters" role="search" aria-label="Filter payments" @submit=${(event: SubmitEvent) => this.#apply(event)}>
       <label
         >Search
-        <input type="search" name="q" .value=${q} placeholder="pi_…, reference or key:value" aria-describedby="search-hint" />
-        <span class="hint" id="search-hint">An id, your reference, or metadata as key:value</span></label
+        <input type="search" name="q" .value=${q} placeholder="pi_…, reference or key:value" aria-describedby="search-hint" /></label
       >
       <label
         >Status
@@ -97,6 +96,7 @@ export class PaymentsPage extends DashPage {
       <label>From <input type="date" name="from" .value=${from} /></label>
       <label>To <input type="date" name="to" .value=${to} /></label>
       <button type="submit">Apply</button>
+      <p class="hint" id="search-hint">Search by a payment's id, your reference, or metadata as key:value.</p>
     </form>`;
   }
 

@@ -1,8 +1,10 @@
 import Router from '@koa/router';
 import type { Middleware } from 'koa';
 import type { z } from 'zod';
-import { CancelBody, CaptureBody, HomeQuery, KeysView, RequestLogQuery, RollKey, SignIn, type RolledKey, type SessionView } from '../../api/dashboard.ts';
+import { CancelBody, CaptureBody, HomeQuery, KeysView, PaymentsQuery, RequestLogQuery, RollKey, SignIn, type RolledKey, type SessionView } from '../../api/dashboard.ts';
 import { EventListQuery } from '../../api/events.ts';
+import { PaymentIntentUpdate } from '../../api/payments.ts';
+import { RefundCreate, type Refund } from '../../api/refunds.ts';
 import { merchantOwner } from '../events/owner.ts';
 import { ApiError, noSuch } from '../http/api-error.ts';
 import type { AppState } from '../http/app-state.ts';
@@ -15,6 +17,7 @@ import type { Services } from '../services.ts';
 import { cookieToken, CSRF_HEADER, dashboardSession, sameOriginActions, sessionCookie, sessionOf, signedOut } from './dashboard-auth.ts';
 import type { RequestRecord } from './request-records.ts';
 import { homeStats } from './home-stats.ts';
+import { searchPayments } from './payments-search.ts';
 import { csrfTokenOf } from './sessions.ts';
 
 /** Sign-in attempts per client address: 10 at once, then one every 6 seconds (10 a minute). */
@@ -127,7 +130,12 @@ export function dashboardRoutes(services: Services, limiter: Middleware<AppState
     ctx.body = await homeStats(services, merchantOf(ctx), tz_offset ?? 0, async () => null);
   });
 
-  // A payment with what its page shows beside it: its events (the timeline) and the verify answer.
+  // Payments: the API's list (cursor pages, filters) and the search box (payments-search.ts).
+  router.get('/payment_intents', async (ctx) => {
+    ctx.body = await searchPayments(payments, merchantOf(ctx), parsed(PaymentsQuery, parseQuery(ctx.querystring)));
+  });
+
+  // A payment with what its page shows beside it: its events (the timeline), refunds and the verify answer.
   router.get('/payment_intents/:id', async (ctx) => {
     const merchantId = merchantOf(ctx);
     const id = ctx.params.id!;
@@ -135,17 +143,35 @@ export function dashboardRoutes(services: Services, limiter: Middleware<AppState
     ctx.body = {
       payment_intent: intent,
       events: await events.forIntent(merchantOwner(merchantId), id),
+      refunds: await allRefunds(merchantId, id),
       verify: await payments.verify(merchantId, id, []),
     };
+  });
+  router.post('/payment_intents/:id', async (ctx) => {
+    ctx.body = await payments.update(merchantOf(ctx), ctx.params.id!, parsed(PaymentIntentUpdate, ctx.request.body));
   });
   router.post('/payment_intents/:id/capture', async (ctx) => {
     const { amount } = parsed(CaptureBody, ctx.request.body);
     ctx.body = await payments.capture(merchantOf(ctx), ctx.params.id!, amount);
   });
   router.post('/payment_intents/:id/cancel', async (ctx) => {
-    parsed(CancelBody, ctx.request.body);
-    ctx.body = await payments.cancel(merchantOf(ctx), ctx.params.id!);
+    const { cancellation_reason } = parsed(CancelBody, ctx.request.body);
+    ctx.body = await payments.cancel(merchantOf(ctx), ctx.params.id!, cancellation_reason ?? null);
   });
+  router.post('/refunds', async (ctx) => {
+    ctx.body = await payments.refund(merchantOf(ctx), parsed(RefundCreate, ctx.request.body));
+  });
+
+  /** An intent's refunds, every page of them (an intent has few: each takes part of its capture). */
+  async function allRefunds(merchantId: number, intentId: string): Promise<Refund[]> {
+    const found: Refund[] = [];
+    for (let after: string | undefined; ; ) {
+      const page = await payments.listRefunds(merchantId, { payment_intent: intentId, limit: 100, ...(after ? { starting_after: after } : {}) });
+      found.push(...page.data);
+      if (!page.has_more) return found;
+      after = page.data.at(-1)!.id;
+    }
+  }
 
   // Events: the merchant's, as GET /v1/events lists them (the same service, the same filters).
   router.get('/events', async (ctx) => {

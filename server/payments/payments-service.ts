@@ -130,11 +130,13 @@ export class PaymentsService {
    * The merchant's intents, newest first. One status reads that status's own list; the other
    * filters are conditions on the merchant's list, which each engine evaluates on its indexes.
    */
-  async list(merchantId: number, query: PaymentIntentListQuery) {
+  async list(merchantId: number, query: PaymentIntentListQuery, search: { identifier?: string } = {}) {
     const merchant = { index: 'merchant', key: String(merchantId) };
     const filter: RowFilter = {};
     const statuses = query.status ? [...new Set(query.status)] : undefined;
     if (statuses && statuses.length > 1) filter.oneOf = { status: statuses };
+    // The dashboard's search by the merchant's own reference (not a filter of the public list).
+    if (search.identifier !== undefined) filter.oneOf = { ...filter.oneOf, identifier: [search.identifier] };
     if (query.metadata) filter.holds = { metadata: query.metadata };
     const conditions = Object.keys(filter).length ? filter : undefined;
     const created = createdBounds(query.created);

@@ -93,4 +93,59 @@ describe('the dashboard\'s payments and events', () => {
     assert.match(again.body.error.message, /cancelled/);
     assert.equal((await dashboard(svc, 'POST', `/payment_intents/${id}/capture`, { login, json: { amount: 'x' } })).body.error.param, 'amount');
   });
+
+  it('lists payments a page at a time by cursor, filtered by status and day, and searches by id, reference and metadata', async () => {
+    const merchant = await svc.services.merchants.create({ origins: [] });
+    const who = await signIn(svc, { licence_key: merchant.licenceKey });
+    const made: string[] = [];
+    for (let i = 0; i < 25; i++) {
+      const r = await svc.api('POST', '/v1/payment_intents', { token: merchant.licenceKey, json: { merchantid: merchant.merchantId, amount: 100 + i, currency: 'GBP', identifier: `ref-${i}`, metadata: { order: String(i % 5) } } });
+      made.unshift(r.body.paymentIntentId);
+    }
+    const first = (await dashboard(svc, 'GET', '/payment_intents?limit=20', { login: who })).body;
+    assert.equal(first.has_more, true);
+    assert.deepEqual(first.data.map((i: { id: string }) => i.id), made.slice(0, 20));
+    const second = (await dashboard(svc, 'GET', `/payment_intents?limit=20&starting_after=${first.data.at(-1).id}`, { login: who })).body;
+    assert.deepEqual(second.data.map((i: { id: string }) => i.id), made.slice(20));
+    const back = (await dashboard(svc, 'GET', `/payment_intents?limit=20&ending_before=${second.data[0].id}`, { login: who })).body;
+    assert.deepEqual(back.data.map((i: { id: string }) => i.id), made.slice(0, 20));
+
+    const search = async (q: string, extra = '') => (await dashboard(svc, 'GET', `/payment_intents?q=${encodeURIComponent(q)}${extra}`, { login: who })).body.data.map((i: { identifier: string }) => i.identifier);
+    assert.deepEqual(await search('ref-7'), ['ref-7']);
+    assert.deepEqual(await search(made[0]!), ['ref-24']);
+    assert.deepEqual(await search('order:3'), ['ref-23', 'ref-18', 'ref-13', 'ref-8', 'ref-3']);
+    assert.deepEqual(await search('nothing-like-it'), []);
+    assert.deepEqual(await search('ref-7', '&status=succeeded'), []);
+    const now = Math.floor(Date.now() / 1000);
+    assert.equal((await dashboard(svc, 'GET', `/payment_intents?limit=100&created[gte]=${now - 600}&created[lte]=${now + 600}`, { login: who })).body.data.length, 25);
+    assert.equal((await dashboard(svc, 'GET', `/payment_intents?created[lte]=${now - 3600}`, { login: who })).body.data.length, 0);
+    assert.equal((await dashboard(svc, 'GET', '/payment_intents?status=nope', { login: who })).body.error.param, 'status');
+    // Another merchant's id is found by nobody else.
+    assert.deepEqual((await dashboard(svc, 'GET', `/payment_intents?q=${made[0]}`, { login })).body.data, []);
+  });
+
+  it('refunds part of a payment, shows the refund and its events on the payment, edits metadata', async () => {
+    const session = await createIntent(svc);
+    const token = await tokenOf(svc, session, CARDS.visa);
+    for (const [op, body] of [['attach', { token }], ['confirm', {}], ['authorise', {}]] as const)
+      assert.equal((await backend(svc, op, { payment_intent_id: session.paymentIntentId, ...body })).status, 200);
+    const id = session.paymentIntentId;
+    const refund = await dashboard(svc, 'POST', '/refunds', { login, json: { payment_intent: id, amount: 500, reason: 'requested_by_customer' } });
+    assert.equal(refund.status, 200, refund.text);
+    assert.equal(refund.body.amount, 500);
+    const page = (await dashboard(svc, 'GET', `/payment_intents/${id}`, { login })).body;
+    assert.equal(page.payment_intent.amount_refunded, 500);
+    assert.deepEqual(page.refunds.map((r: { id: string }) => r.id), [refund.body.id]);
+    assert.ok(page.events.some((e: { type: string; data: { object: { id: string } } }) => e.type === 'refund.created' && e.data.object.id === refund.body.id), 'the refund\'s event is on the timeline');
+    const tooMuch = await dashboard(svc, 'POST', '/refunds', { login, json: { payment_intent: id, amount: 100_000 } });
+    assert.equal(tooMuch.status, 400);
+    assert.equal(tooMuch.body.error.code, 'amount_too_large');
+    assert.equal((await dashboard(svc, 'POST', '/refunds', { login: other, json: { payment_intent: id, amount: 1 } })).status, 404, 'not another merchant\'s');
+
+    const edited = await dashboard(svc, 'POST', `/payment_intents/${id}`, { login, json: { metadata: { order: '6735', note: 'gift' } } });
+    assert.deepEqual(edited.body.metadata, { order: '6735', note: 'gift' });
+    const removed = await dashboard(svc, 'POST', `/payment_intents/${id}`, { login, json: { metadata: { note: '' } } });
+    assert.deepEqual(removed.body.metadata, { order: '6735' });
+    assert.equal((await dashboard(svc, 'POST', `/payment_intents/${id}`, { login: other, json: { metadata: { x: 'y' } } })).status, 404);
+  });
 });
