@@ -1,6 +1,6 @@
 import { html, nothing } from 'lit';
 import type { SessionView } from '../../api/dashboard.ts';
-import { DashElement, READY_ATTRIBUTE, define } from '../ui/element.ts';
+import { DashElement, READY_ATTRIBUTE, define, type DashPage } from '../ui/element.ts';
 import { api, SIGNED_OUT_EVENT, useSession } from './api.ts';
 import { requests } from './requests.ts';
 import { NAVIGATE_EVENT, navigate, ownLink, routeOf, type PageName, type Route } from './router.ts';
@@ -166,9 +166,9 @@ export class DashApp extends DashElement {
     this.page = page;
     document.title = `${title} · CPE Dashboard`;
     if (this.#moveFocus) {
-      await this.updateComplete;
-      await (page as unknown as DashElement).updateComplete;
-      (this.querySelector('main h1') as HTMLElement | null)?.focus();
+      // As a page load would: focus to the new page's heading, once it shows its data (its heading is final then).
+      await (page as unknown as DashPage).ready;
+      if (this.page === page) (this.querySelector('main h1') as HTMLElement | null)?.focus();
     }
   }
 

@@ -21,12 +21,16 @@ export const READY_ATTRIBUTE = 'data-ready';
 export class DashPage extends DashElement {
   static override properties = { route: { attribute: false } };
   declare route: Route;
+  #shown!: () => void;
+  /** Resolves once the page's first data is on screen (the shell then moves focus to its heading). */
+  readonly ready = new Promise<void>((resolve) => (this.#shown = resolve));
 
   /** Called by the page once its first data is rendered. */
   protected shown(): void {
     void this.updateComplete.then(() => {
       // A page replaced meanwhile (signed out, another address) says nothing.
       if (!this.isConnected) return;
+      this.#shown();
       // The first page's figure for bench/dashboard (a mark, since navigation start).
       if (!performance.getEntriesByName('dash:ready').length) performance.mark('dash:ready');
       document.documentElement.setAttribute(READY_ATTRIBUTE, this.route.page);
