@@ -26,14 +26,25 @@ function niceCeiling(value: number): number {
 }
 
 export class DashChart extends DashElement {
-  static override properties = { kind: {}, points: { attribute: false }, caption: {}, format: { attribute: false }, max: { type: Number }, width: { state: true } };
+  static override properties = {
+    kind: {},
+    points: { attribute: false },
+    caption: {},
+    format: { attribute: false },
+    max: { type: Number },
+    width: { state: true },
+    open: { state: true },
+  };
   declare kind: 'bar' | 'line';
   declare points: ChartPoint[];
   declare caption: string;
   declare format: (value: number) => string;
   /** The top of the scale (default: the largest value, rounded up to 1, 2 or 5 times a power of ten). */
   declare max: number | undefined;
+  /** 0 until measured: the SVG is drawn once, at its real width. */
   declare width: number;
+  /** Whether "Show the numbers" is open: its table is made only then. */
+  declare open: boolean;
   #observer?: ResizeObserver;
 
   constructor() {
@@ -42,7 +53,8 @@ export class DashChart extends DashElement {
     this.points = [];
     this.caption = '';
     this.format = String;
-    this.width = 320;
+    this.width = 0;
+    this.open = false;
   }
 
   override connectedCallback(): void {
@@ -107,20 +119,24 @@ export class DashChart extends DashElement {
 
   protected override render() {
     return html`<figure class="chart">
-      ${this.#plot()}
+      ${this.width ? this.#plot() : html`<div class="chart-space"></div>`}
       <figcaption>${this.caption}</figcaption>
-      <details class="chart-table">
+      <details class="chart-table" @toggle=${(event: Event) => (this.open = (event.target as HTMLDetailsElement).open)}>
         <summary>Show the numbers</summary>
-        <table class="list">
+        ${this.open ? this.#table() : nothing}
+      </details>
+    </figure>`;
+  }
+
+  #table() {
+    return html`<table class="list">
           <thead>
             <tr><th scope="col">When</th><th scope="col" class="num">${this.caption}</th></tr>
           </thead>
           <tbody>
             ${this.points.map((p) => html`<tr><td data-label="When">${p.label}</td><td class="num" data-label=${this.caption}>${p.value === null ? '—' : this.format(p.value)}</td></tr>`)}
           </tbody>
-        </table>
-      </details>
-    </figure>`;
+        </table>`;
   }
 }
 define('dash-chart', DashChart);
