@@ -14,7 +14,7 @@ import { issueToError } from '../http/zod-issues.ts';
 import { CursorNotFound } from '../store/store.ts';
 import { rewriteSeededLicenceKey, seededMerchantId } from '../seed.ts';
 import type { Services } from '../services.ts';
-import { cookieToken, CSRF_HEADER, dashboardSession, sameOriginActions, sessionCookie, sessionOf, signedOut } from './dashboard-auth.ts';
+import { cookieToken, dashboardSession, sameOriginActions, sessionCookie, sessionOf, signedOut } from './dashboard-auth.ts';
 import type { RequestRecord } from './request-records.ts';
 import { homeStats } from './home-stats.ts';
 import { searchPayments } from './payments-search.ts';
@@ -58,6 +58,13 @@ export function dashboardRoutes(services: Services, limiter: Middleware<AppState
   const session = dashboardSession(dashboard.sessions);
   const merchantOf = (ctx: Ctx) => ctx.state.merchantId!;
 
+  /** What the page learns of its session: the merchant, the CSRF token its actions carry, when it ends. */
+  async function sessionView(merchantId: number, started: { expires_at: number; via: SessionView['via'] }, csrfToken: string): Promise<SessionView> {
+    const merchant = await merchants.get(merchantId);
+    if (!merchant) throw signedOut();
+    return { merchant: { id: merchant.merchant_id, name: merchant.name }, csrf_token: csrfToken, expires_at: started.expires_at, via: started.via };
+  }
+
   router.use(sameOriginActions(() => config.publicUrl));
 
   // Sign-in: counted per address before the key is looked at, so guessing keys is slow.
@@ -88,13 +95,6 @@ export function dashboardRoutes(services: Services, limiter: Middleware<AppState
 
   // Everything else: the session (and, for an action, its CSRF token), then the general limiter per session.
   router.use(session, limiter);
-
-  async function sessionView(merchantId: number, started: { expires_at: number; via: SessionView['via'] }, csrfToken: string): Promise<SessionView> {
-    const merchant = await merchants.get(merchantId);
-    if (!merchant) throw signedOut();
-    return { merchant: { id: merchant.merchant_id, name: merchant.name }, csrf_token: csrfToken, expires_at: started.expires_at, via: started.via };
-  }
-
 
   router.post('/sign-out', async (ctx) => {
     await dashboard.sessions.end(sessionOf(ctx).session.id);
@@ -197,5 +197,3 @@ export function dashboardRoutes(services: Services, limiter: Middleware<AppState
 
   return router;
 }
-
-export { CSRF_HEADER };
