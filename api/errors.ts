@@ -1,13 +1,7 @@
 import { z } from 'zod';
+import { ERROR_TYPES, SERVICE_ERROR_CODES, type ServiceErrorCode } from './error-codes.ts';
 
-export const ErrorType = z.enum([
-  'invalid_request_error',
-  'authentication_error',
-  'rate_limit_error',
-  'idempotency_error',
-  'card_error',
-  'api_error',
-]);
+export const ErrorType = z.enum(ERROR_TYPES);
 export type ErrorType = z.infer<typeof ErrorType>;
 
 /** The one error body of the contract: `{"error":{"type","code","message","param"}}`. */
@@ -15,7 +9,7 @@ export const ErrorBody = z
   .object({
     error: z.object({
       type: ErrorType,
-      code: z.string(),
+      code: z.enum(SERVICE_ERROR_CODES as [ServiceErrorCode, ...ServiceErrorCode[]]).describe("A code of the README's table of error codes (api/error-codes.ts)"),
       message: z.string(),
       param: z.string().nullable(),
     }),

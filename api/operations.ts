@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { DashboardLinkCreate, DashboardLinkCreated, MerchantCreate, MerchantCreated, TokenIssue, TokenIssued } from './admin.ts';
 import {
   Contact,
   ContactCreate,
@@ -98,6 +99,10 @@ export const SCHEMAS = {
   tokeniseCard: { body: TokeniseRequest, response: TokeniseResponse },
   retrieveWalletSheet: { body: z.strictObject({}), response: WalletSheetView },
   approveWalletSheet: { body: WalletApproveRequest, response: WalletApproveResponse },
+
+  issueToken: { body: TokenIssue, response: TokenIssued },
+  createMerchant: { body: MerchantCreate, response: MerchantCreated },
+  createDashboardLink: { body: DashboardLinkCreate, response: DashboardLinkCreated },
 } satisfies { [K in OperationName]: Schemas };
 
 /** One row of the table: where the operation is, who may call it, what it takes and answers. */
@@ -110,7 +115,7 @@ export const operation = (name: OperationName): Operation => ({ name, ...ROUTES[
 /** Every operation, in the order of routes.ts. */
 export const OPERATIONS: readonly Operation[] = (Object.keys(ROUTES) as OperationName[]).map(operation);
 
-/** What a caller sends as an operation's body, and what it gets back: its schemas' input and output types. */
+/** What a caller sends as an operation's body and query, and what it gets back: its schemas' input and output types. */
 export type BodyIn<K extends OperationName> = (typeof SCHEMAS)[K] extends { body: infer B extends z.ZodType } ? z.input<B> : never;
 export type QueryIn<K extends OperationName> = (typeof SCHEMAS)[K] extends { query: infer Q extends z.ZodType } ? z.input<Q> : never;
 export type Answer<K extends OperationName> = z.output<(typeof SCHEMAS)[K]['response']>;

@@ -8,8 +8,8 @@
  */
 
 export type Method = 'get' | 'post' | 'put' | 'delete';
-/** Who may call an operation; each maps to an OpenAPI security scheme. */
-export type Auth = 'accessToken' | 'licenceKey' | 'licenceKeyOrAccessToken' | 'session' | 'none';
+/** Who may call an operation; each but `admin` maps to an OpenAPI security scheme. */
+export type Auth = 'accessToken' | 'licenceKey' | 'licenceKeyOrAccessToken' | 'session' | 'none' | 'admin';
 
 export interface Route {
   method: Method;
@@ -17,6 +17,8 @@ export interface Route {
   auth: Auth;
   tag: string;
   summary: string;
+  /** Not part of the public API, so not in its description: the CLI's own (auth `admin`). */
+  internal?: true;
 }
 
 const contacts = { auth: 'accessToken', tag: 'Contacts' } as const;
@@ -28,6 +30,7 @@ const browser = { auth: 'session', tag: 'Browser (session)' } as const;
 /** A merchant's payment events with its licence key, a messaging user's with its access token. */
 const events = { auth: 'licenceKeyOrAccessToken', tag: 'Events' } as const;
 const frames = { auth: 'session', tag: 'Hosted frames' } as const;
+const admin = { auth: 'admin', tag: 'Admin (the CLI)', internal: true } as const;
 
 /** Every operation, in the order the API description lists them. */
 export const ROUTES = {
@@ -74,6 +77,11 @@ export const ROUTES = {
   tokeniseCard: { ...frames, method: 'post', path: '/frames/tokenise', summary: 'Tokenise a card (hosted frames only): a single-use token valid 15 minutes' },
   retrieveWalletSheet: { ...frames, method: 'post', path: '/frames/wallet/sheet', summary: "Wallet test sheet: what it shows (the amount, the currency, the merchant's registered name) (hosted frames only)" },
   approveWalletSheet: { ...frames, method: 'post', path: '/frames/wallet/approve', summary: 'Wallet test sheet: Approve with a test card; a single-use wallet token (hosted frames only)' },
+
+  // The CLI's, inside the running service: from this machine only, with the secret it wrote to its data folder (server/admin/admin-routes.ts).
+  issueToken: { ...admin, method: 'post', path: '/admin/tokens', summary: 'Create the messaging user if needed and issue an access token (npm run -s token)' },
+  createMerchant: { ...admin, method: 'post', path: '/admin/merchants', summary: 'Create a test merchant for page origins (npm run -s merchant)' },
+  createDashboardLink: { ...admin, method: 'post', path: '/admin/dashboard_links', summary: 'A one-time sign-in link to the dashboard (npm run -s dashboard)' },
 } as const satisfies Record<string, Route>;
 
 export type OperationName = keyof typeof ROUTES;

@@ -1,6 +1,8 @@
 import type { Answer, BodyIn } from '../api/operations.ts';
 import type { PaymentIntentSession } from '../protocol/schemas/session.ts';
-import { CpeApiError, type CpeClient } from './cpe-client.ts';
+import { ERROR_CODES, type AttemptErrorCode, type ErrorCode } from '../api/error-codes.ts';
+import type { CpeClient } from './cpe-client.ts';
+import { CpeApiError, errorObject } from './transport.ts';
 
 export type { PaymentIntentSession };
 
@@ -53,15 +55,16 @@ export const toSession = (created: { paymentIntentId: string; session_token: str
   opaqueKey: created.opaque_key,
 });
 
-const error = (status: number, code: string, message: string, param: string | null, type = 'invalid_request_error'): RouteAnswer => ({
-  status,
-  body: { error: { type, code, message, param } },
+/** An answer of a code of the table (api/error-codes.ts): its status, and the error object. */
+export const errorAnswer = (code: Exclude<ErrorCode, AttemptErrorCode>, message: string, param: string | null = null): RouteAnswer => ({
+  status: ERROR_CODES[code].status,
+  body: { error: errorObject(code, message, param) },
 });
 
 /** The service's error as it answered; the service unreachable: a 502 that says so without detail. */
 function answerError(failure: unknown): RouteAnswer {
-  if (failure instanceof CpeApiError) return error(failure.status, failure.code, failure.message, failure.param, failure.type);
-  return error(502, 'service_unavailable', 'The payment service could not be reached.', null, 'api_error');
+  if (failure instanceof CpeApiError) return { status: failure.status, body: { error: { type: failure.type, code: failure.code, message: failure.message, param: failure.param } } };
+  return errorAnswer('service_unavailable', 'The payment service could not be reached.');
 }
 
 const intentIdOf = (body: unknown) => {
@@ -78,7 +81,7 @@ export function cpeRoutes<C>(options: RouteOptions<C>): (route: RouteName, body:
   const { client } = options;
   // Deny unless the merchant says yes (a JavaScript caller may have left allowIntent out).
   const allowed = async (ctx: C, id: string | undefined) => typeof options.allowIntent === 'function' && (await options.allowIntent(ctx, id)) === true;
-  const missing = (id: string | undefined) => error(404, 'resource_missing', `No such payment intent: '${id}'`, 'payment_intent_id');
+  const missing = (id: string | undefined) => errorAnswer('resource_missing', `No such payment intent: '${id}'`, 'payment_intent_id');
 
   const handlers: Record<RouteName, (body: unknown, idempotencyKey: string | undefined, ctx: C) => Promise<RouteAnswer>> = {
     attach: (body, idempotencyKey) => client.forward('attach', body, { idempotencyKey }),
@@ -91,12 +94,12 @@ export function cpeRoutes<C>(options: RouteOptions<C>): (route: RouteName, body:
       return { status: 200, body: { status: result.status, intent_status: result.intent_status, verified: result.status === 'success' } };
     },
     async exchange(body, idempotencyKey, ctx) {
-      if (!options.exchange) return error(404, 'route_missing', 'Checkout Context exchange is not configured.', null);
+      if (!options.exchange) return errorAnswer('route_missing', 'Checkout Context exchange is not configured.');
       const input = await options.exchange(body, ctx);
       // What the shopper saw must be what the intent charges: else no intent, nothing charged.
       const shown = (body as { context?: { amount?: unknown; currency?: unknown } } | null)?.context;
       if (shown?.amount !== Number(input.amount) || String(shown?.currency).toUpperCase() !== String(input.currency).toUpperCase())
-        return error(409, 'context_mismatch', "The amount or currency shown is not the basket's price: reload the page.", 'context');
+        return errorAnswer('context_mismatch', "The amount or currency shown is not the basket's price: reload the page.", 'context');
       const session = toSession(await client.createPaymentIntent(input, { idempotencyKey }));
       await options.onCreated?.(session, ctx);
       return { status: 200, body: session };

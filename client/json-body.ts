@@ -1,5 +1,5 @@
 import type { IncomingMessage } from 'node:http';
-import type { RouteAnswer } from './cpe-routes.ts';
+import { errorAnswer, type RouteAnswer } from './cpe-routes.ts';
 
 /** The SDK posts small JSON bodies; anything larger is not the SDK's. */
 export const BODY_LIMIT = 64 * 1024;
@@ -12,18 +12,18 @@ export const BODY_LIMIT = 64 * 1024;
  */
 export async function readJson(req: IncomingMessage, parsed?: unknown): Promise<{ body: unknown } | { answer: RouteAnswer }> {
   if (parsed !== undefined) return { body: parsed };
-  const fail = (status: number, code: string, message: string) => ({ answer: { status, body: { error: { type: 'invalid_request_error', code, message, param: null } } } });
-  if (!/^application\/(.+\+)?json\b/i.test(req.headers['content-type'] ?? '')) return fail(415, 'unsupported_media_type', 'Send the body as JSON (Content-Type: application/json).');
+  const fail = (...why: Parameters<typeof errorAnswer>) => ({ answer: errorAnswer(...why) });
+  if (!/^application\/(.+\+)?json\b/i.test(req.headers['content-type'] ?? '')) return fail('unsupported_media_type', 'Send the body as JSON (Content-Type: application/json).');
   const chunks: Buffer[] = [];
   let size = 0;
   for await (const chunk of req as AsyncIterable<Buffer>) {
     size += chunk.length;
-    if (size > BODY_LIMIT) return fail(413, 'body_too_large', `The body is over ${BODY_LIMIT / 1024} KB.`);
+    if (size > BODY_LIMIT) return fail('request_too_large', `The body is over ${BODY_LIMIT / 1024} KB.`);
     chunks.push(chunk);
   }
   try {
     return { body: JSON.parse(Buffer.concat(chunks).toString('utf8') || '{}') };
   } catch {
-    return fail(400, 'body_invalid', 'The body is not valid JSON.');
+    return fail('body_invalid', 'The body is not valid JSON.');
   }
 }

@@ -1,6 +1,6 @@
 import type { Context, Middleware } from 'koa';
 import { IDEMPOTENCY_HEADER } from '../protocol/runtime/headers.ts';
-import { cpeRoutes, routeAt, type RouteName, type RouteOptions } from './cpe-routes.ts';
+import { cpeRoutes, errorAnswer, routeAt, type RouteName, type RouteOptions } from './cpe-routes.ts';
 import { readJson } from './json-body.ts';
 
 export { toSession, type PaymentIntentSession } from './cpe-routes.ts';
@@ -42,9 +42,10 @@ export function cpeMiddleware(options: MiddlewareOptions) {
           const route = routeAt(ctx.path, prefix);
           if (!route) return next();
           if (ctx.method !== 'POST') {
-            ctx.status = 405;
+            const refused = errorAnswer('method_not_allowed', `${ctx.method} is not allowed: POST`);
+            ctx.status = refused.status;
             ctx.set('Allow', 'POST');
-            ctx.body = { error: { type: 'invalid_request_error', code: 'method_not_allowed', message: `${ctx.method} is not allowed: POST`, param: null } };
+            ctx.body = refused.body;
             return;
           }
           await handler(route)(ctx, next);

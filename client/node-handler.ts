@@ -1,6 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { IDEMPOTENCY_HEADER } from '../protocol/runtime/headers.ts';
-import { cpeRoutes, routeAt, type RouteOptions } from './cpe-routes.ts';
+import { cpeRoutes, errorAnswer, routeAt, type RouteOptions } from './cpe-routes.ts';
 import { readJson } from './json-body.ts';
 
 /** cpeNodeHandler's options: the routes' hooks get the request (`req`); `prefix` is where the five routes are served. */
@@ -38,7 +38,7 @@ export function cpeNodeHandler<Req extends IncomingMessage = IncomingMessage>(op
     } catch (failure) {
       // A throw of your own hooks (allowIntent): the framework's error handler, or a bare 500.
       if (next) next(failure);
-      else send({ status: 500, body: { error: { type: 'api_error', code: 'internal_error', message: 'The merchant backend failed.', param: null } } });
+      else send(errorAnswer('internal_error', 'The merchant backend failed.'));
     }
   };
 }

@@ -65,18 +65,25 @@ export class ElementsController {
     /** Checkout Context (with `middleware.exchange`): what the page shows until the shopper commits. */
     readonly context?: CheckoutContext,
     /** @internal What tests inject instead of patching globals: the controller's HTTP and its frames' time limits. */
-    internals: { fetch?: typeof fetch; handshakeTimeoutMs?: number; requestTimeoutMs?: number } = {},
+    internals: { fetch?: typeof fetch; handshakeTimer?: (onTimeout: () => void) => () => void; requestTimeoutMs?: number } = {},
   ) {
     this.#createServerIntent = createServerIntent;
     this.fetch = internals.fetch ?? ((input, init) => fetch(input, init));
-    this.handshakeTimeoutMs = internals.handshakeTimeoutMs ?? 15_000;
+    this.handshakeTimer =
+      internals.handshakeTimer ??
+      ((onTimeout) => {
+        const timer = setTimeout(onTimeout, this.handshakeTimeoutMs);
+        return () => clearTimeout(timer);
+      });
     this.requestTimeoutMs = internals.requestTimeoutMs;
   }
 
   /** @internal Every request of this controller's elements to the service and the merchant's routes. */
   readonly fetch: typeof fetch;
   /** @internal How long a frame may take to say hello before init fails with `timeout`. */
-  readonly handshakeTimeoutMs: number;
+  readonly handshakeTimeoutMs = 15_000;
+  /** @internal Ends a mount's handshake when its time is up (by default after handshakeTimeoutMs). */
+  readonly handshakeTimer: (onTimeout: () => void) => () => void;
   /** @internal How long a frame may take to answer a request (default: the bridge's, per method). */
   readonly requestTimeoutMs?: number;
 

@@ -1,37 +1,15 @@
+import { CpeMessagingClient } from '../client/index.ts';
 import { escape, shell } from './chrome.ts';
 import { translator, type Language, type Text } from './i18n.ts';
 
 /**
  * A small inbox over the messaging API: contacts, conversations (pin, mute, archive) and messages.
- * The demo's backend calls the service with the demo user's access token (server side only, as the
- * licence key); the pages are server-rendered forms, so they work by keyboard and without a script.
+ * The demo's backend calls the service with cpe/server's CpeMessagingClient and the demo user's access
+ * token (server side only, as the licence key); the pages are server-rendered forms, so they work by
+ * keyboard and without a script. A refusal of the service is a CpeApiError, shown on the page.
  */
 
-interface Contact {
-  id: string;
-  username: string;
-  display_name: string | null;
-  phone_number: string;
-  conversation_id: string;
-}
-interface Conversation {
-  id: string;
-  contact_id: string | null;
-  group_id: string | null;
-  is_pinned: boolean;
-  is_muted: boolean;
-  archived_at: number | null;
-  last_active_at: number | null;
-  created_at: number;
-}
-interface Message {
-  id: string;
-  sender: 'user' | 'contact';
-  text: string;
-  created_at: number;
-}
-
-export class MessagingError extends Error {}
+type Conversation = Awaited<ReturnType<CpeMessagingClient['retrieveConversation']>>;
 
 const DONE: Text[] = ['pin', 'unpin', 'mute', 'unmute', 'archive', 'unarchive'];
 /** The word for what a toggle did: `is_pinned` set to true was "Pin". */
@@ -39,34 +17,22 @@ export const doneWord = (field: string, on: boolean): Text =>
   field === 'is_pinned' ? (on ? 'pin' : 'unpin') : field === 'is_muted' ? (on ? 'mute' : 'unmute') : on ? 'archive' : 'unarchive';
 
 export function createInbox(options: { serviceUrl: string; accessToken: string }) {
-  async function api<T>(method: string, path: string, body?: Record<string, unknown>): Promise<T> {
-    const response = await fetch(`${options.serviceUrl}/v1${path}`, {
-      method,
-      headers: { authorization: `Bearer ${options.accessToken}`, ...(body && { 'content-type': 'application/json' }) },
-      ...(body && { body: JSON.stringify(body) }),
-    });
-    const answer = (await response.json()) as T & { error?: { message: string } };
-    if (!response.ok) throw new MessagingError(answer.error?.message ?? `HTTP ${response.status}`);
-    return answer;
-  }
-  const list = <T>(path: string) => api<{ data: T[] }>('GET', path).then((l) => l.data);
+  const messaging = new CpeMessagingClient({ accessToken: options.accessToken, baseUrl: options.serviceUrl });
 
   return {
-    async addContact(username: string, phone: string): Promise<Contact> {
-      return api<Contact>('POST', '/contacts', { username, phone_number: phone });
-    },
+    addContact: (username: string, phone: string) => messaging.createContact({ username, phone_number: phone }),
     async update(id: string, field: 'is_pinned' | 'is_muted' | 'archived', value: boolean): Promise<void> {
-      await api('PUT', `/conversations/${encodeURIComponent(id)}`, { [field]: value });
+      await messaging.updateConversation(id, { [field]: value });
     },
     async send(id: string, text: string, sender: 'user' | 'contact'): Promise<void> {
-      await api('POST', `/conversations/${encodeURIComponent(id)}/messages`, { text, sender });
+      await messaging.createMessage(id, { text, sender });
     },
 
     async page(language: Language, basketCount: number, view: { archived: boolean; open?: string; done?: string; error?: string }): Promise<string> {
       const t = translator(language);
       const [conversations, contacts] = await Promise.all([
-        list<Conversation>(`/conversations?limit=100&archived=${view.archived}`),
-        list<Contact>('/contacts?limit=100'),
+        messaging.listConversations({ limit: 100, archived: view.archived }).then((page) => page.data),
+        messaging.listContacts({ limit: 100 }).then((page) => page.data),
       ]);
       const name = (c: Conversation) => {
         const contact = contacts.find((k) => k.id === c.contact_id);
@@ -84,8 +50,8 @@ export function createInbox(options: { serviceUrl: string; accessToken: string }
       let detail = `<p>${t('chooseConversation')}</p>`;
       let title: string = t('inboxTitle');
       if (view.open) {
-        const conversation = await api<Conversation>('GET', `/conversations/${encodeURIComponent(view.open)}`);
-        const messages = (await list<Message>(`/conversations/${encodeURIComponent(view.open)}/messages?limit=50`)).reverse();
+        const conversation = await messaging.retrieveConversation(view.open);
+        const messages = (await messaging.listMessages(view.open, { limit: 50 })).data.reverse();
         title = name(conversation);
         const toggle = (field: string, on: boolean, onText: Text, offText: Text) =>
           `<form method="post" action="/inbox/${encodeURIComponent(conversation.id)}/update"><input type="hidden" name="field" value="${field}"><input type="hidden" name="value" value="${!on}"><button type="submit" aria-pressed="${on}">${t(on ? offText : onText)}</button></form>`;

@@ -7,10 +7,10 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { bodyParser } from '@koa/bodyparser';
 import Koa from 'koa';
-import { CpeClient, cpeMiddleware, toSession } from '../client/index.ts';
+import { CpeApiError, CpeClient, cpeMiddleware, toSession } from '../client/index.ts';
 import type { Credentials } from '../server/seed.ts';
 import type { PageConfig } from './chrome.ts';
-import { createInbox, doneWord, MessagingError } from './inbox.ts';
+import { createInbox, doneWord } from './inbox.ts';
 import { isLanguage } from './i18n.ts';
 import { cardPage, checkoutContextPage, fieldsPage, flowPage, htmlPage, verifyPage, walletsPage } from './pages.ts';
 import { createShop, languageOf, METHODS, type Method, type Order } from './shop.ts';
@@ -108,6 +108,8 @@ export function startDemo(options: { port: number | NetServer; credentials: Cred
     }
     return visitor;
   };
+  /** Whether this visitor's basket made the intent: the one question before acting on an id a browser sent. */
+  const ownsIntent = (ctx: Koa.Context, id: unknown) => typeof id === 'string' && (intentsOf.get(ctx.cookies.get('demo_visitor') ?? '')?.has(id) ?? false);
   const shop = createShop({ cpe, merchantId, page: pageConfig, allow: (visitor, id) => intentsOf.get(visitor)?.add(id) });
   const inbox = createInbox({ serviceUrl, accessToken });
   const form = bodyParser({ enableTypes: ['form'] });
@@ -134,6 +136,8 @@ export function startDemo(options: { port: number | NetServer; credentials: Cred
     ctx.body = toSession(created);
   });
   // Before fulfilling, the backend verifies: status, amount, currency and its own order reference.
+  // Only for this visitor's own intents (another id is answered as absent, as the order pages and the
+  // middleware routes do), and with every personal field redacted: this answer goes to a browser.
   app.use(async (ctx, next) => {
     if (ctx.method !== 'POST' || ctx.path !== '/api/verify') return next();
     await bodyParser({ enableTypes: ['json'] })(ctx, async () => {});
@@ -143,7 +147,12 @@ export function startDemo(options: { port: number | NetServer; credentials: Cred
       ctx.body = { error: { message: 'payment_intent_id is required' } };
       return;
     }
-    const result = await cpe.verify({ payment_intent_id: id, unmask_fields: ['email'] });
+    if (!ownsIntent(ctx, id)) {
+      ctx.status = 404;
+      ctx.body = { error: { message: `No such payment intent: '${id}'` } };
+      return;
+    }
+    const result = await cpe.verify({ payment_intent_id: id, unmask_fields: [] });
     const fulfil =
       result.status === 'success' &&
       result.auth?.currency === 'GBP' &&
@@ -166,7 +175,7 @@ export function startDemo(options: { port: number | NetServer; credentials: Cred
   const middleware = cpeMiddleware({
     client: cpe,
     exchange,
-    allowIntent: (ctx, id) => id !== undefined && (intentsOf.get(ctx.cookies.get('demo_visitor') ?? '')?.has(id) ?? false),
+    allowIntent: ownsIntent,
     onCreated: (session, ctx) => {
       intentsOf.get(visitorOf(ctx))!.add(session.paymentIntentId);
       const exchanged = (ctx.state as { order?: Order }).order;
@@ -240,7 +249,7 @@ export function startDemo(options: { port: number | NetServer; credentials: Cred
       await inbox.send(id, String(body.text ?? ''), body.sender === 'contact' ? 'contact' : 'user');
       return back(ctx, `/inbox/${id}#message-text`);
     } catch (error) {
-      if (!(error instanceof MessagingError)) throw error;
+      if (!(error instanceof CpeApiError)) throw error;
       return back(ctx, `${ctx.path.startsWith('/inbox/contacts') ? '/inbox' : ctx.path.replace(/\/(update|messages)$/, '')}?error=${encodeURIComponent(error.message)}`);
     }
   });
@@ -283,7 +292,7 @@ export function startDemo(options: { port: number | NetServer; credentials: Cred
         done: typeof q.done === 'string' ? q.done : undefined,
         error: typeof q.error === 'string' ? q.error : undefined,
       }).catch((error) => {
-        if (!(error instanceof MessagingError)) throw error;
+        if (!(error instanceof CpeApiError)) throw error;
         ctx.status = 404;
         return inbox.page(language, shop.countOf(visitor), { archived: false, error: error.message });
       });

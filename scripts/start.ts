@@ -1,31 +1,98 @@
 import cluster from 'node:cluster';
-import { join } from 'node:path';
+import type { Server } from 'node:http';
 import { createServer as createNetServer, type AddressInfo, type Server as NetServer } from 'node:net';
+import { join } from 'node:path';
 import { startDemo } from '../demo/server.ts';
 import { dashboardLink } from '../server/admin/admin-routes.ts';
-import { configFromEnv } from '../server/config.ts';
+import { systemClock } from '../server/clock.ts';
+import { configFromEnv, type Config } from '../server/config.ts';
 import { readSdkRelease, sdkScriptTag } from '../server/http/sdk-release.ts';
+import { createLogger, type Logger } from '../server/logger.ts';
 import type { Credentials } from '../server/seed.ts';
-import { startService } from '../server/start.ts';
+import { startService, type RunningService } from '../server/start.ts';
+import { withoutPassword } from '../server/store/open-store.ts';
+import { Supervisor, type WorkerMessage } from '../server/supervisor.ts';
 
 /**
  * `npm start`: the service (one process, or CPE_PROCESSES workers) and the demo merchant, on two
  * origins. It composes the two from here, outside server/, so the service never imports the demo.
+ * A failure to start is one line naming the cause (never a stack trace) and exit status 1.
  */
-const config = configFromEnv();
+const config = readConfig();
+
+function readConfig(): Config {
+  try {
+    return configFromEnv();
+  } catch (error) {
+    process.stderr.write(`CPE could not start: ${(error as Error).message}\n`);
+    process.exit(1);
+  }
+}
+
+/** Why a part could not start, as a line a person can act on: a taken port (the newcomer's most likely failure) says what to do. */
+function whyNot(error: unknown, what: string, variable: string, port: number): string {
+  if ((error as NodeJS.ErrnoException).code === 'EADDRINUSE')
+    return `Port ${port} (${what}) is already in use: is CPE already running? Stop it, or choose another port with ${variable}=<port>.`;
+  return (error as Error)?.message ?? String(error);
+}
 
 /** The seeded credentials' file, which the demo shop watches (a Roll key of the seeded merchant rewrites it). */
 const credentialsFile = () => (config.dataDir ? join(config.dataDir, 'credentials.json') : undefined);
 
-/** A taken port is the newcomer's most likely failure: say what to do instead of a stack trace. */
-async function orExplain<T>(what: string, variable: string, port: number, start: () => Promise<T>): Promise<T> {
+const serviceNotStarted = (error: unknown) => whyNot(error, 'the service', 'PORT', config.port);
+
+/**
+ * The demo merchant's port, bound before the service starts: the test merchant seeded on the first
+ * start is registered for the demo's origin, which with DEMO_PORT=0 (any free port) is known only
+ * once bound. Or exit 1 with the reason.
+ */
+async function demoSocket(): Promise<NetServer> {
   try {
-    return await start();
+    return await new Promise<NetServer>((resolve, reject) => {
+      const server = createNetServer().once('error', reject);
+      server.listen(config.demoPort, () => resolve(server));
+    });
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== 'EADDRINUSE') throw error;
-    process.stderr.write(`Port ${port} (${what}) is already in use: is CPE already running? Stop it, or choose another port with ${variable}=<port>.\n`);
+    process.stderr.write(`CPE could not start the demo merchant: ${whyNot(error, 'the demo merchant', 'DEMO_PORT', config.demoPort)}\n`);
     process.exit(1);
   }
+}
+
+const portOf = (server: NetServer): number => (server.address() as AddressInfo).port;
+
+/** The demo merchant on its socket, or exit 1 with the reason. */
+async function demoOrExit(socket: NetServer, credentials: Credentials): Promise<{ server: Server; url: string }> {
+  try {
+    return await startDemo({ port: socket, credentials, credentialsFile: credentialsFile() });
+  } catch (error) {
+    process.stderr.write(`CPE could not start the demo merchant: ${(error as Error).message}\n`);
+    process.exit(1);
+  }
+}
+
+/**
+ * The process's last word on an error nothing handled: a `fatal` line in the log, every line logged
+ * so far written out, the primary told why (in a worker), then exit 1.
+ */
+function exitOnFatal(logger: Logger): void {
+  let dying = false;
+  const fatal = async (what: string, error: unknown) => {
+    if (dying) return;
+    dying = true;
+    const { name, message, stack } = (error ?? {}) as Partial<Error>;
+    logger.log('fatal', what, { error: name, message, stack });
+    process.stderr.write(`CPE ${what}: ${stack ?? message ?? String(error)}\n`);
+    await logger.flush?.();
+    tellPrimaryAndExit({ type: 'cpe:failed', error: `${what}: ${message ?? String(error)}` }, 1);
+  };
+  process.on('uncaughtException', (error) => fatal('uncaught exception', error));
+  process.on('unhandledRejection', (error) => fatal('unhandled rejection', error));
+}
+
+/** In a worker, sends `message` to the primary first (it names the error when it gives up); then exits. */
+function tellPrimaryAndExit(message: WorkerMessage, code: number): void {
+  if (!cluster.isWorker || !process.connected) process.exit(code);
+  process.send!(message, () => process.exit(code));
 }
 
 if (config.processes! > 1 && !config.databaseUrl) {
@@ -39,103 +106,80 @@ if (config.processes! > 1 && cluster.isPrimary) await primary(config.processes!)
 else if (cluster.isWorker) await worker();
 else await single();
 
+/** The service, and its logger (flushed after a fatal error and at a stop signal); or exit 1 with the reason. */
+async function serviceOrExit(serviceConfig: Config = config): Promise<{ service: RunningService; logger: Logger }> {
+  const logger = createLogger(config.log);
+  exitOnFatal(logger);
+  try {
+    return { service: await startService(serviceConfig, systemClock, logger, { listenWhenReady: process.env.CPE_LISTEN_WHEN_READY === '1' }), logger };
+  } catch (error) {
+    const why = serviceNotStarted(error);
+    logger.log('fatal', 'could not start', { message: why });
+    await logger.flush?.();
+    process.stderr.write(`CPE${cluster.isWorker ? ` worker ${process.pid}` : ''} could not start: ${why}\n`);
+    tellPrimaryAndExit({ type: 'cpe:failed', error: why }, 1);
+    return new Promise<never>(() => {});
+  }
+}
+
 /** One process: the service and the demo merchant. */
 async function single(): Promise<void> {
   const socket = await demoSocket();
-  const service = await orExplain('the service', 'PORT', config.port, () => startService({ ...config, demoPort: portOf(socket) }));
-  const demo = await startDemo({ port: socket, credentials: service.credentials, credentialsFile: credentialsFile() });
+  const { service, logger } = await serviceOrExit({ ...config, demoPort: portOf(socket) });
+  const demo = await demoOrExit(socket, service.credentials);
   const link = await dashboardLink(service.services, service.credentials.merchantId);
   banner(service.url, demo.url, service.credentials, link.url);
   announce(service.url, demo.url);
   onStop(async () => {
     demo.server.close();
     await service.close();
+    await logger.flush?.();
   });
 }
 
-interface Ready {
-  type: 'cpe:ready';
-  url: string;
-  credentials: Credentials;
-  /** A one-time dashboard sign-in link for the seeded merchant. */
-  dashboardUrl: string;
-}
-
-
 /**
  * CPE_PROCESSES=N: N workers serve the API on one port (node:cluster hands connections out in turn)
- * on one PostgreSQL database; this process runs the demo merchant and restarts a worker that dies.
+ * on one PostgreSQL database, kept running by the Supervisor; this process runs the demo merchant
+ * from the moment the first worker serves.
  */
 async function primary(count: number): Promise<void> {
   const socket = await demoSocket();
   // The workers read it: the merchant a worker seeds is registered for the demo's origin.
   process.env.DEMO_PORT = String(portOf(socket));
-  let stopping = false;
-  const fork = () => {
-    const child = cluster.fork();
-    child.on('exit', (code, signal) => {
-      if (stopping) return;
-      process.stderr.write(`CPE worker ${child.process.pid} exited (${signal ?? code}): starting another.\n`);
-      fork();
-    });
-    return child;
-  };
-  const first = await Promise.all(
-    Array.from({ length: count }, () => {
-      const child = fork();
-      return new Promise<Ready>((resolve, reject) => {
-        child.on('message', (message: Ready) => message?.type === 'cpe:ready' && resolve(message));
-        child.once('exit', (code) => reject(new Error(`a worker exited (${code}) before it was ready`)));
-      });
-    }),
-  ).catch((error: Error) => {
-    process.stderr.write(`${error.message}\n`);
-    process.exit(1);
+  let demo: { server: Server } | undefined;
+  const supervisor = new Supervisor({
+    count,
+    // A worker joining others that serve binds the port only once ready (no 503 from it meanwhile).
+    fork: (serving) => cluster.fork(serving ? { CPE_PUBLIC_URL: serving.url, CPE_LISTEN_WHEN_READY: '1' } : {}),
+    say: (line) => process.stderr.write(`${line}\n`),
+    async onUp(ready) {
+      const credentials = ready.credentials as Credentials;
+      const started = await demoOrExit(socket, credentials);
+      demo = started;
+      banner(ready.url, started.url, credentials, ready.dashboardUrl ?? '', `${count} worker processes (pids ${supervisor.pids.join(', ')}) on ${withoutPassword(config.databaseUrl!)}`);
+      announce(ready.url, started.url);
+    },
+    onGiveUp(reason) {
+      process.stderr.write(`CPE stopped: ${reason}\n`);
+      process.exit(1);
+    },
   });
-  const demo = await startDemo({ port: socket, credentials: first[0].credentials, credentialsFile: credentialsFile() });
-  banner(first[0].url, demo.url, first[0].credentials, first[0].dashboardUrl, `${count} worker processes (pids ${Object.values(cluster.workers ?? {}).map((w) => w?.process.pid).join(', ')}) on ${redacted(config.databaseUrl!)}`);
-  announce(first[0].url, demo.url);
+  supervisor.start();
   onStop(async () => {
-    stopping = true;
-    demo.server.close();
-    const workers = Object.values(cluster.workers ?? {});
-    await Promise.all(
-      workers.map(
-        (w) =>
-          new Promise<void>((resolve) => {
-            if (!w || w.isDead()) return resolve();
-            w.once('exit', () => resolve());
-            w.process.kill('SIGTERM');
-          }),
-      ),
-    );
+    demo?.server.close();
+    await supervisor.stop();
   });
 }
 
-/** A worker of CPE_PROCESSES: the service only; tells the primary when it serves. */
+/** A worker of CPE_PROCESSES: the service only; tells the primary when it serves, or why it could not start. */
 async function worker(): Promise<void> {
-  const service = await startService(config);
+  const { service, logger } = await serviceOrExit();
   const link = await dashboardLink(service.services, service.credentials.merchantId);
-  process.send?.({ type: 'cpe:ready', url: service.url, credentials: service.credentials, dashboardUrl: link.url } satisfies Ready);
-  onStop(() => service.close());
-}
-
-/**
- * The demo merchant's port, bound before the service starts: the test merchant seeded on the first
- * start is registered for the demo's origin, which with DEMO_PORT=0 (any free port) is known only
- * once bound.
- */
-function demoSocket(): Promise<NetServer> {
-  return orExplain('the demo merchant', 'DEMO_PORT', config.demoPort, () =>
-    new Promise<NetServer>((resolve, reject) => {
-      const server = createNetServer().once('error', reject);
-      server.listen(config.demoPort, () => resolve(server));
-    }),
-  );
-}
-
-function portOf(server: NetServer): number {
-  return (server.address() as AddressInfo).port;
+  process.send?.({ type: 'cpe:ready', url: service.url, credentials: service.credentials, dashboardUrl: link.url } satisfies WorkerMessage);
+  onStop(async () => {
+    await service.close();
+    await logger.flush?.();
+  });
 }
 
 /**
@@ -146,14 +190,10 @@ function announce(serviceUrl: string, demoUrl: string): void {
   process.send?.({ type: 'cpe:listening', serviceUrl, demoUrl });
 }
 
-function redacted(url: string): string {
-  return url.replace(/\/\/([^:@/]*):[^@/]*@/, '//$1:…@');
-}
-
 function banner(serviceUrl: string, demoUrl: string, credentials: Credentials, dashboardUrl: string, processes?: string): void {
   const { merchantId, licenceKey, publicKey, accessToken } = credentials;
   const release = readSdkRelease();
-  const data = config.databaseUrl ? `PostgreSQL ${redacted(config.databaseUrl)}` : config.dataDir;
+  const data = config.databaseUrl ? `PostgreSQL ${withoutPassword(config.databaseUrl)}` : config.dataDir;
   process.stdout.write(`
 CPE service        ${serviceUrl}
 Demo merchant      ${demoUrl}

@@ -44,7 +44,16 @@ export interface Config {
   dashboardSignInLimit?: RateLimitOptions;
   /** CPE_PROCESSES: how many worker processes `npm start` runs on one port (node:cluster; default 1). */
   processes?: number;
+  /** CPE_HEADERS_TIMEOUT_MS: how long a client may take to send a request's headers (408 after). */
+  headersTimeoutMs?: number;
+  /** CPE_REQUEST_TIMEOUT_MS: how long it may take to send a whole request, body included (408 after). */
+  requestTimeoutMs?: number;
+  /** CPE_MAX_CONNECTIONS: open connections per process; past it the longest idle one is closed (http/connection-cap.ts). */
+  maxConnections?: number;
 }
+
+/** Slow clients' limits unless configured (Node's own: 60 s for headers, 300 s for a request, no connection cap). */
+export const DEFAULT_HTTP_LIMITS = { headersTimeoutMs: 10_000, requestTimeoutMs: 30_000, maxConnections: 1_000 } as const;
 
 const int = (value: string | undefined, fallback: number) => {
   const n = Number(value);
@@ -69,6 +78,15 @@ function proxyHops(value: string | undefined): number {
   if (!Number.isInteger(hops) || hops < 0)
     throw new Error(`CPE_TRUST_PROXY is the number of proxies in front of the service (0, 1, 2…), got '${value}'.`);
   return hops;
+}
+
+/** A positive whole number from `variable`, refused loudly otherwise; undefined when unset. */
+function positive(env: NodeJS.ProcessEnv, variable: string): number | undefined {
+  const value = env[variable];
+  if (value === undefined || value === '') return undefined;
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 1) throw new Error(`${variable} is a positive whole number, got '${value}'.`);
+  return n;
 }
 
 /** A positive number of days (CPE_EVENT_RETENTION_DAYS), refused loudly otherwise. */
@@ -116,5 +134,25 @@ export function configFromEnv(env = process.env): Config {
     databaseUrl: env.CPE_DATABASE_URL || undefined,
     databasePool: int(env.CPE_DATABASE_POOL, 20),
     processes: processCount(env.CPE_PROCESSES),
+    ...httpLimits(env),
   };
 }
+
+/**
+ * The slow clients' limits of a configuration, defaults filled in (a request's time is at least its
+ * headers'); a request's limit below its headers' is refused, as Node would refuse it.
+ */
+export function httpLimitsOf(config: Pick<Config, 'headersTimeoutMs' | 'requestTimeoutMs' | 'maxConnections'>): Required<Pick<Config, 'headersTimeoutMs' | 'requestTimeoutMs' | 'maxConnections'>> {
+  const { headersTimeoutMs = DEFAULT_HTTP_LIMITS.headersTimeoutMs, maxConnections = DEFAULT_HTTP_LIMITS.maxConnections } = config;
+  const requestTimeoutMs = config.requestTimeoutMs ?? Math.max(headersTimeoutMs, DEFAULT_HTTP_LIMITS.requestTimeoutMs);
+  if (requestTimeoutMs < headersTimeoutMs)
+    throw new Error(`CPE_REQUEST_TIMEOUT_MS (${requestTimeoutMs}) is the time for a whole request: it cannot be shorter than CPE_HEADERS_TIMEOUT_MS (${headersTimeoutMs}).`);
+  return { headersTimeoutMs, requestTimeoutMs, maxConnections };
+}
+
+const httpLimits = (env: NodeJS.ProcessEnv) =>
+  httpLimitsOf({
+    headersTimeoutMs: positive(env, 'CPE_HEADERS_TIMEOUT_MS'),
+    requestTimeoutMs: positive(env, 'CPE_REQUEST_TIMEOUT_MS'),
+    maxConnections: positive(env, 'CPE_MAX_CONNECTIONS'),
+  });

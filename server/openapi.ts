@@ -4,7 +4,7 @@ import { ErrorBody } from '../api/errors.ts';
 import type { Operation } from '../api/operations.ts';
 import type { Auth } from '../api/routes.ts';
 
-const security: Record<Auth, Record<string, string[]>[]> = {
+const security: Record<Exclude<Auth, 'admin'>, Record<string, string[]>[]> = {
   accessToken: [{ accessToken: [] }],
   licenceKey: [{ licenceKey: [] }],
   licenceKeyOrAccessToken: [{ licenceKey: [] }, { accessToken: [] }],
@@ -70,6 +70,7 @@ export function openApiDocument(serverUrl: string, operations: readonly Operatio
   const errorRef = { $ref: '#/components/schemas/Error' };
   toSchema(ErrorBody, 'output', schemas); // registers components.schemas.Error
   for (const op of operations) {
+    if (op.internal) continue;
     const path = op.path.replace(/:(\w+)/g, '{$1}');
     const parameters: Json[] = [...op.path.matchAll(/:(\w+)/g)].map(([, name]) => ({ name, in: 'path', required: true, schema: { type: 'string' } }));
     if (op.query) {
@@ -86,7 +87,7 @@ export function openApiDocument(serverUrl: string, operations: readonly Operatio
       operationId: `${op.method}${path.replace(/\{(\w+)\}/g, 'By_$1').replace(/[^A-Za-z0-9]+(.)?/g, (_, c: string = '') => c.toUpperCase())}`,
       summary: op.summary,
       tags: [op.tag],
-      security: security[op.auth],
+      security: security[op.auth as Exclude<Auth, 'admin'>],
       ...(parameters.length ? { parameters } : {}),
       ...(body
         ? {

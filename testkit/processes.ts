@@ -27,7 +27,7 @@ export interface Child {
   /**
    * The first line of stdout or stderr matching `pattern`: every line is tested as it arrives (none
    * is missed), and the lines kept so far (`keepBytes`) are tested first. Rejects if the child exits
-   * without it, or after `timeoutMs` (scaled; default 30 s).
+   * without it, or after `timeoutMs` (scaled; default 60 s).
    */
   line(pattern: RegExp, timeoutMs?: number): Promise<RegExpExecArray>;
   /** The first IPC message for which `test` is true (any message sent since the start counts). */
@@ -110,14 +110,14 @@ export function spawnNode(name: string, args: string[], options: { cwd: string; 
     proc,
     output,
     exited,
-    line: (pattern, timeoutMs = 30_000) =>
+    line: (pattern, timeoutMs = 60_000) =>
       until(`a line matching ${pattern}`, timeoutMs, (offer) => {
         for (const line of kept.split('\n')) offer(pattern.exec(line) ?? undefined);
         const waiter = (line: string) => offer(pattern.exec(line) ?? undefined);
         lineWaiters.add(waiter);
         return () => lineWaiters.delete(waiter);
       }),
-    message: <T>(test: (message: unknown) => message is T, what: string, timeoutMs = 30_000) =>
+    message: <T>(test: (message: unknown) => message is T, what: string, timeoutMs = 60_000) =>
       until<T>(what, timeoutMs, (offer) => {
         for (const message of messages) if (test(message)) offer(message);
         const waiter = (message: unknown) => test(message) && offer(message);
@@ -159,7 +159,7 @@ export async function startServiceChild(
     env: { PORT: '0', DEMO_PORT: '0', CPE_DATA_DIR: dataDir, CPE_PUBLIC_URL: 'http://127.0.0.1:0', ...env },
     keepBytes: options.keepBytes,
   });
-  const listening = await child.message(isListening, 'serving (its cpe:listening message)', options.startTimeoutMs ?? 60_000);
+  const listening = await child.message(isListening, 'serving (its cpe:listening message)', options.startTimeoutMs ?? 120_000);
   const credentials = JSON.parse(readFileSync(join(dataDir, 'credentials.json'), 'utf8'));
   return { ...child, url: listening.serviceUrl, port: Number(new URL(listening.serviceUrl).port), demoUrl: listening.demoUrl, credentials };
 }

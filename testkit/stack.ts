@@ -41,7 +41,7 @@ export interface TestPage {
 }
 
 /** Every wait of a page (an element, an event, a navigation), before CPE_TEST_TIME_SCALE. */
-export const DEFAULT_TIMEOUT_MS = 30_000;
+export const DEFAULT_TIMEOUT_MS = 60_000;
 
 const closeServer = (server: Server) =>
   new Promise<void>((resolve) => {
@@ -98,7 +98,7 @@ export async function startStack(options: { build?: boolean; service?: Partial<C
       close,
       async newPage(options) {
         const context = await browser.newContext(options);
-        // Playwright's own default (30 s for every wait), under the one time scale.
+        // Every wait of a page: generous (twice Playwright's own 30 s) for a busy machine, and scaled.
         context.setDefaultTimeout(scaled(DEFAULT_TIMEOUT_MS));
         context.setDefaultNavigationTimeout(scaled(DEFAULT_TIMEOUT_MS));
         const page = await context.newPage();

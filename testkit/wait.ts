@@ -21,7 +21,7 @@ export function withTimeout<T>(promise: Promise<T>, ms: number, what: string): P
 }
 
 export interface WaitOptions {
-  /** The deadline, before scaling (default 10 s). */
+  /** The deadline, before scaling (default 30 s: a failure detector, generous for a busy machine). */
   timeoutMs?: number;
   /** Between two checks (default 50 ms): the condition is polled only because nothing announces it. */
   everyMs?: number;
@@ -37,7 +37,7 @@ export interface WaitOptions {
  * the deadline.
  */
 export async function waitFor<T>(what: string, check: () => T | undefined | false | Promise<T | undefined | false>, options: WaitOptions = {}): Promise<T> {
-  const limit = scaled(options.timeoutMs ?? 10_000);
+  const limit = scaled(options.timeoutMs ?? 30_000);
   const deadline = Date.now() + limit;
   let last: unknown;
   for (;;) {

@@ -8,10 +8,15 @@ export interface CpeService {
   token: string;
 }
 
-/** The service as a child (startServiceChild) with its own data folder, unthrottled and quiet. */
-export async function startCpe(root: string, dataDir: string): Promise<CpeService> {
-  const service = await startServiceChild(root, dataDir, { CPE_RATE_LIMIT: '0', CPE_LOG_LEVEL: 'warn' });
-  return { child: service, url: service.url, token: service.credentials.accessToken };
+/**
+ * The service as a child (startServiceChild) with its own data folder, unthrottled, logging at its
+ * default level (info: a JSON line per request) into `<dataDir>.log`: on its stdout the lines would be
+ * read by this process, which is also the load generator, and the bench would measure itself.
+ */
+export async function startCpe(root: string, dataDir: string): Promise<CpeService & { logFile: string }> {
+  const logFile = `${dataDir}.log`;
+  const service = await startServiceChild(root, dataDir, { CPE_RATE_LIMIT: '0', CPE_LOG_FILE: logFile });
+  return { child: service, url: service.url, token: service.credentials.accessToken, logFile };
 }
 
 /** What bare-koa.ts and json-server.cjs send once they listen (on port 0). */

@@ -10,7 +10,7 @@
  * autocannon runs in this process; all traffic stays on 127.0.0.1. Prints a markdown table and the
  * target checks, and writes everything to bench/results/messaging-<date>.json.
  */
-import { mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -133,6 +133,11 @@ async function benchCpe(size: number): Promise<Record<string, unknown>[]> {
     await stop(service.child);
     const bytes = readdirSync(dataDir).filter((f) => f.startsWith('cpe.')).reduce((n, f) => n + statSync(join(dataDir, f)).size, 0);
     notes[`cpe_database_bytes_${size}`] = { after: bytes, contactsAfter: size + WARMUP_CREATES + created.ok };
+    // The figures are the service's with its request log on: a line for every request answered.
+    const logged = readFileSync(service.logFile, 'utf8').split('\n').filter((line) => line.includes('"msg":"request"')).length;
+    const answered = runs.filter((r) => r.system === 'CPE' && r.contacts === size).reduce((n, r) => n + r.requests, 0);
+    if (logged < answered) throw new Error(`the request log has ${logged} lines for ${answered} requests answered`);
+    notes[`cpe_request_log_lines_${size}`] = logged;
     return contacts;
   } finally {
     await stop(service.child);
@@ -226,7 +231,11 @@ function report() {
     { name: `list req/s at ${fmt(big)}: CPE ≥ 2× json-server`, ratio: listRatio, pass: listRatio >= 2 },
     { name: `durable create req/s at ${fmt(big)}: CPE ≥ 10× json-server`, ratio: createRatio, pass: createRatio >= 10 },
     { name: `CPE list p99 at ${fmt(big)} ≤ 1.5× p99 at ${fmt(small)}`, ratio: p99Ratio, pass: p99Ratio <= 1.5 },
-    { name: `list req/s at ${fmt(big)}: CPE ≥ 0.5× bare Koa answering the same page from a string it holds`, ratio: ceilingRatio, pass: ceilingRatio >= 0.5 },
+    {
+      name: `list req/s at ${fmt(big)}: CPE (request log at its default level) ≥ 0.5× bare Koa answering the same page from a string it holds`,
+      ratio: ceilingRatio,
+      pass: ceilingRatio >= 0.5,
+    },
     { name: 'CPE: zero errors, timeouts and non-2xx in every run (seeding is checked too)', ratio: failed, pass: failed === 0 },
   ];
   const verdicts = checks.map((c, i) => `${c.pass ? 'PASS' : 'FAIL'}  ${c.name}: ${i === checks.length - 1 ? `${c.ratio} failed` : `${fmt(c.ratio)}×`}`);
@@ -252,6 +261,7 @@ try {
     'documented slice parameters; `_page` would scan every row in 0.17.4); bare Koa GET /v1/contacts?limit=10 answering',
     "CPE's page from a string it holds (no JSON.stringify per request; no auth, limiter, router, validation or log),",
     `measured beside CPE's list in ${ROUNDS} alternating rounds of ${duration / ROUNDS} s each (both running, so both see the same machine).`,
+    "CPE logs at its default level (info: one JSON line per request, pino's batched writes) into a file: on its stdout this process, the load generator, would read them.",
     // Figures from a busy machine are not comparable with a quiet run's: say how busy it was.
     `Machine: ${cpus().length} × ${cpus()[0]?.model.trim()}, node ${process.version}; 1-minute load average ${loadAtStart.toFixed(2)} at start, ${loadavg()[0].toFixed(2)} at end.`,
   ];

@@ -318,7 +318,7 @@ export abstract class FrameHost extends HTMLElementOrStub implements FrameOwner,
       controller.hosts.add(this);
       const { width } = this.options;
       if (width !== undefined) this.style.width = px(width);
-      this.#mount.start(this.#parts.flatMap((part) => part.hostFrames?.(controller, this.options) ?? []), controller.handshakeTimeoutMs, () =>
+      this.#mount.start(this.#parts.flatMap((part) => part.hostFrames?.(controller, this.options) ?? []), controller.handshakeTimer, () =>
         this.#fail(
           'init',
           new SdkError(

@@ -26,6 +26,9 @@ function deferred(): Deferred {
   return d;
 }
 
+/** Calls `onTimeout` once the handshake's time is up; returns what cancels it. */
+export type HandshakeTimer = (onTimeout: () => void) => () => void;
+
 /**
  * An element's mounted frames: the handshake's outcome (`ready` once every frame said hello and got
  * its port with the session, or the timeout), and the look they get (theme tokens and colour scheme, sent
@@ -41,7 +44,7 @@ export class FrameMount {
   #readySent = false;
   /** The session has not arrived yet: ready waits for it. */
   #sessionPending = false;
-  #timer?: ReturnType<typeof setTimeout>;
+  #cancelTimer?: () => void;
   /** The tokens and colour scheme last sent to the frames (JSON), to send them again only when they change. */
   #look = '';
   #abort?: AbortController;
@@ -83,13 +86,13 @@ export class FrameMount {
     this.#ready?.reject(error);
   }
 
-  /** The frames are in the page and handshaking: `onTimeout` unless all are ready within `timeoutMs`. */
-  start(frames: Frame[], timeoutMs: number, onTimeout: () => void): void {
+  /** The frames are in the page and handshaking: `onTimeout` when `limit` says so, unless all are ready first. */
+  start(frames: Frame[], limit: HandshakeTimer, onTimeout: () => void): void {
     const abort = (this.#abort = new AbortController());
     this.#readySent = false;
     this.#sessionPending = true;
     this.frames = frames;
-    this.#timer = setTimeout(onTimeout, timeoutMs);
+    this.#cancelTimer = limit(onTimeout);
     this.#watchTheme(abort.signal);
   }
 
@@ -121,7 +124,7 @@ export class FrameMount {
     for (const frame of this.frames) frame.connect();
     if (this.#readySent || !this.frames.every((f) => f.ready)) return;
     this.#readySent = true;
-    clearTimeout(this.#timer);
+    this.#cancelTimer?.();
     this.#ready?.resolve();
     this.#onReady();
   }
@@ -165,7 +168,7 @@ export class FrameMount {
   unmount(): void {
     this.#abort?.abort();
     if (this.#ready?.settled) this.#ready = undefined;
-    clearTimeout(this.#timer);
+    this.#cancelTimer?.();
     for (const frame of this.frames) frame.destroy();
     this.frames = [];
   }

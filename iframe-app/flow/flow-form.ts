@@ -2,7 +2,7 @@ import { css, html, nothing, svg } from 'lit';
 import type { FlowState } from '../../protocol/schemas/bridge.ts';
 import { PUBLIC_KEY_HEADER, SESSION_TOKEN_HEADER } from '../../protocol/runtime/headers.ts';
 import { CardInputs } from '../shared/card-inputs.ts';
-import { fill, formatMinor } from '../shared/format.ts';
+import { fill, formatMinor } from '../../i18n/format.ts';
 import { emitFrameEvent, type FrameEventRequest } from '../shared/frame-app.ts';
 import { styles } from '../shared/styles.ts';
 

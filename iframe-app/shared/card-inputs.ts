@@ -5,7 +5,7 @@ import { TokeniseResult as TokeniseResultGuard } from '../../protocol/runtime/gu
 import { conforms } from '../../protocol/runtime/json-guard.ts';
 import type { Layout, Theme } from '../../protocol/schemas/frame-url.ts';
 import { FIELDS, cvcLength, detect, displayOf, emptyValues, fieldOfParam, normalise, problemOf, serviceMessage, showsWhileTyping, type CardField, type Scheme, type Values } from './card.ts';
-import en, { type Catalogue } from '../i18n/en.ts';
+import en, { type Catalogue } from '../../i18n/en.ts';
 import { cardOutline, KNOWN_SCHEMES, schemeLogo, type KnownScheme } from './scheme-logos.ts';
 import { styles } from './styles.ts';
 import { arrange } from './arrange.ts';

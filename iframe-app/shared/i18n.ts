@@ -1,6 +1,6 @@
 import { LANGUAGE_TAG } from '../../protocol/runtime/patterns.ts';
-import { catalogueOf, LANGUAGES, resolveLanguage } from '../i18n/catalogues.ts';
-import en, { type Catalogue } from '../i18n/en.ts';
+import { catalogueOf, LANGUAGES, resolveLanguage } from '../../i18n/catalogues.ts';
+import en, { type Catalogue } from '../../i18n/en.ts';
 import type { Texts } from './texts.ts';
 
 export type { Catalogue };

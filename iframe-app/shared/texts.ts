@@ -1,5 +1,5 @@
 import type { DialogTexts } from '../../protocol/schemas/bridge.ts';
-import type { Catalogue } from '../i18n/en.ts';
+import type { Catalogue } from '../../i18n/en.ts';
 
 /** A frame's texts: its language (the resolved tag), its catalogue, and whether loading it failed (English shown). */
 export type Texts = { lang: string; catalogue: Catalogue; failed?: boolean };

@@ -16,7 +16,7 @@ import { html } from 'lit';
 import { FrameParams } from '../../protocol/runtime/guards.ts';
 import { conforms } from '../../protocol/runtime/json-guard.ts';
 import { LANGUAGE_TAG } from '../../protocol/runtime/patterns.ts';
-import { catalogueOf, resolveLanguage } from '../i18n/catalogues.ts';
+import { catalogueOf, resolveLanguage } from '../../i18n/catalogues.ts';
 import { CARD_FORM_TEXTS, TEXTS_ID, type Texts } from '../shared/texts.ts';
 import '../card-form/card-form.ts';
 import { FORM_MARK } from '../frame-page.ts';

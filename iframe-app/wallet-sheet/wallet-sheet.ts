@@ -5,7 +5,7 @@ import { conforms } from '../../protocol/runtime/json-guard.ts';
 import type { WalletRequest, WalletResult, WalletSession, WalletSheetReady } from '../../protocol/schemas/wallet.ts';
 import { WALLET_MESSAGE_TYPE, WALLET_READY_TYPE, WALLET_TEST_CARD_CHOICES, type WalletTestCardChoice } from '../../protocol/runtime/wallet.ts';
 import type { ColorScheme } from '../../protocol/schemas/bridge.ts';
-import { fill, formatMinor } from '../shared/format.ts';
+import { fill, formatMinor } from '../../i18n/format.ts';
 import { en, type Catalogue } from '../shared/i18n.ts';
 import { acceptOneInit } from '../shared/parent-init.ts';
 import { base } from '../shared/styles.ts';

@@ -14,8 +14,12 @@ await run(async () => {
   const named = values.merchant === undefined ? undefined : Number(values.merchant);
   if (named !== undefined && !(Number.isInteger(named) && named > 0)) throw new Error('Usage: npm run -s dashboard [-- --merchant <merchant id>]');
   const link = await withService({
-    viaService: (post) => post('/dashboard_links', { merchantId: named ?? readCredentials(configFromEnv())?.merchantId }),
+    viaService: (call) => {
+      const merchantId = named ?? readCredentials(configFromEnv())?.merchantId;
+      if (merchantId === undefined) throw new Error('The running service has no seeded merchant\'s credentials.json: name one with -- --merchant <merchant id>.');
+      return call('createDashboardLink', { merchantId });
+    },
     direct: async (services) => dashboardLink(services, named ?? (await ensureSeeded(services)).merchantId),
   });
-  return link.url as string;
+  return link.url;
 });

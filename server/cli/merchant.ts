@@ -12,7 +12,7 @@ await run(async () => {
   if (!origins.length) throw new Error('Usage: npm run -s merchant -- --origin <origin> [--origin <origin>…]');
   const input = { origins, ...(values.name ? { name: values.name } : {}) };
   const created = await withService({
-    viaService: (post) => post('/merchants', input),
+    viaService: (call) => call('createMerchant', input),
     direct: ({ merchants }) => merchants.create(input),
   });
   const config = configFromEnv();

@@ -1,7 +1,6 @@
 import pg from 'pg';
 import { configFromEnv } from '../config.ts';
-import { migrate } from '../store/pg-migrate.ts';
-import { MIGRATIONS } from '../store/pg-schema.ts';
+import { BUILD_SCHEMA_VERSION, migrate } from '../store/pg-migrate.ts';
 import { run } from './service-link.ts';
 
 /**
@@ -15,7 +14,7 @@ await run(async () => {
   const pool = new pg.Pool({ connectionString: databaseUrl, max: 1 });
   try {
     const applied = await migrate(pool);
-    return { applied, version: Math.max(...MIGRATIONS.map((m) => m.version)) };
+    return { applied, version: BUILD_SCHEMA_VERSION };
   } finally {
     await pool.end();
   }

@@ -1,4 +1,6 @@
 import { existsSync, readFileSync } from 'node:fs';
+import type { Answer, BodyIn } from '../../api/operations.ts';
+import { pathOf, ROUTES } from '../../api/routes.ts';
 import { ADMIN_HEADER } from '../admin/admin-routes.ts';
 import { createServices, type Services } from '../services.ts';
 import { configFromEnv, type Config } from '../config.ts';
@@ -32,22 +34,24 @@ export function runningService(config: Config): Running | undefined {
  * in-memory database is the only writer of the file, so the command asks the service (its loopback
  * admin routes); otherwise (no service, or PostgreSQL, running or not) it opens the store itself.
  */
-export async function withService<T>(command: {
-  viaService(post: (path: string, body: unknown) => Promise<any>): Promise<T>;
-  direct(services: Services): T | Promise<T>;
-}): Promise<T> {
+/** The admin operations of the table (api/routes.ts), called on the running service. */
+type AdminOperation = 'issueToken' | 'createMerchant' | 'createDashboardLink';
+export type AdminCall = <K extends AdminOperation>(name: K, body: BodyIn<K>) => Promise<Answer<K>>;
+
+export async function withService<T>(command: { viaService(call: AdminCall): Promise<T>; direct(services: Services): T | Promise<T> }): Promise<T> {
   const config = configFromEnv();
   const running = runningService(config);
   if (running) {
-    return command.viaService(async (path, body) => {
-      const response = await fetch(`${running.url}/admin${path}`, {
-        method: 'POST',
+    return command.viaService(async <K extends AdminOperation>(name: K, body: BodyIn<K>) => {
+      const route = ROUTES[name];
+      const response = await fetch(`${running.url}${pathOf(route)}`, {
+        method: route.method.toUpperCase(),
         headers: { 'content-type': 'application/json', [ADMIN_HEADER]: running.adminSecret },
         body: JSON.stringify(body),
       });
-      const answer = (await response.json()) as { error?: { message?: string } };
-      if (!response.ok) throw new Error(answer?.error?.message ?? `service answered ${response.status}`);
-      return answer;
+      const answer = await response.json();
+      if (!response.ok) throw new Error((answer as { error?: { message?: string } })?.error?.message ?? `service answered ${response.status}`);
+      return answer as Answer<K>;
     });
   }
   const store = await openStore(config);

@@ -8,7 +8,7 @@ await run(async () => {
   const username = process.argv[2];
   if (!username) throw new Error('Usage: npm run -s token -- <username>');
   return withService({
-    viaService: async (post) => (await post('/tokens', { username })).accessToken as string,
+    viaService: async (call) => (await call('issueToken', { username })).accessToken,
     direct: async ({ users }) => (await users.issueToken(username)).accessToken,
   });
 });

@@ -26,7 +26,7 @@ export function cookieToken(ctx: Ctx): string | undefined {
   return undefined;
 }
 
-const refused = (code: string, message: string) => new ApiError(403, 'invalid_request_error', code, message);
+const refused = (code: 'cross_site_request' | 'csrf_token_invalid', message: string) => new ApiError(code, message);
 
 /**
  * A dashboard action comes from the dashboard's own page: `Origin` is the service's origin and, where
@@ -61,7 +61,7 @@ export function sessionOf(ctx: Ctx): SignedIn {
   return found;
 }
 
-export const signedOut = () => new ApiError(401, 'authentication_error', 'signed_out', 'Sign in to the dashboard: with your licence key, or a link from npm run -s dashboard.');
+export const signedOut = () => new ApiError('signed_out', 'Sign in to the dashboard: with your licence key, or a link from npm run -s dashboard.');
 
 /**
  * The dashboard's session: the cookie names a live session (else 401), which names the merchant

@@ -73,12 +73,12 @@ export function dashboardRoutes(services: Services, limiter: Middleware<AppState
     let merchantId: number | undefined;
     if (body.licence_key !== undefined) {
       merchantId = (await merchants.byKey(body.licence_key, 'licence'))?.merchant_id;
-      if (merchantId === undefined) throw new ApiError(401, 'authentication_error', 'sign_in_failed', 'That licence key is not one of this service\'s (or it was rolled and has expired).', 'licence_key');
+      if (merchantId === undefined) throw new ApiError('sign_in_failed', 'That licence key is not one of this service\'s (or it was rolled and has expired).', 'licence_key');
       await merchants.learn([{ key: body.licence_key, kind: 'licence' }]);
     } else {
       merchantId = await dashboard.sessions.redeemLink(body.link!);
       if (merchantId === undefined)
-        throw new ApiError(401, 'authentication_error', 'sign_in_failed', 'This sign-in link was used already or has expired (links work once, within an hour): run npm run -s dashboard for a new one.', 'link');
+        throw new ApiError('sign_in_failed', 'This sign-in link was used already or has expired (links work once, within an hour): run npm run -s dashboard for a new one.', 'link');
     }
     const { token, session: started } = await dashboard.sessions.start(merchantId, body.licence_key !== undefined ? 'licence_key' : 'link');
     ctx.set('Set-Cookie', sessionCookie(token, secure()));

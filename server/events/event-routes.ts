@@ -2,6 +2,7 @@ import Router from '@koa/router';
 import type { Middleware } from 'koa';
 import type { Services } from '../services.ts';
 import type { AppState } from '../http/app-state.ts';
+import { idempotencyMiddleware } from '../http/idempotency.ts';
 import { mount } from '../http/operation.ts';
 import { limitedAuth } from '../http/rate-limit.ts';
 import { ownerAuth } from './owner-auth.ts';
@@ -11,7 +12,7 @@ import { requestOwner } from './owner.ts';
 export function eventRoutes(services: Pick<Services, 'events' | 'merchants' | 'users' | 'idempotencyKeys'>, limiter: Middleware<AppState>): Router<AppState> {
   const { events } = services;
   const router = new Router<AppState>();
-  router.use('/v1/events', limitedAuth(ownerAuth(services), limiter), services.idempotencyKeys.middleware());
+  router.use('/v1/events', limitedAuth(ownerAuth(services), limiter), idempotencyMiddleware(services.idempotencyKeys));
   mount(router, 'listEvents', ({ ctx, query }) => events.list(requestOwner(ctx.state), query), { keptListJson: true });
   mount(router, 'retrieveEvent', ({ ctx, params }) => events.get(requestOwner(ctx.state), params.id));
   return router;

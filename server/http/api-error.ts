@@ -1,16 +1,24 @@
-import type { ErrorBody, ErrorType } from '../../api/errors.ts';
+import { ERROR_CODES, type ErrorType, type ServiceErrorCode } from '../../api/error-codes.ts';
+import type { ErrorBody } from '../../api/errors.ts';
 
-/** A failure that is the client's to fix (or a deliberate server answer); safe to show as is. */
+/**
+ * A failure that is the client's to fix (or a deliberate server answer); safe to show as is. Its
+ * code is a row of the one table (api/error-codes.ts), which gives its status and type.
+ */
 export class ApiError extends Error {
+  readonly status: number;
+  readonly type: ErrorType;
+
   constructor(
-    readonly status: number,
-    readonly type: ErrorType,
-    readonly code: string,
+    readonly code: ServiceErrorCode,
     message: string,
     readonly param: string | null = null,
     readonly headers: Record<string, string> = {},
   ) {
     super(message);
+    const row = ERROR_CODES[code];
+    this.status = row.status;
+    this.type = row.type;
   }
 
   toBody(): ErrorBody {
@@ -18,18 +26,11 @@ export class ApiError extends Error {
   }
 }
 
-export const invalidParam = (param: string, message: string, code = 'parameter_invalid') =>
-  new ApiError(400, 'invalid_request_error', code, message, param);
+export const invalidParam = (param: string, message: string, code: ServiceErrorCode = 'parameter_invalid') => new ApiError(code, message, param);
 
 /** Absent and not-yours look the same, so an id reveals nothing about other users. */
-export const noSuch = (kind: string, id: string, param: string | null = 'id') =>
-  new ApiError(404, 'invalid_request_error', 'resource_missing', `No such ${kind}: '${id}'`, param);
+export const noSuch = (kind: string, id: string, param: string | null = 'id') => new ApiError('resource_missing', `No such ${kind}: '${id}'`, param);
 
-export const conflict = (code: string, message: string, param: string | null = null) =>
-  new ApiError(409, 'invalid_request_error', code, message, param);
+export const unauthenticated = (message: string) => new ApiError('unauthenticated', message, null, { 'WWW-Authenticate': 'Bearer' });
 
-export const unauthenticated = (message: string) =>
-  new ApiError(401, 'authentication_error', 'unauthenticated', message, null, { 'WWW-Authenticate': 'Bearer' });
-
-export const noSuchRoute = (method: string, path: string) =>
-  new ApiError(404, 'invalid_request_error', 'route_missing', `Unrecognized request URL (${method}: ${path}).`);
+export const noSuchRoute = (method: string, path: string) => new ApiError('route_missing', `Unrecognized request URL (${method}: ${path}).`);

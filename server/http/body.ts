@@ -55,7 +55,7 @@ export function inheritedJsonName(value: unknown): string | undefined {
 }
 
 export const inheritedParam = (name: string) =>
-  new ApiError(400, 'invalid_request_error', 'parameter_unknown', `Received unknown parameter: ${name}.`, name);
+  new ApiError('parameter_unknown', `Received unknown parameter: ${name}.`, name);
 
 /** True when `value` nests deeper than `max` objects or arrays; iterative, so depth cannot overflow it. */
 export function nestsDeeper(value: unknown, max: number): boolean {
@@ -67,6 +67,27 @@ export function nestsDeeper(value: unknown, max: number): boolean {
     for (const child of Object.values(item)) if (child !== null && typeof child === 'object') stack.push([child, depth + 1]);
   }
   return false;
+}
+
+/**
+ * How many `&`-separated fields qs reads of a form body (its default `parameterLimit`, which the body
+ * parser keeps) and of a query string (operation.ts): past it, qs drops the rest without a word.
+ */
+export const FORM_FIELD_LIMIT = 1_000;
+export const QUERY_PARAMETER_LIMIT = 100;
+
+/**
+ * A 400 when `encoded` (form fields or a query string) has a field past the first `limit` that qs
+ * would drop, so nothing a client sent is silently ignored; counts the fields it has.
+ */
+export function refuseDroppedFields(encoded: string, limit: number, what: 'form body' | 'query string'): void {
+  const parts = encoded.split('&');
+  if (parts.length <= limit || parts.slice(limit).every((part) => part === '')) return;
+  const fields = parts.filter((part) => part !== '').length;
+  const unit = what === 'form body' ? 'fields' : 'parameters';
+  throw new ApiError('too_many_parameters',
+    `The ${what} has ${fields} ${unit}; at most ${limit} are read: send fewer${what === 'form body' ? ', or send the body as JSON' : ''}.`,
+  );
 }
 
 /** The methods whose bodies are read (as the body parser's own default): for any other, this middleware has nothing to do. */
@@ -85,10 +106,7 @@ export function body(): Middleware<AppState> {
   const read: Middleware<AppState> = async (ctx, next) => {
     const hasBody = Number(ctx.get('content-length') || 0) > 0 || ctx.get('transfer-encoding') !== '';
     if (hasBody && !ctx.is('json', 'urlencoded')) {
-      throw new ApiError(
-        415,
-        'invalid_request_error',
-        'unsupported_media_type',
+      throw new ApiError('unsupported_media_type',
         `Unsupported Content-Type '${ctx.get('content-type') || '(none)'}': send application/json or application/x-www-form-urlencoded.`,
       );
     }
@@ -98,7 +116,7 @@ export function body(): Middleware<AppState> {
       // zlib's errors (Z_DATA_ERROR, brotli's ERR_…) carry no HTTP status: the body is the client's fault.
       const { status, code } = error as { status?: unknown; code?: unknown };
       if (status === undefined && typeof code === 'string' && /^(Z_|ERR_)/.test(code)) {
-        throw new ApiError(400, 'invalid_request_error', 'body_invalid', `The request body does not decode as its Content-Encoding (${ctx.get('content-encoding')}).`);
+        throw new ApiError('body_invalid', `The request body does not decode as its Content-Encoding (${ctx.get('content-encoding')}).`);
       }
       // JSON the parser refused for a `__proto__` key: the same parameter_unknown as a form field of that name.
       const text = (error as { body?: unknown }).body;
@@ -114,9 +132,10 @@ export function body(): Middleware<AppState> {
       throw error;
     }
     if (nestsDeeper(ctx.request.body, MAX_BODY_DEPTH)) {
-      throw new ApiError(400, 'invalid_request_error', 'body_too_deep', `The request body nests deeper than ${MAX_BODY_DEPTH} levels.`);
+      throw new ApiError('body_too_deep', `The request body nests deeper than ${MAX_BODY_DEPTH} levels.`);
     }
     if (ctx.is('urlencoded')) {
+      refuseDroppedFields(String(ctx.request.rawBody ?? ''), FORM_FIELD_LIMIT, 'form body');
       const name = inheritedName(String(ctx.request.rawBody ?? ''));
       if (name !== undefined) throw inheritedParam(name);
     }

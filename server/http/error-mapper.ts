@@ -6,13 +6,13 @@ import type { AppState } from './app-state.ts';
 function fromHttpError(error: { status: number; type?: string; message?: string }): ApiError {
   switch (error.status) {
     case 413:
-      return new ApiError(413, 'invalid_request_error', 'request_too_large', 'The request body is too large.');
+      return new ApiError('request_too_large', 'The request body is too large.');
     case 415:
-      return new ApiError(415, 'invalid_request_error', 'unsupported_media_type', error.message ?? 'Unsupported media type.');
+      return new ApiError('unsupported_media_type', error.message ?? 'Unsupported media type.');
     case 400:
-      return new ApiError(400, 'invalid_request_error', 'body_invalid', 'The request body could not be parsed: send a JSON object or form fields.');
+      return new ApiError('body_invalid', 'The request body could not be parsed: send a JSON object or form fields.');
     default:
-      return new ApiError(error.status, 'invalid_request_error', 'request_invalid', 'The request could not be processed.');
+      return new ApiError('request_invalid', 'The request could not be processed.');
   }
 }
 
@@ -32,7 +32,7 @@ export function errorMapper(): Middleware<AppState> {
         if (ctx.status === 405 || ctx.status === 501) {
           const allow = ctx.response.get('Allow');
           if (!allow) throw noSuchRoute(ctx.method, ctx.path);
-          throw new ApiError(405, 'invalid_request_error', 'method_not_allowed', `${ctx.method} is not allowed on ${ctx.path}; allowed: ${allow}.`, null, { Allow: allow });
+          throw new ApiError('method_not_allowed', `${ctx.method} is not allowed on ${ctx.path}; allowed: ${allow}.`, null, { Allow: allow });
         }
       }
     } catch (caught) {
@@ -41,7 +41,7 @@ export function errorMapper(): Middleware<AppState> {
       if (caught instanceof ApiError) error = caught;
       else if (typeof raw?.status === 'number' && raw.status >= 400 && raw.status < 500) error = fromHttpError(raw as { status: number });
       else {
-        error = new ApiError(500, 'api_error', 'internal_error', 'An unexpected error occurred. It has been logged.');
+        error = new ApiError('internal_error', 'An unexpected error occurred. It has been logged.');
         ctx.app.emit('error', caught, ctx);
       }
       ctx.status = error.status;

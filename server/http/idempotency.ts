@@ -14,7 +14,7 @@ const KEY = /^[\x21-\x7e]{1,255}$/;
 const handled = new WeakSet<object>();
 
 const mismatch = () =>
-  new ApiError(409, 'idempotency_error', 'idempotency_key_reused', `This ${IDEMPOTENCY_HEADER} was already used with another request body; use a new key.`, IDEMPOTENCY_HEADER);
+  new ApiError('idempotency_key_reused', `This ${IDEMPOTENCY_HEADER} was already used with another request body; use a new key.`, IDEMPOTENCY_HEADER);
 
 /**
  * `X-Idempotency-Key` on a POST (server/idempotency/idempotency-keys.ts has the rules): a repeat is
@@ -29,7 +29,7 @@ export function idempotencyMiddleware(keys: IdempotencyKeys, scopeOf: (ctx: Ctx)
     if (!key || handled.has(ctx.request)) return next();
     handled.add(ctx.request);
     if (!KEY.test(key))
-      throw new ApiError(400, 'invalid_request_error', 'parameter_invalid', `${IDEMPOTENCY_HEADER} must be 1 to 255 printable ASCII characters.`, IDEMPOTENCY_HEADER);
+      throw new ApiError('parameter_invalid', `${IDEMPOTENCY_HEADER} must be 1 to 255 printable ASCII characters.`, IDEMPOTENCY_HEADER);
     const claim = await keys.claim(scopeOf(ctx) ?? `ip:${ctx.ip}`, ctx.method, ctx.path, key, asFormValues(ctx.request.body ?? {}));
     if (claim.outcome === 'mismatch') throw mismatch();
     if (claim.outcome === 'replay') {

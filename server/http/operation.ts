@@ -4,7 +4,7 @@ import qs from 'qs';
 import { z } from 'zod';
 import { operation as operationOf, type OperationName, type SCHEMAS } from '../../api/operations.ts';
 import type { AppState } from './app-state.ts';
-import { INHERITED, inheritedName, inheritedParam } from './body.ts';
+import { INHERITED, inheritedName, inheritedParam, QUERY_PARAMETER_LIMIT, refuseDroppedFields } from './body.ts';
 import { listJson, type ListEnvelope } from './json-text.ts';
 import { Recent } from './recent.ts';
 import { issueToError } from './zod-issues.ts';
@@ -30,8 +30,8 @@ export const mountedOperations = (routers: readonly object[]): Set<OperationName
 
 const noInput = z.strictObject({});
 
-/** Limits of the query parser (qs): deeper brackets and further pairs are not read. */
-const QS_OPTIONS = { depth: 2, parameterLimit: 100 } as const;
+/** Limits of the query parser (qs): deeper brackets are not read; more pairs are refused (refuseDroppedFields). */
+const QS_OPTIONS = { depth: 2, parameterLimit: QUERY_PARAMETER_LIMIT } as const;
 
 /** `limit=10&starting_after=ctc_1`: plain names, values with nothing to decode, no brackets. */
 const PLAIN_QUERY = /^[A-Za-z0-9_]+=[A-Za-z0-9_.~-]*(?:&[A-Za-z0-9_]+=[A-Za-z0-9_.~-]*)*$/;
@@ -58,6 +58,7 @@ export function parseQuery(querystring: string): Record<string, unknown> {
       if (!repeated) return query;
     }
   }
+  refuseDroppedFields(querystring, QS_OPTIONS.parameterLimit, 'query string');
   const inherited = inheritedName(querystring);
   if (inherited !== undefined) throw inheritedParam(inherited);
   return qs.parse(querystring, QS_OPTIONS);

@@ -1,4 +1,5 @@
 import type { Middleware } from 'koa';
+import type { ServiceErrorCode } from '../../api/error-codes.ts';
 import { ApiError } from './api-error.ts';
 import type { AppState } from './app-state.ts';
 import type { Ctx } from './operation.ts';
@@ -14,17 +15,14 @@ export function pageOriginRefused(seen: string, expected: readonly string[] | un
   const registered = expected
     ? `This merchant's pages may be on ${expected.length ? expected.join(', ') : '(no origin registered)'}`
     : 'No merchant has registered that origin';
-  return new ApiError(
-    403,
-    'invalid_request_error',
-    'origin_not_allowed',
+  return new ApiError('origin_not_allowed',
     `This request came from a page of origin ${seen}. ${registered}. To take payments on ${seen}, create a test merchant for it with npm run -s merchant -- --origin ${seen} and use its keys.`,
   );
 }
 
 export interface OwnOriginRule {
   /** The error code, e.g. `frames_only`. */
-  code: string;
+  code: ServiceErrorCode;
   /** What is refused, as the start of a sentence: "POST /frames/tokenise answers the hosted frames only". */
   refused: string;
   /** What a caller outside the service's pages should do instead (a sentence). */
@@ -48,7 +46,7 @@ export function ownOriginRefusal(ctx: Ctx, publicUrl: string, rule: OwnOriginRul
       ? `this request came from ${origin}, which is this service under another name than its public URL ${expected} (CPE_PUBLIC_URL). Load the SDK from ${expected}/sdk/cpe.js, or start the service with CPE_PUBLIC_URL=${origin}.`
       : `this request came from a page of origin ${origin}, expected the service's own origin ${expected}: cards are typed and tokenised only in the service's frames, which the SDK mounts in your page. ${rule.instead}`;
   } else if (site && site !== 'same-origin') why = `this request was sent with Sec-Fetch-Site: ${site}, expected same-origin (the service's own page at ${expected}). ${rule.instead}`;
-  return why === undefined ? undefined : new ApiError(403, 'invalid_request_error', rule.code, `${rule.refused}: ${why}`);
+  return why === undefined ? undefined : new ApiError(rule.code, `${rule.refused}: ${why}`);
 }
 
 /** An Origin naming the host this request was addressed to: the service's own page, under a name that is not its public one. */

@@ -13,7 +13,7 @@ export interface RateLimitOptions {
 export const RATE_LIMIT_KEYS = 100_000;
 
 const limited = (wait: number) =>
-  new ApiError(429, 'rate_limit_error', 'rate_limited', `Too many requests: retry after ${wait} s.`, null, {
+  new ApiError('rate_limited', `Too many requests: retry after ${wait} s.`, null, {
     'Retry-After': String(wait),
   });
 

@@ -15,7 +15,8 @@ export function requestLog(logger: Logger): Middleware<AppState> {
     try {
       await next();
     } finally {
-      const level = ctx.status >= 500 ? 'error' : 'info';
+      // A 503 is the service's deliberate answer while its database is away (logged once, as an outage).
+      const level = ctx.status >= 500 ? (ctx.status === 503 ? 'warn' : 'error') : 'info';
       if (logger.enabled?.(level) !== false)
         logger.log(level, 'request', {
           request_id: ctx.state.requestId,

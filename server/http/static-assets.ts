@@ -85,7 +85,8 @@ type InlineHashes = NonNullable<FrameSecurityOptions['hashes']>;
 export function inlineHashes(html: string): InlineHashes {
   const hash = (text: string) => `sha256-${createHash('sha256').update(text).digest('base64')}`;
   const bodies = (re: RegExp) => [...html.matchAll(re)].map((match) => hash(match[1]!));
-  return { script: bodies(/<script(?![^>]*\ssrc=)[^>]*>([\s\S]*?)<\/script>/gi), style: bodies(/<style[^>]*>([\s\S]*?)<\/style>/gi) };
+  // Not a script with src, nor a data block (type="application/json": never run, so no hash to allow).
+  return { script: bodies(/<script(?![^>]*\s(?:src=|type="application\/json"))[^>]*>([\s\S]*?)<\/script>/gi), style: bodies(/<style[^>]*>([\s\S]*?)<\/style>/gi) };
 }
 
 const etagOf = (body: Buffer) => `"${createHash('sha256').update(body).digest('base64url').slice(0, 27)}"`;
@@ -146,10 +147,10 @@ function safeJoin(base: string, path: string): string | undefined {
 }
 
 const dashboardNotBuilt = () =>
-  new ApiError(503, 'api_error', 'dashboard_not_built', 'The dashboard has not been built: run npm run build (npm start builds it when missing).', null, { 'Retry-After': '10' });
+  new ApiError('dashboard_not_built', 'The dashboard has not been built: run npm run build (npm start builds it when missing).', null, { 'Retry-After': '10' });
 
 const sdkNotBuilt = () =>
-  new ApiError(503, 'api_error', 'sdk_not_built', 'The browser SDK has not been built: run npm run build (npm start builds it when missing).', null, {
+  new ApiError('sdk_not_built', 'The browser SDK has not been built: run npm run build (npm start builds it when missing).', null, {
     'Access-Control-Allow-Origin': '*',
     'Retry-After': '10',
   });
@@ -228,7 +229,7 @@ export function staticAssets(options: StaticAssetsOptions = {}): Middleware<AppS
       return;
     }
     if (ctx.path !== release.path)
-      throw new ApiError(404, 'invalid_request_error', 'resource_missing', `This SDK build is not served here: the current one is ${serviceUrl}${release.path} with integrity ${release.integrity} (see ${serviceUrl}/sdk/integrity.json).`, null, SDK_HEADERS);
+      throw new ApiError('resource_missing', `This SDK build is not served here: the current one is ${serviceUrl}${release.path} with integrity ${release.integrity} (see ${serviceUrl}/sdk/integrity.json).`, null, SDK_HEADERS);
     await send(ctx, file, path, { ...SDK_HEADERS, 'Cache-Control': IMMUTABLE });
   }
 

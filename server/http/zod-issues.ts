@@ -25,21 +25,21 @@ export function issueToError(error: z.ZodError, input: unknown): ApiError {
   const issue = error.issues[0];
   if (issue.code === 'unrecognized_keys') {
     const param = paramName([...issue.path, issue.keys[0]]);
-    return new ApiError(400, 'invalid_request_error', 'parameter_unknown', `Received unknown parameter: ${param}.`, param);
+    return new ApiError('parameter_unknown', `Received unknown parameter: ${param}.`, param);
   }
   const param = paramName(issue.path);
   if (issue.path.length === 0) {
     const message = issue.code === 'invalid_type' ? 'the request body must be an object of named fields' : lowerFirst(issue.message);
-    return new ApiError(400, 'invalid_request_error', 'parameter_invalid', `Invalid request: ${message}.`, null);
+    return new ApiError('parameter_invalid', `Invalid request: ${message}.`, null);
   }
   // A field the client left out is missing, whether its type or a rule across fields asked for it.
   if ((issue.code === 'invalid_type' || issue.code === 'custom') && !present(input, issue.path)) {
     const why = issue.code === 'custom' ? ` (${lowerFirst(issue.message)})` : '';
-    return new ApiError(400, 'invalid_request_error', 'parameter_missing', `Missing required param: ${param}${why}.`, param);
+    return new ApiError('parameter_missing', `Missing required param: ${param}${why}.`, param);
   }
   // A record's key that its rule refused (a metadata key too long): that rule's own sentence.
   const message = issue.code === 'invalid_key' ? (issue.issues[0]?.message ?? issue.message) : issue.message;
-  return new ApiError(400, 'invalid_request_error', 'parameter_invalid', `Invalid ${param}: ${lowerFirst(message)}.`, param);
+  return new ApiError('parameter_invalid', `Invalid ${param}: ${lowerFirst(message)}.`, param);
 }
 
 const lowerFirst = (text: string) => text.charAt(0).toLowerCase() + text.slice(1).replace(/\.$/, '');

@@ -1,9 +1,5 @@
 import { createCipheriv, createDecipheriv, createHmac, hash } from 'node:crypto';
-import type { Middleware } from 'koa';
 import { randomBytes } from '../identity/secrets.ts';
-import type { AppState } from '../http/app-state.ts';
-import { idempotencyMiddleware } from '../http/idempotency.ts';
-import type { Ctx } from '../http/operation.ts';
 import type { Collection, Store } from '../store/store.ts';
 import type { Clock } from '../clock.ts';
 import { expiryIndex } from '../store/expiry.ts';
@@ -107,7 +103,7 @@ export type Claim =
  * first still runs waits for it. After the retention a key runs as a new request, and prune() drops
  * the record. Records are scoped per credential and per method and path, so one per-flow key can be
  * forwarded on attach, confirm and authorise alike. The HTTP side (the header, the answers) is
- * server/http/idempotency.ts.
+ * server/http/idempotency.ts, which uses these; nothing here knows of HTTP.
  *
  * The first run claims its key by inserting the record (status 0) in the request's transaction and
  * fills it in before that transaction commits, so the answer and the changes it made are durable
@@ -154,10 +150,5 @@ export class IdempotencyKeys {
       await records.update(id, claim); // past its retention: the key runs as new
     }
     return new RunningClaim(records, clock, id, fingerprint, secretKey);
-  }
-
-  /** The middleware that applies these keys to POSTs (server/http/idempotency.ts). */
-  middleware(scopeOf?: (ctx: Ctx) => string | undefined): Middleware<AppState> {
-    return idempotencyMiddleware(this, scopeOf);
   }
 }

@@ -2,13 +2,14 @@ import Router from '@koa/router';
 import type { Middleware } from 'koa';
 import type { Services } from '../services.ts';
 import type { AppState } from '../http/app-state.ts';
+import { idempotencyMiddleware } from '../http/idempotency.ts';
 import { mount } from '../http/operation.ts';
 import { limitedAuth } from '../http/rate-limit.ts';
 
 /** The messaging API under /v1: contacts, conversations and their messages (api/routes.ts has their paths). */
 export function messagingRoutes({ users, messaging, idempotencyKeys }: Pick<Services, 'users' | 'messaging' | 'idempotencyKeys'>, limiter: Middleware<AppState>): Router<AppState> {
   const router = new Router<AppState>();
-  router.use(['/v1/contacts', '/v1/conversations'], limitedAuth(users.authenticate(), limiter), idempotencyKeys.middleware());
+  router.use(['/v1/contacts', '/v1/conversations'], limitedAuth(users.authenticate(), limiter), idempotencyMiddleware(idempotencyKeys));
   const user = (ctx: { state: AppState }) => ctx.state.userId!;
   // The lists are written from the kept JSON of their unchanging rows (json-text.ts).
   const kept = { keptListJson: true } as const;

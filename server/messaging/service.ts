@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { conflict, invalidParam, noSuch } from '../http/api-error.ts';
+import { ApiError, invalidParam, noSuch } from '../http/api-error.ts';
 import type { Clock } from '../clock.ts';
 import { newId } from '../identity/secrets.ts';
 import { unchanging } from '../http/json-text.ts';
@@ -165,7 +165,7 @@ export class MessagingService {
       // A contact's conversation is the one its conversation_id names: both ways of making one (a new
       // contact, or this) set it, so no index of conversations by contact is needed (a million fewer keys on start).
       if (contact.conversation_id !== null && (await this.#conversations.get(contact.conversation_id))?.contact_id === contact.id)
-        throw conflict('resource_already_exists', `Contact '${contact.id}' already has conversation '${contact.conversation_id}'.`, 'contact_id');
+        throw new ApiError('resource_already_exists', `Contact '${contact.id}' already has conversation '${contact.conversation_id}'.`, 'contact_id');
       // The contact's conversation was deleted earlier: this one takes its place.
       conversation = await this.#insertConversation(userId, { contact_id: contact.id, group_id: null }, this.clock.now());
       await this.#record(userId, 'conversation.created', conversation);
@@ -173,7 +173,7 @@ export class MessagingService {
     } else {
       const groupId = input.group_id!;
       const existing = await this.#conversations.first('group', `${userId}:${groupId}`);
-      if (existing) throw conflict('resource_already_exists', `Group '${groupId}' already has conversation '${existing.id}'.`, 'group_id');
+      if (existing) throw new ApiError('resource_already_exists', `Group '${groupId}' already has conversation '${existing.id}'.`, 'group_id');
       conversation = await this.#insertConversation(userId, { contact_id: null, group_id: groupId }, this.clock.now());
       await this.#record(userId, 'conversation.created', conversation);
     }

@@ -73,7 +73,7 @@ export class CardVault {
       const stored = await this.#cards.get(reference);
       if (!stored || stored.merchant_id !== intent.merchant_id || stored.account_id !== intent.account_id)
         throw noSuch("stored card for this payment intent's account", reference, 'token');
-      if (isExpired(stored.card)) throw new ApiError(400, 'card_error', 'expired_card', 'The stored card has expired.', 'token');
+      if (isExpired(stored.card)) throw new ApiError('expired_card', 'The stored card has expired.', 'token');
       return stored.card;
     }
     // Locked: a server-made token attached through two intents at once binds to one of them.

@@ -1,6 +1,7 @@
+import type { ServiceErrorCode } from '../../api/error-codes.ts';
 import { ApiError } from '../http/api-error.ts';
 import { SCHEMES, schemeOf, luhnValid, type Scheme } from '../../protocol/runtime/card-schemes.ts';
-import { outcomeOf, type CardOutcome } from './test-processor.ts';
+import { outcomeOf, type CardOutcome } from './test-cards.ts';
 
 export { SCHEMES, SCHEME_NAMES, schemeOf, luhnValid, type Scheme } from '../../protocol/runtime/card-schemes.ts';
 
@@ -13,7 +14,7 @@ export interface CardSummary {
   exp_month: number;
   exp_year: number;
   name: string;
-  /** What the test processor does with it (test-processor.ts TEST_CARDS), fixed at tokenise time so the number need not be kept. */
+  /** What the test processor does with it (test-cards.ts TEST_CARDS), fixed at tokenise time so the number need not be kept. */
   outcome: CardOutcome;
   /** Set on a token minted by the wallet test sheet: which wallet it came from. */
   wallet?: 'a' | 'b';
@@ -27,7 +28,7 @@ export interface RawCard {
   name: string;
 }
 
-const cardError = (param: string, code: string, message: string) => new ApiError(400, 'card_error', code, message, `card[${param}]`);
+const cardError = (param: string, code: ServiceErrorCode, message: string) => new ApiError(code, message, `card[${param}]`);
 
 /**
  * Validates a card as the hosted fields submit it (Luhn, length and CSC length by scheme, a future

@@ -1,4 +1,4 @@
-import { catalogueOf, resolveLanguage, type Catalogue } from '../../iframe-app/i18n/catalogues.ts';
+import { catalogueOf, resolveLanguage, type Catalogue } from '../../i18n/catalogues.ts';
 import { LANGUAGE_TAG, LANGUAGE_TAG_MAX_LENGTH } from '../../protocol/runtime/patterns.ts';
 
 /**

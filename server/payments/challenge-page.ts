@@ -11,7 +11,7 @@ import type { Ctx } from '../http/operation.ts';
 import type { ChallengeView } from './payments-service.ts';
 import { CHALLENGE_STYLE, challengeLook, htmlAttributes, SHIELD, type ChallengeLook } from './challenge-look.ts';
 import { formatAmount } from '../../api/iso-codes.ts';
-import { fill } from '../../iframe-app/shared/format.ts';
+import { fill } from '../../i18n/format.ts';
 import { UUID } from '../../protocol/runtime/patterns.ts';
 
 import { CHALLENGE_CANCEL_TYPE, CHALLENGE_INIT_TYPE, CHALLENGE_MESSAGE_TYPE, CHALLENGE_READY_TYPE, type ChallengeCancel, type ChallengeMessage } from '../../protocol/schemas/challenge.ts';
@@ -126,10 +126,10 @@ export function challengeRoutes({ payments, config }: Services): Router<AppState
     });
     if (refused) throw refused;
     const input = Answer.safeParse(ctx.request.body ?? {});
-    if (!input.success) throw new ApiError(400, 'invalid_request_error', 'parameter_invalid', 'Send challenge and outcome (complete or fail).', 'outcome');
+    if (!input.success) throw new ApiError('parameter_invalid', 'Send challenge and outcome (complete or fail).', 'outcome');
     const pending = await payments.challengeView(input.data.challenge);
     if (pending?.status === 'pending' && !same(input.data.form_token ?? '', pending.formToken))
-      throw new ApiError(403, 'invalid_request_error', 'challenge_page_only', "Challenges are answered from the challenge page only: the answer did not carry the page's one-time form token.", 'form_token');
+      throw new ApiError('challenge_page_only', "Challenges are answered from the challenge page only: the answer did not carry the page's one-time form token.", 'form_token');
     const view = await payments.answerChallenge(input.data.challenge, input.data.outcome);
     const message: ChallengeMessage = {
       type: CHALLENGE_MESSAGE_TYPE,

@@ -45,7 +45,7 @@ export function cors(policy: CorsPolicy): { preflight: Middleware<AppState>; req
       const origin = ctx.get('origin');
       if (origin) {
         if (!(await policy.request(origin, ctx)))
-          throw (await policy.refusal?.(origin, ctx)) ?? new ApiError(403, 'invalid_request_error', 'origin_not_allowed', `Pages of origin ${origin} may not call ${ctx.method} ${ctx.path}.`);
+          throw (await policy.refusal?.(origin, ctx)) ?? new ApiError('origin_not_allowed', `Pages of origin ${origin} may not call ${ctx.method} ${ctx.path}.`);
         allow(ctx, origin);
       }
       return next();

@@ -1,7 +1,7 @@
 import type { IntentStatus } from '../../protocol/schemas/intent.ts';
 import { CARD_STATUSES, REFUNDABLE_STATUSES } from '../../protocol/runtime/intent-status.ts';
 import type { RefundStatus } from '../../api/refunds.ts';
-import { conflict } from '../http/api-error.ts';
+import { ApiError } from '../http/api-error.ts';
 
 export { IntentStatus } from '../../protocol/schemas/intent.ts';
 
@@ -46,7 +46,7 @@ export function allows(operation: IntentOperation, status: IntentStatus): boolea
 /** The 409 for an operation the current status does not allow; it names the status. */
 export function assertAllowed(operation: IntentOperation, intent: { id: string; status: IntentStatus }, param = 'payment_intent_id'): void {
   if (!allows(operation, intent.status)) {
-    throw conflict(
+    throw new ApiError(
       'payment_intent_unexpected_state',
       `You cannot ${operation.replace('_', ' ')} payment intent ${intent.id}: its status is ${intent.status}.`,
       param,

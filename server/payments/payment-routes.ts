@@ -4,6 +4,7 @@ import { PUBLIC_KEY_HEADER } from '../../protocol/runtime/headers.ts';
 import type { Services } from '../services.ts';
 import type { AppState } from '../http/app-state.ts';
 import { ROUTES } from '../../api/routes.ts';
+import { idempotencyMiddleware } from '../http/idempotency.ts';
 import { mount, type Ctx } from '../http/operation.ts';
 import { ownOriginOnly, pageOriginRefused } from '../http/origin-refusals.ts';
 import { limitedAuth } from '../http/rate-limit.ts';
@@ -31,9 +32,9 @@ export function backendPaymentRoutes(
 ): Router<AppState> {
   const router = new Router<AppState>();
   const licenceKey = limitedAuth(licenceKeyAuth(merchants), limiter);
-  router.use('/v1/payment_intents', licenceKey, idempotencyKeys.middleware());
-  router.use('/v1/refunds', licenceKey, idempotencyKeys.middleware());
-  router.use('/v1/tokens', licenceKey, cardTesting.perMerchant, idempotencyKeys.middleware());
+  router.use('/v1/payment_intents', licenceKey, idempotencyMiddleware(idempotencyKeys));
+  router.use('/v1/refunds', licenceKey, idempotencyMiddleware(idempotencyKeys));
+  router.use('/v1/tokens', licenceKey, cardTesting.perMerchant, idempotencyMiddleware(idempotencyKeys));
 
   // Raw card data from a server, as Stripe allows it in test mode only: for server-side tests and the
   // README's command-line payment. Browsers tokenise in the hosted frames (/frames/tokenise).
@@ -87,10 +88,10 @@ export function browserPaymentRoutes(services: Services, limiter: Middleware<App
   const intentPaths = [ROUTES.retrieveSessionIntent, ROUTES.attachSessionIntent, ROUTES.confirmSessionIntent, ROUTES.authoriseSessionIntent].map((route) => route.path);
   for (const path of intentPaths) router.options(path, merchantCors.preflight);
   // One prefix: a list of overlapping paths would run the middleware twice for /intent/attach.
-  router.use('/intent', ...[merchantCors.request, limitedAuth(sessionAuth(merchants, payments), limiter), idempotencyKeys.middleware()].map(exceptPreflight));
+  router.use('/intent', ...[merchantCors.request, limitedAuth(sessionAuth(merchants, payments), limiter), idempotencyMiddleware(idempotencyKeys)].map(exceptPreflight));
   // Every attempt counts against its address, refused or not; then the frames-only check, the
   // session, and the session's and merchant's budgets (card-testing.ts).
-  router.use('/frames/tokenise', ...[cardTesting.perAddress, framesOnly, sessionAuth(merchants, payments), cardTesting.perSession, cardTesting.perMerchant, idempotencyKeys.middleware()].map(exceptPreflight));
+  router.use('/frames/tokenise', ...[cardTesting.perAddress, framesOnly, sessionAuth(merchants, payments), cardTesting.perSession, cardTesting.perMerchant, idempotencyMiddleware(idempotencyKeys)].map(exceptPreflight));
 
   const intentOf = (ctx: Ctx, named?: string) => sessionIntentId(ctx, named);
   const pageOrigin = (ctx: Ctx) => ctx.get('origin') || null;

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Clock } from '../clock.ts';
-import { ApiError, conflict, invalidParam, noSuch } from '../http/api-error.ts';
+import { ApiError, invalidParam, noSuch } from '../http/api-error.ts';
 import { hashSecret, newId, newSecret } from '../identity/secrets.ts';
 import { listPage } from '../http/list-page.ts';
 import type { Collection, RequestRef, RowFilter, Store } from '../store/store.ts';
@@ -41,8 +41,8 @@ export { CHALLENGE_TTL_SECONDS, type ChallengeView } from './challenges.ts';
  * The Payment Intent lifecycle: create, update, list, attach, confirm, the challenge's answer,
  * authorise, capture, cancel, verify, and refunds. Tokens and vaulted cards (card-vault.ts),
  * challenges (challenges.ts), refund records (refunds.ts) and what leaves the service
- * (payment-views.ts) live beside it; the processor (processor.ts; the test processor and its cards,
- * test-processor.ts) says what each card does, so nothing here branches on a card. Every status
+ * (payment-views.ts) live beside it; the processor (processor.ts; the test processor, test-processor.ts,
+ * and its cards, test-cards.ts) says what each card does, so nothing here branches on a card. Every status
  * change goes through the transition table and every intent change through `#move` (the one write
  * point); a change that checks then writes reads the intent `forUpdate` (a row lock on PostgreSQL;
  * one write transaction at a time on the embedded store), so it holds across processes; the
@@ -312,11 +312,11 @@ export class PaymentsService {
   async #answerChallenge(secret: string, outcome: 'complete' | 'fail'): Promise<ChallengeView> {
     const challenge = await this.#challenges.find(secret, true);
     if (!challenge) throw noSuch('challenge', '(secret)', 'challenge');
-    if (challenge.status !== 'pending') throw conflict('challenge_answered', `This challenge was already answered: ${challenge.status}.`, 'challenge');
+    if (challenge.status !== 'pending') throw new ApiError('challenge_answered', `This challenge was already answered: ${challenge.status}.`, 'challenge');
     const intent = (await this.#intents.get(challenge.intent_id, { forUpdate: true }))!;
     const attempt = intent.attempts.at(-1);
     if (attempt?.id !== challenge.attempt_id || attempt.outcome !== 'awaiting_authentication')
-      throw conflict('challenge_superseded', `This challenge no longer applies: the payment intent's status is ${intent.status}.`, 'challenge');
+      throw new ApiError('challenge_superseded', `This challenge no longer applies: the payment intent's status is ${intent.status}.`, 'challenge');
     if (outcome === 'complete') {
       assertAllowed('complete_challenge', intent);
       await this.#updateAttempt(intent, nextStatus('complete_challenge', intent.status, 'requires_authorisation'), {
@@ -471,13 +471,13 @@ export class PaymentsService {
   /** The lock has its own message; otherwise the transition table decides. `tried` names the request when it is not `operation` itself. */
   #assert(operation: IntentOperation, intent: IntentRow, tried?: string, param = 'payment_intent_id'): void {
     if (intent.cancellation_reason === 'too_many_failed_attempts')
-      throw conflict(
+      throw new ApiError(
         'payment_intent_locked',
         `Payment intent ${intent.id} is locked (status cancelled) after ${MAX_FAILED_ATTEMPTS} failed card attempts: create a new payment intent.`,
         param,
       );
     if (tried !== undefined && !allows(operation, intent.status))
-      throw conflict('payment_intent_unexpected_state', `You cannot ${tried} for payment intent ${intent.id}: its status is ${intent.status}.`, param);
+      throw new ApiError('payment_intent_unexpected_state', `You cannot ${tried} for payment intent ${intent.id}: its status is ${intent.status}.`, param);
     assertAllowed(operation, intent, param);
   }
 

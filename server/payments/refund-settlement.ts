@@ -1,4 +1,5 @@
 import type { Logger } from '../logger.ts';
+import { isOutage } from '../store/pg-availability.ts';
 import type { PaymentsService } from './payments-service.ts';
 
 /** How often the job looks for pending refunds whose outcome is due. */
@@ -17,7 +18,7 @@ export function startRefundSettlement(payments: Pick<PaymentsService, 'settleDue
     // One pass at a time: a tick while a slow pass runs is skipped, not queued.
     running ??= payments
       .settleDueRefunds()
-      .catch((error: Error) => logger.log('error', 'refund settlement failed', { error: error.name, message: error.message }))
+      .catch((error: Error) => isOutage(error) || logger.log('error', 'refund settlement failed', { error: error.name, message: error.message }))
       .finally(() => (running = undefined));
   };
   pass();

@@ -2,17 +2,18 @@ import Router from '@koa/router';
 import type { Middleware } from 'koa';
 import type { Services } from '../services.ts';
 import type { AppState } from '../http/app-state.ts';
+import { idempotencyMiddleware } from '../http/idempotency.ts';
 import { mount } from '../http/operation.ts';
 import { ownOriginOnly } from '../http/origin-refusals.ts';
 import type { CardTestingLimits } from './card-testing.ts';
 import { sessionAuth, sessionIntentId } from './payment-auth.ts';
 import { ROUTES } from '../../api/routes.ts';
-import { walletTestCard } from './test-processor.ts';
+import { walletTestCard } from './test-cards.ts';
 
 /**
  * The wallet test sheet's routes (`iframe-app/wallet-sheet/`): the shopper pressed Approve with one
  * of the test cards "in the wallet", and the service mints a single-use token for that card exactly
- * as tokenise does (the number comes from the test card table, test-processor.ts, and never leaves
+ * as tokenise does (the number comes from the test card table, test-cards.ts, and never leaves
  * the server), marked as a wallet token. The processor then treats it as that test card.
  *
  * Mounted beside the frames' tokenise route, as guarded: the service's own pages only (`frames_only`),
@@ -29,7 +30,7 @@ export function walletRoutes(services: Services, cardTesting: CardTestingLimits)
     instead: 'A wallet payment is approved by the shopper in the wallet sheet, which the SDK opens.',
   });
   const guard: Middleware<AppState>[] = [cardTesting.perAddress, framesOnly, sessionAuth(merchants, payments)];
-  router.use(ROUTES.approveWalletSheet.path, ...guard, cardTesting.perSession, cardTesting.perMerchant, idempotencyKeys.middleware());
+  router.use(ROUTES.approveWalletSheet.path, ...guard, cardTesting.perSession, cardTesting.perMerchant, idempotencyMiddleware(idempotencyKeys));
   router.use(ROUTES.retrieveWalletSheet.path, ...guard);
 
   mount(router, 'retrieveWalletSheet', async ({ ctx }) => {

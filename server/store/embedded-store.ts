@@ -133,7 +133,7 @@ export class EmbeddedStore implements Store {
     if (dir) {
       mkdirSync(dir, { recursive: true, mode: 0o700 });
       // One process per folder: a second one would keep its own copy in memory and lose writes.
-      folderLock = FolderLock.acquire(dir);
+      folderLock = await FolderLock.acquire(dir);
       adapter = log = new AppendLog(dir, options.minCompactBytes);
     }
     const db = new Low<Data>(adapter, empty());

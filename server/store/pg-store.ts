@@ -1,6 +1,9 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import pg from 'pg';
 import { ApiError } from '../http/api-error.ts';
+import { backoffMs, type Backoff } from '../backoff.ts';
+import type { Logger } from '../logger.ts';
+import { DatabaseAvailability, unreachableReason } from './pg-availability.ts';
 import { migrate } from './pg-migrate.ts';
 import { ATTEMPT_COLUMNS, TABLES, type Column, type TableDef } from './pg-schema.ts';
 import { idPosition, isUnpositionedId } from '../identity/ids.ts';
@@ -42,13 +45,32 @@ interface Tx {
 /** Rows of immutable tables a process keeps, per table (a bound on memory, not on correctness). */
 const CACHED_ROWS = 50_000;
 
+/** The wait between tries to reach the database at start (it may start after the service). */
+const START_BACKOFF: Backoff = { initialMs: 250, maxMs: 5_000 };
+
+/** How long a request waits for a new connection before the database counts as unreachable. */
+const CONNECT_TIMEOUT_MS = 5_000;
+
+export interface PgStoreOptions {
+  poolSize?: number;
+  /** Where an outage (and the end of one) is logged, once each. */
+  logger?: Logger;
+  /** The database as logs name it, without its password. */
+  database?: string;
+  /**
+   * Called each time the database cannot be reached at start, before the next try (after `delayMs`):
+   * the store waits for it rather than failing, however long it takes.
+   */
+  onWaiting?(wait: { reason: string; attempt: number; delayMs: number }): void;
+}
+
 /** Errors of the database that a client can act on: retry, or it exists already. */
 function asApiError(error: unknown): unknown {
   const code = (error as { code?: string }).code;
   if (code === '23505')
-    return new ApiError(409, 'invalid_request_error', 'resource_already_exists', 'Another request made the same object at the same time: it exists now.');
+    return new ApiError('resource_already_exists', 'Another request made the same object at the same time: it exists now.');
   if (code === '40P01' || code === '40001' || code === '55P03')
-    return new ApiError(429, 'rate_limit_error', 'lock_timeout', 'Another request was changing the same object: retry.', null, { 'Retry-After': '1' });
+    return new ApiError('lock_timeout', 'Another request was changing the same object: retry.', null, { 'Retry-After': '1' });
   return error;
 }
 
@@ -69,24 +91,48 @@ export class PgStore implements Store {
     readonly pool: pg.Pool,
     /** The rate buckets' own connections: a request holding one of `pool` for its transaction never waits on `pool` again. */
     private readonly ratePool: pg.Pool,
+    readonly availability: DatabaseAvailability,
   ) {
-    this.rateBuckets = new PgRateBuckets(ratePool);
+    this.rateBuckets = new PgRateBuckets(ratePool, (error) => this.#failure(error), availability);
   }
 
-  /** Connects, and brings the schema up to date (migrations run once, whoever starts first). */
-  static async open(url: string, { poolSize = 20 }: { poolSize?: number } = {}): Promise<PgStore> {
-    const pool = new pg.Pool({ connectionString: url, max: poolSize, types });
-    const ratePool = new pg.Pool({ connectionString: url, max: Math.max(2, Math.ceil(poolSize / 4)), types });
-    // An idle client that errors (the server restarted) is dropped from the pool, not a crash.
+  /**
+   * Connects, and brings the schema up to date (migrations run once, whoever starts first). While
+   * the database cannot be reached it waits, trying again with backoff (onWaiting is told each time);
+   * any other failure (a wrong password, no such database, a schema newer than this build) is thrown.
+   */
+  static async open(url: string, { poolSize = 20, logger, database = url, onWaiting }: PgStoreOptions = {}): Promise<PgStore> {
+    const settings = { connectionString: url, types, connectionTimeoutMillis: CONNECT_TIMEOUT_MS, keepAlive: true };
+    const pool = new pg.Pool({ ...settings, max: poolSize });
+    const ratePool = new pg.Pool({ ...settings, max: Math.max(2, Math.ceil(poolSize / 4)) });
+    const availability = new DatabaseAvailability(logger, database);
+    // An idle client that errors (the server stopped, or ended that connection) is dropped from the
+    // pool, not a crash; an outage counts only once a request meets it.
     pool.on('error', () => {});
     ratePool.on('error', () => {});
     try {
-      await migrate(pool);
+      for (let attempt = 1; ; attempt++) {
+        try {
+          await migrate(pool);
+          break;
+        } catch (error) {
+          const reason = unreachableReason(error);
+          if (reason === undefined) throw error;
+          const delayMs = backoffMs(attempt, START_BACKOFF);
+          onWaiting?.({ reason, attempt, delayMs });
+          await new Promise((resolve) => setTimeout(resolve, delayMs));
+        }
+      }
     } catch (error) {
       await Promise.all([pool.end(), ratePool.end()]);
       throw error;
     }
-    return new PgStore(pool, ratePool);
+    return new PgStore(pool, ratePool, availability);
+  }
+
+  /** What a failed statement answers: 503 while the database is unreachable, else the database's error as the client can act on it. */
+  #failure(error: unknown): unknown {
+    return this.availability.failed(error) ?? asApiError(error);
   }
 
   readonly #statements = new Map<string, string>();
@@ -101,11 +147,15 @@ export class PgStore implements Store {
     let name = this.#statements.get(text);
     if (name === undefined) this.#statements.set(text, (name = `cpe_${this.#statements.size}`));
     try {
-      if (!tx) return await this.pool.query<R>({ name, text, values });
-      tx.connection ??= this.#begin();
-      return await (await tx.connection).query<R>({ name, text, values });
+      let result: pg.QueryResult<R>;
+      if (tx) {
+        tx.connection ??= this.#begin();
+        result = await (await tx.connection).query<R>({ name, text, values });
+      } else result = await this.pool.query<R>({ name, text, values });
+      this.availability.succeeded();
+      return result;
     } catch (error) {
-      const mapped = asApiError(error);
+      const mapped = this.#failure(error);
       if (tx) tx.failure = mapped;
       throw mapped;
     }
@@ -174,7 +224,7 @@ export class PgStore implements Store {
       client = await tx.connection;
     } catch (error) {
       forget();
-      throw outcome.ok ? asApiError(error) : outcome.error; // never connected: nothing was written
+      throw outcome.ok ? this.#failure(error) : outcome.error; // never connected: nothing was written
     }
     const commit = !tx.failure && (outcome.ok || (commitOn?.(outcome.error) ?? false));
     let broken = false;
@@ -183,7 +233,7 @@ export class PgStore implements Store {
     } catch (error) {
       broken = true;
       forget();
-      if (outcome.ok) throw asApiError(error);
+      if (outcome.ok) throw this.#failure(error);
     } finally {
       client.release(broken);
     }
@@ -224,9 +274,23 @@ export class PgStore implements Store {
  * exact across any number of processes (no approximation), one round trip per limited request.
  */
 class PgRateBuckets implements RateBuckets {
-  constructor(private readonly pool: pg.Pool) {}
+  constructor(
+    private readonly pool: pg.Pool,
+    private readonly failure: (error: unknown) => unknown,
+    private readonly availability: DatabaseAvailability,
+  ) {}
 
   async take(key: string, perSecond: number, burst: number) {
+    try {
+      const taken = await this.#take(key, perSecond, burst);
+      this.availability.succeeded();
+      return taken;
+    } catch (error) {
+      throw this.failure(error);
+    }
+  }
+
+  async #take(key: string, perSecond: number, burst: number) {
     const refill = `LEAST($3::float8, b.tokens + (extract(epoch FROM clock_timestamp()) - b.at) * $2::float8)`;
     const taken = await this.pool.query(
       `INSERT INTO rate_buckets AS b (key, tokens, at) VALUES ($1, $3::float8 - 1, extract(epoch FROM clock_timestamp()))

@@ -1,7 +1,7 @@
-import { expect, fixture, html, oneEvent, waitUntil } from '@open-wc/testing';
+import { expect, fixture, html, oneEvent } from '@open-wc/testing';
+import { waitUntil } from './wait.ts';
 import { CpeCard, CpeCardFields, CpeElements, SdkError } from '../../components/index.ts';
 import { fakeController, fakeOf, fakeRoute, fakeSession, frameScript, iframesIn, recordEvents } from './helpers.ts';
-import { scaled } from '../../testkit/time.ts';
 
 const params = (iframe: HTMLIFrameElement) => Object.fromEntries(new URL(iframe.src).searchParams);
 /** The field frames of a card fields element: inside the shadow roots of the boxes in each target. */
@@ -27,8 +27,6 @@ describe('cardFieldsElement', () => {
   });
 
   it('mounts one frame per target with a shared group; ready after all; tokenise in the number frame; change combined', async function () {
-    // The file's first four frames: the dev server compiles the fake frame's modules (slow on a loaded machine).
-    this.timeout(scaled(15_000));
     const page = await fixture<HTMLDivElement>(html`<div><div id="n"></div><div id="e"></div><div id="c"></div><div id="h"></div></div>`);
     const el = fakeController().cardFieldsElement({ fields: { number: '#n', expiry: '#e', cvc: '#c', name: page.querySelector('#h')! }, language: 'fr' });
     expect(el).to.be.instanceOf(CpeCardFields);

@@ -1,8 +1,9 @@
-import { expect, fixture, html, oneEvent, waitUntil } from '@open-wc/testing';
+import { expect, fixture, html, oneEvent } from '@open-wc/testing';
+import { waitUntil } from './wait.ts';
 import { emulateMedia } from '@web/test-runner-commands';
 import { CpeCard } from '../../components/index.ts';
 import { ElementsController } from '../../components/controller.ts';
-import { container, fakeController, fakeOf, fakeSession, frameScript, iframesIn, messagesHandled, recordEvents, rejected, thrown } from './helpers.ts';
+import { container, fakeController, fakeOf, fakeSession, frameScript, iframesIn, messagesHandled, recordEvents, rejected, thrown, windowListeners } from './helpers.ts';
 
 /** A mounted, ready card element over the fake frame. */
 async function readyCard(options: object = {}, controller = fakeController()) {
@@ -225,10 +226,17 @@ describe('handshake', () => {
   it('a Hello with another uuid is ignored, and the handshake times out with cpe:error', async () => {
     frameScript({ session: '00000000-0000-0000-0000-000000000000' });
     const target = await container();
-    // Its own frame never says hello: a short handshake limit, injected.
-    const card = fakeController({}, { handshakeTimeoutMs: 300 }).cardElement({ element: target });
+    // The handshake's time is up when the test says (an injected timer), once the hello was handled.
+    let timeIsUp!: () => void;
+    const card = fakeController({}, { handshakeTimer: (onTimeout) => ((timeIsUp = onTimeout), () => {}) }).cardElement({ element: target });
     const events = recordEvents(card);
     await card.init();
+    const iframe = card.shadowRoot!.querySelector('iframe')!;
+    // The fake frame posts its hello as it loads; this window's messages are handled in order.
+    await waitUntil(() => fakeOf(iframe), 'the fake frame did not load');
+    await messagesHandled();
+    expect(fakeOf(iframe).inits, 'the hello with another uuid got no init').to.have.length(0);
+    timeIsUp();
     const error = await rejected(card.awaitReady());
     expect(error.code).to.equal('timeout');
     expect(error.message).to.contain('did not answer');
@@ -358,21 +366,6 @@ describe('events and hooks', () => {
 describe('double mounts', () => {
   beforeEach(() => frameScript());
 
-  function countMessageListeners() {
-    let count = 0;
-    const add = window.addEventListener;
-    const remove = window.removeEventListener;
-    window.addEventListener = function (this: Window, type: string, ...rest: unknown[]) {
-      if (type === 'message') count++;
-      return (add as Function).call(this, type, ...rest);
-    } as typeof add;
-    window.removeEventListener = function (this: Window, type: string, ...rest: unknown[]) {
-      if (type === 'message') count--;
-      return (remove as Function).call(this, type, ...rest);
-    } as typeof remove;
-    return { count: () => count, restore: () => ((window.addEventListener = add), (window.removeEventListener = remove)) };
-  }
-
   it('init() twice: one frame, one handshake', async () => {
     const target = await container();
     const card = fakeController().cardElement({ element: target });
@@ -389,27 +382,23 @@ describe('double mounts', () => {
   });
 
   it('disconnect and reconnect (StrictMode): one frame, no leaked listeners; removing releases frame and port', async () => {
-    const spy = countMessageListeners();
-    try {
-      const target = await container();
-      const card = fakeController().cardElement({ element: target });
-      await card.init();
-      card.remove();
-      target.append(card);
-      card.remove();
-      target.append(card);
-      await card.awaitReady();
-      expect(iframesIn(card.shadowRoot!)).to.have.length(1);
-      expect(spy.count()).to.equal(1);
-      const fake = fakeOf(iframesIn(card.shadowRoot!)[0]!);
-      await waitUntil(() => fake.inits.length, 'no init');
-      card.remove();
-      expect(iframesIn(card.shadowRoot!)).to.have.length(0);
-      expect(spy.count()).to.equal(0);
-      expect(fake.inits).to.have.length(1);
-    } finally {
-      spy.restore();
-    }
+    const before = await windowListeners('message');
+    const target = await container();
+    const card = fakeController().cardElement({ element: target });
+    await card.init();
+    card.remove();
+    target.append(card);
+    card.remove();
+    target.append(card);
+    await card.awaitReady();
+    expect(iframesIn(card.shadowRoot!)).to.have.length(1);
+    expect(await windowListeners('message'), 'one message listener: the mounted frame\'s').to.equal(before + 1);
+    const fake = fakeOf(iframesIn(card.shadowRoot!)[0]!);
+    await waitUntil(() => fake.inits.length, 'no init');
+    card.remove();
+    expect(iframesIn(card.shadowRoot!)).to.have.length(0);
+    expect(await windowListeners('message')).to.equal(before);
+    expect(fake.inits).to.have.length(1);
   });
 
   it('an element removed while its session is being created never mounts a frame', async () => {

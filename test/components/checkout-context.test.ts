@@ -3,11 +3,11 @@
  * the shopper's commit exchanges the context at `middleware.exchange` (cpeMiddleware's exchange, which
  * prices every basket £12.34 in web-test-runner.config.mjs); a disagreement charges nothing.
  */
-import { expect, fixture, html, waitUntil } from '@open-wc/testing';
+import { expect, fixture, html } from '@open-wc/testing';
+import { waitUntil } from './wait.ts';
 import { ElementsController, type CpeElements } from '../../components/index.ts';
 import type { CheckoutContext, MiddlewareRoutes } from '../../protocol/schemas/elements-options.ts';
 import { makeController } from '../../components/controller.ts';
-import { scaled } from '../../testkit/time.ts';
 import { payWithKeyboard, recordEvents } from './helpers.ts';
 
 let config: { serviceUrl: string; publicKey: string };
@@ -37,7 +37,6 @@ async function mount(context = basket, middleware: MiddlewareRoutes = { exchange
 let requests: ReturnType<typeof spy>;
 
 describe('Checkout Context with the real service', function () {
-  this.timeout(scaled(40_000));
   before(async () => {
     config = await (await fetch('/__cpe/config')).json();
   });
@@ -91,7 +90,7 @@ describe('Checkout Context with the real service', function () {
   it('the commit (the Flow\'s Pay) exchanges the context once, with an idempotency key; the mounted elements go on with that intent', async () => {
     const { controller, flow, events } = await mount();
     await payWithKeyboard(flow);
-    await waitUntil(() => events.some((e) => e.name === 'cpe:authorise:end' || e.name === 'cpe:error'), 'no end', { timeout: scaled(15_000) });
+    await waitUntil(() => events.some((e) => e.name === 'cpe:authorise:end' || e.name === 'cpe:error'), 'no end');
     expect(events.find((e) => e.name === 'cpe:error')).to.equal(undefined);
     const exchanges = requests.calls.filter((c) => c.path === '/__cpe/mw/exchange');
     expect(exchanges).to.have.length(1);
@@ -106,7 +105,7 @@ describe('Checkout Context with the real service', function () {
   it('the backend refuses a context that is not the basket\'s price (409 context_mismatch): cpe:error, nothing charged', async () => {
     const { controller, flow, events } = await mount({ amount: 999, currency: 'GBP' });
     await payWithKeyboard(flow);
-    await waitUntil(() => events.some((e) => e.name === 'cpe:error'), 'no cpe:error', { timeout: scaled(10_000) });
+    await waitUntil(() => events.some((e) => e.name === 'cpe:error'), 'no cpe:error');
     expect(events.find((e) => e.name === 'cpe:error')!.detail.code).to.equal('context_mismatch');
     expect(controller.current).to.equal(undefined);
     expect(requests.calls.some((c) => /attach|confirm|authorise/.test(c.path))).to.equal(false);
@@ -116,7 +115,7 @@ describe('Checkout Context with the real service', function () {
     // This "exchange" ignores the context and creates £12.34: the SDK checks the intent itself.
     const { controller, flow, events } = await mount({ amount: 500, currency: 'EUR' }, { exchange: '/__cpe/intent' });
     await payWithKeyboard(flow);
-    await waitUntil(() => events.some((e) => e.name === 'cpe:error'), 'no cpe:error', { timeout: scaled(10_000) });
+    await waitUntil(() => events.some((e) => e.name === 'cpe:error'), 'no cpe:error');
     const error = events.find((e) => e.name === 'cpe:error')!.detail;
     expect(error.code).to.equal('context_mismatch');
     expect(error.message).to.contain('nothing was charged');

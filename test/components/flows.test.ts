@@ -3,11 +3,11 @@
  * origin): the shopper types with the keyboard and presses the frame's own button (Enter in a field),
  * and every step goes through the real routes.
  */
-import { expect, fixture, html, waitUntil } from '@open-wc/testing';
+import { expect, fixture, html } from '@open-wc/testing';
+import { waitUntil } from './wait.ts';
 import { sendKeys } from '@web/test-runner-commands';
 import { ElementsController, type CpePaymentFlow, type SdkError } from '../../components/index.ts';
 import type { MiddlewareRoutes } from '../../protocol/schemas/elements-options.ts';
-import { scaled } from '../../testkit/time.ts';
 import { inFrame, payWithKeyboard, recordEvents, recordingFetch } from './helpers.ts';
 
 let config: { serviceUrl: string; publicKey: string };
@@ -29,14 +29,13 @@ const params = (flow: CpePaymentFlow) => Object.fromEntries(new URL(flow.shadowR
 
 
 const names = (events: { name: string }[]) => events.map((e) => e.name).filter((n) => n !== 'cpe:change' && n !== 'cpe:ready');
-const ended = (events: { name: string }[]) => waitUntil(() => events.some((e) => e.name === 'cpe:authorise:end' || e.name === 'cpe:error'), 'no end', { timeout: scaled(15_000) });
+const ended = (events: { name: string }[]) => waitUntil(() => events.some((e) => e.name === 'cpe:authorise:end' || e.name === 'cpe:error'), 'no end');
 const authorised = (events: { name: string; detail: any }[]) => events.findLast((e) => e.name === 'cpe:authorise:end')?.detail;
 const backend = async (id: string) => (await fetch(`/__cpe/intent/${id}`)).json();
 const service = (path: string, session: { sessionToken: string }) =>
   fetch(`${config.serviceUrl}${path}`, { headers: { 'X-CPE-Public-Key': config.publicKey, 'X-CPE-Session-Token': session.sessionToken } }).then((r) => r.json());
 
 describe('payment flow with the real service and flow frame', function () {
-  this.timeout(scaled(40_000));
   before(async () => {
     config = await (await fetch('/__cpe/config')).json();
   });
@@ -97,7 +96,7 @@ describe('payment flow with the real service and flow frame', function () {
   it('a 3-D Secure challenge opens in the same modal; completed, then authorised', async () => {
     const { flow, events } = await mountFlow();
     await payWithKeyboard(flow, '4000000000003220');
-    await waitUntil(() => flow.shadowRoot!.querySelector('dialog')?.open, 'no dialog', { timeout: scaled(10_000) });
+    await waitUntil(() => flow.shadowRoot!.querySelector('dialog')?.open, 'no dialog');
     // Its buttons are enabled once the page is ready for them.
     await inFrame('/frames/challenge', 'button[value="complete"]', 'enabled');
     await sendKeys({ press: 'Tab' });
@@ -113,7 +112,7 @@ describe('payment flow with the real service and flow frame', function () {
   it('a failed attach stops before confirm and shows the service\'s reason', async () => {
     const { flow, events, controller } = await mountFlow();
     await payWithKeyboard(flow, '4000000000000127');
-    await waitUntil(() => events.some((e) => e.name === 'cpe:attach:end'), 'no attach', { timeout: scaled(10_000) });
+    await waitUntil(() => events.some((e) => e.name === 'cpe:attach:end'), 'no attach');
     // The frame shows the failure (and Try again) once the SDK is done with this attempt.
     await inFrame('/frames/flow/', 'button.retry', 'present');
     expect(names(events)).to.deep.equal(['cpe:processing:start', 'cpe:processing:end', 'cpe:attach:start', 'cpe:error', 'cpe:attach:end']);

@@ -4,13 +4,15 @@
  * roots are searched) is present, enabled, focused or gone, or present and painted (`rendered`: two
  * of the frame's animation frames later, so what its layout caused, a resize message, has been
  * sent). The tests wait on it instead of sleeping: for focus to land in a frame before typing, for
- * the wallet sheet to arm its Approve.
- * Browser side: `inFrame` in test/components/helpers.ts.
+ * the wallet sheet to arm its Approve. `cpe-window-listeners` counts the test page window's listeners
+ * of an event type, as DevTools sees them (nothing in the page is wrapped to count them).
+ * Browser side: `inFrame` and `windowListeners` in test/components/helpers.ts.
  */
 export function frameCommands() {
   return {
     name: 'cpe-frame-commands',
     async executeCommand({ command, payload, session }) {
+      if (command === 'cpe-window-listeners') return windowListeners(session.browser.getPage(session.id), payload.type);
       if (command !== 'cpe-in-frame') return undefined;
       const { frameUrl, selector, state, timeoutMs } = payload;
       const page = session.browser.getPage(session.id);
@@ -58,4 +60,16 @@ async function inspect(selector, painted) {
     visible: !!el && el.getClientRects().length > 0,
     focused: !!el && document.hasFocus() && active === el,
   };
+}
+
+/** How many `type` listeners the page's window has, by the DevTools protocol. */
+async function windowListeners(page, type) {
+  const cdp = await page.createCDPSession();
+  try {
+    const { result } = await cdp.send('Runtime.evaluate', { expression: 'window' });
+    const { listeners } = await cdp.send('DOMDebugger.getEventListeners', { objectId: result.objectId });
+    return listeners.filter((listener) => listener.type === type).length;
+  } finally {
+    await cdp.detach();
+  }
 }

@@ -1,4 +1,5 @@
-import { expect, fixture, html, waitUntil } from '@open-wc/testing';
+import { expect, fixture, html } from '@open-wc/testing';
+import { waitUntil } from './wait.ts';
 import { executeServerCommand, sendKeys } from '@web/test-runner-commands';
 import { ElementsController } from '../../components/controller.ts';
 import { CPE_EVENTS } from '../../components/events.ts';
@@ -121,9 +122,12 @@ export type FrameState = 'present' | 'enabled' | 'focused' | 'absent' | 'rendere
  * present and painted (`rendered`: what its layout caused has been sent). The frames are of another
  * origin: the test runner looks into them (frame-commands.mjs).
  */
-export function inFrame(frameUrl: string, selector: string, state: FrameState, timeoutMs = 10_000): Promise<unknown> {
+export function inFrame(frameUrl: string, selector: string, state: FrameState, timeoutMs = 30_000): Promise<unknown> {
   return executeServerCommand('cpe-in-frame', { frameUrl, selector, state, timeoutMs: scaled(timeoutMs) });
 }
+
+/** How many `type` listeners this page's window has (counted by the browser, nothing wrapped). */
+export const windowListeners = (type: string) => executeServerCommand('cpe-window-listeners', { type }) as Promise<number>;
 
 /**
  * Types a card like a shopper into the hosted fields of `host` (one frame or four), which
@@ -144,7 +148,7 @@ export async function typeCard(host: HTMLElement, number = '4242424242424242'): 
       await sendKeys({ type: text });
     }
     // The frames' last change has reached the page.
-    await waitUntil(() => complete, 'the card typed never became complete', { timeout: scaled(10_000) });
+    await waitUntil(() => complete, 'the card typed never became complete');
   } finally {
     host.removeEventListener('cpe:change', heard);
   }

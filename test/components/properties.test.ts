@@ -3,10 +3,10 @@
  * attribute, reads its default while unset, re-renders the frame when set, and refuses a bad value
  * with the factory's SdkError (fake frames: test/components/fixtures/fake-frame.ts).
  */
-import { expect, fixture, html, oneEvent, waitUntil } from '@open-wc/testing';
+import { expect, fixture, html, oneEvent } from '@open-wc/testing';
+import { waitUntil } from './wait.ts';
 import { CpeCard, CpeCardFields, CpeElements, CpePaymentFlow, CpeVerifyFlow, CpeWalletA, CpeWalletB } from '../../components/index.ts';
 import { container, fakeController, fakeRoute, fakeSession, frameScript, iframesIn, thrown } from './helpers.ts';
-import { scaled } from '../../testkit/time.ts';
 
 /** The frame's address parameters (none while it mounts again). */
 const params = (el: HTMLElement): Record<string, string> => {
@@ -59,7 +59,6 @@ describe('options as properties', () => {
 
   it('setting a property re-renders the frame with it (factory and HTML); null removes the attribute and the default returns', async function () {
     // The file's first frames: the dev server compiles the fake frame's modules (slow on a loaded machine).
-    this.timeout(scaled(15_000));
     const card = fakeController().cardElement({ element: await container() });
     await card.init();
     await card.awaitReady();

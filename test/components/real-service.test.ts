@@ -3,11 +3,11 @@
  * another origin) and its real hosted frames: the shopper types with the keyboard (sendKeys reaches
  * the focused cross-origin frame), and every step goes through the real routes.
  */
-import { expect, fixture, html, waitUntil } from '@open-wc/testing';
+import { expect, fixture, html } from '@open-wc/testing';
+import { waitUntil } from './wait.ts';
 import { sendKeys } from '@web/test-runner-commands';
 import { ElementsController } from '../../components/index.ts';
 import type { MiddlewareRoutes } from '../../protocol/schemas/elements-options.ts';
-import { scaled } from '../../testkit/time.ts';
 import { inFrame, messagesHandled, recordEvents, typeCard } from './helpers.ts';
 
 let config: { serviceUrl: string; publicKey: string };
@@ -27,7 +27,6 @@ async function mountCard(middleware: MiddlewareRoutes = {}) {
 const flow = (events: { name: string }[]) => events.map((e) => e.name).filter((n) => n !== 'cpe:change');
 
 describe('with the real service and card form', function () {
-  this.timeout(scaled(30_000));
   before(async () => {
     config = await (await fetch('/__cpe/config')).json();
   });
@@ -114,7 +113,6 @@ describe('with the real service and card form', function () {
 });
 
 describe('with the real field frames (cpe-card-fields)', function () {
-  this.timeout(scaled(30_000));
   before(async () => {
     config = await (await fetch('/__cpe/config')).json();
   });
@@ -137,7 +135,6 @@ describe('with the real field frames (cpe-card-fields)', function () {
 });
 
 describe('3-D Secure with the real challenge page', function () {
-  this.timeout(scaled(30_000));
   before(async () => {
     config = await (await fetch('/__cpe/config')).json();
   });
@@ -156,7 +153,7 @@ describe('3-D Secure with the real challenge page', function () {
     const confirming = card.confirm();
     await waitUntil(() => card.shadowRoot!.querySelector('dialog')?.open, 'no dialog');
     const dialog = card.shadowRoot!.querySelector('dialog')!;
-    await waitUntil(() => pageReady, 'the challenge page did not say ready', { timeout: scaled(10_000) });
+    await waitUntil(() => pageReady, 'the challenge page did not say ready');
     removeEventListener('message', heard);
     return { card, events, pay, confirming, dialog };
   }

@@ -2,11 +2,11 @@
  * <cpe-wallet-a> and <cpe-wallet-b> against the REAL service: its wallet button frame and its wallet
  * test sheet (another origin) in the element's modal dialog, driven with the keyboard.
  */
-import { expect, fixture, html, waitUntil } from '@open-wc/testing';
+import { expect, fixture, html } from '@open-wc/testing';
+import { waitUntil } from './wait.ts';
 import { sendKeys } from '@web/test-runner-commands';
 import { ElementsController, type CpeWalletA, type CpeWalletB, type SdkError } from '../../components/index.ts';
 import { WALLET_A_STYLES, WALLET_A_TYPES, WALLET_B_TYPES } from '../../protocol/runtime/wallet.ts';
-import { scaled } from '../../testkit/time.ts';
 import { inFrame, recordEvents } from './helpers.ts';
 
 let config: { serviceUrl: string; publicKey: string };
@@ -24,7 +24,7 @@ async function press(el: HTMLElement & { focus(): void }) {
   el.focus();
   await inFrame('/frames/wallet-button/', 'button', 'focused');
   await sendKeys({ press: 'Enter' });
-  await waitUntil(() => el.shadowRoot!.querySelector('dialog')?.open, 'no sheet dialog', { timeout: scaled(8000) });
+  await waitUntil(() => el.shadowRoot!.querySelector('dialog')?.open, 'no sheet dialog');
   await inFrame('/frames/wallet-sheet/', 'button.approve', 'enabled');
 }
 
@@ -39,7 +39,6 @@ async function approve(down = 0) {
 }
 
 describe('wallets with the real service', function () {
-  this.timeout(scaled(40_000));
   before(async () => {
     config = await (await fetch('/__cpe/config')).json();
   });
@@ -99,7 +98,7 @@ describe('wallets with the real service', function () {
     await el.awaitReady();
     await press(el);
     await approve(0);
-    await waitUntil(() => seen.length === 2, `hooks: ${seen}`, { timeout: scaled(15_000) });
+    await waitUntil(() => seen.length === 2, `hooks: ${seen}`);
     expect(seen).to.deep.equal(['start', 'end:true']);
     expect(events.map((e) => e.name).filter((n) => n !== 'cpe:ready' && n !== 'cpe:availability')).to.deep.equal([
       'cpe:wallet:approved', 'cpe:attach:start', 'cpe:attach:end', 'cpe:confirm:start', 'cpe:confirm:end', 'cpe:authorise:start', 'cpe:authorise:end',
@@ -118,11 +117,11 @@ describe('wallets with the real service', function () {
     await el.awaitReady();
     await press(el);
     await approve(2);
-    await waitUntil(() => ends.length === 1, 'no end', { timeout: scaled(15_000) });
+    await waitUntil(() => ends.length === 1, 'no end');
     expect(ends).to.deep.equal([false]);
     await press(el);
     await approve(0);
-    await waitUntil(() => ends.length === 2, 'no second end', { timeout: scaled(15_000) });
+    await waitUntil(() => ends.length === 2, 'no second end');
     expect(ends).to.deep.equal([false, true]);
   });
 
@@ -133,7 +132,7 @@ describe('wallets with the real service', function () {
     await el.awaitReady();
     await press(el);
     await sendKeys({ press: 'Escape' });
-    await waitUntil(() => events.some((e) => e.name === 'cpe:wallet:cancel'), 'no cancel', { timeout: scaled(5000) });
+    await waitUntil(() => events.some((e) => e.name === 'cpe:wallet:cancel'), 'no cancel');
     expect(events.some((e) => e.name === 'cpe:error')).to.equal(false);
     expect(el.shadowRoot!.querySelector('dialog')).to.equal(null);
   });
@@ -163,7 +162,7 @@ describe('wallets with the real service', function () {
     expect(errors[0]).to.contain('no payment data yet');
     await press(el);
     await approve(0);
-    await waitUntil(() => approved.length === 1, 'no onTokeniseEnd', { timeout: scaled(10_000) });
+    await waitUntil(() => approved.length === 1, 'no onTokeniseEnd');
     expect(approved[0]).to.include({ email: 'shopper@example.test', last4: '4242' });
     expect(approved[0].billingAddress).to.include({ postcode: 'N1 9GU' });
     expect(approved[0]).not.to.have.property('token');

@@ -10,7 +10,7 @@ import { scaled } from '../../testkit/time.ts';
  * that page handed to the challenge's `ready` (the service origin's, naming the uuid of its fragment),
  * while the intent moves on the server. On the window, only `ready` with that uuid.
  */
-describe('3-D Secure challenge in Chromium', { timeout: scaled(60_000) }, () => {
+describe('3-D Secure challenge in Chromium', { timeout: scaled(600_000) }, () => {
   let stack: Stack;
   before(async () => {
     stack = await startStack();

@@ -12,7 +12,7 @@ import type { AppState } from '../../server/http/app-state.ts';
 import { errorMapper } from '../../server/http/error-mapper.ts';
 import { frameHeaders, staticAssets } from '../../server/http/static-assets.ts';
 import { parseCsp } from '../../testkit/stack.ts';
-import { CATALOGUES } from '../../iframe-app/i18n/catalogues.ts';
+import { CATALOGUES } from '../../i18n/catalogues.ts';
 
 const CATALOGUE_TAGS = Object.keys(CATALOGUES);
 

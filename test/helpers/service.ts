@@ -57,6 +57,9 @@ export class ManualClock implements Clock {
 /** The engine the server suite runs on: CPE_TEST_ENGINE=postgres, or the embedded store. */
 export const testEngine = (): 'postgres' | 'embedded' => (process.env.CPE_TEST_ENGINE === 'postgres' ? 'postgres' : 'embedded');
 
+/** For tests of the embedded store itself (its files, its process): the PostgreSQL leg does not run them again. */
+export const embeddedOnly = { skip: testEngine() === 'postgres' ? 'the embedded store itself: the embedded leg runs it' : false };
+
 /**
  * A real service on loopback port 0 (the port it got is read back), with an in-memory store unless `dataDir` is given; with
  * CPE_TEST_ENGINE=postgres (and no `dataDir`), on a fresh PostgreSQL database of its own

@@ -5,7 +5,6 @@ import { CardForm } from '../../iframe-app/card-form/card-form.ts';
 import { en } from '../../iframe-app/shared/i18n.ts';
 import { future, input, leave, loadAxe, type } from './helpers.ts';
 import { fakeService } from './fake-service.ts';
-import { scaled } from '../../testkit/time.ts';
 
 const NAMES = { number: 'Card number', expiry: 'Expiry date', cvc: 'Security code', name: 'Name on card' };
 
@@ -159,7 +158,6 @@ describe('<cpe-card-form>', () => {
 
   for (const theme of ['light', 'dark']) {
     it(`axe: no serious or critical violation in any layout (${theme}), messages shown`, async function () {
-      this.timeout(scaled(60_000));
       const axe = await loadAxe();
       for (const layout of LAYOUTS) {
         const el = await form(layout, theme);

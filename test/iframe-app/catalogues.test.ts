@@ -1,5 +1,5 @@
 import { expect } from '@open-wc/testing';
-import { CATALOGUES } from '../../iframe-app/i18n/catalogues.ts';
+import { CATALOGUES } from '../../i18n/catalogues.ts';
 import { applyLanguage, en, LANGUAGES, loadCatalogue, type Catalogue } from '../../iframe-app/shared/i18n.ts';
 
 /** Stripe's languages (its Elements' `locale` list) and the ones this issue asked for besides. */
@@ -17,7 +17,7 @@ const fetched = () =>
   performance
     .getEntriesByType('resource')
     .map((e) => new URL(e.name).pathname)
-    .filter((p) => p.startsWith('/iframe-app/i18n/') && !p.endsWith('/en.ts') && !p.endsWith('/catalogues.ts'));
+    .filter((p) => p.startsWith('/i18n/') && !p.endsWith('/en.ts') && !p.endsWith('/catalogues.ts'));
 
 describe('language catalogues', () => {
   afterEach(() => applyLanguage('en', en));
@@ -28,9 +28,9 @@ describe('language catalogues', () => {
     await loadCatalogue('en-GB');
     expect(fetched()).to.deep.equal([]);
     await loadCatalogue('de');
-    expect(fetched()).to.deep.equal(['/iframe-app/i18n/de.ts']);
+    expect(fetched()).to.deep.equal(['/i18n/de.ts']);
     await loadCatalogue('fr-CA');
-    expect(fetched()).to.deep.equal(['/iframe-app/i18n/de.ts', '/iframe-app/i18n/fr-CA.ts']);
+    expect(fetched()).to.deep.equal(['/i18n/de.ts', '/i18n/fr-CA.ts']);
   });
 
   it(`at least fifty, Stripe's set and ${MORE.join(', ')} among them`, () => {

@@ -33,3 +33,8 @@ export async function fakeService(routes: Record<string, FakeAnswer | FakeAnswer
     requests: async () => (await fetch(`/__cpe/fake-service/${sessionToken}`)).json(),
   };
 }
+
+/** A GET /intent answer (protocol/schemas/intent.ts SessionIntent) for session pi_1 of `amount` `currency`. */
+export const intentAnswer = (amount: number, currency: string, amountFormatted: string): FakeAnswer => ({
+  body: { paymentIntentId: 'pi_1', status: 'requires_payment_method', amount, currency, amount_formatted: amountFormatted, moto: false, opaque_key: 'opq_fake' },
+});

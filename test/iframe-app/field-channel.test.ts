@@ -1,4 +1,5 @@
-import { expect, fixture, html, waitUntil } from '@open-wc/testing';
+import { expect, fixture, html } from '@open-wc/testing';
+import { waitUntil } from '../components/wait.ts';
 import { CardFieldElement } from '../../iframe-app/field/card-field.ts';
 import { en } from '../../iframe-app/shared/i18n.ts';
 import { FieldMessage, fieldChannelName } from '../../protocol/schemas/field-channel.ts';
@@ -123,7 +124,6 @@ describe('field frames’ channel (cpe-card-field)', () => {
 
   for (const theme of ['light', 'dark']) {
     it(`axe: no serious or critical violation in the four field frames (${theme}), messages shown`, async function () {
-      this.timeout(scaled(30_000));
       const axe = await loadAxe();
       const { root, els } = await group(['number', 'expiry', 'cvc', 'name']);
       for (const el of Object.values(els)) el.theme = theme as 'light' | 'dark';

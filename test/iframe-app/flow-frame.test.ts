@@ -1,14 +1,13 @@
-import { expect, waitUntil } from '@open-wc/testing';
+import { expect } from '@open-wc/testing';
+import { waitUntil } from '../components/wait.ts';
 import type { FlowForm } from '../../iframe-app/flow/flow-form.ts';
 import { future } from './helpers.ts';
 import { axeIn, mountFrame } from './frame-mount.ts';
-import { fakeService } from './fake-service.ts';
-import { scaled } from '../../testkit/time.ts';
+import { fakeService, intentAnswer } from './fake-service.ts';
 
 
-/** A session whose GET /intent (the fake service's) answers `amount` `currency`. */
-const sessionOf = async (amount: number, currency: string) =>
-  fakeService({ 'GET /intent': { body: { paymentIntentId: 'pi_1', status: 'requires_payment_method', amount, currency } } });
+/** A session whose GET /intent (the fake service's) answers £12.34. */
+const sessionOf = async () => fakeService({ 'GET /intent': intentAnswer(1234, 'GBP', '£12.34') });
 
 async function flow(query: string, config = {}) {
   const frame = await mountFrame('flow', `pk=pk_test_1&layout=stack&${query}`, config);
@@ -32,7 +31,7 @@ describe('flow frame', () => {
   afterEach(() => document.querySelectorAll('iframe').forEach((f) => f.remove()));
 
   it('pay: "Pay £12.34" from the session\'s GET /intent; before a session, the Checkout Context amount', async () => {
-    const service = await sessionOf(1234, 'GBP');
+    const service = await sessionOf();
     const { button, end, el } = await flow('flow=pay&lang=en');
     expect(label(button())).to.equal('Pay');
     await end.request('configure', { pubKey: 'pk_test_1', tokens: {}, extra: { amount: 5000, currency: 'eur' } });
@@ -45,11 +44,11 @@ describe('flow frame', () => {
   });
 
   it('pay: the amount is formatted in the frame\'s language (fr, cy); zero-decimal currencies too', async () => {
-    const fr = await flow('flow=pay&lang=fr', { session: (await sessionOf(1234, 'GBP')).session });
+    const fr = await flow('flow=pay&lang=fr', { session: (await sessionOf()).session });
     const expected = new Intl.NumberFormat('fr', { style: 'currency', currency: 'GBP' }).format(12.34);
     await waitUntil(() => label(fr.button()) === `Payer ${expected}`, `fr label: ${label(fr.button())}`);
     expect(expected).to.contain('12,34');
-    const cy = await flow('flow=pay&lang=cy', { session: (await sessionOf(1234, 'GBP')).session });
+    const cy = await flow('flow=pay&lang=cy', { session: (await sessionOf()).session });
     await waitUntil(() => label(cy.button()) === 'Talu £12.34', `cy label: ${label(cy.button())}`);
     const jpy = await flow('flow=pay&lang=en', { extra: { amount: 1500, currency: 'JPY' } });
     await waitUntil(() => label(jpy.button()) === 'Pay ¥1,500', `jpy label: ${label(jpy.button())}`);
@@ -148,6 +147,6 @@ describe('flow frame', () => {
     const iframe = document.createElement('iframe');
     iframe.src = `/iframe-app/flow/index.html?pk=pk_test_1&lang=en#${crypto.randomUUID()}`;
     document.body.append(iframe);
-    await waitUntil(() => iframe.contentDocument?.querySelector('.unavailable'), 'no message', { timeout: scaled(4000) });
+    await waitUntil(() => iframe.contentDocument?.querySelector('.unavailable'), 'no message');
   });
 });

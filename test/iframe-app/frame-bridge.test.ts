@@ -1,11 +1,11 @@
-import { expect, waitUntil } from '@open-wc/testing';
+import { expect } from '@open-wc/testing';
+import { waitUntil } from '../components/wait.ts';
 import type { FrameConfig } from '../../protocol/schemas/bridge.ts';
 import type { CardInputs } from '../../iframe-app/shared/card-inputs.ts';
 import { ElementEnd } from '../../protocol/runtime/rpc.ts';
 import { mountFrame, type FrameEventRecord } from './frame-mount.ts';
 import { fakeService } from './fake-service.ts';
 import { future, listenFor } from './helpers.ts';
-import { scaled } from '../../testkit/time.ts';
 
 /** Mounts a frame page as the SDK does and completes the handshake; `el` is the frame's card element. */
 async function mount(app: string, query: string, config: Partial<FrameConfig> = {}) {
@@ -164,7 +164,7 @@ describe('frame pages over the bridge', () => {
     const iframe = document.createElement('iframe');
     iframe.src = `/iframe-app/field/index.html?pk=pk_test_1&lang=cy&field=number#${crypto.randomUUID()}`;
     document.body.append(iframe);
-    await waitUntil(() => iframe.contentDocument?.querySelector('.unavailable'), 'no message', { timeout: scaled(4000) });
+    await waitUntil(() => iframe.contentDocument?.querySelector('.unavailable'), 'no message');
     expect(iframe.contentDocument!.querySelector('.unavailable')!.textContent).to.equal('Nid oes modd dangos y ffurflen dalu hon yma.');
     expect(iframe.contentDocument!.documentElement.lang).to.equal('cy');
   });
@@ -173,7 +173,7 @@ describe('frame pages over the bridge', () => {
     const iframe = document.createElement('iframe');
     iframe.src = `/iframe-app/card-form/index.html?pk=nope&lang=en#not-a-uuid`;
     document.body.append(iframe);
-    await waitUntil(() => iframe.contentDocument?.querySelector('.unavailable'), 'no message', { timeout: scaled(4000) });
+    await waitUntil(() => iframe.contentDocument?.querySelector('.unavailable'), 'no message');
     expect(iframe.contentDocument!.querySelector('.unavailable')!.textContent).to.equal('This payment form cannot be shown here.');
     expect(iframe.contentDocument!.querySelectorAll('input, cpe-card-form')).to.have.length(0);
   });

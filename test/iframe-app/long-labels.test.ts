@@ -6,7 +6,6 @@ import type { CardInputs } from '../../iframe-app/shared/card-inputs.ts';
 import { applyLanguage, en, LANGUAGES, loadCatalogue, type Catalogue } from '../../iframe-app/shared/i18n.ts';
 import { LAYOUTS } from '../../protocol/schemas/frame-url.ts';
 import { future } from './helpers.ts';
-import { scaled } from '../../testkit/time.ts';
 
 /**
  * Long labels never overlap or get cut off: for every layout of the card form, every field frame and
@@ -77,7 +76,6 @@ async function atWidths(el: CardInputs, container: HTMLElement, where: string): 
 }
 
 describe('long labels never overlap or get cut off', function () {
-  this.timeout(scaled(30_000));
   afterEach(() => applyLanguage('en', en));
 
   for (const tag of LANGUAGES) {

@@ -4,13 +4,13 @@
  * wallet button complete the handshake; the wallet sheet takes its session by message and, with the
  * keyboard, approves through the real POST /frames/wallet/approve (the token then attaches) or cancels.
  */
-import { expect, waitUntil } from '@open-wc/testing';
+import { expect } from '@open-wc/testing';
+import { waitUntil } from '../components/wait.ts';
 import { sendKeys } from '@web/test-runner-commands';
 import { Hello } from '../../protocol/schemas/bridge.ts';
 import { ElementEnd } from '../../protocol/runtime/rpc.ts';
 import type { FrameEventRecord } from './frame-mount.ts';
 import { inFrame } from '../components/helpers.ts';
-import { scaled } from '../../testkit/time.ts';
 
 let config: { serviceUrl: string; publicKey: string };
 const newIntent = async (): Promise<{ paymentIntentId: string; sessionToken: string; opaqueKey: string }> => (await fetch('/__cpe/intent', { method: 'POST' })).json();
@@ -42,7 +42,6 @@ async function mountRemote(app: string, query: string, withSession: boolean) {
 }
 
 describe('issue-7 frames served by the real service', function () {
-  this.timeout(scaled(30_000));
   before(async () => {
     config = await (await fetch('/__cpe/config')).json();
   });
@@ -73,7 +72,7 @@ describe('issue-7 frames served by the real service', function () {
       if (e.source === iframe.contentWindow && e.origin === config.serviceUrl) messages.push(e.data);
     });
     document.body.append(iframe);
-    await waitUntil(() => messages.some((m) => m.type === 'cpe:wallet:ready' && m.session === uuid), 'no cpe:wallet:ready', { timeout: scaled(8000) });
+    await waitUntil(() => messages.some((m) => m.type === 'cpe:wallet:ready' && m.session === uuid), 'no cpe:wallet:ready');
     return { iframe, messages, uuid };
   }
 
@@ -94,7 +93,7 @@ describe('issue-7 frames served by the real service', function () {
     await sendKeys({ press: 'Tab' });
     await inFrame('/frames/wallet-sheet/', 'button.approve', 'focused');
     await sendKeys({ press: 'Enter' });
-    await waitUntil(() => onPort.some((m) => m.type === 'cpe:wallet:result'), 'no result', { timeout: scaled(8000) });
+    await waitUntil(() => onPort.some((m) => m.type === 'cpe:wallet:result'), 'no result');
     expect(messages.filter((m) => m.type === 'cpe:wallet:result'), 'nothing on the window').to.deep.equal([]);
     const result = onPort.find((m) => m.type === 'cpe:wallet:result');
     expect(result).to.include({ status: 'approved', session: uuid, scheme: 'visa', last4: '4242', email: 'shopper@example.test' });
@@ -116,7 +115,7 @@ describe('issue-7 frames served by the real service', function () {
     await sendKeys({ press: 'Tab' });
     await inFrame('/frames/wallet-sheet/', 'input[name="card"]:checked', 'focused');
     await sendKeys({ press: 'Escape' });
-    await waitUntil(() => messages.some((m) => m.type === 'cpe:wallet:result'), 'no result', { timeout: scaled(8000) });
+    await waitUntil(() => messages.some((m) => m.type === 'cpe:wallet:result'), 'no result');
     expect(messages.find((m) => m.type === 'cpe:wallet:result')).to.deep.equal({ type: 'cpe:wallet:result', session: uuid, status: 'cancelled' });
   });
 });

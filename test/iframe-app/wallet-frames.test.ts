@@ -1,13 +1,13 @@
-import { expect, waitUntil } from '@open-wc/testing';
+import { expect } from '@open-wc/testing';
+import { waitUntil } from '../components/wait.ts';
 import { sendKeys } from '@web/test-runner-commands';
 import { walletLabel, validAppearance, type WalletButton } from '../../iframe-app/wallet-button/wallet-button.ts';
 import type { WalletSheet } from '../../iframe-app/wallet-sheet/wallet-sheet.ts';
-import walletEn from '../../iframe-app/i18n/en.ts';
-import walletFr from '../../iframe-app/i18n/fr.ts';
+import walletEn from '../../i18n/en.ts';
+import walletFr from '../../i18n/fr.ts';
 import { WALLET_A_STYLES, WALLET_A_TYPES, WALLET_B_TYPES, encodeWalletRequest, type WalletRequest } from '../../protocol/schemas/wallet.ts';
 import { axeIn, mountFrame } from './frame-mount.ts';
 import { fakeService, type FakeAnswer } from './fake-service.ts';
-import { scaled } from '../../testkit/time.ts';
 
 const VERBS_A: Record<string, string> = {
   'add-money': 'Add money with Wallet A', book: 'Book with Wallet A', buy: 'Buy with Wallet A', 'check-out': 'Check out with Wallet A',
@@ -76,7 +76,7 @@ describe('wallet button frame', () => {
     const iframe = document.createElement('iframe');
     iframe.src = `/iframe-app/wallet-button/index.html?pk=pk_test_1&lang=en&wallet=b&type=buy&style=white#${crypto.randomUUID()}`;
     document.body.append(iframe);
-    await waitUntil(() => iframe.contentDocument?.querySelector('.unavailable'), 'no message', { timeout: scaled(4000) });
+    await waitUntil(() => iframe.contentDocument?.querySelector('.unavailable'), 'no message');
     expect(iframe.contentDocument!.querySelector('button')).to.equal(null);
   });
 });
@@ -101,7 +101,7 @@ async function sheet(request: WalletRequest, approve?: FakeAnswer[]) {
   };
   window.addEventListener('message', onMessage);
   document.body.append(iframe);
-  await waitUntil(() => messages.some((m) => m.type === 'cpe:wallet:ready'), 'no cpe:wallet:ready', { timeout: scaled(4000) });
+  await waitUntil(() => messages.some((m) => m.type === 'cpe:wallet:ready'), 'no cpe:wallet:ready');
   expect([messages[0].type, messages[0].session]).to.deep.equal(['cpe:wallet:ready', uuid]);
   expect(messages[0].height, 'the content height, for the dialog').to.be.within(200, 640);
   const el = iframe.contentDocument!.querySelector('cpe-wallet-sheet') as WalletSheet;
@@ -112,7 +112,7 @@ async function sheet(request: WalletRequest, approve?: FakeAnswer[]) {
     port1.onmessage = (e) => onPort.push(e.data);
     iframe.contentWindow!.postMessage({ type: 'cpe:wallet:session', session, sessionToken: service.sessionToken, paymentIntentId: 'pi_1' }, { targetOrigin: location.origin, transfer: [port2] });
   };
-  const armed = () => waitUntil(() => !(q('.approve') as HTMLButtonElement).disabled, 'Approve never armed', { timeout: scaled(4000) });
+  const armed = () => waitUntil(() => !(q('.approve') as HTMLButtonElement).disabled, 'Approve never armed');
   /** Results: on the port (and a cancel before any port, on the window). */
   const results = () => [...onPort, ...messages].filter((m) => m.type === 'cpe:wallet:result');
   const requests = () => service.requests();
@@ -224,6 +224,6 @@ describe('wallet test sheet', () => {
     const iframe = document.createElement('iframe');
     iframe.src = `/iframe-app/wallet-sheet/index.html?pk=pk_test_1&r=bm90LWpzb24&lang=en#${crypto.randomUUID()}`;
     document.body.append(iframe);
-    await waitUntil(() => iframe.contentDocument?.querySelector('.unavailable'), 'no message', { timeout: scaled(4000) });
+    await waitUntil(() => iframe.contentDocument?.querySelector('.unavailable'), 'no message');
   });
 });

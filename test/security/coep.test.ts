@@ -14,7 +14,7 @@ import { scaled } from '../../testkit/time.ts';
  */
 const ISOLATED = { 'Cross-Origin-Opener-Policy': 'same-origin', 'Cross-Origin-Embedder-Policy': 'require-corp' };
 
-describe('a cross-origin-isolated merchant page', { timeout: scaled(90_000) }, () => {
+describe('a cross-origin-isolated merchant page', { timeout: scaled(600_000) }, () => {
   let stack: Stack;
   let shop: MerchantSite;
   before(async () => {

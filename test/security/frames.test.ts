@@ -35,7 +35,7 @@ const KINDS = [
   { name: 'split fields (<cpe-card-fields>, the number frame)', path: '/components/fields', app: 'field=number', split: true },
 ] as const;
 
-describe("a page script re-initialises a live frame with another merchant's key and session", { timeout: scaled(180_000) }, () => {
+describe("a page script re-initialises a live frame with another merchant's key and session", { timeout: scaled(600_000) }, () => {
   for (const kind of KINDS)
     it(`${kind.name}: ignored before and after the shopper's own payment, which still succeeds`, async () => {
       const { page, context } = await openCheckout(stack, kind.path);
@@ -83,7 +83,7 @@ describe("a page script re-initialises a live frame with another merchant's key 
   });
 });
 
-describe("a script that holds the element's own port (it wrapped MessageChannel before the SDK loaded)", { timeout: scaled(120_000) }, () => {
+describe("a script that holds the element's own port (it wrapped MessageChannel before the SDK loaded)", { timeout: scaled(600_000) }, () => {
   async function open(): Promise<TestPage> {
     const opened = await stack.newPage();
     await opened.context.addInitScript(CAPTURE_PORTS);
@@ -128,7 +128,7 @@ describe("a script that holds the element's own port (it wrapped MessageChannel 
   });
 });
 
-describe('a sibling frame of another origin on the merchant page', { timeout: scaled(90_000) }, () => {
+describe('a sibling frame of another origin on the merchant page', { timeout: scaled(600_000) }, () => {
   let third: MerchantSite;
   let shop: MerchantSite;
   before(async () => {

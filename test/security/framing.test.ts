@@ -10,7 +10,7 @@ import { scaled } from '../../testkit/time.ts';
  * origins only, so an unregistered page cannot frame it, directly or with the merchant's own page
  * nested inside it (every ancestor must be allowed), and the card form never renders there.
  */
-describe('frame-ancestors refuses unregistered and nested origins', { timeout: scaled(90_000) }, () => {
+describe('frame-ancestors refuses unregistered and nested origins', { timeout: scaled(600_000) }, () => {
   let stack: Stack;
   let shop: MerchantSite;
   let stranger: MerchantSite;

@@ -82,7 +82,7 @@ describe('every origin refusal says what was seen, what was expected, and the fi
 
 /** A merchant page that loads the SDK from the other name of the service takes a payment all the same. */
 for (const [publicHost, sdkHost] of [['127.0.0.1', 'localhost'], ['localhost', '127.0.0.1']] as const) {
-  describe(`CPE_PUBLIC_URL on ${publicHost}, the SDK loaded from ${sdkHost}, in Chromium`, { timeout: scaled(90_000) }, () => {
+  describe(`CPE_PUBLIC_URL on ${publicHost}, the SDK loaded from ${sdkHost}, in Chromium`, { timeout: scaled(600_000) }, () => {
     let stack: Stack;
     let shop: MerchantSite;
     before(async () => {

@@ -50,7 +50,7 @@ async function assertTrapped(page: Page, host: string): Promise<void> {
   assert.equal(await page.evaluate((host) => !!document.querySelector(host)!.shadowRoot!.querySelector('dialog[open]'), host), true, 'still open');
 }
 
-describe('the modals trap the keyboard', { timeout: scaled(240_000) }, () => {
+describe('the modals trap the keyboard', { timeout: scaled(600_000) }, () => {
   it('the 3-D Secure challenge', async () => {
     const { page, context } = await stack.newPage();
     try {

@@ -8,7 +8,7 @@ import { scaled } from '../../testkit/time.ts';
  * Two copies of the SDK on one page (a micro-frontend, a tag manager): the elements belong to the
  * first; the second says so with an SdkError naming both addresses, never "Illegal constructor".
  */
-describe('two copies of the SDK on one page', { timeout: scaled(60_000) }, () => {
+describe('two copies of the SDK on one page', { timeout: scaled(600_000) }, () => {
   let stack: Stack;
   let shop: MerchantSite;
   before(async () => {

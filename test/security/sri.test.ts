@@ -23,7 +23,7 @@ interface Integrity {
   script: string;
 }
 
-describe('Subresource Integrity for the SDK', { timeout: scaled(120_000) }, () => {
+describe('Subresource Integrity for the SDK', { timeout: scaled(600_000) }, () => {
   let stack: Stack;
   let shop: MerchantSite;
   let release: Integrity;

@@ -43,7 +43,7 @@ async function openWallets(page: Page): Promise<void> {
   await page.frameLocator('#wallet-a iframe').first().getByRole('button').waitFor();
 }
 
-describe('no token, card detail or 3-D Secure artefact on a window', { timeout: scaled(120_000) }, () => {
+describe('no token, card detail or 3-D Secure artefact on a window', { timeout: scaled(600_000) }, () => {
   it('a whole wallet payment', async () => {
     const { page, context } = await stack.newPage();
     try {
@@ -78,7 +78,7 @@ describe('no token, card detail or 3-D Secure artefact on a window', { timeout: 
   });
 });
 
-describe('the wallet sheet shows what the service says, and pays only on a deliberate click', { timeout: scaled(120_000) }, () => {
+describe('the wallet sheet shows what the service says, and pays only on a deliberate click', { timeout: scaled(600_000) }, () => {
   it("shows the intent's amount and the merchant's registered name, not what its address claims", async () => {
     const { page, context } = await stack.newPage();
     try {

@@ -34,7 +34,7 @@ describe('npm run -s dashboard and npm start\'s link', () => {
       assert.equal(other.body.merchant.id, merchant.merchantId);
       const missing = cli(dir, ['dashboard', '--', '--merchant', '999999']);
       assert.equal(missing.status, 1);
-      assert.match(missing.stderr, /No such merchant: 999999/);
+      assert.match(missing.stderr, /No such merchant: '999999'/);
       assert.ok(!service.output().includes('cpe_ds_'), 'no session token in the service\'s output');
     } finally {
       await service.stop();

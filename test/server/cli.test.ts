@@ -3,10 +3,10 @@ import { statSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
 import { rawDatabaseText, readDataFolder, tempDataDir } from '../../testkit/data-folder.ts';
-import { apiClient } from '../helpers/service.ts';
+import { apiClient, embeddedOnly } from '../helpers/service.ts';
 import { cli, startServiceProcess } from '../helpers/service-process.ts';
 
-describe('CLI', () => {
+describe('CLI', embeddedOnly, () => {
   test('credentials, token and merchant work without a running service', () => {
     const dir = tempDataDir();
     const credentials = JSON.parse(cli(dir, ['credentials']).stdout);

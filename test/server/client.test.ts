@@ -5,7 +5,7 @@ import { createServer as netServer, type AddressInfo } from 'node:net';
 import { after, before, describe, test } from 'node:test';
 import Koa from 'koa';
 import { CpeApiError, CpeClient, cpeMiddleware, cpeNodeHandler, toSession } from '../../client/index.ts';
-import { retryDelayMs } from '../../client/cpe-client.ts';
+import { retryDelayMs } from '../../client/transport.ts';
 import { ROUTES } from '../../api/routes.ts';
 import { startTestService, type TestService } from '../helpers/service.ts';
 import { CARDS, createBody, tokenOf, type Session } from './payments-fixtures.ts';

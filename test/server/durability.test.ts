@@ -1,12 +1,12 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { readDataFolder, tempDataDir } from '../../testkit/data-folder.ts';
-import { apiClient } from '../helpers/service.ts';
+import { apiClient, embeddedOnly } from '../helpers/service.ts';
 import { accessTokenOf, startServiceProcess } from '../helpers/service-process.ts';
 
 const contactBody = (username: string) => ({ form: { username, phone_number: '+441234567' } });
 
-describe('the lowdb file', () => {
+describe('the lowdb file', embeddedOnly, () => {
   test('everything survives a restart', async () => {
     const dir = tempDataDir();
     let service = await startServiceProcess(dir);

@@ -39,9 +39,9 @@ describe('layers', () => {
     assert.deepEqual(files.filter((file) => !/^(client|api|protocol)\//.test(file)), []);
   });
 
-  it("at run time it runs the table's plain half (api/routes.ts) and Node's own modules: no zod", () => {
+  it("at run time it runs the tables' plain halves (api/routes.ts, api/error-codes.ts) and Node's own modules: no zod", () => {
     const { files, packages } = closure('client/index.ts', false);
-    assert.deepEqual(files.filter((file) => !file.startsWith('client/')), ['api/routes.ts', 'protocol/runtime/headers.ts']);
+    assert.deepEqual(files.filter((file) => !file.startsWith('client/')), ['api/error-codes.ts', 'api/routes.ts', 'protocol/runtime/headers.ts']);
     assert.deepEqual(packages.filter((name) => !name.startsWith('node:')), []);
   });
 
@@ -53,12 +53,16 @@ describe('layers', () => {
     }
   });
 
-  it('no file of the service (server/) imports the demo, the Node client or a script', () => {
+  it('no file of the service (server/) imports the demo, the Node client, a script, the SDK or the frames', () => {
     const files = readdirSync(new URL('server/', root), { recursive: true, encoding: 'utf8' }).filter((name) => name.endsWith('.ts'));
     assert.ok(files.length > 50, 'found the service');
     const offenders = files.flatMap((name) => {
       const file = new URL(`server/${name}`, root);
-      return [...readFileSync(file, 'utf8').matchAll(/from\s+'(\.[^']+)'/g)].map((m) => relative(new URL(m[1]!, file))).filter((target) => /^(demo|client|scripts)\//.test(target)).map((target) => `server/${name} → ${target}`);
+      // What the frames and the service's pages both show (the catalogues) is in i18n/, not iframe-app/.
+      return [...readFileSync(file, 'utf8').matchAll(/from\s+'(\.[^']+)'/g)]
+        .map((m) => relative(new URL(m[1]!, file)))
+        .filter((target) => /^(demo|client|scripts|components|iframe-app)\//.test(target))
+        .map((target) => `server/${name} → ${target}`);
     });
     assert.deepEqual(offenders, []);
   });
@@ -79,4 +83,66 @@ describe('layers', () => {
     ].map(({ from, to }) => `${from} → ${to}`);
     assert.deepEqual(offenders, []);
   });
+
+  it('no import cycle in the service, the API table, the Node client and what they import (types included)', () => {
+    const entries = ['server/', 'api/', 'client/'].flatMap((folder) =>
+      readdirSync(new URL(folder, root), { recursive: true, encoding: 'utf8' })
+        .filter((name) => name.endsWith('.ts'))
+        .map((name) => `${folder}${name}`),
+    );
+    assert.ok(entries.length > 80, 'found the files');
+    assert.deepEqual(importCycles(entries), []);
+  });
 });
+
+/** The import graph reachable from `entries` (relative imports, types included), as file → files it imports. */
+function importGraph(entries: string[]): Map<string, string[]> {
+  const graph = new Map<string, string[]>();
+  const visit = (file: string) => {
+    if (graph.has(file)) return;
+    const url = new URL(file, root);
+    const targets = [...readFileSync(url, 'utf8').matchAll(/^\s*(?:import|export)\s+(?:type\s+)?[^'";]*?from\s+'(\.[^']+)'|^\s*import\s+'(\.[^']+)'/gm)].map((m) =>
+      relative(new URL((m[1] ?? m[2])!, url)),
+    );
+    graph.set(file, targets);
+    for (const target of targets) visit(target);
+  };
+  for (const entry of entries) visit(entry);
+  return graph;
+}
+
+/**
+ * Every import cycle among the files reachable from `entries`: the strongly connected components of
+ * more than one file (Tarjan), each as its files in order, so a failure names the cycle to break.
+ */
+export function importCycles(entries: string[]): string[][] {
+  const graph = importGraph(entries);
+  const index = new Map<string, number>();
+  const low = new Map<string, number>();
+  const stack: string[] = [];
+  const onStack = new Set<string>();
+  const cycles: string[][] = [];
+  const connect = (file: string) => {
+    index.set(file, index.size);
+    low.set(file, index.get(file)!);
+    stack.push(file);
+    onStack.add(file);
+    for (const next of graph.get(file) ?? []) {
+      if (!index.has(next)) {
+        connect(next);
+        low.set(file, Math.min(low.get(file)!, low.get(next)!));
+      } else if (onStack.has(next)) low.set(file, Math.min(low.get(file)!, index.get(next)!));
+    }
+    if (low.get(file) !== index.get(file)) return;
+    const component: string[] = [];
+    let member: string;
+    do {
+      member = stack.pop()!;
+      onStack.delete(member);
+      component.push(member);
+    } while (member !== file);
+    if (component.length > 1) cycles.push(component.sort());
+  };
+  for (const file of graph.keys()) if (!index.has(file)) connect(file);
+  return cycles;
+}

@@ -3,7 +3,7 @@ import { after, describe, test } from 'node:test';
 import { randomBytes } from 'node:crypto';
 import { idPosition } from '../../server/identity/ids.ts';
 import { EmbeddedStore } from '../../server/store/embedded-store.ts';
-import { startTestService, type Api, type TestService } from '../helpers/service.ts';
+import { embeddedOnly, startTestService, type Api, type TestService } from '../helpers/service.ts';
 import { accessTokenOf, startServiceProcess } from '../helpers/service-process.ts';
 import { tempDataDir } from '../../testkit/data-folder.ts';
 import { apiClient } from '../helpers/service.ts';
@@ -49,7 +49,7 @@ describe('deleted cursors', () => {
     assert.equal(before.body.has_more, true);
   });
 
-  test('after a clean restart a deleted cursor still pages on', async () => {
+  test('after a clean restart a deleted cursor still pages on', embeddedOnly, async () => {
     const dataDir = tempDataDir();
     let svc = await startTestService({ dataDir });
     const token = svc.credentials.accessToken;
@@ -62,7 +62,7 @@ describe('deleted cursors', () => {
     assert.deepEqual(await walk(svc.api, token, '/v1/contacts', ids[3]), ids.slice(4));
   });
 
-  test('after kill -9 a deleted cursor still pages on', async () => {
+  test('after kill -9 a deleted cursor still pages on', embeddedOnly, async () => {
     const dataDir = tempDataDir();
     let proc = await startServiceProcess(dataDir);
     try {

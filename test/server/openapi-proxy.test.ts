@@ -22,7 +22,8 @@ before(async () => {
   writeFileSync(doc, JSON.stringify(await (await fetch(`${svc.url}/v1/openapi.json`)).json()));
   // Port 0: Prism prints the address it bound.
   prism = spawnNode('prism', [join(root, 'node_modules/@stoplight/prism-cli/dist/index.js'), 'proxy', doc, svc.url, '--errors', '--host', '127.0.0.1', '--port', '0'], { cwd: root });
-  proxy = (await prism.line(/Prism is listening on (http:\/\/127\.0\.0\.1:\d+)/))[1]!;
+  // Prism is a heavy CLI: on a busy machine it took more than 30 s to start.
+  proxy = (await prism.line(/Prism is listening on (http:\/\/127\.0\.0\.1:\d+)/, 120_000))[1]!;
 });
 after(async () => {
   await stop(prism);

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { PENDING_REFUND_SECONDS } from '../../server/payments/test-processor.ts';
+import { PENDING_REFUND_SECONDS } from '../../server/payments/test-cards.ts';
 import { ManualClock, startTestService, type TestService } from '../helpers/service.ts';
 import { assertError, backend, CARDS, createIntent, getIntent, readyToAuthorise } from './payments-fixtures.ts';
 

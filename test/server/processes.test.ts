@@ -9,7 +9,7 @@ import { freshTestDatabase } from '../../testkit/postgres.ts';
 import { tempDataDir } from '../../testkit/data-folder.ts';
 import { waitFor } from '../../testkit/wait.ts';
 import { MIGRATIONS } from '../../server/store/pg-schema.ts';
-import { testEngine } from '../helpers/service.ts';
+import { embeddedOnly, testEngine } from '../helpers/service.ts';
 import { scaled } from '../../testkit/time.ts';
 
 /**
@@ -301,7 +301,7 @@ describe('several processes on one PostgreSQL database', onPostgres, () => {
   });
 });
 
-describe('the embedded store and processes', () => {
+describe('the embedded store and processes', embeddedOnly, () => {
   test('PORT=0 DEMO_PORT=0: npm start binds free ports, tells its parent both, and the seeded merchant may embed the frames in the demo', async () => {
     const service = await startServiceChild(root, tempDataDir(), QUIET);
     running.push(service);

@@ -9,8 +9,13 @@ import Koa from 'koa';
 import { errorMapper } from '../../server/http/error-mapper.ts';
 import { mount, parseQuery } from '../../server/http/operation.ts';
 
-/** What the query parser did before its plain-query path: the inherited-name check, then qs. */
+/**
+ * What the query parser did before its plain-query path: a query qs would cut (a pair past the 100th
+ * that is not empty) refused, the inherited-name check, then qs.
+ */
 function reference(querystring: string): unknown {
+  const pairs = querystring.split('&');
+  if (pairs.slice(100).some((pair) => pair !== '')) return { refused: `The query string has ${pairs.filter(Boolean).length} parameters; at most 100 are read: send fewer.` };
   const inherited = querystring ? inheritedName(querystring) : undefined;
   if (inherited !== undefined) return { refused: `Received unknown parameter: ${inherited}.` };
   return qs.parse(querystring, { depth: 2, parameterLimit: 100 });

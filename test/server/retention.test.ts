@@ -136,6 +136,9 @@ describe('configuration from the environment', () => {
       CPE_DATABASE_URL: 'postgres://cpe@db.example/cpe',
       CPE_PROCESSES: '3',
       CPE_DATABASE_POOL: '7',
+      CPE_HEADERS_TIMEOUT_MS: '2000',
+      CPE_REQUEST_TIMEOUT_MS: '4000',
+      CPE_MAX_CONNECTIONS: '64',
     });
     assert.deepEqual(config, {
       port: 5000,
@@ -152,6 +155,9 @@ describe('configuration from the environment', () => {
       databaseUrl: 'postgres://cpe@db.example/cpe',
       processes: 3,
       databasePool: 7,
+      headersTimeoutMs: 2000,
+      requestTimeoutMs: 4000,
+      maxConnections: 64,
     });
   });
 

@@ -4,10 +4,10 @@ import { resolve } from 'node:path';
 import { test } from 'node:test';
 import { ROUTES } from '../../api/routes.ts';
 import { validateCard } from '../../server/payments/cards.ts';
-import { outcomeOf, TEST_CARDS, walletTestCard } from '../../server/payments/test-processor.ts';
+import { outcomeOf, TEST_CARDS, walletTestCard } from '../../server/payments/test-cards.ts';
 import { WALLET_TEST_CARD_CHOICES } from '../../protocol/runtime/wallet.ts';
 
-/** The test card table (server/payments/test-processor.ts) is the one the README shows, and the wallet sheet's cards are its rows. */
+/** The test card table (server/payments/test-cards.ts) is the one the README shows, and the wallet sheet's cards are its rows. */
 const readme = readFileSync(resolve(import.meta.dirname, '../../README.md'), 'utf8');
 const section = readme.slice(readme.indexOf('### Test cards'), readme.indexOf('### Routes'));
 

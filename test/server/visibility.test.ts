@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type { EmbeddedStore } from '../../server/store/embedded-store.ts';
 import { tempDataDir } from '../../testkit/data-folder.ts';
-import { startTestService, type TestService } from '../helpers/service.ts';
+import { embeddedOnly, startTestService, type TestService } from '../helpers/service.ts';
 
 /**
  * A write is visible only once it is durable (the issue's "dirty reads"): on the embedded store, a
@@ -43,7 +43,7 @@ const settled = <T>(promise: Promise<T>) => {
   return state;
 };
 
-describe('visibility on the embedded store', () => {
+describe('visibility on the embedded store', embeddedOnly, () => {
   test('a new contact is not shown to a reader before its create is durable', async () => {
     const token = svc.credentials.accessToken;
     holding = true;

@@ -11,7 +11,7 @@ import { scaled } from '../../../testkit/time.ts';
  * form's height, and the fallback has not fired since). Keyboard input goes to the focused frame, with
  * no hit test. Tests of what the mouse itself may do (a blind click, a decoy) must not use this.
  */
-export async function clickOrPress(control: Locator, effect: (timeout: number) => Promise<unknown>, { timeout = scaled(15_000), within = scaled(5_000) } = {}): Promise<void> {
+export async function clickOrPress(control: Locator, effect: (timeout: number) => Promise<unknown>, { timeout = scaled(30_000), within = scaled(5_000) } = {}): Promise<void> {
   await control.click({ timeout });
   if (await effect(within).then(() => true, () => false)) return;
   if (await control.isEnabled({ timeout: 500 }).catch(() => false)) {
@@ -37,7 +37,7 @@ export const answerChallenge = (page: Page, button: 'Complete' | 'Fail' = 'Compl
  * up sent to that frame while it is torn down never got Chromium's input acknowledgement in CI, and
  * `keyboard.press` hung until the suite's timeout. Once the dialog is gone the key up goes to the page.
  */
-export async function pressEscape(page: Page, closed: (timeout: number) => Promise<unknown>, timeout = scaled(10_000)): Promise<void> {
+export async function pressEscape(page: Page, closed: (timeout: number) => Promise<unknown>, timeout = scaled(30_000)): Promise<void> {
   await page.keyboard.down('Escape');
   try {
     await closed(timeout);
