@@ -29,6 +29,7 @@ export const ERROR_CODES = {
   parameter_missing: { status: 400, type: invalid, means: 'A required field is missing.' },
   parameter_invalid: { status: 400, type: invalid, means: 'A field has a value it cannot take; the message says which values it takes.' },
   parameter_unknown: { status: 400, type: invalid, means: 'A field the operation does not take (a typo is never silently ignored), or one named after `Object.prototype`.' },
+  limit_exceeded: { status: 400, type: invalid, means: 'An account has the most webhook endpoints it may have (16): delete one first.' },
   too_many_parameters: { status: 400, type: invalid, means: 'More than 1,000 form fields or 100 query parameters, which a parser would drop without a word.' },
   body_invalid: { status: 400, type: invalid, means: 'The body does not parse as its Content-Type, or does not decode as its Content-Encoding.' },
   body_too_deep: { status: 400, type: invalid, means: 'The body nests deeper than 32 levels.' },
@@ -67,6 +68,7 @@ export const ERROR_CODES = {
   challenge_answered: { status: 409, type: invalid, means: 'The 3-D Secure challenge was answered already.' },
   challenge_superseded: { status: 409, type: invalid, means: 'The 3-D Secure challenge no longer applies (the intent moved on).' },
   context_mismatch: { status: 409, type: invalid, client: true, means: "The exchange route: the amount or currency the page showed is not the basket's price; nothing was created." },
+  attempt_in_flight: { status: 409, type: invalid, means: 'A retry of a webhook delivery while an attempt of the same event to the same endpoint is under way: retry once it has ended.' },
   idempotency_key_reused: { status: 409, type: 'idempotency_error', means: 'The `X-Idempotency-Key` was used with another body: use a new key.' },
   // 413, 415.
   request_too_large: { status: 413, type: invalid, means: 'The body is over 64 KB.' },

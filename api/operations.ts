@@ -43,6 +43,19 @@ import {
 import { Refund, RefundCreate, RefundList, RefundListQuery } from './refunds.ts';
 import { Event, EventList, EventListQuery } from './events.ts';
 import { ROUTES, type OperationName, type Route } from './routes.ts';
+import {
+  EventRetryRequest,
+  RotateSecretRequest,
+  WebhookAttemptList,
+  WebhookAttemptListQuery,
+  WebhookDelivery,
+  WebhookEndpoint,
+  WebhookEndpointCreate,
+  WebhookEndpointList,
+  WebhookEndpointListQuery,
+  WebhookEndpointUpdate,
+  WebhookEndpointWithSecret,
+} from './webhooks.ts';
 import { WalletApproveRequest, WalletApproveResponse, WalletSheetView } from './wallet.ts';
 
 export type { OperationName };
@@ -91,6 +104,15 @@ export const SCHEMAS = {
 
   listEvents: { query: EventListQuery, response: EventList },
   retrieveEvent: { response: Event },
+  retryEvent: { body: EventRetryRequest, response: WebhookDelivery },
+
+  createWebhookEndpoint: { body: WebhookEndpointCreate, response: WebhookEndpointWithSecret },
+  listWebhookEndpoints: { query: WebhookEndpointListQuery, response: WebhookEndpointList },
+  retrieveWebhookEndpoint: { response: WebhookEndpoint },
+  updateWebhookEndpoint: { body: WebhookEndpointUpdate, response: WebhookEndpoint },
+  deleteWebhookEndpoint: { response: Deleted('webhook_endpoint') },
+  rotateWebhookEndpointSecret: { body: RotateSecretRequest, response: WebhookEndpointWithSecret },
+  listWebhookAttempts: { query: WebhookAttemptListQuery, response: WebhookAttemptList },
 
   retrieveSessionIntent: { response: SessionIntent },
   attachSessionIntent: { body: SessionAttachRequest, response: AttachResponse },

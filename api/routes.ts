@@ -29,6 +29,7 @@ const refunds = { auth: 'licenceKey', tag: 'Refunds' } as const;
 const browser = { auth: 'session', tag: 'Browser (session)' } as const;
 /** A merchant's payment events with its licence key, a messaging user's with its access token. */
 const events = { auth: 'licenceKeyOrAccessToken', tag: 'Events' } as const;
+const webhooks = { auth: 'licenceKeyOrAccessToken', tag: 'Webhook endpoints' } as const;
 const frames = { auth: 'session', tag: 'Hosted frames' } as const;
 const admin = { auth: 'admin', tag: 'Admin (the CLI)', internal: true } as const;
 
@@ -68,6 +69,21 @@ export const ROUTES = {
   // Events of the credential's owner (server/events/event-routes.ts).
   listEvents: { ...events, method: 'get', path: '/v1/events', summary: 'List your events, newest first; filter by type (payment_intent.* wildcards) and created' },
   retrieveEvent: { ...events, method: 'get', path: '/v1/events/:id', summary: 'Retrieve an event' },
+  retryEvent: { ...events, method: 'post', path: '/v1/events/:id/retry', summary: 'Send an event to one of your webhook endpoints again, now' },
+
+  // Webhook endpoints of the credential's owner (server/webhooks/webhook-routes.ts).
+  createWebhookEndpoint: { ...webhooks, method: 'post', path: '/v1/webhook_endpoints', summary: 'Create a webhook endpoint; the answer shows its signing secret (whsec_…), once' },
+  listWebhookEndpoints: { ...webhooks, method: 'get', path: '/v1/webhook_endpoints', summary: 'List your webhook endpoints, newest first' },
+  retrieveWebhookEndpoint: { ...webhooks, method: 'get', path: '/v1/webhook_endpoints/:id', summary: 'Retrieve a webhook endpoint' },
+  updateWebhookEndpoint: { ...webhooks, method: 'post', path: '/v1/webhook_endpoints/:id', summary: 'Update its url, enabled_events or description; disable or enable it' },
+  deleteWebhookEndpoint: { ...webhooks, method: 'delete', path: '/v1/webhook_endpoints/:id', summary: 'Delete a webhook endpoint and what is pending for it' },
+  rotateWebhookEndpointSecret: {
+    ...webhooks,
+    method: 'post',
+    path: '/v1/webhook_endpoints/:id/rotate_secret',
+    summary: 'A new signing secret; for 24 hours deliveries are signed with the new and the old one',
+  },
+  listWebhookAttempts: { ...webhooks, method: 'get', path: '/v1/webhook_endpoints/:id/attempts', summary: 'The delivery attempts to this endpoint, newest first' },
 
   // The session routes of the SDK in direct mode, and the hosted frames' (server/payments/payment-routes.ts, wallet-routes.ts).
   retrieveSessionIntent: { ...browser, method: 'get', path: '/intent', summary: "The session's Payment Intent: status and amount (for the pay button)" },

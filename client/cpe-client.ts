@@ -100,6 +100,41 @@ export class CpeClient {
     return this.#transport.call('retrieveEvent', { params: { id: eventId } });
   }
 
+  /** Sends an event to one of your webhook endpoints again, now. */
+  retryEvent(eventId: string, input: BodyIn<'retryEvent'>, options?: RequestOptions): Promise<Answer<'retryEvent'>> {
+    return this.#transport.call('retryEvent', { body: input, params: { id: eventId }, ...options });
+  }
+
+  /** A webhook endpoint for your events; the answer's `secret` (whsec_…) is shown only here: keep it. */
+  createWebhookEndpoint(input: BodyIn<'createWebhookEndpoint'>, options?: RequestOptions): Promise<Answer<'createWebhookEndpoint'>> {
+    return this.#transport.call('createWebhookEndpoint', { body: input, ...options });
+  }
+
+  listWebhookEndpoints(query: QueryIn<'listWebhookEndpoints'> = {}): Promise<Answer<'listWebhookEndpoints'>> {
+    return this.#transport.call('listWebhookEndpoints', { query });
+  }
+
+  retrieveWebhookEndpoint(endpointId: string): Promise<Answer<'retrieveWebhookEndpoint'>> {
+    return this.#transport.call('retrieveWebhookEndpoint', { params: { id: endpointId } });
+  }
+
+  updateWebhookEndpoint(endpointId: string, input: BodyIn<'updateWebhookEndpoint'>, options?: RequestOptions): Promise<Answer<'updateWebhookEndpoint'>> {
+    return this.#transport.call('updateWebhookEndpoint', { body: input, params: { id: endpointId }, ...options });
+  }
+
+  deleteWebhookEndpoint(endpointId: string): Promise<Answer<'deleteWebhookEndpoint'>> {
+    return this.#transport.call('deleteWebhookEndpoint', { params: { id: endpointId } });
+  }
+
+  /** A new secret; for 24 hours deliveries carry signatures of both. */
+  rotateWebhookEndpointSecret(endpointId: string, options?: RequestOptions): Promise<Answer<'rotateWebhookEndpointSecret'>> {
+    return this.#transport.call('rotateWebhookEndpointSecret', { body: {}, params: { id: endpointId }, ...options });
+  }
+
+  listWebhookAttempts(endpointId: string, query: QueryIn<'listWebhookAttempts'> = {}): Promise<Answer<'listWebhookAttempts'>> {
+    return this.#transport.call('listWebhookAttempts', { params: { id: endpointId }, query });
+  }
+
   /**
    * POSTs a body to a backend route and hands back the answer as is, errors included: what a
    * merchant's middleware route does with the SDK's request.

@@ -7,3 +7,5 @@ export { CpeMessagingClient, type CpeMessagingClientOptions } from './messaging-
 export { cpeRoutes, toSession, type PaymentIntentSession, type RouteAnswer, type RouteName, type RouteOptions } from './cpe-routes.ts';
 export { cpeMiddleware, type CpeRouter, type MiddlewareOptions } from './middleware.ts';
 export { cpeNodeHandler, type NodeHandlerOptions } from './node-handler.ts';
+export { verifyWebhook, WebhookVerificationError, type CpeEvent, type HeaderSource, type VerifyOptions, type WebhookVerificationCode } from './webhook-verify.ts';
+export { cpeWebhookHandler, memoryDedupeStore, type WebhookDedupeStore, type WebhookHandlerOptions, type WebhookHandlers } from './webhook-handler.ts';

@@ -7,7 +7,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { bodyParser } from '@koa/bodyparser';
 import Koa from 'koa';
-import { CpeApiError, CpeClient, cpeMiddleware, toSession } from '../client/index.ts';
+import { CpeApiError, CpeClient, cpeMiddleware, cpeWebhookHandler, toSession } from '../client/index.ts';
 import type { Credentials } from '../server/seed.ts';
 import type { PageConfig } from './chrome.ts';
 import { createInbox, doneWord } from './inbox.ts';
@@ -110,7 +110,7 @@ export function startDemo(options: { port: number | NetServer; credentials: Cred
   };
   /** Whether this visitor's basket made the intent: the one question before acting on an id a browser sent. */
   const ownsIntent = (ctx: Koa.Context, id: unknown) => typeof id === 'string' && (intentsOf.get(ctx.cookies.get('demo_visitor') ?? '')?.has(id) ?? false);
-  const shop = createShop({ cpe, merchantId, page: pageConfig, allow: (visitor, id) => intentsOf.get(visitor)?.add(id) });
+  const shop = createShop({ cpe, merchantId, page: pageConfig, allow: (visitor, id) => intentsOf.get(visitor)?.add(id), fulfilsOnEvents: () => webhook !== undefined });
   const inbox = createInbox({ serviceUrl, accessToken });
   const form = bodyParser({ enableTypes: ['form'] });
   const formOf = (ctx: Koa.Context) => (ctx.request.body ?? {}) as Record<string, string | undefined>;
@@ -183,6 +183,19 @@ export function startDemo(options: { port: number | NetServer; credentials: Cred
     },
   });
   app.use(middleware.router('/api/cpe').routes());
+
+  // The shop's webhook endpoint (registered once the demo listens, below): an order is fulfilled on
+  // payment_intent.succeeded, whatever became of the shopper's page; verify stays for that page.
+  let webhook: ReturnType<typeof cpeWebhookHandler> | undefined;
+  app.use(async (ctx, next) => {
+    if (ctx.path !== '/webhooks') return next();
+    if (!webhook) {
+      ctx.status = 503;
+      ctx.body = { error: { message: 'The shop has no webhook endpoint yet.' } };
+      return;
+    }
+    await webhook(ctx, next);
+  });
 
   // The shop: forms post and redirect (so every page works without a script, by keyboard alone).
   const back = (ctx: Koa.Context, path: unknown) => ctx.redirect(typeof path === 'string' && /^\/(?![/\\])/.test(path) ? path : '/');
@@ -329,11 +342,31 @@ export function startDemo(options: { port: number | NetServer; credentials: Cred
   });
 
   const server = createServer(app.callback());
-  return new Promise((resolve, reject) => {
+  return new Promise<{ server: Server; url: string; port: number }>((resolve, reject) => {
     server.once('error', reject);
     server.listen(options.port, () => {
       const { port } = server.address() as AddressInfo;
       resolve({ server, url: `http://localhost:${port}`, port });
     });
+  }).then(async (started) => {
+    const secret = await registerWebhook(cpe, `${started.url}/webhooks`);
+    if (secret) webhook = cpeWebhookHandler({ secret, on: { 'payment_intent.succeeded': (event) => shop.fulfil(event) } });
+    return started;
   });
+}
+
+/**
+ * The shop's webhook endpoint at `url`, for payment_intent.succeeded: made anew at each start (the
+ * secret is shown only when it is made), replacing the endpoint of an earlier start. Undefined when
+ * the service refuses it (CPE_WEBHOOK_ALLOW_PRIVATE=0 refuses this machine): the shop then says so
+ * and its order pages wait for no event.
+ */
+async function registerWebhook(cpe: CpeClient, url: string): Promise<string | undefined> {
+  try {
+    for (const old of (await cpe.listWebhookEndpoints({ limit: 100 })).data) if (old.url === url) await cpe.deleteWebhookEndpoint(old.id);
+    return (await cpe.createWebhookEndpoint({ url, enabled_events: ['payment_intent.succeeded'], description: 'CPE demo shop: fulfils orders' })).secret;
+  } catch (error) {
+    process.stderr.write(`The demo shop has no webhook endpoint (${(error as Error).message}): its orders are not fulfilled by events.\n`);
+    return undefined;
+  }
 }

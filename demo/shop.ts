@@ -108,9 +108,14 @@ export interface Order {
   checks?: Check[];
   /** The intent's refunds, newest first (read again at every view of a paid order). */
   refunds?: Refund[];
+  /** The event the shop's webhook endpoint received that fulfilled it (payment_intent.succeeded). */
+  fulfilledBy?: { event: string; type: string };
 }
 
 type Refund = Awaited<ReturnType<CpeClient['createRefund']>>;
+
+/** How long the order page waits for the webhook of a payment it has just seen verified. */
+const EVENT_WAIT_MS = 3_000;
 
 type Verify = Awaited<ReturnType<CpeClient['verify']>>;
 
@@ -134,11 +139,36 @@ export interface ShopContext {
   language: Language;
 }
 
-export function createShop(options: { cpe: CpeClient; merchantId: number; page: PageConfig; allow(visitor: string, intentId: string): void }) {
+export function createShop(options: {
+  cpe: CpeClient;
+  merchantId: number;
+  page: PageConfig;
+  allow(visitor: string, intentId: string): void;
+  /** Whether the shop has its webhook endpoint (the service may refuse it). */
+  fulfilsOnEvents(): boolean;
+}) {
   const { cpe, merchantId } = options;
   const baskets = new Map<string, Basket>();
   const orders = new Map<string, Order>();
+  /** Order pages waiting for their webhook, by order reference. */
+  const waiting = new Map<string, Set<() => void>>();
   let nextOrder = 1000;
+
+  /** Resolves once the order is fulfilled, or after `ms` (the page then says it is waiting). */
+  const fulfilment = (order: Order, ms: number) =>
+    order.fulfilledBy || order.status === 'awaiting' || !options.fulfilsOnEvents()
+      ? Promise.resolve()
+      : new Promise<void>((resolve) => {
+          const set = waiting.get(order.reference) ?? new Set();
+          waiting.set(order.reference, set);
+          const done = () => {
+            clearTimeout(timer);
+            set.delete(done);
+            resolve();
+          };
+          const timer = setTimeout(done, ms);
+          set.add(done);
+        });
 
   const basketOf = (visitor: string): Basket => {
     let basket = baskets.get(visitor);
@@ -243,11 +273,25 @@ export function createShop(options: { cpe: CpeClient; merchantId: number; page: 
       if (order) await settle(order);
       return order;
     },
+    /** An order page: verified for the shopper, and (briefly awaited) fulfilled by its webhook event. */
     async order(visitor: string, reference: string): Promise<Order | undefined> {
       const order = orders.get(reference);
       if (order?.visitor !== visitor) return undefined;
       await settle(order);
+      await fulfilment(order, EVENT_WAIT_MS);
       return order;
+    },
+
+    /**
+     * The shop's webhook endpoint got payment_intent.succeeded: the order whose reference the intent
+     * carries is fulfilled, once (a repeat of the event changes nothing).
+     */
+    fulfil(event: { id: string; type: string; data: { object: { id: string; identifier: string } } }): void {
+      const order = orders.get(event.data.object.identifier);
+      if (!order || order.intentId !== event.data.object.id || order.fulfilledBy) return;
+      order.fulfilledBy = { event: event.id, type: event.type };
+      for (const done of waiting.get(order.reference) ?? []) done();
+      waiting.delete(order.reference);
     },
 
     /**
@@ -380,6 +424,11 @@ ${testCards(t)}
         .map((k) => `<tr data-check="${k.name}" data-passed="${k.passed}"><th scope="row">${t(k.name)}</th><td><code>${escape(k.expected)}</code></td><td><code>${escape(k.got)}</code></td><td class="${k.passed ? 'pass' : 'fail'}">${k.passed ? '✓' : '✗'} ${t(k.passed ? 'pass' : 'fail')}</td></tr>`)
         .join('');
       const auth = order.verify?.auth;
+      const fulfilled = order.fulfilledBy
+        ? `<p id="order-event" class="notice good" data-event="${escape(order.fulfilledBy.event)}">${t('orderFulfilled', { type: `<code>${escape(order.fulfilledBy.type)}</code>`, event: `<bdi><code>${escape(order.fulfilledBy.event)}</code></bdi>` })}</p>`
+        : order.status === 'awaiting' || !options.fulfilsOnEvents()
+          ? ''
+          : `<p id="order-event" class="notice" data-event="">${t('orderAwaitingEvent', { type: '<code>payment_intent.succeeded</code>' })}</p>`;
       return shell({
         path: `/orders/${order.reference}`,
         title: t('orderTitle', { reference: order.reference }),
@@ -388,6 +437,7 @@ ${testCards(t)}
         languageForm: false,
         body: `<h1>${t('orderTitle', { reference: `<bdi>${escape(order.reference)}</bdi>` })}</h1>
 <p id="order-status" role="status" class="notice ${order.status === 'awaiting' ? 'bad' : 'good'}" data-status="${order.status}">${escape(outcome)}</p>
+${fulfilled}
 <div class="checkout order">
 <section class="panel" aria-labelledby="summary-title"><h2 id="summary-title">${t('summary')}</h2><ul class="summary">${lines}</ul>
 <p class="summary-total"><span>${t('total')}</span> <strong>${escape(amount)}</strong></p>

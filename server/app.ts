@@ -12,6 +12,7 @@ import { rateLimit } from './http/rate-limit.ts';
 import { requestLog } from './http/request-log.ts';
 import { staticAssets } from './http/static-assets.ts';
 import { eventRoutes } from './events/event-routes.ts';
+import { webhookRoutes } from './webhooks/webhook-routes.ts';
 import { messagingRoutes } from './messaging/routes.ts';
 import { OPERATIONS } from '../api/operations.ts';
 import { mountedOperations } from './http/operation.ts';
@@ -60,6 +61,7 @@ export function createApp(services: Services, options: { adminSecret?: string } 
     backendPaymentRoutes(services, limiter, cardTesting),
     browserPaymentRoutes(services, limiter, cardTesting),
     eventRoutes(services, limiter),
+    webhookRoutes(services, limiter),
     challengeRoutes(services),
     walletRoutes(services, cardTesting),
     dashboardRoutes(services, limiter),

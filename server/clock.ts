@@ -4,6 +4,11 @@
  */
 export interface Clock {
   now(): number;
+  /** Milliseconds, for what is scheduled finer than a second (webhook retries); now() × 1000 when absent. */
+  nowMs?(): number;
 }
 
-export const systemClock: Clock = { now: () => Math.floor(Date.now() / 1000) };
+export const systemClock: Clock = { now: () => Math.floor(Date.now() / 1000), nowMs: () => Date.now() };
+
+/** The clock's time in milliseconds. */
+export const msNow = (clock: Clock): number => clock.nowMs?.() ?? clock.now() * 1000;

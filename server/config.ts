@@ -3,6 +3,8 @@ import { DEFAULT_IDEMPOTENCY_RETENTION_SECONDS } from './idempotency/idempotency
 import type { RateLimitOptions } from './http/rate-limit.ts';
 import { MIN_COMPACT_BYTES } from './store/embedded/compaction.ts';
 import { DEFAULT_EVENT_RETENTION_DAYS } from './events/events.ts';
+import { DEFAULT_RETRY_SCHEDULE, parseRetrySchedule } from './webhooks/retry-schedule.ts';
+import { DEFAULT_WEBHOOK_TIMEOUT_MS } from './webhooks/webhooks.ts';
 
 /** Everything the service reads from its environment, in one place. */
 export interface Config {
@@ -31,6 +33,14 @@ export interface Config {
   idempotencyRetentionSeconds?: number;
   /** Days an event is kept (CPE_EVENT_RETENTION_DAYS); default 30. */
   eventRetentionDays?: number;
+  /** How long a webhook receiver has to answer (CPE_WEBHOOK_TIMEOUT_MS); default 10 s. */
+  webhookTimeoutMs?: number;
+  /** The delays (ms) after each failed webhook attempt (CPE_WEBHOOK_RETRY_SCHEDULE); default 5s,5m,30m,2h,5h,10h,10h. */
+  webhookRetrySchedule?: number[];
+  /** false: webhooks to private, loopback and link-local addresses are refused (CPE_WEBHOOK_ALLOW_PRIVATE=0); default true. */
+  webhookAllowPrivate?: boolean;
+  /** How often each process looks for webhook deliveries coming due (tests); default 1 s. */
+  webhookPollMs?: number;
   /** The log is compacted once it outgrows the live data and this many bytes (CPE_COMPACT_MIN_BYTES; default 1 MiB). */
   compactMinBytes?: number;
   /**
@@ -97,6 +107,22 @@ function days(name: string, value: string | undefined, fallback: number): number
   return n;
 }
 
+/** CPE_WEBHOOK_TIMEOUT_MS: 100 ms to 60 s, refused loudly otherwise. */
+function timeoutMs(value: string | undefined): number {
+  if (value === undefined || value === '') return DEFAULT_WEBHOOK_TIMEOUT_MS;
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 100 || n > 60_000) throw new Error(`CPE_WEBHOOK_TIMEOUT_MS is milliseconds from 100 to 60000, got '${value}'.`);
+  return n;
+}
+
+/** CPE_WEBHOOK_ALLOW_PRIVATE: 1 (default) or 0. */
+function flag(name: string, value: string | undefined, fallback: boolean): boolean {
+  if (value === undefined || value === '') return fallback;
+  if (value === '1' || value === 'true') return true;
+  if (value === '0' || value === 'false') return false;
+  throw new Error(`${name} is 1 or 0, got '${value}'.`);
+}
+
 /** CPE_PROCESSES: a positive count, refused loudly otherwise. */
 function processCount(value: string | undefined): number {
   if (value === undefined || value === '') return 1;
@@ -130,6 +156,9 @@ export function configFromEnv(env = process.env): Config {
     log: { level: env.CPE_LOG_LEVEL ?? 'info', file: env.CPE_LOG_FILE },
     idempotencyRetentionSeconds: int(env.CPE_IDEMPOTENCY_RETENTION, DEFAULT_IDEMPOTENCY_RETENTION_SECONDS),
     eventRetentionDays: days('CPE_EVENT_RETENTION_DAYS', env.CPE_EVENT_RETENTION_DAYS, DEFAULT_EVENT_RETENTION_DAYS),
+    webhookTimeoutMs: timeoutMs(env.CPE_WEBHOOK_TIMEOUT_MS),
+    webhookRetrySchedule: parseRetrySchedule(env.CPE_WEBHOOK_RETRY_SCHEDULE || DEFAULT_RETRY_SCHEDULE),
+    webhookAllowPrivate: flag('CPE_WEBHOOK_ALLOW_PRIVATE', env.CPE_WEBHOOK_ALLOW_PRIVATE, true),
     compactMinBytes: int(env.CPE_COMPACT_MIN_BYTES, MIN_COMPACT_BYTES),
     databaseUrl: env.CPE_DATABASE_URL || undefined,
     databasePool: int(env.CPE_DATABASE_POOL, 20),

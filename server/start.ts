@@ -102,6 +102,8 @@ export async function startService(
     const app = createApp(services, { adminSecret });
     handle = app.callback();
     const credentials = await ensureSeeded(services);
+    // Webhook deliveries: what is pending (from before a restart, or another process's) goes out now.
+    services.webhooks.start();
     await pruneExpired(services);
     const pruning = setInterval(() => {
       pruneExpired(services).catch((error: Error) => {
@@ -125,6 +127,7 @@ export async function startService(
       async close() {
         clearInterval(pruning);
         await settlement.stop();
+        await services.webhooks.stop();
         await new Promise<void>((resolve) => http.close(() => resolve()));
         http.closeAllConnections();
         await services.dashboard.requests.close();

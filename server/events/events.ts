@@ -98,6 +98,11 @@ export class Events {
     return event;
   }
 
+  /** The stored event, whoever owns it (the delivery of a webhook). */
+  byId(id: string): Promise<EventRow | undefined> {
+    return this.#events.get(id);
+  }
+
   async get(owner: Owner, id: string): Promise<Event> {
     return eventView(await this.row(owner, id));
   }

@@ -16,8 +16,8 @@ export function unchanging<T extends object>(value: T): T {
   return value;
 }
 
-/** An item's JSON as JSON.stringify writes it inside an array, in UTF-8. */
-function itemBytes(item: unknown): Buffer {
+/** A value's JSON as JSON.stringify writes it, in UTF-8: kept for an unchanging one (an event, sent to every endpoint). */
+export function itemBytes(item: unknown): Buffer {
   if (item !== null && typeof item === 'object' && unchangingValues.has(item)) {
     let bytes = texts.get(item);
     if (bytes === undefined) texts.set(item, (bytes = Buffer.from(JSON.stringify(item))));

@@ -253,6 +253,66 @@ export const TABLES: Record<string, TableDef> = {
     derived: { expiry: 'bigint' },
     paged: true,
   },
+  // Migration 12: webhooks (server/webhooks/).
+  webhook_endpoints: {
+    table: 'webhook_endpoints',
+    columns: {
+      id: t('text'),
+      owner: t('text'),
+      url: t('text'),
+      enabled_events: t('text[]'),
+      description: t('text'),
+      status: t('text'),
+      disabled_reason: t('text'),
+      secrets: t('jsonb'),
+      created: t('bigint'),
+    },
+    indexes: { owner: 'owner' },
+    paged: true,
+  },
+  webhook_deliveries: {
+    table: 'webhook_deliveries',
+    columns: {
+      id: t('text'),
+      owner: t('text'),
+      event_id: t('text'),
+      endpoint_id: t('text'),
+      attempts: t('int'),
+      scheduled: t('int'),
+      next_at: t('bigint'),
+      resume_at: t('bigint'),
+      manual: t('bool'),
+      lease_owner: t('bigint'),
+      lease_until: t('bigint'),
+      lease_token: t('text'),
+      created: t('bigint'),
+    },
+    indexes: { endpoint: 'endpoint_id', expiry: 'ix_expiry' },
+    derived: { expiry: 'bigint' },
+  },
+  webhook_attempts: {
+    table: 'webhook_attempts',
+    columns: {
+      id: t('text'),
+      owner: t('text'),
+      endpoint_id: t('text'),
+      event_id: t('text'),
+      event_type: t('text'),
+      attempt_number: t('int'),
+      manual: t('bool'),
+      created: t('bigint'),
+      url: t('text'),
+      status_code: t('int'),
+      duration_ms: t('int'),
+      response_body: t('text'),
+      error: t('text'),
+      result: t('text'),
+      next_retry_at: t('bigint'),
+    },
+    indexes: { endpoint: 'endpoint_id', endpoint_event: 'ix_endpoint_event', expiry: 'ix_expiry' },
+    derived: { expiry: 'bigint' },
+    paged: true,
+  },
 };
 
 /** The fields of an attempt (payment_attempts), in the order the service writes them. */
@@ -615,6 +675,73 @@ CREATE TABLE request_records (
 );
 CREATE INDEX request_records_merchant ON request_records (ix_merchant, seq, id);
 CREATE INDEX request_records_status ON request_records (ix_status, seq, id);
+`,
+  },
+  {
+    version: 12,
+    name: 'webhook endpoints, deliveries and attempts',
+    sql: `
+-- owner as in events. secrets: [{key, expires_at}], the current one first.
+CREATE TABLE webhook_endpoints (
+  id text COLLATE "C" PRIMARY KEY,
+  owner text NOT NULL,
+  url text NOT NULL,
+  enabled_events text[] NOT NULL,
+  description text,
+  status text NOT NULL CHECK (status IN ('enabled', 'disabled')),
+  disabled_reason text,
+  secrets jsonb NOT NULL,
+  created bigint NOT NULL,
+  seq bigint NOT NULL DEFAULT nextval('cpe_seq')
+);
+CREATE INDEX webhook_endpoints_owner ON webhook_endpoints (owner, seq, id);
+
+-- The outbox: one row per event and endpoint, written in the event's transaction, deleted once
+-- finished (the attempts stay). Times in ms. A claim (lease_owner: the claiming process's advisory
+-- lock; lease_until: when it goes stale; lease_token) is taken with FOR UPDATE SKIP LOCKED (pg-claims.ts).
+CREATE TABLE webhook_deliveries (
+  id text PRIMARY KEY,
+  owner text NOT NULL,
+  event_id text NOT NULL REFERENCES events (id) ON DELETE CASCADE,
+  endpoint_id text NOT NULL REFERENCES webhook_endpoints (id) ON DELETE CASCADE,
+  attempts integer NOT NULL,
+  scheduled integer NOT NULL,
+  next_at bigint NOT NULL,
+  resume_at bigint,
+  manual boolean NOT NULL,
+  lease_owner bigint,
+  lease_until bigint,
+  lease_token text,
+  created bigint NOT NULL,
+  seq bigint NOT NULL DEFAULT nextval('cpe_seq'),
+  ix_expiry bigint
+);
+CREATE INDEX webhook_deliveries_due ON webhook_deliveries (endpoint_id, next_at);
+CREATE INDEX webhook_deliveries_expiry ON webhook_deliveries (ix_expiry, seq);
+
+CREATE TABLE webhook_attempts (
+  id text COLLATE "C" PRIMARY KEY,
+  owner text NOT NULL,
+  endpoint_id text NOT NULL REFERENCES webhook_endpoints (id) ON DELETE CASCADE,
+  event_id text NOT NULL,
+  event_type text NOT NULL,
+  attempt_number integer NOT NULL,
+  manual boolean NOT NULL,
+  created bigint NOT NULL,
+  url text NOT NULL,
+  status_code integer,
+  duration_ms integer NOT NULL,
+  response_body text,
+  error text,
+  result text NOT NULL CHECK (result IN ('succeeded', 'failed')),
+  next_retry_at bigint,
+  seq bigint NOT NULL DEFAULT nextval('cpe_seq'),
+  ix_endpoint_event text GENERATED ALWAYS AS (endpoint_id || ':' || event_id) STORED,
+  ix_expiry bigint
+);
+CREATE INDEX webhook_attempts_endpoint ON webhook_attempts (endpoint_id, seq, id);
+CREATE INDEX webhook_attempts_event ON webhook_attempts (ix_endpoint_event, seq, id);
+CREATE INDEX webhook_attempts_expiry ON webhook_attempts (ix_expiry, seq);
 `,
   },
 ];

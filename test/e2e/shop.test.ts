@@ -72,6 +72,12 @@ describe('buying in the shop', () => {
       assert.deepEqual(order.checks, PAID_CHECKS(order.reference, '850'));
       assert.equal(await page.locator('#order-status').textContent(), 'Paid. Thank you!');
       assert.equal(JSON.parse((await page.locator('#verify').textContent())!).status, 'success');
+      // Fulfilled by the shop's own webhook endpoint: the event it received is this order's payment_intent.succeeded.
+      const eventId = await page.locator('#order-event').getAttribute('data-event');
+      assert.match(eventId ?? '', /^evt_/, (await page.locator('#order-event').textContent()) ?? 'no #order-event');
+      const event = await (await fetch(`${stack.serviceUrl}/v1/events/${eventId}`, { headers: { authorization: `Bearer ${stack.service.credentials.licenceKey}` } })).json();
+      assert.deepEqual([event.type, event.data.object.identifier, event.data.object.status], ['payment_intent.succeeded', order.reference, 'succeeded']);
+      assert.match((await page.locator('#order-event').textContent())!, new RegExp(`Fulfilled on payment_intent\\.succeeded ${eventId}`));
       assert.equal(await page.locator('header .count').count(), 0, 'the basket is empty once paid');
       assert.deepEqual(problems, []);
     } finally {

@@ -76,6 +76,7 @@ export async function startTestService(overrides: Partial<Config> = {}, clock: C
   const services = createServices(store, createLogger(config.log), config, clock);
   server.on('request', createApp(services).callback());
   const credentials = await ensureSeeded(services);
+  services.webhooks.start();
   const api = apiClient(url);
   return {
     url,
@@ -83,6 +84,7 @@ export async function startTestService(overrides: Partial<Config> = {}, clock: C
     credentials,
     api,
     async close() {
+      await services.webhooks.stop();
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
       // The request log writes after its answers: what it queued goes in before the store closes.

@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { Receiver } from '../helpers/receiver.ts';
 import type { Api } from '../helpers/service.ts';
 import { expectStatus } from './harness.ts';
 
@@ -65,3 +66,31 @@ export function checkChain(id: string, events: Json[] | undefined, now: Json | n
   return events.map((e) => e.type);
 }
 
+/**
+ * A webhook endpoint of the model's owner on a receiver in the test process that answers 200: every
+ * event of the log is delivered at least once (whatever restart or kill -9 came between the change
+ * and its delivery), and nothing is delivered that the log does not hold (a change that did not
+ * commit).
+ */
+export class Deliveries {
+  #receiver?: Receiver;
+
+  async register(api: Api, token: string): Promise<void> {
+    this.#receiver ??= await Receiver.start();
+    const made = await api('POST', '/v1/webhook_endpoints', { token, json: { url: this.#receiver.url, enabled_events: ['*'] } });
+    expectStatus(made, 200, 'create the webhook endpoint');
+  }
+
+  /** Waits until every event of `events` was answered 200; then checks that every delivery is of one of them. */
+  async check(events: Map<string, Json[]>): Promise<void> {
+    const receiver = this.#receiver!;
+    const ids = [...events.values()].flat().map((e) => e.id as string);
+    await receiver.until(() => ids.every((id) => receiver.delivered().has(id)));
+    const logged = new Set(ids);
+    for (const request of receiver.received) assert.ok(logged.has(request.id), `${request.id} (${request.event.type}) was delivered, and is not in the event log`);
+  }
+
+  close(): Promise<void> | undefined {
+    return this.#receiver?.close();
+  }
+}

@@ -3,7 +3,7 @@ import { after, before, test } from 'node:test';
 import fc from 'fast-check';
 import { idPosition } from '../../server/identity/ids.ts';
 import type { ApiResponse } from '../helpers/service.ts';
-import { checkChain, eventsByObject } from './event-log.ts';
+import { checkChain, Deliveries, eventsByObject } from './event-log.ts';
 import { checkModel, commandOptions, expectStatus, Service, settings } from './harness.ts';
 import { scaled } from '../../testkit/time.ts';
 
@@ -14,8 +14,8 @@ import { scaled } from '../../testkit/time.ts';
  * writes are in flight) against a real service process, each answer checked against a small
  * reference model, and the whole state compared after every restart and at the end, with the event
  * log: each object's events chained up to it as it is answered now (a deleted one's ending in
- * `.deleted`), one `message.created` per message, and no event for an unanswered create that did
- * not commit (event-log.ts). The model is
+ * `.deleted`), one `message.created` per message, no event for an unanswered create that did not
+ * commit, and every event delivered to a webhook endpoint (event-log.ts). The model is
  * independent of the service's code but for one documented fact: an id carries its place in the
  * lists (identity/ids.ts), which orders objects made concurrently.
  *
@@ -170,8 +170,10 @@ async function checkAll(m: Model, r: Real) {
     assert.deepEqual(listed.map((x) => [x.id, x.text, x.sender]), messages.map((x) => [x.id, x.text, x.sender]), `messages of ${conversation.id}`);
     listedMessages.push(...listed);
   }
-  // The event log agrees: every object's chain of events ends in it as listed, or in its deletion.
+  // The event log agrees: every object's chain of events ends in it as listed, or in its deletion;
+  // and every event is delivered to the webhook endpoint.
   const events = await eventsByObject(r.svc.api, r.token);
+  await deliveries.check(events);
   const now = new Map([...listed, ...listedConversations, ...listedMessages].map((body) => [body.id as string, body]));
   for (const id of [...m.seen.contacts, ...m.seen.conversations]) checkChain(id, events.get(id), now.get(id) ?? null);
   for (const id of m.seen.messages) {
@@ -503,8 +505,15 @@ const commands = [
 ];
 
 const svc = new Service();
-before(() => svc.start());
-after(() => svc.stop());
+const deliveries = new Deliveries();
+before(async () => {
+  await svc.start();
+  await deliveries.register(svc.api, svc.credentials.accessToken);
+});
+after(async () => {
+  await svc.stop();
+  await deliveries.close();
+});
 
 /** Each run starts from an empty address book: everything an earlier run left is deleted first. */
 async function emptyAddressBook(r: Real): Promise<void> {

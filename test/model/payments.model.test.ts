@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import fc from 'fast-check';
 import type { ApiResponse } from '../helpers/service.ts';
-import { checkChain, eventsByObject } from './event-log.ts';
+import { checkChain, Deliveries, eventsByObject } from './event-log.ts';
 import { checkModel, commandOptions, expectStatus, Service, settings } from './harness.ts';
 import { scaled } from '../../testkit/time.ts';
 
@@ -15,8 +15,9 @@ import { scaled } from '../../testkit/time.ts';
  * model of the README's state list and card-testing lock (written here independently of the
  * service's transition table), and every intent compared after each restart and at the end, with
  * its events: exactly the changes the model made, one event each, of the type the README names,
- * chained (event-log.ts), the last one the intent as answered now; and an event for an unanswered
- * create cut by kill -9 only if that intent exists.
+ * chained (event-log.ts), the last one the intent as answered now; an event for an unanswered
+ * create cut by kill -9 only if that intent exists; and every event delivered to a webhook endpoint
+ * at least once, whatever restart came between the change and its delivery.
  *
  * MODEL_RUNS / MODEL_PAYMENTS_RUNS, MODEL_STEPS / MODEL_PAYMENTS_STEPS, MODEL_SEED, MODEL_PATH.
  */
@@ -138,6 +139,8 @@ async function checkIntent(r: Real, intent: MIntent, events: Map<string, Record<
   assert.deepEqual(checkChain(intent.id, events.get(intent.id), body), intent.events.map((type) => `payment_intent.${type}`), `the events of ${intent.id}`);
 }
 
+const deliveries = new Deliveries();
+
 /**
  * The refunds stored for an intent add up to its amount_refunded, never more than it captured; each
  * has its events: refund.created, then refund.succeeded (the model's refunds succeed at once), both
@@ -159,6 +162,7 @@ async function checkRefunds(r: Real, id: string, refunded: number, captured: num
 
 async function checkAll(m: Model, r: Real) {
   const events = await eventsByObject(r.svc.api, licence(r));
+  await deliveries.check(events);
   for (const intent of m.intents) await checkIntent(r, intent, events);
   // An intent the model does not know (an unanswered create cut by kill -9, or an earlier run's)
   // has events only if it exists, chained up to it as it is.
@@ -464,8 +468,14 @@ const commands = [
 ];
 
 const svc = new Service();
-before(() => svc.start());
-after(() => svc.stop());
+before(async () => {
+  await svc.start();
+  await deliveries.register(svc.api, svc.credentials.licenceKey);
+});
+after(async () => {
+  await svc.stop();
+  await deliveries.close();
+});
 
 test('payments: random operation sequences agree with the model, through races and kill -9', { timeout: scaled(30 * 60_000) }, async () => {
   const runs = settings.runs('PAYMENTS', 15);

@@ -132,6 +132,9 @@ describe('configuration from the environment', () => {
       CPE_LOG_FILE: '/tmp/cpe.log',
       CPE_IDEMPOTENCY_RETENTION: '3600',
       CPE_EVENT_RETENTION_DAYS: '7',
+      CPE_WEBHOOK_TIMEOUT_MS: '2500',
+      CPE_WEBHOOK_RETRY_SCHEDULE: '1s,2s,4s',
+      CPE_WEBHOOK_ALLOW_PRIVATE: '0',
       CPE_COMPACT_MIN_BYTES: '4096',
       CPE_DATABASE_URL: 'postgres://cpe@db.example/cpe',
       CPE_PROCESSES: '3',
@@ -151,6 +154,9 @@ describe('configuration from the environment', () => {
       log: { level: 'warn', file: '/tmp/cpe.log' },
       idempotencyRetentionSeconds: 3600,
       eventRetentionDays: 7,
+      webhookTimeoutMs: 2500,
+      webhookRetrySchedule: [1000, 2000, 4000],
+      webhookAllowPrivate: false,
       compactMinBytes: 4096,
       databaseUrl: 'postgres://cpe@db.example/cpe',
       processes: 3,
@@ -173,6 +179,9 @@ describe('configuration from the environment', () => {
     assert.deepEqual(config.log, { level: 'info', file: undefined });
     assert.equal(config.idempotencyRetentionSeconds, 86_400);
     assert.equal(config.eventRetentionDays, 30);
+    assert.equal(config.webhookTimeoutMs, 10_000);
+    assert.deepEqual(config.webhookRetrySchedule, [5_000, 300_000, 1_800_000, 7_200_000, 18_000_000, 36_000_000, 36_000_000]);
+    assert.equal(config.webhookAllowPrivate, true);
     assert.equal(config.compactMinBytes, 1 << 20);
     assert.equal(configFromEnv({ PORT: '0' }).publicUrl, 'http://localhost:0');
   });
@@ -184,5 +193,11 @@ describe('configuration from the environment', () => {
   test('CPE_EVENT_RETENTION_DAYS is a number of days: anything else stops the start with a message naming it', () => {
     for (const value of ['0', '-3', 'month', '9999']) assert.throws(() => configFromEnv({ CPE_EVENT_RETENTION_DAYS: value }), /CPE_EVENT_RETENTION_DAYS is a number of days/);
     assert.equal(configFromEnv({ CPE_EVENT_RETENTION_DAYS: '0.5' }).eventRetentionDays, 0.5);
+  });
+
+  test('the webhook variables refuse what they cannot mean, naming the variable', () => {
+    assert.throws(() => configFromEnv({ CPE_WEBHOOK_RETRY_SCHEDULE: '5 seconds' }), /CPE_WEBHOOK_RETRY_SCHEDULE is a list of delays/);
+    assert.throws(() => configFromEnv({ CPE_WEBHOOK_TIMEOUT_MS: '10s' }), /CPE_WEBHOOK_TIMEOUT_MS is milliseconds/);
+    assert.throws(() => configFromEnv({ CPE_WEBHOOK_ALLOW_PRIVATE: 'no' }), /CPE_WEBHOOK_ALLOW_PRIVATE is 1 or 0/);
   });
 });
