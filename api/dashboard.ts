@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { EVENT_TYPES, ownsType, type EventType } from './events.ts';
 import { CreatedFilter, formInt, listQuery } from './form-values.ts';
 import { CANCELLATION_REASONS, MAX_AMOUNT } from './payments.ts';
 import { IntentStatus } from '../protocol/schemas/intent.ts';
@@ -94,7 +95,7 @@ export interface HomeView {
   /** Why card attempts failed in the window, most frequent first. */
   decline_reasons: { reason: string; count: number }[];
   attention: {
-    /** Webhook deliveries that failed for good in the last 7 days. */
+    /** Webhook deliveries of the last 7 days whose latest attempt failed (retrying or given up). */
     failed_webhooks: number | null;
     /** Authorised payments waiting more than a day for capture (their authorisation may lapse). */
     uncaptured_over_a_day: number;
@@ -115,3 +116,11 @@ export interface HomeBucket {
   succeeded: number;
   failed: number;
 }
+
+/**
+ * Send test event: the merchant's newest event of `type` sent to one endpoint now, as a retry is (an
+ * attempt of its own, in the endpoint's deliveries). Only an event the merchant has: nothing made up.
+ */
+export const TestEventBody = z.strictObject({
+  type: z.enum((Object.keys(EVENT_TYPES) as EventType[]).filter((type) => ownsType('merchant', type)) as [EventType, ...EventType[]]),
+});

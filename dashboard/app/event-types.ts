@@ -16,6 +16,10 @@ export const PAYMENT_EVENT_TYPES = [
 /** The wildcards a filter or an endpoint may use. */
 export const EVENT_GROUPS = ['payment_intent.*', 'refund.*'] as const;
 
+/** Whether an endpoint's selector (`*`, a type, `prefix.*`) takes events of `type` (as api/events.ts's selects). */
+export const selects = (selector: string, type: string): boolean =>
+  selector === '*' || selector === type || (selector.endsWith('.*') && type.startsWith(selector.slice(0, -1)));
+
 /** The dashboard page of an event's object, if it has one. */
 export function objectHref(object: { id?: unknown; object?: unknown; payment_intent?: unknown }): string | undefined {
   if (object.object === 'payment_intent' && typeof object.id === 'string') return `/dashboard/payments/${object.id}`;

@@ -55,25 +55,32 @@ export interface WebhookEndpointView {
   object: 'webhook_endpoint';
   url: string;
   enabled_events: string[];
-  status: string;
-  description?: string | null;
-  created?: number;
+  status: 'enabled' | 'disabled';
+  description: string | null;
+  /** Why it is disabled: by the merchant, or its receiver answered 410 Gone. */
+  disabled_reason: string | null;
+  created: number;
   /** Only in the answer that made it or rotated it. */
   secret?: string;
 }
 
+/** An attempt as GET /v1/webhook_endpoints/:id/attempts answers it, with the request it sent (the dashboard's API adds it). */
 export interface WebhookAttemptView {
   id: string;
-  endpoint?: string;
+  endpoint: string;
   event: string;
-  event_type?: string;
-  status: string;
+  event_type: string;
+  number: number;
+  manual: boolean;
   created: number;
-  request?: { url?: string; headers?: Record<string, string>; body?: string };
-  response?: { status: number | null; body?: string | null; headers?: Record<string, string> } | null;
-  response_status?: number | null;
-  error?: string | null;
-  next_retry_at?: number | null;
+  url: string;
+  status_code: number | null;
+  duration_ms: number;
+  response_body: string | null;
+  error: string | null;
+  result: 'succeeded' | 'failed';
+  next_retry_at: number | null;
+  request: { method: string; url: string; headers: Record<string, string>; signed_headers: string[]; body_event: string };
 }
 
 /** GET /dashboard/api/payment_intents/:id: the intent with what its page shows beside it. */

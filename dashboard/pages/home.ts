@@ -48,7 +48,7 @@ export class HomePage extends DashPage {
       <h2 id="attention-title" class="visually-hidden">Needs attention</h2>
       <div class="stats">
         <a class="stat ${failed ? 'attention' : ''}" href="/dashboard/webhooks">
-          <span class="label">Failed webhook deliveries (7 days)</span>
+          <span class="label">Failing webhook deliveries (7 days)</span>
           <span class="value">${failed ?? '—'}</span>
         </a>
         <a class="stat ${uncaptured ? 'attention' : ''}" href="/dashboard/payments?status=requires_capture">

@@ -2,12 +2,12 @@ import { html, nothing } from 'lit';
 import type { ListPage } from '../../api/dashboard.ts';
 import { requests } from '../app/requests.ts';
 import { api, DashboardError } from '../app/api.ts';
-import { PAYMENT_EVENT_TYPES } from '../app/event-types.ts';
+import { PAYMENT_EVENT_TYPES, selects } from '../app/event-types.ts';
 import { formatFullTime, formatTime, isoTime } from '../app/format.ts';
 import { LiveEvents } from '../app/live.ts';
 import { navigate } from '../app/router.ts';
 import { toast } from '../app/toast.ts';
-import type { WebhookAttemptView, WebhookEndpointView } from '../app/types.ts';
+import type { EventView, WebhookAttemptView, WebhookEndpointView } from '../app/types.ts';
 import { cancelButton, closeDialog, dialog, openDialog } from '../ui/dialog.ts';
 import { DashPage, define } from '../ui/element.ts';
 import { endpointFields, readEndpointForm, type EndpointForm } from '../ui/endpoint-form.ts';
@@ -18,8 +18,15 @@ import { httpChip, statusChip } from '../ui/status.ts';
 
 type DialogName = 'edit' | 'rotate' | 'test' | 'delete' | 'disable';
 
-/** The status code an attempt got back, whichever field the service answers it in. */
-const answerStatus = (attempt: WebhookAttemptView) => attempt.response?.status ?? attempt.response_status ?? null;
+/** An answer's body as JSON when it is JSON, else as the text it was. */
+function answerBody(text: string | null) {
+  if (text === null || text === '') return html`<p class="muted">No body.</p>`;
+  try {
+    return html`<dash-json .value=${JSON.parse(text)} label="Answer body"></dash-json>`;
+  } catch {
+    return html`<pre class="json" tabindex="0" role="region" aria-label="Answer body">${text}</pre>`;
+  }
+}
 
 /**
  * One webhook endpoint: its URL and events (Edit), Disable or Enable, Roll the signing secret (the new
@@ -37,6 +44,7 @@ export class WebhookPage extends DashPage {
     form: { state: true },
     open: { state: true },
     version: { state: true },
+    events: { state: true },
   };
   declare endpoint: WebhookEndpointView | undefined;
   declare missing: string;
@@ -48,6 +56,8 @@ export class WebhookPage extends DashPage {
   /** The attempt shown in full. */
   declare open: string | undefined;
   declare version: number;
+  /** The events attempts sent (their request bodies), by id, as they are opened; null: gone. */
+  declare events: Map<string, EventView | null>;
   readonly #attempts = new CursorPages<WebhookAttemptView>((request: PageRequest) =>
     api<ListPage<WebhookAttemptView>>(requests.attempts(this.route.id!, request)),
   );
@@ -59,6 +69,7 @@ export class WebhookPage extends DashPage {
     this.actionError = '';
     this.form = { url: '', all: true, types: [] };
     this.version = 0;
+    this.events = new Map();
     // Deliveries follow events: refresh the newest attempts (a failure, a retry's success) as they come.
     new LiveEvents(this, () => {
       if (this.#attempts.atNewest) void this.#reloadAttempts();
@@ -138,7 +149,10 @@ export class WebhookPage extends DashPage {
 
   #sendTest(): void {
     const type = this.querySelector<HTMLSelectElement>('#test-type')!.value;
-    void this.#run('test', () => api(this.#path('/test'), { method: 'POST', body: { type } }), `Test ${type} event sent`);
+    const newest = this.#attempts.data[0]?.id;
+    void this.#run('test', () => api(this.#path('/test'), { method: 'POST', body: { type } }), `Sending your newest ${type} event`).then(() => {
+      if (!this.actionError) void this.#followAttempts(newest);
+    });
   }
 
   #delete(): void {
@@ -147,14 +161,40 @@ export class WebhookPage extends DashPage {
     });
   }
 
+  #toggle(attempt: WebhookAttemptView): void {
+    this.open = this.open === attempt.id ? undefined : attempt.id;
+    const id = attempt.request.body_event;
+    if (this.open && !this.events.has(id))
+      void api<EventView>(requests.event(id)).then(
+        (event) => (this.events = new Map(this.events).set(id, event)),
+        () => (this.events = new Map(this.events).set(id, null)),
+      );
+  }
+
   async #retry(attempt: WebhookAttemptView): Promise<void> {
+    const newest = this.#attempts.data[0]?.id;
     try {
       await api(`/events/${encodeURIComponent(attempt.event)}/retry`, { method: 'POST', body: { endpoint: this.endpoint!.id } });
-      toast(`Delivery of ${attempt.event} retried`);
+      toast(`Sending ${attempt.event_type} again`);
+      await this.#followAttempts(newest);
     } catch (error) {
       toast(`Retry failed: ${(error as Error).message}`);
+      await this.#reloadAttempts();
     }
-    await this.#reloadAttempts();
+  }
+
+  /**
+   * After a send (Retry, Send test event), the attempt is recorded once the receiver has answered
+   * (within the service's webhook timeout): the newest attempts are fetched again each second until
+   * one newer than `newest` shows, for at most 30 seconds.
+   */
+  async #followAttempts(newest: string | undefined): Promise<void> {
+    for (let i = 0; i < 30 && this.isConnected; i++) {
+      await new Promise((resolve) => setTimeout(resolve, i === 0 ? 250 : 1000));
+      if (!this.#attempts.atNewest) return;
+      await this.#reloadAttempts();
+      if (this.#attempts.data[0] && this.#attempts.data[0].id !== newest) return;
+    }
   }
 
   #dialogs(endpoint: WebhookEndpointView) {
@@ -194,11 +234,11 @@ export class WebhookPage extends DashPage {
       id: 'test-dialog',
       title: 'Send a test event',
       onSubmit: () => this.#sendTest(),
-      body: html`<p>Sends a sample event of this type to this endpoint only, signed as any delivery, and records the attempt below.</p>
+      body: html`<p>Sends your newest event of this type to this endpoint only, now, signed as any delivery; the attempt shows below.</p>
         <label
           >Event type
           <select id="test-type">
-            ${PAYMENT_EVENT_TYPES.map((type) => html`<option value=${type}>${type}</option>`)}
+            ${PAYMENT_EVENT_TYPES.filter((type) => endpoint.enabled_events.some((selector) => selects(selector, type))).map((type) => html`<option value=${type}>${type}</option>`)}
           </select></label
         >
         ${error}`,
@@ -232,30 +272,52 @@ export class WebhookPage extends DashPage {
 
   #attemptRow(attempt: WebhookAttemptView) {
     const open = this.open === attempt.id;
-    return html`<tr data-attempt=${attempt.id} data-status=${attempt.status}>
-        <td data-label="Result">${statusChip(attempt.status)}</td>
-        <td data-label="Event"><a href="/dashboard/events/${attempt.event}"><code>${attempt.event_type ?? attempt.event}</code></a></td>
-        <td data-label="Answer">${httpChip(answerStatus(attempt))}${attempt.error ? html` <span class="muted">${attempt.error}</span>` : nothing}</td>
+    const label = `${attempt.event_type} (attempt ${attempt.number})`;
+    return html`<tr data-attempt=${attempt.id} data-result=${attempt.result}>
+        <td data-label="Result">${statusChip(attempt.result)}${attempt.manual ? html` <span class="muted">retry</span>` : nothing}</td>
+        <td data-label="Event"><a href="/dashboard/events/${attempt.event}"><code>${attempt.event_type}</code></a></td>
+        <td data-label="Answer">
+          ${httpChip(attempt.status_code)} <span class="muted">${attempt.duration_ms} ms</span>
+          ${attempt.next_retry_at ? html`<span class="muted">· next try <time datetime=${isoTime(attempt.next_retry_at)}>${formatTime(attempt.next_retry_at)}</time></span>` : nothing}
+        </td>
         <td data-label="Time"><time datetime=${isoTime(attempt.created)}>${formatFullTime(attempt.created)}</time></td>
         <td data-label="Actions">
           <div class="actions">
-            <button type="button" class="link" aria-expanded=${open ? 'true' : 'false'} aria-controls="attempt-${attempt.id}" @click=${() => (this.open = open ? undefined : attempt.id)}>
-              ${open ? 'Hide' : 'View'}<span class="visually-hidden"> attempt ${attempt.id}</span>
+            <button type="button" class="link" aria-expanded=${open ? 'true' : 'false'} aria-controls="attempt-${attempt.id}" @click=${() => this.#toggle(attempt)}>
+              ${open ? 'Hide' : 'View'}<span class="visually-hidden"> ${label}</span>
             </button>
-            <button type="button" @click=${() => this.#retry(attempt)}>Retry<span class="visually-hidden"> ${attempt.event_type ?? attempt.event}</span></button>
+            <button type="button" @click=${() => this.#retry(attempt)}>Retry<span class="visually-hidden"> ${label}</span></button>
           </div>
         </td>
       </tr>
-      ${open
-        ? html`<tr id="attempt-${attempt.id}">
-            <td colspan="5">
-              <h3>Request sent</h3>
-              <dash-json .value=${attempt.request ?? null} label="Request sent"></dash-json>
-              <h3>Answer received</h3>
-              <dash-json .value=${attempt.response ?? { status: answerStatus(attempt), error: attempt.error ?? null }} label="Answer received"></dash-json>
-            </td>
-          </tr>`
-        : nothing}`;
+      ${open ? html`<tr id="attempt-${attempt.id}" class="attempt-detail"><td colspan="5">${this.#attemptDetail(attempt)}</td></tr>` : nothing}`;
+  }
+
+  /** The request sent (its headers, and its body: the event) and the answer received. */
+  #attemptDetail(attempt: WebhookAttemptView) {
+    const { request } = attempt;
+    const event = this.events.get(request.body_event);
+    return html`<div class="grid-2">
+      <section aria-label="Request sent">
+        <h3>Request sent</h3>
+        <p><code class="wrap">${request.method} ${request.url}</code></p>
+        <dl class="facts headers">
+          ${Object.entries(request.headers).map(([name, value]) => html`<dt><code>${name}</code></dt><dd><code class="wrap">${value}</code></dd>`)}
+          ${request.signed_headers.map((name) => html`<dt><code>${name}</code></dt><dd class="muted">made at the send, signed with the endpoint's secret</dd>`)}
+        </dl>
+        ${event === undefined
+          ? html`<p class="muted">Loading the body…</p>`
+          : event === null
+            ? html`<p class="muted">The body was the event ${request.body_event}, no longer kept.</p>`
+            : html`<dash-json .value=${event} label="Request body"></dash-json>`}
+      </section>
+      <section aria-label="Answer received">
+        <h3>Answer received</h3>
+        <p>${httpChip(attempt.status_code)} <span class="muted">after ${attempt.duration_ms} ms</span></p>
+        ${attempt.error ? html`<p class="error-text">${attempt.error}</p>` : nothing}
+        ${attempt.status_code === null ? nothing : answerBody(attempt.response_body)}
+      </section>
+    </div>`;
   }
 
   protected override render() {
@@ -266,7 +328,7 @@ export class WebhookPage extends DashPage {
       <div class="page-head">
         <div>
           <h1 tabindex="-1" class="url-title">${endpoint.url}</h1>
-          <p class="sub">${statusChip(endpoint.status)} ${endpoint.created ? html`· added ${formatTime(endpoint.created)}` : nothing}</p>
+          <p class="sub">${statusChip(endpoint.status)} ${endpoint.disabled_reason ? html`<span>${endpoint.disabled_reason}</span> ` : nothing}· added ${formatTime(endpoint.created)}</p>
         </div>
         <div class="actions">
           <button type="button" @click=${() => this.#open('test')}>Send test event…</button>
@@ -281,6 +343,7 @@ export class WebhookPage extends DashPage {
         <dl class="facts">
           <dt>Id</dt>
           <dd><code>${endpoint.id}</code></dd>
+          ${endpoint.description ? html`<dt>Description</dt><dd>${endpoint.description}</dd>` : nothing}
           <dt>Events</dt>
           <dd>${endpoint.enabled_events.includes('*') ? 'All events' : endpoint.enabled_events.map((type) => html`<code>${type}</code> `)}</dd>
           <dt>Signing secret</dt>

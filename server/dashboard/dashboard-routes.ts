@@ -1,6 +1,5 @@
 import Router from '@koa/router';
 import type { Middleware } from 'koa';
-import type { z } from 'zod';
 import { CancelBody, CaptureBody, HomeQuery, KeysView, PaymentsQuery, RequestLogQuery, RollKey, SignIn, type RolledKey, type SessionView } from '../../api/dashboard.ts';
 import { EventListQuery } from '../../api/events.ts';
 import { PaymentIntentUpdate } from '../../api/payments.ts';
@@ -10,25 +9,20 @@ import { ApiError, noSuch } from '../http/api-error.ts';
 import type { AppState } from '../http/app-state.ts';
 import { parseQuery, type Ctx } from '../http/operation.ts';
 import { rateLimit, type RateLimitOptions } from '../http/rate-limit.ts';
-import { issueToError } from '../http/zod-issues.ts';
 import { CursorNotFound } from '../store/store.ts';
 import { rewriteSeededLicenceKey, seededMerchantId } from '../seed.ts';
 import type { Services } from '../services.ts';
 import { cookieToken, dashboardSession, sameOriginActions, sessionCookie, sessionOf, signedOut } from './dashboard-auth.ts';
 import type { RequestRecord } from './request-records.ts';
+import { failingDeliveries } from './failing-deliveries.ts';
 import { homeStats } from './home-stats.ts';
+import { parsed } from './parsed.ts';
+import { dashboardWebhookRoutes } from './webhook-routes.ts';
 import { searchPayments } from './payments-search.ts';
 import { csrfTokenOf } from './sessions.ts';
 
 /** Sign-in attempts per client address: 10 at once, then one every 6 seconds (10 a minute). */
 export const DEFAULT_SIGN_IN_LIMIT: RateLimitOptions = { perSecond: 1 / 6, burst: 10 };
-
-/** A body or query checked by its schema: a 400 naming the field otherwise. */
-function parsed<S extends z.ZodType>(schema: S, input: unknown): z.output<S> {
-  const result = schema.safeParse(input ?? {});
-  if (!result.success) throw issueToError(result.error, input);
-  return result.data;
-}
 
 const listOf = <T>(url: string, page: { data: T[]; hasMore: boolean }) => ({ object: 'list' as const, url, has_more: page.hasMore, data: page.data });
 
@@ -127,7 +121,8 @@ export function dashboardRoutes(services: Services, limiter: Middleware<AppState
   // Home: its charts and the numbers that need attention (home-stats.ts).
   router.get('/home', async (ctx) => {
     const { tz_offset } = parsed(HomeQuery, parseQuery(ctx.querystring));
-    ctx.body = await homeStats(services, merchantOf(ctx), tz_offset ?? 0, async () => null);
+    const merchantId = merchantOf(ctx);
+    ctx.body = await homeStats(services, merchantId, tz_offset ?? 0, () => failingDeliveries(services.webhooks, merchantOwner(merchantId), services.clock.now() - 7 * 24 * 3600));
   });
 
   // Payments: the API's list (cursor pages, filters) and the search box (payments-search.ts).
@@ -180,6 +175,9 @@ export function dashboardRoutes(services: Services, limiter: Middleware<AppState
   router.get('/events/:id', async (ctx) => {
     ctx.body = await events.get(merchantOwner(merchantOf(ctx)), ctx.params.id!);
   });
+
+  // Webhooks: endpoints, their attempts, Retry and Send test event (webhook-routes.ts).
+  dashboardWebhookRoutes(router, services, merchantOf);
 
   router.get('/requests', async (ctx) => {
     const query = parsed(RequestLogQuery, parseQuery(ctx.querystring));

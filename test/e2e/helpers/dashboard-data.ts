@@ -26,6 +26,8 @@ export async function seedDashboardData(stack: Stack): Promise<SeededData> {
     ids.push(created.paymentIntentId);
   }
   await client.createRefund({ payment_intent: ids[0]!, amount: 500, reason: 'requested_by_customer' });
+  // The endpoint's first attempts (refused: nothing listens there) recorded before any page is looked at.
+  await stack.service.services.webhooks.deliverer.drain();
   const events = await client.listEvents({ limit: 1 });
   return { paymentId: ids[0]!, eventId: events.data[0]!.id, endpointId: endpoint.id };
 }
