@@ -65,8 +65,9 @@ describe('the dashboard, end to end', () => {
       assert.equal(order.status, 'paid');
       reference = order.reference;
 
-      // The list shows it by itself (the page polls the merchant's events).
-      const row = dash.page.locator('tbody tr', { hasText: reference });
+      // The list shows it by itself (the page polls the merchant's events), and follows it to Succeeded
+      // (the row may first show as the payment was a moment earlier).
+      const row = dash.page.locator('tbody tr', { hasText: reference }).filter({ hasText: 'Succeeded' });
       await row.waitFor();
       assert.match((await row.textContent())!, /£32\.50[\s\S]*Succeeded[\s\S]*Visa •••• 4242/);
       await row.getByRole('link').click();
@@ -130,6 +131,15 @@ describe('the dashboard, end to end', () => {
       await failed.waitFor();
       assert.ok(hooks.received.length >= 1);
       assert.match(String(hooks.received[0]!.headers['webhook-signature']), /^v1,/);
+
+      // The attempt in full: the request sent (the event as its body) and the answer received.
+      await failed.getByRole('button', { name: /^View/ }).click();
+      const detail = page.locator('tr.attempt-detail');
+      const sent = JSON.parse((await detail.getByRole('region', { name: 'Request body' }).textContent())!);
+      assert.equal(sent.id, hooks.received[0]!.headers['webhook-id']);
+      assert.deepEqual(sent, JSON.parse(hooks.received[0]!.body), 'the body shown is the body sent');
+      assert.match((await detail.getByRole('region', { name: 'Answer body' }).textContent())!, /receiver is down/);
+      assert.match((await detail.textContent())!, new RegExp(`POST ${hooks.url.replace(/[.]/g, '\\.')}`));
 
       hooks.status = 200;
       await failed.getByRole('button', { name: /^Retry/ }).click();
