@@ -1,5 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+import { EVENT_TYPES, selects as serviceSelects } from '../../api/events.ts';
+import { PAYMENT_EVENT_TYPES, selects } from '../../dashboard/app/event-types.ts';
 import { formatMoney, majorText, parseMoney } from '../../dashboard/app/format.ts';
 import { routeOf } from '../../dashboard/app/router.ts';
 import { timeline } from '../../dashboard/app/timeline.ts';
@@ -20,6 +22,12 @@ describe('the dashboard app', () => {
     assert.deepEqual(at('/dashboard/events/evt_1'), { page: 'event', id: 'evt_1', q: null });
     assert.equal(at('/dashboard/payments/pi_1/more'), undefined);
     assert.equal(at('/dashboardx'), undefined);
+  });
+
+  it('knows the merchant\'s event types, and which an endpoint takes, as the service does (Send test event offers those)', () => {
+    assert.deepEqual([...PAYMENT_EVENT_TYPES], Object.entries(EVENT_TYPES).filter(([, row]) => row.owner === 'merchant').map(([type]) => type));
+    for (const selector of ['*', 'payment_intent.*', 'refund.*', 'refund.created', 'payment_intent.succeeded', 'payment.*'])
+      for (const type of PAYMENT_EVENT_TYPES) assert.equal(selects(selector, type), serviceSelects(selector, type), `${selector} ${type}`);
   });
 
   it('writes and reads amounts in minor units, by the currency\'s decimals', () => {
