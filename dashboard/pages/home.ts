@@ -73,7 +73,7 @@ export class HomePage extends DashPage {
     const percent = (value: number) => `${Math.round(value)}%`;
     const days = view.days.map((b) => ({ label: day.format(b.start * 1000), bucket: b }));
     const hours = view.hours.map((b) => ({ label: hour.format(b.start * 1000), bucket: b }));
-    return html`<div class="grid-2">
+    return html`<div class="grid-2 charts">
         <section class="card" aria-labelledby="volume-days">
           <h2 id="volume-days">Volume per day</h2>
           <dash-chart kind="bar" caption="Volume (${view.currency.toUpperCase()})" .format=${money} .points=${days.map((d) => ({ label: d.label, value: d.bucket.volume }))}></dash-chart>

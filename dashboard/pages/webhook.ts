@@ -18,6 +18,12 @@ import { httpChip, statusChip } from '../ui/status.ts';
 
 type DialogName = 'edit' | 'rotate' | 'test' | 'delete' | 'disable';
 
+/** The Standard Webhooks headers made at each send (not kept): what each held. */
+const SIGNED_HEADERS: Record<string, string> = {
+  'webhook-timestamp': 'the time of the send, in Unix seconds',
+  'webhook-signature': "v1, then the HMAC-SHA256 of id.timestamp.body with the endpoint's secret (base64)",
+};
+
 /** An answer's body as JSON when it is JSON, else as the text it was. */
 function answerBody(text: string | null) {
   if (text === null || text === '') return html`<p class="muted">No body.</p>`;
@@ -303,7 +309,7 @@ export class WebhookPage extends DashPage {
         <p><code class="wrap">${request.method} ${request.url}</code></p>
         <dl class="facts headers">
           ${Object.entries(request.headers).map(([name, value]) => html`<dt><code>${name}</code></dt><dd><code class="wrap">${value}</code></dd>`)}
-          ${request.signed_headers.map((name) => html`<dt><code>${name}</code></dt><dd class="muted">made at the send, signed with the endpoint's secret</dd>`)}
+          ${request.signed_headers.map((name) => html`<dt><code>${name}</code></dt><dd class="muted">${SIGNED_HEADERS[name] ?? 'made at the send'}</dd>`)}
         </dl>
         ${event === undefined
           ? html`<p class="muted">Loading the body…</p>`

@@ -22,7 +22,7 @@ export class DashJson extends DashElement {
         <span class="muted">${this.label}</span>
         <dash-copy .text=${text} label="Copy ${this.label}"></dash-copy>
       </div>
-      <pre class="json" tabindex="0" role="region" aria-label=${this.label}>${text}</pre>`;
+      <pre class="json" tabindex="0" role="region" aria-label="${this.label}, JSON">${text}</pre>`;
   }
 }
 define('dash-json', DashJson);

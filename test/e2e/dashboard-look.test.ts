@@ -91,6 +91,26 @@ describe('axe-core on every page and dialog of the dashboard', () => {
   });
 });
 
+describe('a webhook attempt in full (the request sent, the answer received)', () => {
+  it('axe finds nothing, light and dark; at 320 px it is no wider than the screen', async () => {
+    for (const [colorScheme, width] of [['light', 1200], ['dark', 1200], ['light', 320]] as const) {
+      const { page, context, problems } = await openDashboard(stack, { colorScheme, bypassCSP: true, viewport: { width, height: 800 } });
+      try {
+        await goTo(page, `/dashboard/webhooks/${data.endpointId}`);
+        await page.locator('tbody tr[data-attempt]').first().getByRole('button', { name: /^View/ }).click();
+        const detail = page.locator('tr.attempt-detail');
+        await detail.getByRole('region', { name: 'Request body' }).waitFor();
+        assert.deepEqual(await violations(page), [], `${colorScheme}, ${width} px`);
+        assert.ok((await page.evaluate(() => document.documentElement.scrollWidth)) <= width, `wider than ${width} px`);
+        if (width === 320) await shot(page, 'dashboard-webhook-attempt-phone-light', detail);
+        assert.deepEqual(problems, []);
+      } finally {
+        await context.close();
+      }
+    }
+  });
+});
+
 describe('at 320 px', () => {
   it('no page is wider than the screen, light and dark', async () => {
     for (const colorScheme of ['light', 'dark'] as const) {
