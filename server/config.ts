@@ -3,8 +3,7 @@ import { DEFAULT_IDEMPOTENCY_RETENTION_SECONDS } from './idempotency/idempotency
 import type { RateLimitOptions } from './http/rate-limit.ts';
 import { MIN_COMPACT_BYTES } from './store/embedded/compaction.ts';
 import { DEFAULT_EVENT_RETENTION_DAYS } from './events/events.ts';
-import { DEFAULT_RETRY_SCHEDULE, parseRetrySchedule } from './webhooks/retry-schedule.ts';
-import { DEFAULT_WEBHOOK_TIMEOUT_MS } from './webhooks/webhooks.ts';
+import { DEFAULT_RETRY_SCHEDULE, DEFAULT_WEBHOOK_TIMEOUT_MS, parseRetrySchedule } from './webhooks/retry-schedule.ts';
 
 /** Everything the service reads from its environment, in one place. */
 export interface Config {

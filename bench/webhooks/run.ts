@@ -226,9 +226,11 @@ async function runEngine(engine: 'embedded' | 'postgres', databaseUrl?: string):
   }
 }
 
+const loadNow = () => loadavg().map((l) => l.toFixed(1)).join(' ');
 const results: EngineResult[] = [];
 const engines = values.engine ? [values.engine] : ['embedded', 'postgres'];
-log(`bench:webhooks on ${cpus().length} CPUs (load ${loadavg().map((l) => l.toFixed(1)).join(' ')})`);
+const loadBefore = loadNow();
+log(`bench:webhooks on ${cpus().length} CPUs (load ${loadBefore})`);
 if (engines.includes('embedded')) results.push(await runEngine('embedded'));
 if (engines.includes('postgres')) {
   const server = await startPostgres({ durable: true });
@@ -242,6 +244,8 @@ if (engines.includes('postgres')) {
 
 const sum = (values: number[]) => values.reduce((a, b) => a + b, 0);
 let pass = true;
+// The machine is shared: its load beside the figures says how far to trust them.
+process.stdout.write(`\n${cpus().length} CPUs, load average (1, 5, 15 min) ${loadBefore} before the run, ${loadNow()} after\n`);
 process.stdout.write(`\nWebhook delivery (one endpoint taking *, a receiver answering 204): ${SECONDS} s of creates (one event each) from ${CONCURRENCY} clients, then from ${LATENCY_CLIENTS}\n`);
 process.stdout.write('engine     clients  creates/s  delivered/s  (during load)  commit→delivery p50       p99  backlog after load\n');
 for (const { engine, delivery: d, latency: l } of results)

@@ -8,6 +8,11 @@ import type { EndpointRow } from './endpoints.ts';
 
 /** The first key of every process's advisory lock (`cp`); the second is the process's own. */
 const CLAIMS_LOCK = 0x6370;
+/**
+ * The owner locks held now, in this database only: pg_locks lists the whole server's, and another
+ * CPE database on the same server has owners of its own (advisory locks are per database).
+ */
+const OWNER_LOCKS = `locktype = 'advisory' AND classid = ${CLAIMS_LOCK} AND objsubid = 2 AND granted AND database = (SELECT oid FROM pg_database WHERE datname = current_database())`;
 
 /**
  * Claims on PostgreSQL, shared by every process of the database. A claim is written on the
@@ -51,7 +56,7 @@ export class PgClaims implements DeliveryClaims {
     // or claimed by a process that is gone (its lock is not held).
     const { rows } = await this.store.query(
       `WITH alive AS (
-         SELECT objid::bigint AS owner FROM pg_locks WHERE locktype = 'advisory' AND classid = ${CLAIMS_LOCK} AND objsubid = 2 AND granted
+         SELECT objid::bigint AS owner FROM pg_locks WHERE ${OWNER_LOCKS}
        ), claim AS (
          SELECT due.id FROM webhook_endpoints e
          CROSS JOIN LATERAL (
@@ -77,7 +82,7 @@ export class PgClaims implements DeliveryClaims {
 
   async inFlight(row: DeliveryRow, now: number): Promise<boolean> {
     if (row.lease_owner === null || row.lease_until === null || row.lease_until < now) return false;
-    const { rows } = await this.store.query(`SELECT 1 FROM pg_locks WHERE locktype = 'advisory' AND classid = ${CLAIMS_LOCK} AND objsubid = 2 AND granted AND objid = $1`, [row.lease_owner]);
+    const { rows } = await this.store.query(`SELECT 1 FROM pg_locks WHERE ${OWNER_LOCKS} AND objid = $1`, [row.lease_owner]);
     return rows.length > 0;
   }
 

@@ -1,3 +1,6 @@
+/** How long a receiver has to answer an attempt (CPE_WEBHOOK_TIMEOUT_MS). */
+export const DEFAULT_WEBHOOK_TIMEOUT_MS = 10_000;
+
 /** The default retry schedule: the delays after each failed attempt (Standard Webhooks' and Svix's). */
 export const DEFAULT_RETRY_SCHEDULE = '5s,5m,30m,2h,5h,10h,10h';
 

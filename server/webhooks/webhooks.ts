@@ -12,9 +12,7 @@ import { Deliverer } from './deliverer.ts';
 import { Deliveries } from './deliveries.ts';
 import { WebhookEndpoints } from './endpoints.ts';
 import { PgClaims } from './pg-claims.ts';
-import { DEFAULT_RETRY_SCHEDULE, parseRetrySchedule } from './retry-schedule.ts';
-
-export const DEFAULT_WEBHOOK_TIMEOUT_MS = 10_000;
+import { DEFAULT_RETRY_SCHEDULE, DEFAULT_WEBHOOK_TIMEOUT_MS, parseRetrySchedule } from './retry-schedule.ts';
 
 /**
  * Webhook endpoints and the delivery of events to them: the endpoints (endpoints.ts), the outbox of

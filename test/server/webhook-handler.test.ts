@@ -177,3 +177,21 @@ describe('verifyWebhook', () => {
     assert.throws(() => verifyWebhook(body, headersAt(now), 'pk_test_abc', { now: () => now }), (error: any) => error.code === 'invalid_secret');
   });
 });
+
+describe("CpeClient's endpoint methods", () => {
+  test('list, retrieve, rotate_secret and a 404 for another id: the API\'s shapes, the secret only where it is shown', async () => {
+    const made = await client.createWebhookEndpoint({ url: 'https://placeholder.example/client', enabled_events: ['payment_intent.*'], description: 'client' });
+    assert.match(made.secret, /^whsec_/);
+    const one = await client.retrieveWebhookEndpoint(made.id);
+    assert.deepEqual({ id: one.id, url: one.url, events: one.enabled_events, status: one.status }, { id: made.id, url: made.url, events: ['payment_intent.*'], status: 'enabled' });
+    assert.equal('secret' in one, false, 'the secret is shown only at create and rotation');
+    const listed = await client.listWebhookEndpoints({ limit: 100 });
+    assert.ok(listed.data.some((e) => e.id === made.id));
+    assert.ok(listed.data.every((e) => !('secret' in e)));
+    const rotated = await client.rotateWebhookEndpointSecret(made.id);
+    assert.match(rotated.secret, /^whsec_/);
+    assert.notEqual(rotated.secret, made.secret);
+    await assert.rejects(client.retrieveWebhookEndpoint('we_doesnotexist'), (error: any) => error.status === 404 && error.code === 'resource_missing');
+    await client.deleteWebhookEndpoint(made.id);
+  });
+});

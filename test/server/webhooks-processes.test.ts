@@ -3,6 +3,10 @@ import { join } from 'node:path';
 import { after, describe, test } from 'node:test';
 import pg from 'pg';
 import { tempDataDir } from '../../testkit/data-folder.ts';
+import { PgClaims } from '../../server/webhooks/pg-claims.ts';
+import type { DeliveryRow } from '../../server/webhooks/deliveries.ts';
+import { openStore } from '../../server/store/open-store.ts';
+import type { PgStore } from '../../server/store/pg-store.ts';
 import { freshTestDatabase } from '../../testkit/postgres.ts';
 import { startServiceChild, stop, type ServiceChild } from '../../testkit/processes.ts';
 import { waitFor } from '../../testkit/wait.ts';
@@ -152,5 +156,31 @@ describe('several processes on one PostgreSQL database', onPostgres, () => {
     const { succeeded } = await settled(databaseUrl);
     assert.equal(succeeded, 30);
     assert.equal(receiver.maxConcurrentPerId, 1);
+  });
+});
+
+describe('claims of one database only', onPostgres, () => {
+  test("an owner lock held in another database of the server does not keep this database's claim alive", async () => {
+    const [mine, other] = [await freshTestDatabase(), await freshTestDatabase()];
+    // A process of the other database holds owner lock 4242 (advisory locks are per database).
+    const holder = new pg.Client({ connectionString: other });
+    await holder.connect();
+    await holder.query('SELECT pg_advisory_lock($1, $2)', [0x6370, 4242]);
+    const store = (await openStore({ databaseUrl: mine })) as PgStore;
+    const claims = new PgClaims(store);
+    try {
+      const now = Date.now();
+      const row = { lease_owner: 4242, lease_until: now + 600_000 } as unknown as DeliveryRow;
+      assert.equal(await claims.inFlight(row, now), false, 'owner 4242 of this database is gone: its claim is not in flight');
+      const local = new pg.Client({ connectionString: mine });
+      await local.connect();
+      await local.query('SELECT pg_advisory_lock($1, $2)', [0x6370, 4242]);
+      assert.equal(await claims.inFlight(row, now), true, 'owner 4242 of this database holds its lock: in flight');
+      await local.end();
+    } finally {
+      await claims.stop();
+      await store.close();
+      await holder.end();
+    }
   });
 });
