@@ -124,3 +124,13 @@ export interface HomeBucket {
 export const TestEventBody = z.strictObject({
   type: z.enum((Object.keys(EVENT_TYPES) as EventType[]).filter((type) => ownsType('merchant', type)) as [EventType, ...EventType[]]),
 });
+
+/** What a webhook attempt sent, as the dashboard's attempts list adds it to each attempt (the body is the event `body_event`). */
+export interface AttemptRequestSent {
+  method: 'POST';
+  url: string;
+  headers: Record<string, string>;
+  /** Headers made at each send and not kept (Standard Webhooks' timestamp and signature): named, not shown. */
+  signed_headers: string[];
+  body_event: string;
+}

@@ -1,4 +1,6 @@
+import type { AttemptRequestSent } from '../../api/dashboard.ts';
 import type { Attempt, VerifyResponse } from '../../api/payments.ts';
+import type { WebhookAttempt, WebhookEndpoint } from '../../api/webhooks.ts';
 
 /**
  * The objects the dashboard shows, as CONTRACT.md ("Events, webhooks, refunds and the dashboard")
@@ -50,38 +52,11 @@ export interface EventView {
   request: { id: string | null; idempotency_key: string | null } | null;
 }
 
-export interface WebhookEndpointView {
-  id: string;
-  object: 'webhook_endpoint';
-  url: string;
-  enabled_events: string[];
-  status: 'enabled' | 'disabled';
-  description: string | null;
-  /** Why it is disabled: by the merchant, or its receiver answered 410 Gone. */
-  disabled_reason: string | null;
-  created: number;
-  /** Only in the answer that made it or rotated it. */
-  secret?: string;
-}
+/** An endpoint as the API answers it; `secret` only in the answer that made it or rotated it. */
+export type WebhookEndpointView = WebhookEndpoint & { secret?: string };
 
 /** An attempt as GET /v1/webhook_endpoints/:id/attempts answers it, with the request it sent (the dashboard's API adds it). */
-export interface WebhookAttemptView {
-  id: string;
-  endpoint: string;
-  event: string;
-  event_type: string;
-  number: number;
-  manual: boolean;
-  created: number;
-  url: string;
-  status_code: number | null;
-  duration_ms: number;
-  response_body: string | null;
-  error: string | null;
-  result: 'succeeded' | 'failed';
-  next_retry_at: number | null;
-  request: { method: string; url: string; headers: Record<string, string>; signed_headers: string[]; body_event: string };
-}
+export type WebhookAttemptView = WebhookAttempt & { request: AttemptRequestSent };
 
 /** GET /dashboard/api/payment_intents/:id: the intent with what its page shows beside it. */
 export interface PaymentPageView {

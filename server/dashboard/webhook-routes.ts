@@ -1,5 +1,5 @@
 import type Router from '@koa/router';
-import { TestEventBody } from '../../api/dashboard.ts';
+import { TestEventBody, type AttemptRequestSent } from '../../api/dashboard.ts';
 import { EventRetryRequest, type WebhookAttempt, WebhookAttemptListQuery, WebhookEndpointCreate, WebhookEndpointListQuery, WebhookEndpointUpdate } from '../../api/webhooks.ts';
 import { merchantOwner } from '../events/owner.ts';
 import { invalidParam } from '../http/api-error.ts';
@@ -61,9 +61,9 @@ export function dashboardWebhookRoutes(router: Router<AppState>, { webhooks, eve
 
 /**
  * What an attempt sent, as far as it is kept: the method, the URL and the headers (the timestamp and
- * signature headers are made at each send and not stored: named, not shown); the body is the event.
+ * signature are made at each send and not stored); the body is the event.
  */
-function requestSent(attempt: WebhookAttempt) {
+function requestSent(attempt: WebhookAttempt): AttemptRequestSent {
   return {
     method: 'POST',
     url: attempt.url,
