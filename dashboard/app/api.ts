@@ -43,7 +43,9 @@ export async function api<T>(path: string, options: { method?: string; body?: un
   let response: Response;
   try {
     const started = method === 'GET' ? early(path) : undefined;
-    response = (started && (await started.catch(() => undefined))) || (await fetch(`/dashboard/api${path}`, {
+    // A 401 the boot script got was asked before signing in (the sign-in page came first): ask again.
+    const earlyAnswer = started && (await started.catch(() => undefined));
+    response = (earlyAnswer && earlyAnswer.status !== 401 ? earlyAnswer : undefined) || (await fetch(`/dashboard/api${path}`, {
       method,
       headers,
       body: options.body === undefined ? undefined : JSON.stringify(options.body),
