@@ -160,17 +160,26 @@ export class FlowForm extends CardInputs {
     this.#emit({ name: 'submit', detail: {} });
   }
 
-  /** Try again: back to the form (the element resets it and starts a fresh attempt). */
+  /** Try again pressed, until the element's reset and its `idle` come back. */
+  #retrying = false;
+
+  /**
+   * Try again: the element resets the form and answers `idle`; only then is the form shown and
+   * focused (shown at once, what a shopper typed before the reset arrived was wiped).
+   */
   retry(): void {
-    if (this.flowState.state !== 'failure') return;
-    this.flowState = { state: 'idle' };
+    if (this.flowState.state !== 'failure' || this.#retrying) return;
+    this.#retrying = true;
     this.#emit({ name: 'retry', detail: {} });
-    void this.updateComplete.then(() => this.focusAt('first'));
   }
 
   /** The element's `flowState` request. */
   setFlowState(next: FlowState): void {
     this.flowState = next;
+    if (this.#retrying && next.state !== 'failure') {
+      this.#retrying = false;
+      if (next.state === 'idle') void this.updateComplete.then(() => this.focusAt('first'));
+    }
     // The shopper is in this frame (they pressed the button): Try again takes the focus.
     if (next.state === 'failure' && document.hasFocus())
       void this.updateComplete.then(() => this.renderRoot.querySelector<HTMLButtonElement>('.retry')?.focus());

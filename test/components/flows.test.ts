@@ -30,7 +30,12 @@ const params = (flow: CpePaymentFlow) => Object.fromEntries(new URL(flow.shadowR
 
 const names = (events: { name: string }[]) => events.map((e) => e.name).filter((n) => n !== 'cpe:change' && n !== 'cpe:ready');
 const ended = (events: { name: string }[]) => waitUntil(() => events.some((e) => e.name === 'cpe:authorise:end' || e.name === 'cpe:error'), 'no end');
-const authorised = (events: { name: string; detail: any }[]) => events.findLast((e) => e.name === 'cpe:authorise:end')?.detail;
+/** The last authorise's answer; without one, the error that ended the attempt, named (a failure says why). */
+const authorised = (events: { name: string; detail: any }[]) => {
+  const end = events.findLast((e) => e.name === 'cpe:authorise:end');
+  if (end) return end.detail;
+  throw new Error(`no cpe:authorise:end; the events: ${JSON.stringify(events.filter((e) => e.name !== 'cpe:change').map((e) => [e.name, e.detail]))}`);
+};
 const backend = async (id: string) => (await fetch(`/__cpe/intent/${id}`)).json();
 const service = (path: string, session: { sessionToken: string }) =>
   fetch(`${config.serviceUrl}${path}`, { headers: { 'X-CPE-Public-Key': config.publicKey, 'X-CPE-Session-Token': session.sessionToken } }).then((r) => r.json());

@@ -78,8 +78,9 @@ describe('attempts on one intent', () => {
       await typeCard(page, CARDS.declined);
       assert.equal((await pay(page)).state, 'failure');
       // The page resets the element after a failure; the shopper types another card.
-      await page.frameLocator('iframe[title="Card payment"]').getByLabel('Card number').waitFor();
-      assert.equal(await page.frameLocator('iframe[title="Card payment"]').getByLabel('Card number').inputValue(), '');
+      // (The page shows the failure, then resets: the reset is awaited before typing, or it wipes what is typed.)
+      const number = page.frameLocator('iframe[title="Card payment"]').getByLabel('Card number');
+      await waitFor('the card number emptied by the page\'s reset', async () => (await number.inputValue()) === '');
       await typeCard(page, CARDS.visa);
       const outcome = await pay(page);
       assert.equal(outcome.state, 'success', outcome.text);

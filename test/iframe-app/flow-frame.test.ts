@@ -95,7 +95,7 @@ describe('flow frame', () => {
     await waitUntil(() => events.some((e) => e.name === 'submit'));
   });
 
-  it('flowState: processing disables and announces; failure shows the message and Try again, which emits retry and shows the form', async () => {
+  it('flowState: processing disables and announces; failure shows the message and Try again, which emits retry once and shows the form after the element\'s reset and idle', async () => {
     const { button, events, el, end, status } = await flow('flow=pay&lang=en');
     await end.request('flowState', { state: 'processing' });
     await el.updateComplete;
@@ -111,14 +111,18 @@ describe('flow frame', () => {
     expect(retry.textContent!.trim()).to.equal('Try again');
     retry.click();
     await waitUntil(() => events.some((e) => e.name === 'retry'));
+    // The form waits for the element's reset and idle: shown earlier, the reset wiped what was typed.
+    retry.click();
+    await el.updateComplete;
+    expect(events.filter((e) => e.name === 'retry')).to.have.length(1);
+    expect(el.shadowRoot!.querySelector<HTMLElement>('.form')!.hidden).to.equal(true);
+    fill(el, valid());
+    await end.request('reset', {});
+    await end.request('flowState', { state: 'idle' });
     await el.updateComplete;
     expect(button().hidden).to.equal(false);
     expect(el.shadowRoot!.querySelector<HTMLElement>('.form')!.hidden).to.equal(false);
     expect(el.shadowRoot!.querySelector('button.retry')).to.equal(null);
-    // The element resets the failed attempt, then idle.
-    fill(el, valid());
-    await end.request('reset', {});
-    await end.request('flowState', { state: 'idle' });
     expect(el.state()).to.include({ empty: true });
     expect(button().disabled).to.equal(false);
     expect(status().textContent).to.equal('');
