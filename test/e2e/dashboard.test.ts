@@ -3,6 +3,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import type { Page } from 'playwright-core';
+import { CpeClient } from '../../client/index.ts';
 import { CARDS, digitsOf } from './helpers/checkout.ts';
 import { goTo, openDashboard } from './helpers/dashboard.ts';
 import { checkout, fillBasket, openShop, orderShown, typeShopCard } from './helpers/shop.ts';
@@ -149,6 +150,43 @@ describe('the dashboard, end to end', () => {
     } finally {
       await context.close();
       hooks.server.close();
+    }
+  });
+
+  it('an endpoint\'s Edit, Roll secret (the new one shown once), Disable and Delete, in the browser', async () => {
+    const client = new CpeClient({ licenceKey: stack.service.credentials.licenceKey, baseUrl: stack.serviceUrl });
+    const made = await client.createWebhookEndpoint({ url: 'https://shop.example/hooks', enabled_events: ['*'] });
+    const { page, context, problems } = await openDashboard(stack, { path: `/dashboard/webhooks/${made.id}` });
+    try {
+      await page.getByRole('button', { name: 'Edit…' }).click();
+      await page.getByLabel('Selected events').check();
+      await page.getByLabel('refund.*').check();
+      await page.getByRole('button', { name: 'Save', exact: true }).click();
+      await page.locator('dl.facts dd', { hasText: 'refund.*' }).waitFor();
+      assert.deepEqual((await client.retrieveWebhookEndpoint(made.id)).enabled_events, ['refund.*']);
+
+      await page.getByRole('button', { name: 'Roll secret…' }).click();
+      await page.getByRole('button', { name: 'Roll secret', exact: true }).click();
+      const rolled = (await page.locator('#rolled-secret').textContent())!;
+      assert.match(rolled, /^whsec_/);
+      assert.notEqual(rolled, made.secret);
+      await page.getByRole('button', { name: 'Done' }).click();
+      await page.locator('dialog[open]').waitFor({ state: 'detached' });
+      assert.ok(!(await page.content()).includes(rolled), 'the secret is shown once, then gone from the page');
+
+      await page.getByRole('button', { name: 'Disable…' }).click();
+      await page.getByRole('button', { name: 'Disable', exact: true }).click();
+      await page.getByRole('button', { name: 'Enable…' }).waitFor();
+      assert.equal((await client.retrieveWebhookEndpoint(made.id)).status, 'disabled');
+
+      await page.getByRole('button', { name: 'Delete…' }).click();
+      await page.getByRole('button', { name: 'Delete endpoint' }).click();
+      await page.locator('html[data-ready="webhooks"]').waitFor({ state: 'attached' });
+      assert.equal(await page.locator(`tr[data-id="${made.id}"]`).count(), 0);
+      await assert.rejects(client.retrieveWebhookEndpoint(made.id), /No such/);
+      assert.deepEqual(problems, []);
+    } finally {
+      await context.close();
     }
   });
 
