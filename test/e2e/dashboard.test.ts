@@ -103,8 +103,14 @@ describe('the dashboard, end to end', () => {
       // Its event, from the timeline.
       await page.locator('ol.timeline a', { hasText: 'Refund of £5.00 created' }).click();
       await page.locator('html[data-ready="event"]').waitFor({ state: 'attached' });
-      const json = JSON.parse((await page.locator('pre.json').textContent())!);
+      const shown = (await page.locator('pre.json').textContent())!;
+      const json = JSON.parse(shown);
       assert.equal(json.type, 'refund.created');
+      // Copyable: the Copy button puts exactly the JSON shown on the clipboard.
+      await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: stack.serviceUrl });
+      await page.locator('dash-json button').first().click();
+      await page.locator('dash-json button', { hasText: 'Copied' }).first().waitFor();
+      assert.equal(await page.evaluate(() => navigator.clipboard.readText()), shown);
       assert.equal(json.data.object.amount, 500);
       assert.equal(json.data.object.payment_intent, paymentId);
       assert.deepEqual(problems, []);
