@@ -159,6 +159,36 @@ describe('the dashboard, end to end', () => {
     }
   });
 
+  it('filters: payments by status and by search, events by type', async () => {
+    const { page, context, problems } = await openDashboard(stack, { path: '/dashboard/payments' });
+    try {
+      const filter = async (status: string, q: string) => {
+        await page.getByLabel('Status').selectOption(status);
+        await page.getByLabel('Search').fill(q);
+        await page.getByRole('button', { name: 'Apply' }).click();
+      };
+      await filter('cancelled', '');
+      await page.locator('.empty', { hasText: 'No payments match these filters.' }).waitFor();
+      assert.equal(new URL(page.url()).search, '?status=cancelled');
+      await filter('succeeded', reference);
+      await page.waitForFunction((ref) => {
+        const rows = [...document.querySelectorAll('tbody tr')];
+        return rows.length === 1 && rows[0]!.textContent!.includes(ref);
+      }, reference);
+
+      await goTo(page, '/dashboard/events');
+      await page.getByRole('combobox', { name: 'Type' }).selectOption('refund.*');
+      await page.waitForFunction(() => {
+        const types = [...document.querySelectorAll('tbody tr td:first-child code')].map((code) => code.textContent!);
+        return types.length > 0 && types.every((type) => type.startsWith('refund.'));
+      });
+      assert.equal(new URL(page.url()).searchParams.get('type'), 'refund.*');
+      assert.deepEqual(problems, []);
+    } finally {
+      await context.close();
+    }
+  });
+
   it('an endpoint\'s Edit, Roll secret (the new one shown once), Disable and Delete, in the browser', async () => {
     const client = new CpeClient({ licenceKey: stack.service.credentials.licenceKey, baseUrl: stack.serviceUrl });
     const made = await client.createWebhookEndpoint({ url: 'https://shop.example/hooks', enabled_events: ['*'] });
