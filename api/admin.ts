@@ -6,7 +6,7 @@ import { USERNAME } from './messaging.ts';
  * runs on the embedded store): reachable only from this machine, with the secret the service wrote to
  * its data folder. Not in the API description.
  */
-export const TokenIssue = z.strictObject({ username: z.string().regex(USERNAME, 'expected 1 to 64 letters, digits, dots, dashes or underscores') });
+export const TokenIssue = z.strictObject({ username: z.string().regex(USERNAME, 'expected 1 to 64 letters (of any script), digits, dots, dashes or underscores') });
 export const TokenIssued = z.object({ accessToken: z.string() });
 
 export const MerchantCreate = z.strictObject({ origins: z.array(z.string().max(2048)).max(50), name: z.string().max(100).optional() });

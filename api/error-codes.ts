@@ -88,6 +88,7 @@ export const ERROR_CODES = {
   // In a 200 answer: a payment attempt's `error` (`requires_payment_method`, `failed`, `authorised: false`).
   card_declined: { status: null, type: card, means: 'The card was refused at attach (4000 0000 0000 0127) or declined at authorisation (…0002).' },
   insufficient_funds: { status: null, type: card, means: 'Declined at authorisation: insufficient funds (…9995).' },
+  incorrect_cvc: { status: null, type: card, means: 'Declined at authorisation: the security code is incorrect (…0101); the element clears the code and focuses it.' },
   processing_error: { status: null, type: card, means: 'The card could not be attached just now; `retriable` is true (…0119).' },
   authentication_failed: { status: null, type: card, means: 'The shopper failed the 3-D Secure challenge.' },
 } as const satisfies Record<string, ErrorCodeRow>;

@@ -8,9 +8,10 @@ export const formBoolean = z
   .union([z.boolean(), z.enum(['true', 'false'])])
   .transform((v) => v === true || v === 'true');
 
-export const formInt = (min: number, max: number) =>
+/** `expected` says what a value that is no integer at all should have been (`an integer number of minor units…`). */
+export const formInt = (min: number, max: number, expected = 'an integer') =>
   z
-    .union([z.int(), z.string().regex(/^-?\d{1,15}$/, 'expected an integer').transform(Number)])
+    .union([z.int(), z.string().regex(/^-?\d{1,15}$/).transform(Number)], { error: `expected ${expected}` })
     .pipe(z.int().min(min).max(max));
 
 /** Text a person typed on one line (a name, an address line): no control characters, bounded. */

@@ -1,8 +1,8 @@
 import { z } from 'zod';
 import { formBoolean, formInt, idString, listEnvelope, listQuery, multilineText, text } from './form-values.ts';
 
-/** A messaging user's name: 1 to 64 letters, digits, dots, dashes or underscores. */
-export const USERNAME = /^[A-Za-z0-9_.-]{1,64}$/;
+/** A messaging user's name: 1 to 64 letters (of any script: accents, Arabic, Chinese…), digits, dots, dashes or underscores. */
+export const USERNAME = /^[\p{L}\p{M}\p{N}_.-]{1,64}$/u;
 
 const timestamp = z.int().describe('Unix time in seconds');
 
@@ -62,7 +62,7 @@ export const MessageList = listEnvelope(Message).meta({ id: 'MessageList' });
 
 
 export const ContactCreate = z.strictObject({
-  username: z.string().regex(USERNAME, 'expected 1 to 64 letters, digits, dots, dashes or underscores'),
+  username: z.string().regex(USERNAME, 'expected 1 to 64 letters (of any script), digits, dots, dashes or underscores'),
   phone_number: z
     .string()
     .regex(/^\+?[0-9][0-9 ().-]{2,22}[0-9]$/, 'expected a phone number such as +44 20 7946 0958'),

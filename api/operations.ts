@@ -31,6 +31,7 @@ import {
   PaymentIntentList,
   PaymentIntentListQuery,
   PaymentIntentUpdate,
+  PublicKeyCheck,
   SessionAttachRequest,
   SessionIntent,
   SessionIntentRequest,
@@ -114,6 +115,7 @@ export const SCHEMAS = {
   rotateWebhookEndpointSecret: { body: RotateSecretRequest, response: WebhookEndpointWithSecret },
   listWebhookAttempts: { query: WebhookAttemptListQuery, response: WebhookAttemptList },
 
+  checkPublicKey: { response: PublicKeyCheck },
   retrieveSessionIntent: { response: SessionIntent },
   attachSessionIntent: { body: SessionAttachRequest, response: AttachResponse },
   confirmSessionIntent: { body: SessionIntentRequest, response: ConfirmResponse },

@@ -58,6 +58,24 @@ export const BillTo = z
   .describe('Billing details of the shopper. Every field optional. Personal fields are redacted in verify results unless unmasked.');
 export type BillTo = z.output<typeof BillTo>;
 
+/** Who pays with this card, as the shopper told the merchant's page (the SDK's `pay({billingDetails})`). */
+export const BillingDetails = z
+  .strictObject({
+    name: text(200).optional(),
+    email: z.email('expected an e-mail address').max(254).optional(),
+    address: z
+      .strictObject({
+        line1: text(200).optional(),
+        line2: text(200).optional(),
+        city: text(100).optional(),
+        postcode: BillTo.shape.postcode,
+        country: Country.optional(),
+      })
+      .optional(),
+  })
+  .describe("Who pays with this card (Stripe's billing_details): kept with the attempt; verify's auth shows these personal fields in place of the intent's billTo (redacted unless unmasked).");
+export type BillingDetails = z.output<typeof BillingDetails>;
+
 const AccountId = z
   .string()
   .regex(/^[A-Za-z0-9_.:@-]{1,64}$/, 'expected 1 to 64 letters, digits or _ . : @ -')
@@ -95,8 +113,12 @@ export const CancellationReason = z.enum([...CANCELLATION_REASONS, 'too_many_fai
 
 export const PaymentIntentCreate = z
   .strictObject({
-    merchantid: formInt(1, 2 ** 31 - 1).describe('Must be the merchant of the licence key'),
-    amount: formInt(0, MAX_AMOUNT).describe(`Amount in minor units (pence, cents), 1 to ${MAX_AMOUNT}; exactly 0 when purpose is verify (and only then)`),
+    merchantid: formInt(1, 2 ** 31 - 1, 'an integer: your merchant id (optional: the licence key names the merchant)')
+      .optional()
+      .describe('Optional: the licence key names the merchant. When given, it must be the merchant of the licence key.'),
+    amount: formInt(0, MAX_AMOUNT, 'an integer number of minor units (pence, cents): 1234 for 12.34').describe(
+      `Amount in minor units (pence, cents), 1 to ${MAX_AMOUNT}; exactly 0 when purpose is verify (and only then)`,
+    ),
     currency: Currency,
     identifier: text(100).describe('Merchant-side reference of the order'),
     billTo: BillTo.optional(),
@@ -200,6 +222,7 @@ const attachFields = {
     .regex(/^(tok|card)_[A-Za-z0-9]{1,64}$/, 'expected a card token (tok_…) or a vaulted card (card_…)')
     .describe('A single-use tok_… from tokenise, or a vaulted card_… of the intent\'s account_id'),
   storeCard: formBoolean.optional().describe('Vault the card for the intent\'s account_id (needs account_id); the answer carries stored_card'),
+  billing_details: BillingDetails.optional(),
 };
 export const AttachRequest = z.strictObject({ ...backendId, ...attachFields });
 export const SessionAttachRequest = z.strictObject({ ...sessionId, ...attachFields });
@@ -303,3 +326,13 @@ export const TokeniseRequest = z.strictObject({ ...sessionId, card: CardInput })
 
 /** POST /v1/tokens: no intent yet; the token attaches to any one intent of the key's merchant. */
 export const TokenCreateRequest = z.strictObject({ card: CardInput });
+
+/** `GET /v1/public_keys/:key`: the key exists (else 404); whether the page asking (its Origin) may embed its components. */
+export const PublicKeyCheck = z
+  .strictObject({
+    object: z.literal('public_key'),
+    livemode: z.boolean(),
+    origin: z.string().nullable().describe('The Origin the request came with (null without one)'),
+    origin_allowed: z.boolean().describe('Whether pages of that origin may embed this key\'s components (npm run -s merchant -- --origin …)'),
+  })
+  .describe('What the SDK checks before it mounts a frame: never the merchant, its name or its other origins.');

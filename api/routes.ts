@@ -86,6 +86,13 @@ export const ROUTES = {
   listWebhookAttempts: { ...webhooks, method: 'get', path: '/v1/webhook_endpoints/:id/attempts', summary: 'The delivery attempts to this endpoint, newest first' },
 
   // The session routes of the SDK in direct mode, and the hosted frames' (server/payments/payment-routes.ts, wallet-routes.ts).
+  checkPublicKey: {
+    auth: 'none',
+    tag: 'Browser (session)',
+    method: 'get',
+    path: '/v1/public_keys/:key',
+    summary: "Whether a public key exists and the calling page's Origin is registered for it (the SDK asks before it mounts; CORS for any origin; nothing about other merchants)",
+  },
   retrieveSessionIntent: { ...browser, method: 'get', path: '/intent', summary: "The session's Payment Intent: status and amount (for the pay button)" },
   attachSessionIntent: { ...browser, method: 'post', path: '/intent/attach', summary: "Attach a card token to the session's Payment Intent" },
   confirmSessionIntent: { ...browser, method: 'post', path: '/intent/confirm', summary: "Confirm the session's Payment Intent (3-D Secure)" },

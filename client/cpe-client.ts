@@ -24,8 +24,12 @@ export class CpeClient {
 
   constructor(options: CpeClientOptions) {
     if ('window' in globalThis) throw new Error('CpeClient holds the licence key: use it on your server, never in a browser.');
-    if (!/^sk_/.test(options.licenceKey ?? '')) throw new Error('CpeClient needs the licence key (sk_…), not the public key.');
-    this.#transport = new Transport(options.licenceKey, options);
+    const key = options?.licenceKey;
+    const where = 'your merchant\'s licence key sk_test_… (npm run -s credentials prints it; npm run -s merchant -- --origin <your page\'s origin> makes a merchant)';
+    if (!key) throw new Error(`CpeClient: licenceKey is missing: pass ${where}, e.g. new CpeClient({ licenceKey: process.env.CPE_LICENCE_KEY }), and check that variable is set.`);
+    if (typeof key !== 'string' || !/^sk_/.test(key))
+      throw new Error(`CpeClient: licenceKey ${/^pk_/.test(String(key)) ? 'is the public key (pk_…), which belongs in the browser' : 'is not a licence key (it must start "sk_")'}: pass ${where}.`);
+    this.#transport = new Transport(key, options);
   }
 
   createPaymentIntent(input: BodyIn<'createPaymentIntent'>, options?: RequestOptions): Promise<Answer<'createPaymentIntent'>> {

@@ -61,9 +61,9 @@ export const errorAnswer = (code: Exclude<ErrorCode, AttemptErrorCode>, message:
   body: { error: errorObject(code, message, param) },
 });
 
-/** The service's error as it answered; the service unreachable: a 502 that says so without detail. */
+/** The service's error as it answered; the service unreachable (no answer, status 0): a 502 that says so without detail (its address stays on the server). */
 function answerError(failure: unknown): RouteAnswer {
-  if (failure instanceof CpeApiError) return { status: failure.status, body: { error: { type: failure.type, code: failure.code, message: failure.message, param: failure.param } } };
+  if (failure instanceof CpeApiError && failure.status !== 0) return { status: failure.status, body: { error: { type: failure.type, code: failure.code, message: failure.message, param: failure.param } } };
   return errorAnswer('service_unavailable', 'The payment service could not be reached.');
 }
 

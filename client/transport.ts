@@ -144,7 +144,7 @@ export class Transport {
         text = await response.text();
       } catch (error) {
         // Not answered (refused, reset, timed out): the same key makes a retry safe.
-        if (attempt >= this.#maxRetries) throw error;
+        if (attempt >= this.#maxRetries) throw unreachable(this.#baseUrl, `${method} ${route.path}`, error, attempt + 1, this.#timeoutMs);
         await this.#sleep(retryDelayMs(attempt + 1, undefined, this.#retryDelay));
         continue;
       }
@@ -173,6 +173,24 @@ export function queryString(query: object | undefined): string {
   };
   for (const [name, value] of Object.entries(query ?? {})) add(name, value);
   return pairs.length ? `?${pairs.join('&')}` : '';
+}
+
+/**
+ * No answer at all: a CpeApiError (`status` 0, type `api_connection_error`, as stripe-node's
+ * StripeConnectionError) naming the service's URL, the request, what failed and how many tries.
+ */
+function unreachable(baseUrl: string, request: string, error: unknown, tries: number, timeoutMs: number): CpeApiError {
+  const timeout = (error as Error)?.name === 'TimeoutError';
+  const cause = (error as { cause?: { code?: string; message?: string } })?.cause;
+  const why = timeout ? `no answer within ${timeoutMs / 1000} s` : (cause?.code ?? cause?.message ?? (error as Error)?.message ?? String(error));
+  const failure = new CpeApiError(0, {
+    type: 'api_connection_error',
+    code: timeout ? 'timeout' : 'service_unreachable',
+    message: `Could not reach the CPE service at ${baseUrl} (${request}: ${why}) after ${tries} ${tries === 1 ? 'try' : 'tries'}. Is it running (npm start) and is baseUrl right?`,
+    param: null,
+  });
+  (failure as { cause?: unknown }).cause = error;
+  return failure;
 }
 
 /** The answer's JSON; anything else (a proxy's HTML page, a cut body) is a CpeApiError with the status. */

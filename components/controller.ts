@@ -8,12 +8,14 @@ import { CpeCard } from './card/card.ts';
 import { describeIssues, SdkError } from './errors.ts';
 import { firstCopy } from './define.ts';
 import type { FrameHost } from './internal/frame-host.ts';
-import { parse, type CardElementOptions, type CardFieldsElementOptions, type FlowOptions, type WalletAOptions, type WalletBOptions } from './internal/options.ts';
+import { parse, type CardElementOptions, type CardFieldsElementOptions, type FlowOptions, type PaymentElementOptions, type WalletAOptions, type WalletBOptions } from './internal/options.ts';
 import { CpePaymentFlow } from './payment-flow/payment-flow.ts';
 import { CpeVerifyFlow } from './verify-flow/verify-flow.ts';
 import { CpeWalletA } from './wallet-a/wallet-a.ts';
 import { CpeWalletB } from './wallet-b/wallet-b.ts';
-import { postJson, readIntent } from './transport/transport.ts';
+import { CpePayment } from './payment/payment.ts';
+import { postJson, readIntent, scrub } from './transport/transport.ts';
+import { noop } from './internal/frame-mount.ts';
 
 /** The service is whoever served this module: frames and session routes live on that origin. */
 export const sdkOrigin = (): string => new URL(import.meta.url).origin;
@@ -37,7 +39,9 @@ export function makeController(options: ElementsOptions, serviceOrigin = sdkOrig
   if (context && createServerIntent) fail('createServerIntent', 'pass option "createServerIntent" or Checkout Context, not both.');
   if (!createServerIntent && !context)
     fail('createServerIntent', 'option "createServerIntent" is missing (or use Checkout Context: middleware.exchange and context).');
-  return new ElementsController(serviceOrigin, pubKey, createServerIntent, Object.freeze({ ...middleware }), context);
+  const controller = new ElementsController(serviceOrigin, pubKey, createServerIntent, Object.freeze({ ...middleware }), context);
+  void controller.keyCheck(where);
+  return controller;
 }
 
 /**
@@ -87,6 +91,28 @@ export class ElementsController {
   /** @internal How long a frame may take to answer a request (default: the bridge's, per method). */
   readonly requestTimeoutMs?: number;
 
+  #keyCheck?: Promise<SdkError | void>;
+
+  /**
+   * @internal Whether the service knows this public key and this page's origin is registered for it
+   * (one GET, asked once, before the first mount): an SdkError `unknown_public_key` or
+   * `origin_not_registered` naming the origin and the fix, else undefined. An answer that is not the
+   * service's (no route, no network: a CSP without the service in connect-src) says nothing: the
+   * frame's handshake timeout stays the last resort.
+   */
+  keyCheck(where = 'createElements'): Promise<SdkError | void> {
+    const fix = `npm run -s merchant -- --origin ${location.origin}`;
+    return (this.#keyCheck ??= this.fetch(`${this.serviceOrigin}/v1/public_keys/${encodeURIComponent(this.pubKey)}`, { credentials: 'omit' })
+      .then(async (response) => {
+        const body = await response.json();
+        if (response.status === 404 && body.error?.param === 'key')
+          return new SdkError('unknown_public_key', `${where}: the CPE service at ${this.serviceOrigin} has no public key "${this.pubKey}": copy "publicKey" from npm run -s credentials, or make a merchant for this page with ${fix}.`, 'pubKey');
+        if (body.origin_allowed === false)
+          return new SdkError('origin_not_registered', `${where}: this page's origin ${location.origin} is not registered for the public key "${this.pubKey}": make a merchant for it with ${fix} and use its keys.`, 'pubKey');
+      })
+      .catch(noop));
+  }
+
   /** Checkout Context: `middleware.exchange` and `context` (createServerIntent is then not called). */
   get #exchanges(): boolean {
     return !!(this.middleware.exchange && this.context);
@@ -130,6 +156,14 @@ export class ElementsController {
     // A Flow renamed (its identifier property) frees its previous one.
     for (const [id, f] of this.#flows) if (f === flow) this.#flows.delete(id);
     this.#flows.set(identifier, flow);
+  }
+
+  /**
+   * Every method in one element (Stripe's Payment Element): card, wallet A and wallet B as tabs, each
+   * wallet only where available, one Pay button or yours calling `pay()`. Returns its `<cpe-payment>`.
+   */
+  paymentElement(options: PaymentElementOptions = {}): CpePayment {
+    return new CpePayment().setup(this, parse('paymentElement', guards.PaymentElementOptions, options));
   }
 
   /** Wallet A's button: runs the wallet session by itself (tokenise, attach, confirm, authorise). Returns its `<cpe-wallet-a>`. */
@@ -194,17 +228,18 @@ export class ElementsController {
     try {
       answer = await this.#createServerIntent!();
     } catch (cause) {
-      throw new SdkError(
-        'create_server_intent_failed',
-        'createServerIntent failed (see error.cause); the next attempt calls it again.',
-        'createServerIntent',
-        { cause },
-      );
+      // What your backend (or the network) said, in the message itself; the element offers Try again.
+      const said = cause instanceof Error ? cause.message : String(cause);
+      throw new SdkError('create_server_intent_failed', `createServerIntent failed: ${scrub(said).slice(0, 300)} (the next attempt, such as the element's Try again, calls it again).`, 'createServerIntent', { cause });
     }
     return (this.current = this.#check(answer, 'createServerIntent'));
   }
 
   #check(answer: unknown, where: string): PaymentIntentSession {
+    // Your backend's error body, passed on as if it were a session (`.then((r) => r.json())` on a 500): say its message.
+    const error = (answer as { error?: { message?: unknown } } | null)?.error;
+    if (error)
+      throw new SdkError('create_server_intent_failed', `${where} ${where === 'createServerIntent' ? 'resolved to' : 'answered'} an error of your backend instead of a session: ${scrub(String(error.message ?? JSON.stringify(error))).slice(0, 300)}`, where);
     const issues = check(guards.PaymentIntentSession, answer);
     if (issues.length) {
       const { message } = describeIssues(

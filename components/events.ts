@@ -1,5 +1,6 @@
 import type { ChangeState } from '../protocol/schemas/bridge.ts';
 import type { WalletUnavailableReason } from '../protocol/runtime/wallet.ts';
+import type { PayResult } from './internal/pay.ts';
 
 /**
  * The browser events of the spec, with their exact names. Every one is a DOM `CustomEvent`
@@ -23,6 +24,7 @@ export const CPE_EVENTS = [
   'cpe:availability',
   'cpe:wallet:approved',
   'cpe:wallet:cancel',
+  'cpe:payment:end',
 ] as const;
 
 export type CpeEventName = (typeof CPE_EVENTS)[number];
@@ -44,14 +46,16 @@ export interface CpeEventDetails {
   'cpe:authorise:start': Record<string, never>;
   /** `success`: authorised (wallet A's onAuthoriseEnd reads it). */
   'cpe:authorise:end': { authorised?: boolean; status?: string; success?: boolean };
-  /** Operation-scoped: `operation` names what failed. Never a token or a 3DS artefact. */
-  'cpe:error': { message: string; code?: string; operation?: string };
-  /** Wallets: whether the button renders here, and if not why (not_https, unsupported_browser, no_card_in_wallet, timeout…). */
-  'cpe:availability': { available: boolean; reason?: WalletUnavailableReason };
+  /** Operation-scoped: `operation` names what failed; `cause`, what made it fail (createServerIntent's own error). Never a token or a 3DS artefact. */
+  'cpe:error': { message: string; code?: string; operation?: string; cause?: string };
+  /** Wallets: whether the button renders here, and if not why (not_https, unsupported_browser, no_card_in_wallet, timeout…); `<cpe-payment>` names the `method`. */
+  'cpe:availability': { available: boolean; reason?: WalletUnavailableReason; method?: 'wallet-a' | 'wallet-b' };
   /** Wallets: the shopper approved the sheet (onTokeniseEnd). Never the token. */
   'cpe:wallet:approved': { scheme: string; last4: string; email?: string; billingAddress?: object; assuranceDetails?: object };
   /** Wallets: the shopper cancelled the sheet (onCancel); not an error, nothing was paid. */
   'cpe:wallet:cancel': Record<string, never>;
+  /** A whole payment ended (`pay()`, a Flow's button, wallet A, `<cpe-payment>`): `pay()`'s result. Never proof of payment. */
+  'cpe:payment:end': PayResult;
 }
 
 export type CpeEvent<K extends CpeEventName = CpeEventName> = CustomEvent<CpeEventDetails[K]>;

@@ -5,7 +5,7 @@
  *   const elements = await createElements({ pubKey, createServerIntent, middleware });
  *
  * This module also defines the custom elements `<cpe-card>`, `<cpe-card-fields>`, `<cpe-payment-flow>`,
- * `<cpe-verify-flow>`, `<cpe-wallet-a>`, `<cpe-wallet-b>` and `<cpe-elements>`
+ * `<cpe-verify-flow>`, `<cpe-wallet-a>`, `<cpe-wallet-b>`, `<cpe-payment>` and `<cpe-elements>`
  * (through `defineElement`, a no-op during server-side rendering: importing it in Node does not throw,
  * and elements do nothing until connected in a browser).
  *
@@ -26,12 +26,15 @@ export { CpePaymentFlow } from './payment-flow/payment-flow.component.ts';
 export { CpeVerifyFlow } from './verify-flow/verify-flow.component.ts';
 export { CpeWalletA } from './wallet-a/wallet-a.component.ts';
 export { CpeWalletB } from './wallet-b/wallet-b.component.ts';
+export { CpePayment, type PaymentAvailability } from './payment/payment.component.ts';
 export type { WalletAvailability, WalletApproved } from './internal/wallet.ts';
 export type { WalletUnavailableReason } from '../protocol/runtime/wallet.ts';
 export { FrameHost } from './internal/frame-host.ts';
 export type { ElementsApi, AttachResponse, ConfirmResponse, ChallengePayload, TokeniseResult } from './internal/frame-host.ts';
 export type { AttachOptions, ConfirmOptions, AuthOptions, ConfirmResult, AuthoriseResult, ChallengeOutcome } from './internal/options.ts';
-export type { FlowOptions, WalletAOptions, WalletBOptions, WalletTotal } from './internal/options.ts';
+export type { FlowOptions, WalletAOptions, WalletBOptions, WalletTotal, PaymentElementOptions, PayOptions, BillingDetails } from './internal/options.ts';
+export type { PayResult, PayError } from './internal/pay.ts';
+export type { PaymentMethod } from '../protocol/runtime/frame-address.ts';
 export type { CardElementOptions, CardFieldsElementOptions, CardFieldTargets, MountTarget, ResolveOptions, SharedElementOptions } from './internal/options.ts';
 export type { ChangeState, CardSchemesDisplay } from '../protocol/schemas/bridge.ts';
 export type { Layout, Theme } from '../protocol/runtime/frame-address.ts';
@@ -45,6 +48,7 @@ export type { CpeElementsProperties } from './elements/elements.component.ts';
 export type { CpePaymentFlowProperties } from './payment-flow/payment-flow.component.ts';
 export type { CpeWalletAProperties } from './wallet-a/wallet-a.component.ts';
 export type { CpeWalletBProperties } from './wallet-b/wallet-b.component.ts';
+export type { CpePaymentProperties } from './payment/payment.component.ts';
 export type { BaseJsxProps, CpeJsxElements, JsxProps, OptionAttributes } from './jsx.ts';
 
 /**

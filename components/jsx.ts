@@ -12,6 +12,7 @@ import type { CpePaymentFlow, CpePaymentFlowProperties } from './payment-flow/pa
 import type { CpeVerifyFlow } from './verify-flow/verify-flow.component.ts';
 import type { CpeWalletA, CpeWalletAProperties } from './wallet-a/wallet-a.component.ts';
 import type { CpeWalletB, CpeWalletBProperties } from './wallet-b/wallet-b.component.ts';
+import type { CpePayment, CpePaymentProperties } from './payment/payment.component.ts';
 // Makes 'react' known to the augmentation below when compiling here; declaration output drops it,
 // so the SDK's types do not need React (the augmentation then only applies where React is).
 import type {} from 'react';
@@ -53,6 +54,7 @@ export interface CpeJsxElements {
   'cpe-verify-flow': JsxProps<CpeVerifyFlow, CpePaymentFlowProperties>;
   'cpe-wallet-a': JsxProps<CpeWalletA, CpeWalletAProperties>;
   'cpe-wallet-b': JsxProps<CpeWalletB, CpeWalletBProperties>;
+  'cpe-payment': JsxProps<CpePayment, CpePaymentProperties>;
   'cpe-elements': JsxProps<CpeElements, CpeElementsProperties>;
 }
 

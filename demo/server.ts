@@ -85,9 +85,10 @@ const CARD_SETTINGS = ['layout', 'theme', 'language', 'mode'];
  */
 /**
  * `port`: a port (0: any free one) or a socket already listening (bound first, so that the seeded test
- * merchant can be registered for the demo's origin before the service starts).
+ * merchant can be registered for the demo's origin before the service starts). `dataDir`: where the
+ * shop keeps its orders across restarts (the service's data folder); none: in memory.
  */
-export function startDemo(options: { port: number | NetServer; credentials: Credentials; credentialsFile?: string }): Promise<{ server: Server; url: string; port: number }> {
+export function startDemo(options: { port: number | NetServer; credentials: Credentials; credentialsFile?: string; dataDir?: string }): Promise<{ server: Server; url: string; port: number }> {
   const app = new Koa();
   const { serviceUrl, merchantId, publicKey, licenceKey, accessToken } = options.credentials;
   const cpe = rollingClient(new CpeClient({ licenceKey, baseUrl: serviceUrl }), options.credentialsFile, (key) => new CpeClient({ licenceKey: key, baseUrl: serviceUrl }));
@@ -99,18 +100,19 @@ export function startDemo(options: { port: number | NetServer; credentials: Cred
 
   // Each visitor's basket intents, by a random cookie: the middleware routes act only on these.
   const intentsOf = new Map<string, Set<string>>();
+  // A cookie this demo made (before a restart too: the orders are kept) names its visitor; anything else gets a new one.
   const visitorOf = (ctx: Koa.Context) => {
     let visitor = ctx.cookies.get('demo_visitor');
-    if (!visitor || !intentsOf.has(visitor)) {
+    if (!visitor || !/^[\w-]{24}$/.test(visitor)) {
       visitor = randomBytes(18).toString('base64url');
-      intentsOf.set(visitor, new Set());
       ctx.cookies.set('demo_visitor', visitor, { httpOnly: true, sameSite: 'lax', overwrite: true });
     }
+    if (!intentsOf.has(visitor)) intentsOf.set(visitor, new Set());
     return visitor;
   };
   /** Whether this visitor's basket made the intent: the one question before acting on an id a browser sent. */
   const ownsIntent = (ctx: Koa.Context, id: unknown) => typeof id === 'string' && (intentsOf.get(ctx.cookies.get('demo_visitor') ?? '')?.has(id) ?? false);
-  const shop = createShop({ cpe, merchantId, page: pageConfig, allow: (visitor, id) => intentsOf.get(visitor)?.add(id), fulfilsOnEvents: () => webhook !== undefined });
+  const shop = createShop({ cpe, merchantId, page: pageConfig, allow: (visitor, id) => intentsOf.get(visitor)?.add(id), fulfilsOnEvents: () => webhook !== undefined, dataDir: options.dataDir });
   const inbox = createInbox({ serviceUrl, accessToken });
   const form = bodyParser({ enableTypes: ['form'] });
   const formOf = (ctx: Koa.Context) => (ctx.request.body ?? {}) as Record<string, string | undefined>;
@@ -285,7 +287,7 @@ export function startDemo(options: { port: number | NetServer; credentials: Cred
     if (path === '/') html = shop.shopPage(shopper, typeof ctx.query.added === 'string' ? ctx.query.added : undefined);
     else if (path === '/basket') html = shop.basketPage(shopper);
     else if (path === '/checkout') {
-      const method = METHODS.includes(ctx.query.method as Method) ? (ctx.query.method as Method) : 'card';
+      const method = METHODS.includes(ctx.query.method as Method) ? (ctx.query.method as Method) : 'payment';
       html = shop.checkoutPage(shopper, method);
     } else if (path === '/order') {
       const order = await shop.orderOfIntent(visitor, String(ctx.query.payment_intent ?? ''));

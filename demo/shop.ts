@@ -5,6 +5,7 @@ import { CpeApiError, toSession } from '../client/index.ts';
 import { isRefundable } from '../protocol/runtime/intent-status.ts';
 import { escape, shell, type PageConfig } from './chrome.ts';
 import { money, translator, type Language, type T, type Text } from './i18n.ts';
+import { orderBook } from './order-book.ts';
 
 /**
  * The demo shop: products, a basket per visitor, a checkout offering every component, and an order
@@ -66,9 +67,10 @@ export const PRODUCTS: Product[] = [
 ];
 const productOf = (id: unknown) => PRODUCTS.find((p) => p.id === id);
 
-export const METHODS = ['card', 'fields', 'flow', 'wallet-a', 'wallet-b', 'express', 'verify'] as const;
+export const METHODS = ['payment', 'card', 'fields', 'flow', 'wallet-a', 'wallet-b', 'express', 'verify'] as const;
 export type Method = (typeof METHODS)[number];
 const METHOD_TEXT: Record<Method, [Text, Text]> = {
+  payment: ['methodPayment', 'aboutPayment'],
   card: ['methodCard', 'aboutCard'],
   fields: ['methodFields', 'aboutFields'],
   flow: ['methodFlow', 'aboutFlow'],
@@ -146,13 +148,16 @@ export function createShop(options: {
   allow(visitor: string, intentId: string): void;
   /** Whether the shop has its webhook endpoint (the service may refuse it). */
   fulfilsOnEvents(): boolean;
+  dataDir?: string;
 }) {
   const { cpe, merchantId } = options;
   const baskets = new Map<string, Basket>();
-  const orders = new Map<string, Order>();
+  // Orders (and their numbers) survive a restart: kept in the data folder.
+  const book = orderBook<Order>(options.dataDir);
+  const orders = book.orders;
   /** Order pages waiting for their webhook, by order reference. */
   const waiting = new Map<string, Set<() => void>>();
-  let nextOrder = 1000;
+  let nextOrder = book.lastNumber;
 
   /** Resolves once the order is fulfilled, or after `ms` (the page then says it is waiting). */
   const fulfilment = (order: Order, ms: number) =>
@@ -208,6 +213,7 @@ export function createShop(options: {
       status: 'awaiting',
     };
     orders.set(order.reference, order);
+    book.save();
     return order;
   }
   const intentInput = (order: Order) => ({
@@ -235,6 +241,7 @@ export function createShop(options: {
     order.checks = checkOrder(order, verify);
     if (order.checks.every((c) => c.passed)) {
       order.status = order.purpose === 'verify' ? 'verified' : 'paid';
+      book.save();
       const basket = basketOf(order.visitor);
       basket.quantities.clear();
       basket.reference = newReference();
@@ -252,6 +259,7 @@ export function createShop(options: {
       if (!order) return undefined;
       const created = await cpe.createPaymentIntent(intentInput(order));
       order.intentId = created.paymentIntentId;
+      book.save();
       options.allow(visitor, created.paymentIntentId);
       return toSession(created);
     },
@@ -265,6 +273,7 @@ export function createShop(options: {
     },
     linkIntent(order: Order, intentId: string) {
       order.intentId = intentId;
+      book.save();
     },
 
     /** GET /order?payment_intent=…: this visitor's order of that intent, settled (verify and checks). */
@@ -290,6 +299,7 @@ export function createShop(options: {
       const order = orders.get(event.data.object.identifier);
       if (!order || order.intentId !== event.data.object.id || order.fulfilledBy) return;
       order.fulfilledBy = { event: event.id, type: event.type };
+      book.save();
       for (const done of waiting.get(order.reference) ?? []) done();
       waiting.delete(order.reference);
     },
@@ -371,6 +381,7 @@ export function createShop(options: {
       const methods = METHODS.map((m) => `<li><a href="/checkout?method=${m}"${m === method ? ' aria-current="page"' : ''}>${t(METHOD_TEXT[m][0])}</a></li>`).join('');
       const amount = money(c.language, total);
       const mount = {
+        payment: '<div id="pay-element"></div>',
         card: `<div id="pay-element"></div><button type="button" class="primary pay" id="pay" disabled>${escape(t('pay', { amount }))}</button>`,
         fields: `<div id="pay-element" class="fields"><div class="wide" id="card-number"></div><div id="card-expiry"></div><div id="card-cvc"></div><div class="wide" id="card-name"></div></div>
 <button type="button" class="primary pay" id="pay" disabled>${escape(t('pay', { amount }))}</button>`,
@@ -383,7 +394,7 @@ export function createShop(options: {
       const summary = lines
         .map((l) => `<li><span>${l.quantity} × ${escape(l.product.names[c.language][0])}</span><span>${escape(money(c.language, l.product.price * l.quantity))}</span></li>`)
         .join('');
-      const texts = Object.fromEntries((['loading', 'ready', 'complete', 'paying', 'paidGoing', 'verifiedGoing', 'cancelled', 'declined', 'alreadyPaid', 'failed', 'unavailable'] as const).map((k) => [k, t(k)]));
+      const texts = Object.fromEntries((['loading', 'complete', 'paying', 'paidGoing', 'verifiedGoing', 'cancelled', 'alreadyPaid', 'failed', 'unavailable'] as const).map((k) => [k, t(k)]));
       return shell({
         path: '/checkout',
         title: t('checkoutTitle'),
@@ -410,7 +421,7 @@ ${testCards(t)}
     orderPage(c: ShopContext, order: Order | undefined, notice?: { done?: string; error?: string }) {
       const t = translator(c.language);
       if (!order) {
-        return shell({ path: '/orders', title: t('orderMissing'), language: c.language, basketCount: countOf(c.visitor), languageForm: false, body: `<h1>${t('orderMissing')}</h1><p><a href="/">${t('backToShop')}</a></p>` });
+        return shell({ path: '/orders', title: t('orderMissing'), language: c.language, basketCount: countOf(c.visitor), languageForm: true, body: `<h1>${t('orderMissing')}</h1><p><a href="/">${t('backToShop')}</a></p>` });
       }
       const amount = money(c.language, order.amount);
       const captured: number = order.verify?.auth?.amount_captured ?? 0;
@@ -421,7 +432,10 @@ ${testCards(t)}
         .map((l) => `<li><span>${l.quantity} × ${escape(productOf(l.id)!.names[c.language][0])}</span><span>${escape(money(c.language, l.price * l.quantity))}</span></li>`)
         .join('');
       const checks = (order.checks ?? [])
-        .map((k) => `<tr data-check="${k.name}" data-passed="${k.passed}"><th scope="row">${t(k.name)}</th><td><code>${escape(k.expected)}</code></td><td><code>${escape(k.got)}</code></td><td class="${k.passed ? 'pass' : 'fail'}">${k.passed ? '✓' : '✗'} ${t(k.passed ? 'pass' : 'fail')}</td></tr>`)
+        .map(
+          (k) =>
+            `<tr data-check="${k.name}" data-passed="${k.passed}"><th scope="row">${t(k.name)}</th><td data-label="${escape(t('expected'))}"><code>${escape(k.expected)}</code></td><td data-label="${escape(t('verifySays'))}"><code>${escape(k.got)}</code></td><td class="${k.passed ? 'pass' : 'fail'}" data-label="${escape(t('result'))}">${k.passed ? '✓' : '✗'} ${t(k.passed ? 'pass' : 'fail')}</td></tr>`,
+        )
         .join('');
       const auth = order.verify?.auth;
       const fulfilled = order.fulfilledBy
@@ -434,8 +448,8 @@ ${testCards(t)}
         title: t('orderTitle', { reference: order.reference }),
         language: c.language,
         basketCount: countOf(c.visitor),
-        languageForm: false,
-        body: `<h1>${t('orderTitle', { reference: `<bdi>${escape(order.reference)}</bdi>` })}</h1>
+        languageForm: true,
+        body: `<h1>${t('orderTitle', { reference: `<bdi class="reference">${escape(order.reference)}</bdi>` })}</h1>
 <p id="order-status" role="status" class="notice ${order.status === 'awaiting' ? 'bad' : 'good'}" data-status="${order.status}">${escape(outcome)}</p>
 ${fulfilled}
 <div class="checkout order">
@@ -443,7 +457,7 @@ ${fulfilled}
 <p class="summary-total"><span>${t('total')}</span> <strong>${escape(amount)}</strong></p>
 ${auth?.last4 ? `<p>${t('card')}: ${escape(auth.scheme ?? '')} •••• <bdi>${escape(auth.last4)}</bdi></p>` : ''}
 <p><a href="/">${t('continueShopping')}</a></p></section>
-<section class="panel" aria-labelledby="checks-title"><h2 id="checks-title">${t('howChecked')}</h2>
+<section class="panel" aria-labelledby="checks-title"><h2 id="checks-title">${t(order.purpose === 'verify' ? 'howCheckedCard' : 'howChecked')}</h2>
 <table class="checks"><thead><tr><th scope="col">${t('check')}</th><th scope="col">${t('expected')}</th><th scope="col">${t('verifySays')}</th><th scope="col">${t('result')}</th></tr></thead><tbody>${checks}</tbody></table>
 <h3>${t('verifyAnswer')}</h3><pre id="verify" tabindex="0" dir="ltr">${escape(JSON.stringify(order.verify ?? null, null, 2))}</pre></section>
 ${order.status === 'paid' ? refundsPanel(c.language, t, order, captured, refunded, notice) : ''}

@@ -13,6 +13,7 @@ const PAGES: Record<FrameAppName, { title: string; stylesheet?: string; form?: b
   flow: { title: 'Card payment' },
   'wallet-button': { title: 'Wallet' },
   'wallet-sheet': { title: 'Wallet', stylesheet: './sheet.css' },
+  payment: { title: 'Payment' },
 };
 
 /** Where a page takes the form the service renders into it (the build adds the first-paint script after it). */

@@ -1,10 +1,12 @@
 /**
  * `npm run -s gen:docs`: writes the README's sections that are generated from the code, between their
  * markers (`<!-- generated: name -->` … `<!-- /generated: name -->`): the table of error codes, from
- * api/error-codes.ts. A test (test/server/docs-fresh.test.ts) fails while the README differs.
+ * api/error-codes.ts; and docs/api-reference.md, from the operation table (gen-api-docs.ts). A test
+ * (test/server/error-codes.test.ts, api-docs-fresh.test.ts) fails while either differs.
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { ERROR_CODES, type ErrorCodeRow } from '../api/error-codes.ts';
+import { API_DOCS_PATH, apiDocs } from './gen-api-docs.ts';
 
 const README = new URL('../README.md', import.meta.url);
 
@@ -37,4 +39,8 @@ if (import.meta.url === `file://${process.argv[1]}`) {
   const after = withGeneratedSections(before);
   if (after !== before) writeFileSync(README, after);
   process.stdout.write(after === before ? 'README.md is up to date.\n' : 'README.md: generated sections rewritten.\n');
+  const reference = apiDocs();
+  const stale = readFileSync(API_DOCS_PATH, 'utf8') !== reference;
+  if (stale) writeFileSync(API_DOCS_PATH, reference);
+  process.stdout.write(stale ? 'docs/api-reference.md rewritten.\n' : 'docs/api-reference.md is up to date.\n');
 }

@@ -147,6 +147,8 @@ export function guards(): Record<string, Entry> {
     CardFieldsElementOptions: guard('elementsOptions', 'CardFieldsElementOptions'),
     WalletAOptions: guard('elementsOptions', 'WalletAOptions'),
     WalletBOptions: guard('elementsOptions', 'WalletBOptions'),
+    PaymentElementOptions: guard('elementsOptions', 'PaymentElementOptions'),
+    PayOptions: guard('elementsOptions', 'PayOptions'),
     AttachOptions: guard('elementsOptions', 'AttachOptions'),
     ConfirmOptions: guard('elementsOptions', 'ConfirmOptions'),
     AuthOptions: guard('elementsOptions', 'AuthOptions'),

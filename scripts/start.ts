@@ -4,7 +4,6 @@ import { createServer as createNetServer, type AddressInfo, type Server as NetSe
 import { join } from 'node:path';
 import { startDemo } from '../demo/server.ts';
 import { dashboardLink } from '../server/admin/admin-routes.ts';
-import { systemClock } from '../server/clock.ts';
 import { configFromEnv, type Config } from '../server/config.ts';
 import { readSdkRelease, sdkScriptTag } from '../server/http/sdk-release.ts';
 import { createLogger, type Logger } from '../server/logger.ts';
@@ -12,6 +11,7 @@ import type { Credentials } from '../server/seed.ts';
 import { startService, type RunningService } from '../server/start.ts';
 import { withoutPassword } from '../server/store/open-store.ts';
 import { Supervisor, type WorkerMessage } from '../server/supervisor.ts';
+import { configuredClock } from '../server/test-clock.ts';
 
 /**
  * `npm start`: the service (one process, or CPE_PROCESSES workers) and the demo merchant, on two
@@ -63,7 +63,7 @@ const portOf = (server: NetServer): number => (server.address() as AddressInfo).
 /** The demo merchant on its socket, or exit 1 with the reason. */
 async function demoOrExit(socket: NetServer, credentials: Credentials): Promise<{ server: Server; url: string }> {
   try {
-    return await startDemo({ port: socket, credentials, credentialsFile: credentialsFile() });
+    return await startDemo({ port: socket, credentials, credentialsFile: credentialsFile(), dataDir: config.dataDir });
   } catch (error) {
     process.stderr.write(`CPE could not start the demo merchant: ${(error as Error).message}\n`);
     process.exit(1);
@@ -111,7 +111,7 @@ async function serviceOrExit(serviceConfig: Config = config): Promise<{ service:
   const logger = createLogger(config.log);
   exitOnFatal(logger);
   try {
-    return { service: await startService(serviceConfig, systemClock, logger, { listenWhenReady: process.env.CPE_LISTEN_WHEN_READY === '1' }), logger };
+    return { service: await startService(serviceConfig, configuredClock(serviceConfig.testClock), logger, { listenWhenReady: process.env.CPE_LISTEN_WHEN_READY === '1' }), logger };
   } catch (error) {
     const why = serviceNotStarted(error);
     logger.log('fatal', 'could not start', { message: why });

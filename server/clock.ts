@@ -12,3 +12,14 @@ export const systemClock: Clock = { now: () => Math.floor(Date.now() / 1000), no
 
 /** The clock's time in milliseconds. */
 export const msNow = (clock: Clock): number => clock.nowMs?.() ?? clock.now() * 1000;
+
+/** Time that moves only when told (Unix seconds): tests, and the service under CPE_TEST_CLOCK (test-clock.ts). */
+export class ManualClock implements Clock {
+  constructor(private seconds = Math.floor(Date.now() / 1000)) {}
+  now(): number {
+    return this.seconds;
+  }
+  advance(seconds: number): void {
+    this.seconds += seconds;
+  }
+}

@@ -59,6 +59,11 @@ export interface Config {
   requestTimeoutMs?: number;
   /** CPE_MAX_CONNECTIONS: open connections per process; past it the longest idle one is closed (http/connection-cap.ts). */
   maxConnections?: number;
+  /**
+   * CPE_TEST_CLOCK (tests only): the service's clock stands still at these Unix seconds and moves
+   * only when the process that started it says so (server/test-clock.ts).
+   */
+  testClock?: number;
 }
 
 /** Slow clients' limits unless configured (Node's own: 60 s for headers, 300 s for a request, no connection cap). */
@@ -103,6 +108,14 @@ function days(name: string, value: string | undefined, fallback: number): number
   if (value === undefined || value === '') return fallback;
   const n = Number(value);
   if (!Number.isFinite(n) || n <= 0 || n > 3650) throw new Error(`${name} is a number of days (above 0, at most 3650), got '${value}'.`);
+  return n;
+}
+
+/** CPE_TEST_CLOCK: Unix seconds, refused loudly otherwise. */
+function unixSeconds(name: string, value: string | undefined): number | undefined {
+  if (value === undefined || value === '') return undefined;
+  const n = Number(value);
+  if (!Number.isSafeInteger(n) || n < 0) throw new Error(`${name} is a time in Unix seconds (a whole number), got '${value}'.`);
   return n;
 }
 
@@ -163,6 +176,7 @@ export function configFromEnv(env = process.env): Config {
     databasePool: int(env.CPE_DATABASE_POOL, 20),
     processes: processCount(env.CPE_PROCESSES),
     ...httpLimits(env),
+    testClock: unixSeconds('CPE_TEST_CLOCK', env.CPE_TEST_CLOCK),
   };
 }
 

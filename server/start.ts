@@ -4,7 +4,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { createApp } from './app.ts';
-import { systemClock, type Clock } from './clock.ts';
+import { ManualClock, type Clock } from './clock.ts';
 import { createServices, pruneExpired, type Services } from './services.ts';
 import { httpLimitsOf, type Config } from './config.ts';
 import { capConnections } from './http/connection-cap.ts';
@@ -15,6 +15,7 @@ import { openStore, withoutPassword } from './store/open-store.ts';
 import type { Store } from './store/store.ts';
 import { databaseUnavailable, isOutage } from './store/pg-availability.ts';
 import { startRefundSettlement } from './payments/refund-settlement.ts';
+import { configuredClock, obeyClockMoves } from './test-clock.ts';
 
 export interface RunningService {
   url: string;
@@ -45,10 +46,12 @@ const starting = () => new ApiError('starting', 'The service is starting: try ag
  * Opens the store, seeds it on first start, and serves the API on `config.port` (0: any free port).
  * The port is bound first, so the configuration is complete (and frozen) before any service reads it.
  * A PostgreSQL database that cannot be reached yet is waited for (with backoff, said in the log).
+ * The clock: the system's, or with `testClock` (CPE_TEST_CLOCK) one held still and moved by the
+ * parent process (test-clock.ts).
  */
 export async function startService(
   requested: Config,
-  clock: Clock = systemClock,
+  clock: Clock = configuredClock(requested.testClock),
   logger: Logger = createLogger(requested.log),
   {
     listenWhenReady = false,
@@ -112,6 +115,11 @@ export async function startService(
       });
     }, PRUNE_EVERY_MS).unref();
     const settlement = startRefundSettlement(services.payments, logger);
+    if (config.testClock !== undefined && clock instanceof ManualClock) {
+      obeyClockMoves(clock, settlement.passNow);
+      // Said at the default level: a service whose time stands still is never what production wants.
+      logger.log('warn', 'CPE_TEST_CLOCK is set: the clock stands still, moved only by the parent process (tests only)', { now: clock.now() });
+    }
     if (listenWhenReady) port = await listen(http, requested.port);
     // The CLI reaches an embedded store through its one process; on PostgreSQL it opens the database itself.
     const linked = config.dataDir && opened.engine === 'embedded';

@@ -13,6 +13,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:net';
 import { join } from 'node:path';
+import { isClockMoved, type ClockMove, type ClockMoved } from '../server/test-clock.ts';
 import { scaled } from './time.ts';
 import { TimeoutError } from './wait.ts';
 
@@ -146,22 +147,36 @@ export interface ServiceChild extends Child {
  * `npm start`'s service process (`node --import tsx scripts/start.ts`, without the npm wrapper and its
  * build check) on ports it binds itself (PORT=0, DEMO_PORT=0) and reports, with its own data folder
  * and the given environment; resolves once it serves (its `cpe:listening` message) with its
- * credentials.
+ * credentials. `clock`: the service's clock holds still at these Unix seconds, moved only by
+ * `moveClock` (CPE_TEST_CLOCK, server/test-clock.ts).
  */
 export async function startServiceChild(
   root: string,
   dataDir: string,
   env: Record<string, string> = {},
-  options: { nodeFlags?: string[]; keepBytes?: number; startTimeoutMs?: number } = {},
+  options: { nodeFlags?: string[]; keepBytes?: number; startTimeoutMs?: number; clock?: number } = {},
 ): Promise<ServiceChild> {
   const child = spawnNode('the service', [...(options.nodeFlags ?? []), '--import', 'tsx', 'scripts/start.ts'], {
     cwd: root,
-    env: { PORT: '0', DEMO_PORT: '0', CPE_DATA_DIR: dataDir, CPE_PUBLIC_URL: 'http://127.0.0.1:0', ...env },
+    env: { PORT: '0', DEMO_PORT: '0', CPE_DATA_DIR: dataDir, CPE_PUBLIC_URL: 'http://127.0.0.1:0', ...env, ...(options.clock === undefined ? {} : { CPE_TEST_CLOCK: String(options.clock) }) },
     keepBytes: options.keepBytes,
   });
   const listening = await child.message(isListening, 'serving (its cpe:listening message)', options.startTimeoutMs ?? 120_000);
   const credentials = JSON.parse(readFileSync(join(dataDir, 'credentials.json'), 'utf8'));
   return { ...child, url: listening.serviceUrl, port: Number(new URL(listening.serviceUrl).port), demoUrl: listening.demoUrl, credentials };
+}
+
+let clockMoves = 0;
+
+/**
+ * Moves the held clock of a service child started with `clock` by `seconds`; resolves with its time
+ * once moved and the refund settlement job has passed at it (server/test-clock.ts).
+ */
+export async function moveClock(child: Pick<Child, 'proc' | 'message'>, seconds: number): Promise<number> {
+  const id = ++clockMoves;
+  child.proc.send({ type: 'cpe:move-clock', id, seconds } satisfies ClockMove);
+  const moved = await child.message((message): message is ClockMoved => isClockMoved(message) && message.id === id, `its clock moved (${id})`, 30_000);
+  return moved.now;
 }
 
 /**

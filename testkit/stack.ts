@@ -28,6 +28,8 @@ export interface Stack {
   serviceUrl: string;
   /** The demo merchant origin, e.g. http://localhost:41235: another site than the service. */
   demoUrl: string;
+  /** The data folder of the service and the demo (its orders). */
+  dataDir: string;
   browser: Browser;
   /** A fresh browser context and page; `problems` collects page errors, console errors and CSP violations. */
   newPage(options?: BrowserContextOptions): Promise<TestPage>;
@@ -84,7 +86,7 @@ export async function startStack(options: { build?: boolean; service?: Partial<C
     const service = await startService(config);
     cleanups.push(() => service.close());
 
-    const demo = await startDemo({ port: demoSocket.server, credentials: service.credentials });
+    const demo = await startDemo({ port: demoSocket.server, credentials: service.credentials, dataDir });
     cleanups.push(() => closeServer(demo.server));
 
     const browser = await chromium.launch({ executablePath: chromiumPath(), headless: true, args: [...CHROMIUM_FLAGS] });
@@ -94,6 +96,7 @@ export async function startStack(options: { build?: boolean; service?: Partial<C
       service,
       serviceUrl: service.url,
       demoUrl: demo.url,
+      dataDir,
       browser,
       close,
       async newPage(options) {

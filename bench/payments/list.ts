@@ -12,14 +12,14 @@
  * this process asks each filter `--requests` times, one at a time, at a random cursor-free page of 10.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { newId, hashSecret } from '../../server/identity/secrets.ts';
 import type { IntentRow } from '../../server/payments/intent-rows.ts';
 import { openStore } from '../../server/store/open-store.ts';
 import { guardChildren, startServiceChild, stop, type ServiceChild } from '../../testkit/processes.ts';
 import { startPostgres } from '../../testkit/postgres.ts';
+import { storedIntent } from '../../testkit/intent-rows.ts';
 
 const root = resolve(import.meta.dirname, '../..');
 const { values: flags } = parseArgs({ options: { intents: { type: 'string' }, requests: { type: 'string' }, engines: { type: 'string' } } });
@@ -27,6 +27,11 @@ const INTENTS = Number(flags.intents ?? 100_000);
 const REQUESTS = Number(flags.requests ?? 1_000);
 const ENGINES = (flags.engines ?? 'embedded,postgres').split(',') as ('embedded' | 'postgres')[];
 const GOAL_MS = 25;
+/**
+ * On this shared machine the unfiltered page's own p99 may be past the goal (at a load average of
+ * 16, 112 ms): then the ratio of the medians says what the filters cost, the floor being the same run's.
+ */
+const RATIO_GOAL = 2;
 const DAY = 86_400;
 const STATUSES: [IntentRow['status'], number][] = [
   ['succeeded', 0.6],
@@ -38,6 +43,8 @@ const STATUSES: [IntentRow['status'], number][] = [
 
 const watchdog = guardChildren(60 * 60);
 const log = (line: string) => process.stderr.write(`${line}\n`);
+/** The machine's load average (1, 5, 15 minutes): on two shared cores, what a timing means depends on it. */
+const load = () => loadavg().map((n) => n.toFixed(2)).join(' ');
 const percentile = (values: number[], p: number) => {
   const sorted = Float64Array.from(values).sort();
   return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
@@ -57,36 +64,17 @@ async function seed(config: { dataDir?: string; databaseUrl?: string }, merchant
   for (let from = 0; from < INTENTS; from += 1_000) {
     await store.transaction(async () => {
       for (let n = from; n < Math.min(INTENTS, from + 1_000); n++) {
-        const status = statusOf(n);
-        const paid = status === 'succeeded' || status === 'requires_capture';
         const created = start + Math.floor((n / INTENTS) * 30 * DAY);
-        await intents.insert({
-          id: newId('pi'),
-          merchant_id: merchantId,
-          status,
-          amount: 500 + (n % 9_500),
-          currency: 'GBP',
-          identifier: `order-${n}`,
-          auto_capture: status !== 'requires_capture',
-          moto: false,
-          purpose: 'payment',
-          account_id: null,
-          billTo: null,
-          cardHolderAccount: null,
-          recurringIntent: null,
-          session_hash: hashSecret(`bench-${n}-${Math.random()}`),
-          opaque_key: newId('opq'),
-          amount_authorised: paid ? 500 + (n % 9_500) : null,
-          amount_captured: status === 'succeeded' ? 500 + (n % 9_500) : 0,
-          amount_refunded: 0,
-          failed_attempts: status === 'failed' ? 1 : 0,
-          cancellation_reason: status === 'cancelled' ? 'abandoned' : null,
-          metadata: { order_id: `ord-${n}`, channel: ['web', 'phone', 'shop'][n % 3]!, customer: `cus-${n % 5_000}` },
-          description: null,
-          attempts: [],
-          created_at: created,
-          updated_at: created,
-        });
+        await intents.insert(
+          storedIntent({
+            merchant_id: merchantId,
+            status: statusOf(n),
+            amount: 500 + (n % 9_500),
+            identifier: `order-${n}`,
+            metadata: { order_id: `ord-${n}`, channel: ['web', 'phone', 'shop'][n % 3]!, customer: `cus-${n % 5_000}` },
+            created_at: created,
+          }),
+        );
       }
     });
   }
@@ -127,6 +115,7 @@ async function measure(service: ServiceChild, start: number) {
 }
 
 let failed = false;
+let ratioFailed = false;
 try {
   log(`Intent list benchmark: ${INTENTS.toLocaleString('en-GB')} intents of one merchant, ${REQUESTS} pages of 10 per filter, one at a time; goal p99 ≤ ${GOAL_MS} ms`);
   for (const engine of ENGINES) {
@@ -152,13 +141,21 @@ try {
       }
       service = await startServiceChild(root, work, env, { startTimeoutMs: 120_000 });
       try {
+        log(`  load average ${load()} before the requests`);
         const rows = await measure(service, start);
+        log(`  load average ${load()} after them`);
         const floor = rows[0]!;
         for (const row of rows) {
           const pass = row.p99 <= GOAL_MS;
           if (!pass) failed = true;
-          log(`  ${row.filter.padEnd(50)} p50 ${row.p50.toFixed(2).padStart(6)} ms  p99 ${row.p99.toFixed(2).padStart(6)} ms  (${(row.p99 / floor.p99).toFixed(2)}× the floor's p99)  ${pass ? 'PASS' : 'FAIL'}`);
+          log(`  ${row.filter.padEnd(50)} p50 ${row.p50.toFixed(2).padStart(6)} ms  p99 ${row.p99.toFixed(2).padStart(6)} ms  (${(row.p50 / floor.p50).toFixed(2)}× / ${(row.p99 / floor.p99).toFixed(2)}× the floor's)  ${pass ? 'PASS' : 'FAIL'}`);
         }
+        // What the machine cannot hide: a filter's cost beside the unfiltered page's in the same run,
+        // by the medians (a p99 of 1,000 requests on a loaded machine is its busiest moments').
+        const worst = rows.slice(1).reduce((a, b) => (b.p50 > a.p50 ? b : a));
+        const ratio = worst.p50 / floor.p50;
+        if (ratio > RATIO_GOAL) ratioFailed = true;
+        log(`  ${ratio <= RATIO_GOAL ? 'PASS' : 'FAIL'} ratio: every filter's p50 ≤ ${RATIO_GOAL}× the unfiltered page's (worst: ${worst.filter}, ${ratio.toFixed(2)}×)`);
       } finally {
         await stop(service);
       }
@@ -167,8 +164,9 @@ try {
       rmSync(work, { recursive: true, force: true });
     }
   }
-  log(`\n${failed ? 'FAIL' : 'PASS'}: p99 of a filtered page ≤ ${GOAL_MS} ms at ${INTENTS.toLocaleString('en-GB')} intents on ${ENGINES.join(' and ')}`);
+  log(`\n${failed ? 'FAIL' : 'PASS'}: p99 of a filtered page ≤ ${GOAL_MS} ms at ${INTENTS.toLocaleString('en-GB')} intents on ${ENGINES.join(' and ')} (load average ${load()})`);
+  log(`${ratioFailed ? 'FAIL' : 'PASS'}: every filtered page's p50 ≤ ${RATIO_GOAL}× the unfiltered page's of the same run`);
 } finally {
   clearTimeout(watchdog);
 }
-process.exit(failed ? 1 : 0);
+process.exit(failed || ratioFailed ? 1 : 0);

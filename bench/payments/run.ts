@@ -21,7 +21,7 @@
  * benchmark's).
  */
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { cpus, tmpdir } from 'node:os';
+import { cpus, loadavg, tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
@@ -209,7 +209,7 @@ let exitCode = 0;
 try {
   log(
     `Payments benchmark: ${duration} s measured after ${warmup} s warm-up, ${concurrency} concurrent payment loops, idempotency keys ${idempotencyKeys ? 'on' : 'off'}, ` +
-      `node ${process.version}, ${cpus().length} CPUs${cpuProf ? ', service under --cpu-prof' : ''}`,
+      `node ${process.version}, ${cpus().length} CPUs, load average ${loadavg().map((n) => n.toFixed(2)).join(' ')}${cpuProf ? ', service under --cpu-prof' : ''}`,
   );
   log(`Service: node --import tsx scripts/start.ts, data in ${dataDir}, ${Object.entries(SERVICE_ENV).map(([k, v]) => `${k}=${v}`).join(' ')} (rate limits off)`);
   const service = await startService(root, dataDir, SERVICE_ENV, { nodeFlags: cpuProf ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : [] });
@@ -267,7 +267,7 @@ try {
   ].join('\n');
   process.stdout.write(`\n${table}\n\n`);
   process.stdout.write(
-    `${pass ? 'PASS' : 'FAIL'}  ≥ ${target} complete payments/s with no errors: ${fmt(result.paymentsPerSec)}/s, ${result.errors} errors${cpuProf ? ' (under the profiler: not a benchmark figure)' : ''}\n`,
+    `${pass ? 'PASS' : 'FAIL'}  ≥ ${target} complete payments/s with no errors: ${fmt(result.paymentsPerSec)}/s, ${result.errors} errors${cpuProf ? ' (under the profiler: not a benchmark figure)' : ''} (load average ${loadavg().map((n) => n.toFixed(2)).join(' ')})\n`,
   );
   if (measured.errorSamples.length) process.stdout.write(`Errors, first ${measured.errorSamples.length}:\n  ${measured.errorSamples.join('\n  ')}\n`);
   process.stdout.write(

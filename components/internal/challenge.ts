@@ -8,7 +8,8 @@ import type { ChallengeOutcome } from './options.ts';
  * An element's 3-D Secure challenge: the page must be the service's (`at` names the element in the
  * SdkError otherwise); `cpe:challenge:start`, the modal in the element's shadow root (closed when
  * `signal` aborts: the element's frames went), `outcome` hears the result before anyone else (the
- * attempt records it), then `cpe:error` unless completed, and `cpe:challenge:end`.
+ * attempt records it), then `cpe:error` unless completed (the focus then goes to the element), and
+ * `cpe:challenge:end`.
  */
 export async function challenge(
   element: HTMLElement,
@@ -24,6 +25,8 @@ export async function challenge(
   dispatchCpeEvent(element, 'cpe:challenge:start', {});
   const result = await showChallenge(element.shadowRoot!, origin, { ...payload, url: url.href }, signal, look);
   outcome(result);
+  // Not completed: the shopper goes on in the element (its fields kept), wherever the focus was before.
+  if (result !== 'completed' && !signal.aborted) element.focus();
   if (result !== 'completed')
     dispatchCpeEvent(
       element,

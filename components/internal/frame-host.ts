@@ -1,4 +1,4 @@
-import type { ColorScheme, DialogTexts, FrameConfig, FrameEventDetail, FrameEventName, TokeniseResult } from '../../protocol/schemas/bridge.ts';
+import type { CardField, ColorScheme, DialogTexts, FrameConfig, FrameEventDetail, FrameEventName, TokeniseResult } from '../../protocol/schemas/bridge.ts';
 import type { FrameLook } from '../../protocol/runtime/frame-address.ts';
 import type { AttachResponse, ChallengePayload, ConfirmResponse } from '../../protocol/schemas/intent.ts';
 import * as guards from '../../protocol/runtime/guards.ts';
@@ -9,6 +9,8 @@ import { SdkError } from '../errors.ts';
 import { dispatchCpeEvent, type CpeEvent, type CpeEventName } from '../events.ts';
 import { scrub } from '../transport/transport.ts';
 import { PaymentAttempt } from './payment-attempt.ts';
+import { pay, type PayResult } from './pay.ts';
+import { notice } from './notice.ts';
 import { challenge } from './challenge.ts';
 import type { DialogLook } from './challenge-dialog.ts';
 import { resolveLook } from './color-scheme.ts';
@@ -24,6 +26,7 @@ import {
   type ConfirmOptions,
   type ConfirmResult,
   type OptionsGuard,
+  type PayOptions,
   type SharedElementOptions,
 } from './options.ts';
 
@@ -39,6 +42,7 @@ export interface ElementsApi {
   handle3DSAuthentication(challenge: ChallengePayload): Promise<ChallengeOutcome>;
   authoriseViaBackend(options: AuthOptions): Promise<AuthoriseResult>;
   reset(): Promise<void>;
+  pay(options?: PayOptions): Promise<PayResult>;
   on<K extends CpeEventName>(type: K, listener: (event: CpeEvent<K>) => void): this;
   onChange(listener: (event: CpeEvent<'cpe:change'>) => void): this;
   onReady(listener: (event: CpeEvent<'cpe:ready'>) => void): this;
@@ -101,6 +105,7 @@ export const px = (value: number | string) => (typeof value === 'number' ? `${va
  * @fires {CustomEvent<{ status?: string }>} cpe:challenge:end - The challenge closed: `completed`, `failed` or `cancelled`.
  * @fires {CustomEvent<{}>} cpe:authorise:start - Authorisation started.
  * @fires {CustomEvent<{ authorised?: boolean, status?: string, success?: boolean }>} cpe:authorise:end - Authorisation ended.
+ * @fires {CustomEvent<{ status: string, paymentIntentId: string, error?: { type: string, code: string, message: string, field?: string } }>} cpe:payment:end - A whole payment ended (`pay()`, a Flow's button, wallet A, `<cpe-payment>`): `pay()`'s result, never proof of payment.
  * @cssprop --cpe-bg - Background, passed into the frames (and followed when it changes).
  * @cssprop --cpe-bg-alt - Alternate background (skeleton, badges), passed into the frames (and followed when it changes).
  * @cssprop --cpe-fg - Text colour, passed into the frames (and followed when it changes).
@@ -153,6 +158,8 @@ export abstract class FrameHost extends HTMLElementOrStub implements FrameOwner,
   released = false;
   /** Attach's refusal when there is no token (wallet B: the shopper has not approved yet). */
   protected noToken = 'no token: call tokenise() first or pass {token}';
+  /** @internal A wallet's: opens its sheet for `pay()` and resolves the approved token (wallet.ts). */
+  walletToken?: () => Promise<string>;
 
   #controller?: ElementsController;
   #factory = false;
@@ -302,6 +309,7 @@ export abstract class FrameHost extends HTMLElementOrStub implements FrameOwner,
 
   async #start(gen: number): Promise<void> {
     if (gen !== this.#gen) return;
+    notice(this, null, noop);
     this.#mount.begin();
     try {
       const controller = this.controller;
@@ -327,6 +335,9 @@ export abstract class FrameHost extends HTMLElementOrStub implements FrameOwner,
           ),
         ),
       );
+      // The service named a bad key or an unregistered origin (asked once per controller): say so now, not at the timeout.
+      const problem = await controller.keyCheck();
+      if (problem) throw problem;
       await initial;
       if (gen !== this.#gen) return;
       // The frames that said hello get their port with the session in their config now; later ones at their hello.
@@ -348,9 +359,15 @@ export abstract class FrameHost extends HTMLElementOrStub implements FrameOwner,
   }
 
   #fail(operation: string, error: unknown): SdkError {
-    const e = error instanceof SdkError ? error : new SdkError((error as { code?: string })?.code ?? 'error', scrub(String((error as Error)?.message ?? error)));
-    dispatchCpeEvent(this, 'cpe:error', { message: e.message, code: e.code, operation });
-    if (operation === 'init') this.#mount.fail(e);
+    // A frame's refusal of a field (tokenise) names it as the error's `option`.
+    const e = error instanceof SdkError ? error : new SdkError((error as { code?: string })?.code ?? 'error', scrub(String((error as Error)?.message ?? error)), (error as { field?: string })?.field);
+    const cause = e.cause ? scrub(String((e.cause as Error).message ?? e.cause)).slice(0, 300) : '';
+    dispatchCpeEvent(this, 'cpe:error', cause ? { message: e.message, code: e.code, operation, cause } : { message: e.message, code: e.code, operation });
+    if (operation === 'init') {
+      this.#mount.fail(e);
+      // Instead of an empty box: a short line (and Try again, which mounts the element again).
+      notice(this, e, () => this.#remount());
+    }
     return e;
   }
 
@@ -529,7 +546,30 @@ export abstract class FrameHost extends HTMLElementOrStub implements FrameOwner,
     );
   }
 
-  /** Clears every field and its validation (after a decline, say) and ends the attempt. */
+  /**
+   * The whole payment in one call: tokenise (a wallet: its sheet first), attach, confirm with 3-D
+   * Secure when asked, authorise through `authorise` (your backend's route; default
+   * `middleware.authorise`; without either, the service's session route), then `middleware.verifyAuth`.
+   * Resolves `{status, paymentIntentId, error?}`: `error` (a card refused, a challenge cancelled, a
+   * field to complete) says why in the element's language, and the element has already cleared and
+   * focused the field to change (the number of a declined card, a wrong code) and kept the rest.
+   * Rejects only for misuse (an SdkError: bad options, not initialised). Never proof of payment:
+   * your backend verifies before it fulfils.
+   */
+  async pay(options: PayOptions = {}): Promise<PayResult> {
+    const o = parse(`${this.#apiName}.pay`, guards.PayOptions, options);
+    if (!this.#init && this.#factory) throw new SdkError('invalid_state', `${this.#apiName}: call init() before pay()`);
+    return pay(this, o, this.walletToken);
+  }
+
+  /** @internal After a payment that did not go through: `field` focused (cleared when `clear`, `message` under it); the other fields kept. */
+  fix(field: CardField, clear: boolean, message?: string): Promise<unknown> {
+    return Promise.all(
+      this.#mount.frames.map((frame) => frame.request('fix', { field, clear, ...(message && { message }) }).then(({ focused }) => focused && frame.iframe.focus(), noop)),
+    );
+  }
+
+  /** Clears every field and its validation and ends the attempt (`pay()` keeps what needs no change). */
   reset(): Promise<void> {
     return this.#op('reset', undefined, noop, async () => {
       await this.#readyFrame();

@@ -46,11 +46,19 @@ export type WalletTotal = NonNullable<WalletAOptions['total']>;
 
 export type CardFieldsElementOptions = OptionsOf<typeof schemas.CardFieldsElementOptions>;
 
+/** `paymentElement` / `<cpe-payment>`: the card element's options, `methods` and `payButton`. */
+export type PaymentElementOptions = OptionsOf<typeof schemas.PaymentElementOptions>;
+
 /** The four hosted fields of `cardFieldsElement`: each its own iframe in its own mount target. */
 export type CardFieldTargets = NonNullable<CardFieldsElementOptions['fields']>;
 
 /** The guard of an element's options (each element's own; every one has the shared settings). */
-export type OptionsGuard = Guard<z.input<typeof schemas.CardElementOptions>> | Guard<z.input<typeof schemas.WalletAOptions>> | Guard<z.input<typeof schemas.WalletBOptions>> | Guard<z.input<typeof schemas.CardFieldsElementOptions>>;
+export type OptionsGuard =
+  | Guard<z.input<typeof schemas.CardElementOptions>>
+  | Guard<z.input<typeof schemas.WalletAOptions>>
+  | Guard<z.input<typeof schemas.WalletBOptions>>
+  | Guard<z.input<typeof schemas.CardFieldsElementOptions>>
+  | Guard<z.input<typeof schemas.PaymentElementOptions>>;
 
 /**
  * Checks `value` against a generated guard (protocol/runtime/guards.ts) or throws an SdkError
@@ -98,6 +106,10 @@ export function resolveTarget(where: string, option: string, value: MountTarget 
   return element;
 }
 
+/** `pay(options)`: `authorise` (your backend's route) and `billingDetails` (who pays). */
+export type PayOptions = OptionsOf<typeof schemas.PayOptions>;
+export type BillingDetails = OptionsOf<typeof schemas.BillingDetails>;
+
 /** The options of the ElementsApi operations (`attach`, `confirm`, `authoriseViaBackend`) and their results. */
 export interface AttachOptions {
   /** Default: the session's Payment Intent. */
@@ -106,6 +118,8 @@ export interface AttachOptions {
   token?: string;
   /** Vault the card (needs the intent's `account_id`). */
   storeCard?: boolean;
+  /** Who pays with this card: verify shows it in place of the intent's `billTo`. */
+  billingDetails?: BillingDetails;
 }
 
 export interface ConfirmOptions {

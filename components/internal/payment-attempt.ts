@@ -44,7 +44,7 @@ export class PaymentAttempt {
   /** Attaches the token to `intentId`; `requires_payment_method` resolves, is refused and forbids confirm. */
   async attach(o: AttachOptions, intentId: string): Promise<AttachResponse> {
     if (o.token && o.token !== this.#token) this.start(o.token);
-    const body = { payment_intent_id: intentId, token: this.#token, ...(o.storeCard !== undefined && { storeCard: o.storeCard }) };
+    const body = { payment_intent_id: intentId, token: this.#token, ...(o.storeCard !== undefined && { storeCard: o.storeCard }), ...(o.billingDetails && { billing_details: o.billingDetails }) };
     const answer: AttachResponse = await intentStep(this.#backend(), 'attach', body, this.#key!);
     this.#token = undefined;
     const ok = answer.status !== 'requires_payment_method';

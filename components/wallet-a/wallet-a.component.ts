@@ -1,6 +1,5 @@
 import { WalletAOptions as schema } from '../../protocol/runtime/guards.ts';
-import { dispatchCpeEvent, type CpeEvent } from '../events.ts';
-import { runFlow } from '../internal/flow-lifecycle.ts';
+import type { CpeEvent } from '../events.ts';
 import { FrameHost } from '../internal/frame-host.ts';
 import type { WalletAOptions } from '../internal/options.ts';
 import type { OptionProperties } from '../internal/properties.ts';
@@ -41,10 +40,7 @@ export class CpeWalletA extends FrameHost {
 
   constructor() {
     super('walletA', schema, WALLET_CSS);
-    this.availability = walletButton(this, 'a', (token, detail) => {
-      dispatchCpeEvent(this, 'cpe:wallet:approved', detail);
-      void runFlow(this, token);
-    });
+    this.availability = walletButton(this, 'a');
   }
 
   /** Authorisation started. */

@@ -9,8 +9,9 @@ import { walletButton, WALLET_CSS, type WalletAvailability } from '../internal/w
 /**
  * Wallet B's button. Register `onTokeniseEnd`, `onCancel` and `onError` before `init()` (an SdkError
  * names the missing ones). When the shopper approves the sheet, `onTokeniseEnd` fires (payment data
- * received, not yet a payment): then call `attach({})` (before approval it rejects: no payment data
- * yet), `confirm({})` and your backend's authorise. Cancelling fires `onCancel`; a failure `onError`.
+ * received, not yet a payment): then call `pay()` (attach, confirm, authorise in one), or the steps
+ * `attach({})` (before approval it rejects: no payment data yet), `confirm({})` and your backend's
+ * authorise. Cancelling fires `onCancel`; a failure `onError`.
  *
  * The button and its sheet: see wallet.ts. A flag attribute is true when present, false when
  * `"false"`.
@@ -61,6 +62,8 @@ export class CpeWalletB extends FrameHost {
   readonly availability: Promise<WalletAvailability>;
   protected override noToken = 'no payment data yet: the shopper has not approved the wallet sheet';
   #hooks = new Set<string>();
+  /** The token the button's sheet approved, until attached or paid. */
+  #approved?: string;
 
   constructor() {
     super('walletB', schema, WALLET_CSS);
@@ -68,8 +71,8 @@ export class CpeWalletB extends FrameHost {
       this,
       'b',
       (token, detail) => {
-        // The token first: an onTokeniseEnd handler may call attach({}) at once.
-        this.attempt.start(token);
+        // The token first: an onTokeniseEnd handler may call attach({}) or pay() at once.
+        this.attempt.start((this.#approved = token));
         dispatchCpeEvent(this, 'cpe:wallet:approved', detail);
       },
       (factory) => {
@@ -77,6 +80,13 @@ export class CpeWalletB extends FrameHost {
         if (factory && missing.length) throw new SdkError('invalid_state', `walletB: register ${missing.join(', ')} before init()`, missing[0]);
       },
     );
+    // pay() in onTokeniseEnd pays with the token just approved; otherwise it opens the sheet.
+    const open = this.walletToken!;
+    this.walletToken = () => {
+      const token = this.#approved;
+      this.#approved = undefined;
+      return token ? Promise.resolve(token) : open();
+    };
   }
 
   #hook<K extends 'cpe:wallet:approved' | 'cpe:wallet:cancel' | 'cpe:error'>(hook: string, type: K, listener: (event: CpeEvent<K>) => void): this {

@@ -13,19 +13,24 @@ const elements = await createElements({
 const total = { amount: 1234, label: 'Basket 42' };
 const status = (text) => (document.getElementById('cc-status').textContent = text);
 const ended = (how) => async (event) => {
-  if (!event.detail.success) return status(`Not paid (${event.detail.status ?? 'declined'}): try again.`);
+  if (!event.detail.success) return;
   await showVerify(await elements.getPaymentIntentId());
   status(`Paid with ${how}.`);
 };
+// Not paid by the shopper's card or wallet: the element's own sentence, in its language (what happened,
+// then what to do), as the shop says it. Anything else is a cpe:error, said below.
+const SHOPPER = ['card_error', 'authentication_error', 'wallet_error'];
+const notPaid = (event) => SHOPPER.includes(event.detail.error?.type) && status(event.detail.error.message);
 const error = (event) => status(event.detail.code === 'payment_intent_paid' ? 'Already paid: nothing more to pay.' : `Failed: ${event.detail.message}`);
 
 const walletA = elements
   .walletA({ element: '#cc-wallet-a', total, appearance: { type: 'check-out', style: 'dark' } })
   .onAuthoriseEnd(ended('wallet A'));
-walletA.addEventListener('cpe:wallet:cancel', () => status('Wallet A cancelled: nothing was paid.'));
+walletA.addEventListener('cpe:payment:end', notPaid);
 walletA.addEventListener('cpe:error', error);
 const flow = elements.paymentFlow({ element: '#cc-flow', layout: 'stack' });
 flow.addEventListener('cpe:authorise:end', ended('the card'));
+flow.addEventListener('cpe:payment:end', notPaid);
 flow.addEventListener('cpe:error', error);
 await Promise.all([walletA.init(), flow.init()]);
 document.body.dataset.ready = 'true';

@@ -35,62 +35,51 @@ async function done(elements, verify = false) {
   const id = await elements.getPaymentIntentId();
   location.assign(`/order?payment_intent=${encodeURIComponent(id)}`);
 }
-/** Not paid: the service's reason when there is one (a Flow says its own in its frame). */
-const failure = (reason) => say('failure', fill(texts.declined, { reason: reason ? reason.replace(/\.?$/, '.') : '' }).replace(/\s{2,}/g, ' '));
-/** Every element's error: an already paid order says so (no sheet opens for it); the rest as they are. */
+/**
+ * What an ended payment (pay()'s result, or cpe:payment:end's) means here: paid, go to the order;
+ * else the element's own sentence for the shopper, in its language (the element has kept the card
+ * and focused the field to fix). `said`: a Flow says it in its own frame, so the page stays quiet.
+ */
+function ended(elements, result, said = false) {
+  if (!result.error) return done(elements);
+  const { code, message } = result.error;
+  if (code === 'payment_intent_paid') return say('success', texts.alreadyPaid);
+  say(/cancelled$/.test(code) ? 'cancelled' : 'failure', said ? '' : message);
+}
+/** An element that failed to load or act (its cpe:error): the SDK's message, for the integrator. */
 const onError = (event) => {
   const { code, message } = event.detail ?? {};
   if (code === 'payment_intent_paid') say('success', texts.alreadyPaid);
-  else say('failure', fill(texts.failed, { reason: message ?? '' }));
+  else if (event.detail?.operation === 'init') say('failure', fill(texts.failed, { reason: message ?? '' }));
 };
 
-/** Attach, confirm (3-D Secure when asked), authorise through the shop's backend; says every end. */
-async function payWith(elements, element) {
-  try {
-    const attach = await element.attach({});
-    if (attach.status === 'requires_payment_method') return failure(attach.error?.message);
-    const confirm = await element.confirm({});
-    if (confirm.status !== 'requires_authorisation') return failure(`3-D Secure: ${confirm.status}`);
-    const result = await element.authoriseViaBackend({ endpoint: middleware.authorise });
-    if (result.authorised) return await done(elements);
-    failure(result.error?.message);
-  } catch (error) {
-    say('failure', fill(texts.failed, { reason: error.message }));
-  }
-}
-
-// The card element and the card fields: the page's own Pay button, enabled only when the form is complete.
+// The card element and the card fields: the page's own Pay button, enabled only when the form is
+// complete; pay() runs the whole payment (3-D Secure included) through the shop's backend.
 async function card(elements, element) {
+  let paying = false;
   element.onChange((event) => {
     payButton.disabled = !event.detail.complete;
-    if (status.dataset.state === 'ready' || status.dataset.state === 'incomplete') say(event.detail.complete ? 'ready' : 'incomplete', event.detail.complete ? texts.ready : texts.complete);
+    if (['ready', 'incomplete'].includes(status.dataset.state)) say(event.detail.complete ? 'ready' : 'incomplete', event.detail.complete ? '' : texts.complete);
   });
   await element.init();
   await element.awaitReady();
   say('incomplete', texts.complete);
-  let paying = false;
   payButton.addEventListener('click', async () => {
-    // aria-disabled, not disabled: the button keeps focus, so the 3-D Secure modal can give it back.
+    // aria-disabled, not disabled: the button keeps focus while the 3-D Secure modal is open.
     if (paying || payButton.disabled) return;
     paying = true;
     payButton.setAttribute('aria-disabled', 'true');
-    try {
-      say('busy', texts.paying);
-      await element.tokenise();
-      await payWith(elements, element);
-    } catch (error) {
-      say('failure', fill(texts.failed, { reason: error.message }));
-    } finally {
-      paying = false;
-      payButton.removeAttribute('aria-disabled');
-      if (status.dataset.state === 'failure') await element.reset().catch(() => {});
-    }
+    say('busy', texts.paying);
+    const result = await element.pay();
+    paying = false;
+    payButton.removeAttribute('aria-disabled');
+    ended(elements, result);
   });
 }
 
 /** A Flow (payment or verify): it shows its own outcome; the page adds where to go next. */
 function flowOutcome(elements, flow, verify = false) {
-  flow.addEventListener('cpe:authorise:end', (event) => (event.detail?.success ? done(elements, verify) : failure()));
+  flow.addEventListener('cpe:payment:end', (event) => (event.detail.error ? ended(elements, event.detail, true) : done(elements, verify)));
   flow.addEventListener('cpe:error', onError);
 }
 
@@ -98,14 +87,23 @@ function flowOutcome(elements, flow, verify = false) {
 function walletA(elements, element) {
   const wallet = elements.walletA({ element, total, appearance: { type: 'buy', style: 'dark' }, ...common });
   wallet.onAuthoriseStart(() => say('busy', texts.paying));
-  wallet.onAuthoriseEnd((event) => (event.detail.success ? done(elements) : failure()));
-  wallet.addEventListener('cpe:wallet:cancel', () => say('cancelled', texts.cancelled));
+  // Every end, a closed sheet included (wallet_cancelled), with the element's own sentence.
+  wallet.addEventListener('cpe:payment:end', (event) => ended(elements, event.detail));
   wallet.addEventListener('cpe:error', onError);
   wallet.availability.then(({ available, reason }) => !available && say('failure', fill(texts.unavailable, { reason })));
   return wallet;
 }
 
 const mounts = {
+  // Every method in one element, its own Pay button: it says every outcome itself; the page goes to the order once paid.
+  payment: async () => {
+    const elements = await sdk.createElements({ pubKey: config.publicKey, createServerIntent, middleware });
+    const element = elements.paymentElement({ element: '#pay-element', ...common });
+    element.addEventListener('cpe:payment:end', (event) => ended(elements, event.detail, true));
+    element.addEventListener('cpe:error', onError);
+    await element.init();
+    await element.awaitReady();
+  },
   card: async () => {
     const elements = await sdk.createElements({ pubKey: config.publicKey, createServerIntent, middleware });
     const element = elements.cardElement({ element: '#pay-element', layout: 'row', cardSchemesDisplay: 'all', ...common });
@@ -142,11 +140,11 @@ const mounts = {
       element: '#pay-element', environment: 'TEST', merchantId: 'demo-merchant', merchantName: config.label, total,
       appearance: { type: 'pay', style: 'dark' }, billingAddressRequired: true, emailAddressRequired: true, ...common,
     });
-    // Wallet B hands the shop the approved wallet: it attaches, confirms and authorises.
+    // Wallet B hands the shop the approved wallet; pay() attaches, confirms and authorises it.
     wallet
       .onTokeniseEnd(async () => {
         say('busy', texts.paying);
-        await payWith(elements, wallet);
+        ended(elements, await wallet.pay());
       })
       .onCancel(() => say('cancelled', texts.cancelled))
       .onError(onError);
@@ -170,7 +168,7 @@ const mounts = {
 
 try {
   await mounts[method]();
-  if (status.dataset.state === 'loading') say('ready', texts.ready);
+  if (status.dataset.state === 'loading') say('ready', '');
 } catch (error) {
   say('failure', fill(texts.failed, { reason: error.message }));
 }

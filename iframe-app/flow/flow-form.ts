@@ -4,17 +4,9 @@ import { PUBLIC_KEY_HEADER, SESSION_TOKEN_HEADER } from '../../protocol/runtime/
 import { CardInputs } from '../shared/card-inputs.ts';
 import { fill, formatMinor } from '../../i18n/format.ts';
 import { emitFrameEvent, type FrameEventRequest } from '../shared/frame-app.ts';
+import { REASONS } from '../shared/i18n.ts';
 import { styles } from '../shared/styles.ts';
 
-/** The service's error codes a Flow explains in the shopper's language (what happened, said once). */
-const REASONS: Record<string, 'cardDeclined' | 'insufficientFunds' | 'cardRefused' | 'notProcessed' | 'authFailed' | 'authCancelled'> = {
-  card_declined: 'cardDeclined',
-  insufficient_funds: 'insufficientFunds',
-  attach_refused: 'cardRefused',
-  processing_error: 'notProcessed',
-  authentication_failed: 'authFailed',
-  challenge_cancelled: 'authCancelled',
-};
 
 const icon = (d: string) => html`<svg viewBox="0 0 20 20" aria-hidden="true">${svg`<circle cx="10" cy="10" r="9" fill="currentColor"/><path d=${d} fill="none" stroke="#fff" stroke-width="2" stroke-linecap="round" stroke-linejoin="round"/>`}</svg>`;
 const STATUS_ICONS: Record<string, unknown> = { success: icon('M6 10.5l2.7 2.7L14 7.5'), failure: icon('M10 5.5v5.5M10 14.2v.1') };
@@ -92,6 +84,12 @@ export class FlowForm extends CardInputs {
     .status.success {
       font-weight: 600;
     }
+    /* Back at the form after a cancelled challenge: what happened, under the button. */
+    .status.idle:not(:empty) {
+      margin-top: var(--_gap);
+      color: var(--_fg);
+      line-height: 22px;
+    }
   `;
   static override properties = { ...CardInputs.properties, flowState: { state: true }, amountLabel: { state: true } };
 
@@ -160,12 +158,13 @@ export class FlowForm extends CardInputs {
     this.#emit({ name: 'submit', detail: {} });
   }
 
-  /** Try again pressed, until the element's reset and its `idle` come back. */
+  /** Try again pressed, until the element's `idle` comes back. */
   #retrying = false;
 
   /**
-   * Try again: the element resets the form and answers `idle`; only then is the form shown and
-   * focused (shown at once, what a shopper typed before the reset arrived was wiped).
+   * Try again: the element answers `idle`, then clears the field to fix and focuses it (or focuses
+   * the form); only then is the form shown (shown at once, what a shopper typed before the element's
+   * answer arrived could be wiped). A second press meanwhile is ignored.
    */
   retry(): void {
     if (this.flowState.state !== 'failure' || this.#retrying) return;
@@ -176,26 +175,25 @@ export class FlowForm extends CardInputs {
   /** The element's `flowState` request. */
   setFlowState(next: FlowState): void {
     this.flowState = next;
-    if (this.#retrying && next.state !== 'failure') {
-      this.#retrying = false;
-      if (next.state === 'idle') void this.updateComplete.then(() => this.focusAt('first'));
-    }
+    // The element's fix (or focus) follows its idle on the same port: it puts the focus.
+    if (this.#retrying && next.state !== 'failure') this.#retrying = false;
     // The shopper is in this frame (they pressed the button): Try again takes the focus.
     if (next.state === 'failure' && document.hasFocus())
       void this.updateComplete.then(() => this.renderRoot.querySelector<HTMLButtonElement>('.retry')?.focus());
   }
 
-  /** What the status says: the state in the frame's language; a failure's reason by its code, else the element's message. */
+  /**
+   * What the status says: the state in the frame's language; a failure's reason (or, back at the
+   * form, what happened: a cancelled challenge) by its code, else the element's message.
+   */
   #message(): string {
     const { state, message, code } = this.flowState;
     const catalogue = this.catalogue;
     if (state === 'processing') return catalogue.processing;
     if (state === 'success') return message || (this.flow === 'pay' ? catalogue.paid : catalogue.verified);
-    if (state === 'failure') {
-      const reason = code && REASONS[code];
-      return reason ? catalogue[reason] : message || (this.flow === 'pay' ? catalogue.declined : catalogue.verifyFailed);
-    }
-    return '';
+    const reason = code && Object.hasOwn(REASONS, code) ? catalogue[REASONS[code as keyof typeof REASONS]] : message;
+    if (state === 'failure') return reason || (this.flow === 'pay' ? catalogue.declined : catalogue.verifyFailed);
+    return reason ?? '';
   }
 
   #onKeydown = (event: KeyboardEvent) => {
@@ -205,19 +203,35 @@ export class FlowForm extends CardInputs {
     }
   };
 
-  override render() {
+  /** The payment is over (paid, or failed with Try again): the form gives way to the outcome. */
+  protected get done(): boolean {
+    return this.flowState.state === 'success' || this.flowState.state === 'failure';
+  }
+
+  /** The card form (Enter in a field presses the button). */
+  protected renderForm() {
+    return html`<div class="form" ?hidden=${this.done} @keydown=${this.#onKeydown}>
+      ${this.renderBadgeStrip()}
+      <div class="grid">${this.fields.map((f) => this.renderField(f))}</div>
+    </div>`;
+  }
+
+  /** The action button, its label (processing while busy), the status and, after a failure, Try again. */
+  protected renderEnd(showAction = true) {
     const { state } = this.flowState;
-    const done = state === 'success' || state === 'failure';
     const busy = state === 'processing';
-    return html`<div class="form" ?hidden=${done} @keydown=${this.#onKeydown}>
-        ${this.renderBadgeStrip()}
-        <div class="grid">${this.fields.map((f) => this.renderField(f))}</div>
-      </div>
-      <button class="action" type="button" ?hidden=${done} ?disabled=${busy} aria-disabled=${busy ? 'true' : 'false'} @click=${() => this.press()}>
-        ${busy ? this.catalogue.processing : this.label}
-      </button>
-      <div class="status ${state} ${busy ? 'sr' : ''}" role="status" aria-live="polite">${done ? STATUS_ICONS[state] : nothing}<span>${this.#message()}</span></div>
+    const message = this.#message();
+    return html`${showAction
+        ? html`<button class="action" type="button" ?hidden=${this.done} ?disabled=${busy} aria-disabled=${busy ? 'true' : 'false'} @click=${() => this.press()}>
+            ${busy ? this.catalogue.processing : this.label}
+          </button>`
+        : nothing}
+      <div class="status ${state} ${busy ? 'sr' : ''}" role="status" aria-live="polite">${this.done ? STATUS_ICONS[state] : nothing}${message ? html`<span>${message}</span>` : nothing}</div>
       ${state === 'failure' ? html`<button class="retry" type="button" @click=${() => this.retry()}>${this.catalogue.tryAgain}</button>` : nothing}`;
+  }
+
+  override render() {
+    return html`${this.renderForm()}${this.renderEnd()}`;
   }
 }
 if (!customElements.get('cpe-flow-form')) customElements.define('cpe-flow-form', FlowForm);

@@ -60,6 +60,7 @@ export function cardFrameApp(element: CardInputs, params: FrameParams, extra: Ha
       tokenise,
       reset: () => (element.reset(), (locked = false), (spent = undefined), {}),
       focus: ({ position }) => (element.focusAt(position), {}),
+      fix: ({ field, clear, message }) => ({ focused: element.fix(field, clear, message) }),
       ...extra,
     },
     title: () => (element.fields.length === 1 ? element.catalogue[element.fields[0]!] : element.catalogue.formTitle),

@@ -146,6 +146,24 @@ export class CardInputs extends LitElement {
     this.emitState();
   }
 
+  /**
+   * After a payment that did not go through: `field` takes the focus, emptied first when `clear`
+   * (the number of a declined card, a wrong code), with `message` under it until it changes; every
+   * other field keeps its value. False when this element has no such field.
+   */
+  fix(field: CardField, clear: boolean, message?: string): boolean {
+    if (!this.fields.includes(field)) return false;
+    if (clear) {
+      this.values = { ...this.values, [field]: '' };
+      this.touched.delete(field);
+    }
+    if (message) this.#refusals[field] = message;
+    this.refresh(field);
+    this.emitState();
+    void this.updateComplete.then(() => this.renderRoot.querySelector<HTMLInputElement>(`#cpe-${field}`)?.focus());
+    return true;
+  }
+
   reset(): void {
     this.values = emptyValues();
     this.shown = {};

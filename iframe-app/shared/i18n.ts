@@ -24,4 +24,4 @@ export async function loadCatalogue(tag: string): Promise<Texts> {
   }
 }
 
-export { applyLanguage, dialogTexts } from './texts.ts';
+export { applyLanguage, dialogTexts, REASONS } from './texts.ts';

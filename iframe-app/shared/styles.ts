@@ -304,9 +304,18 @@ export const styles = css`
     padding: 0;
     list-style: none;
   }
+  /* Every accepted scheme on one row down to 218 px (a mark is 26 to 32 px wide: lines are made at
+     26); narrower, two rows of four and three, never one mark alone on a row. */
   .logos .logo {
-    width: 32px;
+    flex: 1 1 26px;
+    max-width: 32px;
     height: 20px;
+  }
+  @media (max-width: 217px) {
+    .logos {
+      display: grid;
+      grid-template-columns: repeat(4, 32px);
+    }
   }
   .logos.picked .logo:not(.on) {
     opacity: 0.35;

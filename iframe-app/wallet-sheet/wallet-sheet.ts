@@ -109,6 +109,11 @@ export class WalletSheet extends LitElement {
     label span {
       color: var(--_fg-muted);
     }
+    /* The card's name and last four digits stay on one line; its outcome wraps beside it. */
+    label bdi {
+      flex: none;
+      white-space: nowrap;
+    }
     input {
       width: 18px;
       height: 18px;
@@ -330,8 +335,8 @@ export class WalletSheet extends LitElement {
     return html`<main aria-labelledby="title">
       <p class="note">${catalogue.sheetTestNote}</p>
       <h1 id="title">${merchant ? fill(catalogue.sheetPayTo, { merchant }) : fill(catalogue.sheetTitle, { wallet: r.wallet === 'a' ? 'Wallet A' : 'Wallet B' })}</h1>
-      <p class="amount"><span class="sr">${catalogue.sheetAmount}: </span><bdi dir="ltr">${view ? formatMinor(view.amount, view.currency, this.lang) : '…'}</bdi>${r.label ? html` <small>${r.label}</small>` : nothing}</p>
-      <h2 aria-hidden=${merchant ? nothing : 'true'}>${merchant ? fill(catalogue.sheetAsks, { merchant }) : '\u00a0'}</h2>
+      <p class="amount"><span class="sr">${catalogue.sheetAmount}: </span><bdi dir="ltr">${view ? formatMinor(view.amount, view.currency, this.lang) : '…'}</bdi>${r.label && r.label !== merchant ? html` <small>${r.label}</small>` : nothing}</p>
+      <h2 aria-hidden=${merchant ? nothing : 'true'}>${merchant ? catalogue.sheetShares : '\u00a0'}</h2>
       ${this.#asked()}
       ${r.allowCreditCards === false ? html`<p class="note">${catalogue.sheetCreditNo}</p>` : nothing}
       ${r.allowPrepaidCards === false ? html`<p class="note">${catalogue.sheetPrepaidNo}</p>` : nothing}

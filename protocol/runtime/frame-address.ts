@@ -5,8 +5,12 @@ import type { FrameParams } from '../schemas/frame-url.ts';
  * merchant-side SDK imports: the frame apps, the card fields, layouts and themes, and the address
  * builder. The frames read it with read-frame-url.ts.
  */
-export const FRAME_APPS = ['card-form', 'field', 'flow', 'wallet-button', 'wallet-sheet'] as const;
+export const FRAME_APPS = ['card-form', 'field', 'flow', 'wallet-button', 'wallet-sheet', 'payment'] as const;
 export type FrameAppName = (typeof FRAME_APPS)[number];
+
+/** The methods `<cpe-payment>` offers, in the order of its tabs. */
+export const PAYMENT_METHODS = ['card', 'wallet-a', 'wallet-b'] as const;
+export type PaymentMethod = (typeof PAYMENT_METHODS)[number];
 
 /** The fields of a card, in their order on the form: the one list (schemas, SDK and frames). */
 export const CARD_FIELDS = ['number', 'expiry', 'cvc', 'name'] as const;

@@ -1,5 +1,5 @@
 import * as z from 'zod/mini';
-import { CARD_FIELDS, CARD_SCHEMES_DISPLAYS } from '../runtime/frame-address.ts';
+import { CARD_FIELDS, CARD_SCHEMES_DISPLAYS, PAYMENT_METHODS } from '../runtime/frame-address.ts';
 import { LANGUAGE_TAG_MAX_LENGTH } from '../runtime/patterns.ts';
 
 /**
@@ -84,11 +84,19 @@ export type TokeniseResult = z.infer<typeof TokeniseResult>;
 export const FocusParams = z.object({ position: z.enum(['first', 'last']) });
 
 /**
+ * After a payment that did not go through: focus `field` (the one to fix), clearing it first with
+ * `clear` (the number of a declined card, a wrong security code) and showing `message` under it
+ * until the shopper changes it. Every other field keeps its value. `focused`: this frame has the field.
+ */
+export const FixParams = z.object({ field: z.enum(CARD_FIELDS), clear: z.boolean(), message: z.optional(z.string().check(z.maxLength(300))) });
+
+/**
  * A Flow frame's visible state, set by the element as it runs the lifecycle (the frame only shows
  * it): `processing` disables the button and announces it; `success` and `failure` show the message
  * (a failure's known `code` in the frame's language instead), and `failure` offers Try again (the frame emits `retry`); `idle` shows the form again.
  */
 export const FlowState = z.object({
+  /** `idle` with a `code` or `message`: the form again, with what happened said above the button (a cancelled challenge). */
   state: z.enum(['idle', 'processing', 'success', 'failure']),
   message: z.optional(z.string().check(z.maxLength(300))),
   /** Why it failed (`card_declined`, `insufficient_funds`, `attach_refused`, `authentication_failed`…): the frame says it in its language. */
@@ -107,6 +115,8 @@ export const METHODS = {
   reset: { params: empty, result: empty },
   /** Focus the first (or last) field. */
   focus: { params: FocusParams, result: empty },
+  /** Focus the field to fix after a failed payment, cleared when `clear`; the others keep their values. */
+  fix: { params: FixParams, result: z.object({ focused: z.boolean() }) },
   /** Flow frames: show the lifecycle's state. */
   flowState: { params: FlowState, result: empty },
 } as const;
@@ -147,9 +157,22 @@ const text = z.string().check(z.maxLength(200));
 /**
  * The texts of the SDK's dialogs (the 3-D Secure challenge, the wallet sheet) in the frame's
  * language, so the SDK carries no catalogue: `title` and `frame` name the challenge dialog and its
- * frame, `cancel` the dialogs' close button; `lang` and `dir` are the catalogue's.
+ * frame, `cancel` the dialogs' close button; `lang` and `dir` are the catalogue's. `reasons`: what
+ * `pay()` tells the shopper when a payment did not go through, by error code (`card_declined`,
+ * `challenge_cancelled`, `other`…); the element's own line when it cannot show its form:
+ * `loadFailed` with a `retry` button (its intent could not be made), `notHere` (not set up for this page).
  */
-export const DialogTexts = z.object({ lang: z.string().check(z.maxLength(LANGUAGE_TAG_MAX_LENGTH)), dir: z.enum(['ltr', 'rtl']), title: text, frame: text, cancel: text });
+export const DialogTexts = z.object({
+  lang: z.string().check(z.maxLength(LANGUAGE_TAG_MAX_LENGTH)),
+  dir: z.enum(['ltr', 'rtl']),
+  title: text,
+  frame: text,
+  cancel: text,
+  reasons: z.optional(z.record(z.string().check(z.maxLength(40)), text)),
+  retry: z.optional(text),
+  loadFailed: z.optional(text),
+  notHere: z.optional(text),
+});
 export type DialogTexts = z.infer<typeof DialogTexts>;
 
 /**
@@ -171,6 +194,8 @@ export const EVENTS = {
   retry: z.object({}),
   /** Wallet button frames: the shopper pressed the wallet button. */
   press: z.object({}),
+  /** The payment frame: the shopper chose a method (a tab); `pay()` pays with it. */
+  select: z.object({ method: z.enum(PAYMENT_METHODS) }),
 } as const;
 export type FrameEventName = keyof typeof EVENTS;
 export type FrameEventDetail<E extends FrameEventName> = z.infer<(typeof EVENTS)[E]>;

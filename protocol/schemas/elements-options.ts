@@ -1,6 +1,6 @@
 import * as z from 'zod/mini';
 import { CardSchemesDisplay } from './bridge.ts';
-import { LAYOUTS, THEMES } from '../runtime/frame-address.ts';
+import { LAYOUTS, PAYMENT_METHODS, THEMES } from '../runtime/frame-address.ts';
 import { LANGUAGE_TAG } from '../runtime/patterns.ts';
 import { CUSTOM_CHECKS, isRelativeUrl, RELATIVE_URL } from '../runtime/option-checks.ts';
 import type { PaymentIntentSession } from './session.ts';
@@ -208,8 +208,26 @@ const relative = z.string(AUTHORISE_ROUTE).check(z.regex(RELATIVE_URL, AUTHORISE
 const idempotencyKey = optional(string('must be 1-255 visible ASCII characters').check(z.regex(/^[\x21-\x7e]{1,255}$/, 'must be 1-255 visible ASCII characters')));
 const intentId = optional(string());
 
+/**
+ * What the shopper told your page about who pays (Stripe's `billing_details`): kept with this
+ * attempt's card, and what the backend's verify shows as `auth.name`, `email`, `address` and
+ * `postcode` (redacted unless unmasked) in place of the intent's `billTo`. The service checks each
+ * value (lengths, the country code) at attach.
+ */
+export const BillingDetails = object(
+  {
+    name: optional(string()),
+    email: optional(string()),
+    address: optional(
+      object({ line1: optional(string()), line2: optional(string()), city: optional(string()), postcode: optional(string()), country: optional(string()) }, 'must be an object { line1?, line2?, city?, postcode?, country? }'),
+    ),
+  },
+  'must be an object { name?, email?, address? }',
+);
+export type BillingDetails = z.infer<typeof BillingDetails>;
+
 /** Spec "Other payment shapes": AttachOptions, ConfirmOptions, AuthOptions. */
-export const AttachOptions = object({ intentId, token: optional(string()), storeCard: optional(boolean) });
+export const AttachOptions = object({ intentId, token: optional(string()), storeCard: optional(boolean), billingDetails: optional(BillingDetails) });
 export const ConfirmOptions = object({
   intentId,
   autoHandle3DS: optional(boolean),
@@ -230,3 +248,33 @@ export const AuthOptions = object({
 export const ChallengeOptions = z
   .object({ url: z.string(), transaction_id: z.string() }, 'must be { url, transaction_id } as confirm returned it')
   .check(say('must be { url, transaction_id } as confirm returned it'));
+
+/**
+ * `element.pay(options)`: the whole payment in one call. `authorise`: your backend's route that
+ * authorises (default `middleware.authorise`; without either, the service's session route, as a
+ * Flow does in direct mode).
+ */
+export const PayOptions = object({ authorise: optional(relative), billingDetails: optional(BillingDetails) }, 'must be an object { authorise?, billingDetails? }');
+export type PayOptions = z.infer<typeof PayOptions>;
+
+
+/**
+ * `paymentElement(options)` / `<cpe-payment>`: every method the page may offer in one element, as
+ * tabs (an accordion below 400 px). The card element's options, plus which methods (default all,
+ * each shown only where available) and whether the element shows its own Pay button.
+ */
+export const PaymentElementOptions = object({
+  ...shared,
+  /** The card form's layout inside the card tab, `stack` by default. */
+  layout: optional(oneOf(LAYOUTS)),
+  /**
+   * The methods to offer, in this order; default every one. A wallet not available here is left out
+   * (see `cpe:availability`). As in HTML, a space-separated string is taken too (React 19 sets the
+   * attribute's text as the property); its words are checked when the element mounts.
+   */
+  methods: optional(
+    z.union([z.array(oneOf(PAYMENT_METHODS)), z.string()], 'must be an array of "card", "wallet-a", "wallet-b"').check(say('must be an array of "card", "wallet-a", "wallet-b"')),
+  ),
+  /** `true` (default): the element's own Pay button runs `pay()`. `false`: your own button calls `element.pay()`. */
+  payButton: optional(boolean),
+});

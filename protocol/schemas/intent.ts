@@ -124,7 +124,7 @@ export const AuthoriseResponse = z
     currency: z.string(),
     captured: z.boolean(),
     authorisation_code: z.nullable(z.string()),
-    error: z.nullable(AttemptError).check(describe('Why authorisation was refused (card_declined, insufficient_funds)')),
+    error: z.nullable(AttemptError).check(describe('Why authorisation was refused (card_declined, insufficient_funds, incorrect_cvc)')),
   })
   .check(id('AuthoriseResponse'));
 export type AuthoriseResponse = z.infer<typeof AuthoriseResponse>;

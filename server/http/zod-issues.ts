@@ -32,8 +32,8 @@ export function issueToError(error: z.ZodError, input: unknown): ApiError {
     const message = issue.code === 'invalid_type' ? 'the request body must be an object of named fields' : lowerFirst(issue.message);
     return new ApiError('parameter_invalid', `Invalid request: ${message}.`, null);
   }
-  // A field the client left out is missing, whether its type or a rule across fields asked for it.
-  if ((issue.code === 'invalid_type' || issue.code === 'custom') && !present(input, issue.path)) {
+  // A field the client left out is missing, whether its type (a union of spellings included) or a rule across fields asked for it.
+  if ((issue.code === 'invalid_type' || issue.code === 'custom' || issue.code === 'invalid_union') && !present(input, issue.path)) {
     const why = issue.code === 'custom' ? ` (${lowerFirst(issue.message)})` : '';
     return new ApiError('parameter_missing', `Missing required param: ${param}${why}.`, param);
   }

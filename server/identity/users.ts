@@ -34,7 +34,7 @@ export class Users {
 
   /** Creates the user if needed and issues a new access token for it, durable once this resolves. */
   async issueToken(username: string): Promise<{ user: User; accessToken: string }> {
-    if (!USERNAME.test(username)) throw new Error('A username is 1 to 64 letters, digits, dots, dashes or underscores.');
+    if (!USERNAME.test(username)) throw new Error('A username is 1 to 64 letters (of any script), digits, dots, dashes or underscores.');
     return this.store.transaction(async () => {
       // One user per name, however many processes issue tokens for it at once.
       await this.store.lock(`user:${username}`);

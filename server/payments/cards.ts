@@ -1,3 +1,4 @@
+import type { BillingDetails } from '../../api/payments.ts';
 import type { ServiceErrorCode } from '../../api/error-codes.ts';
 import { ApiError } from '../http/api-error.ts';
 import { SCHEMES, schemeOf, luhnValid, type Scheme } from '../../protocol/runtime/card-schemes.ts';
@@ -18,6 +19,8 @@ export interface CardSummary {
   outcome: CardOutcome;
   /** Set on a token minted by the wallet test sheet: which wallet it came from. */
   wallet?: 'a' | 'b';
+  /** On an attempt's card: who pays, as the page said at attach (`pay({billingDetails})`). */
+  billing_details?: BillingDetails;
 }
 
 export interface RawCard {

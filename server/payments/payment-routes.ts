@@ -6,6 +6,7 @@ import type { AppState } from '../http/app-state.ts';
 import { ROUTES } from '../../api/routes.ts';
 import { idempotencyMiddleware } from '../http/idempotency.ts';
 import { mount, type Ctx } from '../http/operation.ts';
+import { noSuch } from '../http/api-error.ts';
 import { ownOriginOnly, pageOriginRefused } from '../http/origin-refusals.ts';
 import { limitedAuth } from '../http/rate-limit.ts';
 import type { CardTestingLimits } from './card-testing.ts';
@@ -92,6 +93,20 @@ export function browserPaymentRoutes(services: Services, limiter: Middleware<App
   // Every attempt counts against its address, refused or not; then the frames-only check, the
   // session, and the session's and merchant's budgets (card-testing.ts).
   router.use('/frames/tokenise', ...[cardTesting.perAddress, framesOnly, sessionAuth(merchants, payments), cardTesting.perSession, cardTesting.perMerchant, idempotencyMiddleware(idempotencyKeys)].map(exceptPreflight));
+
+  // Asked by the SDK before it mounts a frame, from any page: a simple GET (no preflight) whose
+  // answer concerns only that key and the asking Origin, so any origin may read it.
+  router.use('/v1/public_keys', limiter, async (ctx, next) => {
+    ctx.set('Access-Control-Allow-Origin', '*');
+    ctx.set('Cache-Control', 'no-store');
+    await next();
+  });
+  mount(router, 'checkPublicKey', async ({ ctx, params }) => {
+    const merchant = /^pk_/.test(params.key) ? await merchants.byKey(params.key, 'public') : undefined;
+    if (!merchant) throw noSuch('public key', params.key, 'key');
+    const origin = ctx.get('origin') || null;
+    return { object: 'public_key' as const, livemode: false, origin, origin_allowed: origin !== null && merchant.origins.includes(origin) };
+  });
 
   const intentOf = (ctx: Ctx, named?: string) => sessionIntentId(ctx, named);
   const pageOrigin = (ctx: Ctx) => ctx.get('origin') || null;

@@ -70,9 +70,12 @@ export function verifyView(intent: IntentRow, unmask: readonly string[]): Verify
   const attempt = [...intent.attempts].reverse().find((a) => a.outcome === 'authorised');
   if (!authorised || !attempt) return { status, intent_status: intent.status, auth: null };
   const bill = intent.billTo ?? {};
-  const name = [bill.title, bill.firstname, bill.lastname].filter(Boolean).join(' ') || attempt.card.name;
-  const address = [bill.address1, bill.address2, bill.address3].filter(Boolean).join(', ') || null;
-  const personal = { name, email: bill.email ?? null, address, postcode: bill.postcode ?? null };
+  // What the page said at attach (billing_details) comes first, field by field; then billTo; the name on the card last.
+  const given = attempt.card.billing_details ?? {};
+  const line = given.address && [given.address.line1, given.address.line2, given.address.city].filter(Boolean).join(', ');
+  const name = given.name || [bill.title, bill.firstname, bill.lastname].filter(Boolean).join(' ') || attempt.card.name;
+  const address = line || [bill.address1, bill.address2, bill.address3].filter(Boolean).join(', ') || null;
+  const personal = { name, email: given.email ?? bill.email ?? null, address, postcode: given.address?.postcode ?? bill.postcode ?? null };
   const redacted = (['name', 'email', 'address', 'postcode'] as const).filter((f) => !unmask.includes(f));
   for (const field of redacted) if (personal[field] !== null) personal[field] = REDACTED;
   const auth: AuthDetails = {

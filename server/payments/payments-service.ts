@@ -23,6 +23,7 @@ import type {
   AttachResponse,
   AttemptError,
   AuthoriseResponse,
+  BillingDetails,
   ConfirmResponse,
   PaymentIntent,
   PaymentIntentCreate,
@@ -36,6 +37,9 @@ import type { Refund, RefundCreate, RefundListQuery } from '../../api/refunds.ts
 export const MAX_FAILED_ATTEMPTS = 5;
 export { TOKEN_TTL_SECONDS } from './card-vault.ts';
 export { CHALLENGE_TTL_SECONDS, type ChallengeView } from './challenges.ts';
+
+/** An intent's key in the list of one metadata pair of its merchant (JSON: no key or value can run into the next). */
+const metadataPair = (merchantId: number, key: string, value: string) => JSON.stringify([merchantId, key, value]);
 
 /**
  * The Payment Intent lifecycle: create, update, list, attach, confirm, the challenge's answer,
@@ -69,6 +73,8 @@ export class PaymentsService {
       opaque: (i) => i.opaque_key,
       merchant: (i) => String(i.merchant_id),
       status: (i) => `${i.merchant_id}:${i.status}`,
+      // One list per metadata pair (the embedded engine's; PostgreSQL's GIN index on metadata serves the same filter).
+      metadata: (i) => Object.entries(i.metadata ?? {}).map(([key, value]) => metadataPair(i.merchant_id, key, value)),
     });
     this.#vault = new CardVault(store, clock);
     this.#challenges = new Challenges(store, clock);
@@ -77,7 +83,9 @@ export class PaymentsService {
   }
 
   async create(merchantId: number, input: PaymentIntentCreate) {
-    if (input.merchantid !== merchantId) throw invalidParam('merchantid', `Invalid merchantid: the licence key belongs to merchant ${merchantId}.`);
+    // The licence key names the merchant; a merchantid given as well must agree with it.
+    if (input.merchantid !== undefined && input.merchantid !== merchantId)
+      throw invalidParam('merchantid', `Invalid merchantid: the licence key belongs to merchant ${merchantId}, not ${input.merchantid} (leave merchantid out: the key names the merchant).`);
     const sessionToken = newSecret('cpe_st_');
     const now = this.clock.now();
     const intent = await this.#intents.insert({
@@ -127,20 +135,27 @@ export class PaymentsService {
   }
 
   /**
-   * The merchant's intents, newest first. One status reads that status's own list; the other
-   * filters are conditions on the merchant's list, which each engine evaluates on its indexes.
+   * The merchant's intents, newest first. One status reads that status's own list; several are the
+   * union of theirs (`among`); the other filters are conditions on the merchant's list, which each
+   * engine evaluates on its indexes.
    */
   async list(merchantId: number, query: PaymentIntentListQuery, search: { identifier?: string } = {}) {
     const merchant = { index: 'merchant', key: String(merchantId) };
     const filter: RowFilter = {};
     const statuses = query.status ? [...new Set(query.status)] : undefined;
-    if (statuses && statuses.length > 1) filter.oneOf = { status: statuses };
+    if (statuses && statuses.length > 1) {
+      filter.oneOf = { status: statuses };
+      filter.among = statuses.map((status) => ({ index: 'status', key: `${merchantId}:${status}` }));
+    }
+    if (query.metadata) {
+      filter.holds = { metadata: query.metadata };
+      filter.within = Object.entries(query.metadata).map(([key, value]) => ({ index: 'metadata', key: metadataPair(merchantId, key, value) }));
+    }
     // The dashboard's search by the merchant's own reference (not a filter of the public list).
     if (search.identifier !== undefined) filter.oneOf = { ...filter.oneOf, identifier: [search.identifier] };
-    if (query.metadata) filter.holds = { metadata: query.metadata };
     const conditions = Object.keys(filter).length ? filter : undefined;
     const created = createdBounds(query.created);
-    const range = created && { field: 'created_at', ...created };
+    const range = created && { field: 'created_at', grows: true, ...created };
     const { data, hasMore } =
       statuses?.length === 1
         ? await listPage(this.#intents, 'pi', 'status', `${merchantId}:${statuses[0]}`, query, merchant, conditions, range)
@@ -208,7 +223,7 @@ export class PaymentsService {
     return this.#vault.issue(merchantId, null, validateCard(raw));
   }
 
-  async attach(merchantId: number, intentId: string, input: { token: string; storeCard?: boolean }): Promise<AttachResponse> {
+  async attach(merchantId: number, intentId: string, input: { token: string; storeCard?: boolean; billing_details?: BillingDetails }): Promise<AttachResponse> {
     const intent = await this.#own(merchantId, intentId, true);
     this.#assert('attach', intent);
     const now = this.clock.now();
@@ -223,7 +238,8 @@ export class PaymentsService {
     const attempt: AttemptRow = {
       id: newId('att'),
       token: input.token,
-      card,
+      // Who pays with this card, when the page said (verify shows it in place of the intent's billTo).
+      card: input.billing_details ? { ...card, billing_details: input.billing_details } : card,
       three_ds_transaction_id: randomUUID(),
       three_ds: 'pending',
       outcome: 'attached',

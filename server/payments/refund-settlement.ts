@@ -12,7 +12,7 @@ export const SETTLE_EVERY_MS = 1_000;
  * first pass, and any number of processes may run the job (each refund settles once). Tests drive
  * it with a controllable clock and call settleDueRefunds themselves.
  */
-export function startRefundSettlement(payments: Pick<PaymentsService, 'settleDueRefunds'>, logger: Logger, everyMs = SETTLE_EVERY_MS): { stop(): Promise<void> } {
+export function startRefundSettlement(payments: Pick<PaymentsService, 'settleDueRefunds'>, logger: Logger, everyMs = SETTLE_EVERY_MS): { passNow(): Promise<void>; stop(): Promise<void> } {
   let running: Promise<unknown> | undefined;
   const pass = () => {
     // One pass at a time: a tick while a slow pass runs is skipped, not queued.
@@ -24,6 +24,12 @@ export function startRefundSettlement(payments: Pick<PaymentsService, 'settleDue
   pass();
   const timer = setInterval(pass, everyMs).unref();
   return {
+    /** A whole pass that begins after this call (the one under way, if any, ends first). */
+    async passNow() {
+      await running;
+      pass();
+      await running;
+    },
     async stop() {
       clearInterval(timer);
       await running;

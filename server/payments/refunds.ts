@@ -87,7 +87,7 @@ export class Refunds {
 
   async list(merchantId: number, query: RefundListQuery) {
     const created = createdBounds(query.created);
-    const range = created && { field: 'created', ...created };
+    const range = created && { field: 'created', grows: true, ...created };
     const merchant = { index: 'merchant', key: String(merchantId) };
     // An intent's refunds are its own list (the caller checked the intent is this merchant's).
     const { data, hasMore } = query.payment_intent

@@ -50,6 +50,11 @@ export const TEST_CARDS = {
     wallet: 'insufficient',
     decline: attemptError('insufficient_funds', 'The card has insufficient funds.', false),
   },
+  incorrect_cvc: {
+    numbers: ['4000000000000101'],
+    says: 'declined at authorisation: the security code is incorrect',
+    decline: attemptError('incorrect_cvc', "The card's security code is incorrect.", false),
+  },
   attach_fail: {
     numbers: ['4000000000000127'],
     says: 'attach refused, not retriable',

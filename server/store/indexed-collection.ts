@@ -1,6 +1,6 @@
-import { added, firstOf, lowerBound, removed, replaced, rowsOf, sizeOf, type Bucket } from './ordered-index.ts';
+import { added, firstAtLeast, firstOf, lowerBound, removed, replaced, rowsOf, sizeOf, type Bucket } from './ordered-index.ts';
 import { idPosition, isUnpositionedId } from '../identity/ids.ts';
-import { CursorNotFound, rowMatches, type CursorList, type IndexSpec, type Page, type PageQuery, type Row, type RowFilter } from './store.ts';
+import { CursorNotFound, hasKey, rowMatches, type CursorList, type IndexSpec, type Page, type PageQuery, type Row, type RowFilter } from './store.ts';
 
 type Stored<T> = T & { _seq: number };
 
@@ -39,13 +39,17 @@ export interface DeletedCursors {
 }
 
 type Buckets<T extends Row> = Map<string, Bucket<Stored<T>>>;
+type KeyOf<T> = IndexSpec<T>[string];
+
+/** The keys a row has in an index, as a list (none, one, or several). */
+const keyList = (keys: string | readonly string[] | undefined): readonly string[] => (keys === undefined ? [] : typeof keys === 'string' ? [keys] : keys);
 
 /**
  * A collection held in memory with ordered secondary indexes. `rows` is the very Map the engine
  * persists; `onChange` tells the engine something needs writing.
  */
 export class IndexedCollection<T extends Row> {
-  readonly #indexes = new Map<string, { keyOf: (row: T) => string | undefined; keys: Buckets<T> }>();
+  readonly #indexes = new Map<string, { keyOf: KeyOf<T>; keys: Buckets<T> }>();
 
   constructor(
     private readonly rows: Map<string, Stored<T>>,
@@ -68,12 +72,12 @@ export class IndexedCollection<T extends Row> {
     for (const row of ordered) deepFreeze(row);
     for (const { keyOf, keys } of this.#indexes.values()) {
       for (const row of ordered) {
-        const key = keyOf(row);
-        if (key === undefined) continue;
-        const bucket = keys.get(key);
-        if (bucket === undefined) keys.set(key, row);
-        else if (Array.isArray(bucket)) bucket.push(row);
-        else keys.set(key, [bucket, row]);
+        for (const key of keyList(keyOf(row))) {
+          const bucket = keys.get(key);
+          if (bucket === undefined) keys.set(key, row);
+          else if (Array.isArray(bucket)) bucket.push(row);
+          else keys.set(key, [bucket, row]);
+        }
       }
     }
   }
@@ -121,6 +125,16 @@ export class IndexedCollection<T extends Row> {
     for (const index of this.#indexes.values()) {
       const was = index.keyOf(before);
       const now = index.keyOf(after);
+      if (typeof was === 'object' || typeof now === 'object') {
+        // Several keys: kept ones hold the new version, gone ones lose the row, new ones gain it.
+        const wasKeys = new Set(keyList(was));
+        for (const key of keyList(now)) {
+          if (wasKeys.delete(key)) index.keys.set(key, replaced(index.keys.get(key)!, after));
+          else index.keys.set(key, added(index.keys.get(key), after));
+        }
+        for (const key of wasKeys) this.#removeFrom(index.keys, key, before);
+        continue;
+      }
       if (was === now) {
         const bucket = now === undefined ? undefined : index.keys.get(now);
         if (bucket !== undefined) index.keys.set(now!, replaced(bucket, after));
@@ -137,15 +151,13 @@ export class IndexedCollection<T extends Row> {
     const row = this.rows.get(id);
     if (!row) return false;
     this.rows.delete(id);
-    for (const index of this.#indexes.values()) {
-      const key = index.keyOf(row);
-      if (key !== undefined) this.#removeFrom(index.keys, key, row);
-    }
+    for (const index of this.#indexes.values()) for (const key of keyList(index.keyOf(row))) this.#removeFrom(index.keys, key, row);
     if (this.deletedCursors && isUnpositionedId(id) && !this.deletedCursors.get(id)) {
+      // The lists a cursor may walk: those of one key per row (a page's list and its cursorList).
       const lists: Record<string, string> = {};
       for (const [name, index] of this.#indexes) {
         const key = index.keyOf(row);
-        if (key !== undefined) lists[name] = key;
+        if (typeof key === 'string') lists[name] = key;
       }
       this.deletedCursors.insert({ id, position: row._seq, lists });
     }
@@ -156,7 +168,7 @@ export class IndexedCollection<T extends Row> {
   page(index: string, key: string, query: PageQuery, cursorList?: CursorList, filter?: RowFilter): Page<T> {
     // No closures here: a list is the hottest read, and each closure made per call costs (more so under tsx).
     const rows = rowsOf(this.#bucket(index, key));
-    if (query.range !== undefined || filter !== undefined) return this.#matchingPage(rows, query, cursorList ?? { index, key }, rowMatches(query.range, filter));
+    if (query.range !== undefined || filter !== undefined) return this.#filteredPage(rows, index, key, query, cursorList ?? { index, key }, filter);
     if (query.endingBefore !== undefined) {
       // Objects newer than the cursor, the `limit` closest to it, still listed newest first.
       const start = lowerBound(rows, this.#cursorSeq(cursorList ?? { index, key }, 'ending_before', query.endingBefore) + 1);
@@ -170,19 +182,41 @@ export class IndexedCollection<T extends Row> {
   }
 
   /**
+   * A page of the list's rows within `query.range` that meet `filter`, walking the shortest of the
+   * list and the filter's `within` lists (each holds every row that can match, in the same sequence
+   * order, so the page and its cursors are the same whichever is walked): a rare metadata pair reads
+   * its own few rows rather than the merchant's whole list.
+   */
+  #filteredPage(rows: readonly Stored<T>[], index: string, key: string, query: PageQuery, list: CursorList, filter: RowFilter | undefined): Page<T> {
+    const matches = rowMatches(query.range, filter);
+    let shortest: readonly Stored<T>[] | undefined;
+    for (const other of filter?.within ?? []) {
+      const candidate = rowsOf(this.#bucket(other.index, other.key));
+      if (candidate.length < (shortest ?? rows).length) shortest = candidate;
+    }
+    if (shortest === undefined) return this.#matchingPage(rows, query, list, matches);
+    const keyOf = this.#indexes.get(index)!.keyOf;
+    return this.#matchingPage(shortest, query, list, (row) => hasKey(keyOf(row as T), key) && matches(row));
+  }
+
+  /**
    * A page of only the rows that match (within `query.range`, meeting a RowFilter): walked from the
    * cursor, row by row, until the page and one more are found. The list is in memory, so a test per
    * row costs nanoseconds.
    */
   #matchingPage(rows: readonly Stored<T>[], query: PageQuery, list: CursorList, matches: (row: object) => boolean): Page<T> {
     const found: T[] = [];
+    // A range on a field that grows with the sequence is a stretch of the list: only it is walked.
+    const range = query.range?.grows ? query.range : undefined;
+    const from = range?.gte === undefined ? 0 : firstAtLeast(rows, range.field, range.gte);
+    const to = range?.lte === undefined ? rows.length : firstAtLeast(rows, range.field, range.lte, true);
     if (query.endingBefore !== undefined) {
-      for (let i = lowerBound(rows, this.#cursorSeq(list, 'ending_before', query.endingBefore) + 1); i < rows.length && found.length <= query.limit; i++)
+      for (let i = Math.max(from, lowerBound(rows, this.#cursorSeq(list, 'ending_before', query.endingBefore) + 1)); i < to && found.length <= query.limit; i++)
         if (matches(rows[i])) found.push(rows[i]);
       return { data: found.slice(0, query.limit).reverse(), hasMore: found.length > query.limit };
     }
-    const end = query.startingAfter === undefined ? rows.length : lowerBound(rows, this.#cursorSeq(list, 'starting_after', query.startingAfter));
-    for (let i = end - 1; i >= 0 && found.length <= query.limit; i--) if (matches(rows[i])) found.push(rows[i]);
+    const end = Math.min(to, query.startingAfter === undefined ? rows.length : lowerBound(rows, this.#cursorSeq(list, 'starting_after', query.startingAfter)));
+    for (let i = end - 1; i >= from && found.length <= query.limit; i--) if (matches(rows[i])) found.push(rows[i]);
     return { data: found.slice(0, query.limit), hasMore: found.length > query.limit };
   }
 
@@ -196,7 +230,7 @@ export class IndexedCollection<T extends Row> {
     if (position !== undefined) return position;
     const row = this.rows.get(id);
     if (row !== undefined) {
-      if (this.#indexes.get(list.index)!.keyOf(row) === list.key) return row._seq;
+      if (hasKey(this.#indexes.get(list.index)!.keyOf(row), list.key)) return row._seq;
     } else {
       const deleted = this.deletedCursors?.get(id);
       if (deleted !== undefined && deleted.lists[list.index] === list.key) return deleted.position;
@@ -206,8 +240,9 @@ export class IndexedCollection<T extends Row> {
 
   #index(row: Stored<T>): void {
     for (const index of this.#indexes.values()) {
-      const key = index.keyOf(row);
-      if (key !== undefined) index.keys.set(key, added(index.keys.get(key), row));
+      const keys = index.keyOf(row);
+      if (typeof keys === 'string') index.keys.set(keys, added(index.keys.get(keys), row));
+      else if (keys !== undefined) for (const key of keys) index.keys.set(key, added(index.keys.get(key), row));
     }
   }
 

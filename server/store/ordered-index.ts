@@ -36,6 +36,22 @@ export function lowerBound<T extends Sequenced>(rows: readonly T[], seq: number)
   return lo;
 }
 
+/**
+ * The first index of `rows` whose numeric `field` is at least `value` (`above`: more than it), in
+ * rows where the field never goes down.
+ */
+export function firstAtLeast(rows: readonly object[], field: string, value: number, above = false): number {
+  let lo = 0;
+  let hi = rows.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    const at = (rows[mid] as Record<string, number>)[field] ?? -Infinity;
+    if (at < value || (above && at === value)) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
 /** The bucket with `row` added in sequence order. */
 export function added<T extends Sequenced>(bucket: Bucket<T> | undefined, row: T): Bucket<T> {
   if (bucket === undefined) return row;

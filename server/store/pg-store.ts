@@ -7,7 +7,7 @@ import { DatabaseAvailability, unreachableReason } from './pg-availability.ts';
 import { migrate } from './pg-migrate.ts';
 import { ATTEMPT_COLUMNS, TABLES, type Column, type TableDef } from './pg-schema.ts';
 import { idPosition, isUnpositionedId } from '../identity/ids.ts';
-import { CursorNotFound, type Collection, type CursorList, type IndexSpec, type Page, type PageQuery, type RateBuckets, type RequestRef, type Row, type RowFilter, type Store, type TransactionOptions } from './store.ts';
+import { CursorNotFound, hasKey, type Collection, type CursorList, type IndexSpec, type Page, type PageQuery, type RateBuckets, type RequestRef, type Row, type RowFilter, type Store, type TransactionOptions } from './store.ts';
 
 const HOUR = 3600;
 
@@ -136,16 +136,21 @@ export class PgStore implements Store {
   }
 
   readonly #statements = new Map<string, string>();
+  /** Connections given a listener for their 'error' event (once each: the pool hands them out again). */
+  readonly #listened = new WeakSet<pg.PoolClient>();
 
   /**
    * Runs a statement in the current transaction, or on its own. Each distinct text is a named
-   * (prepared) statement: parsed and planned once per connection, not per call.
+   * (prepared) statement: parsed and planned once per connection, not per call. `planEach`: an
+   * unnamed statement, planned for its values at every call, for a statement whose best plan depends
+   * on them (a filtered page: a metadata pair held by one intent or by a third of them). A named one
+   * would get, after five calls, one generic plan for all values.
    */
-  async query<R extends pg.QueryResultRow = any>(text: string, values: unknown[] = []): Promise<pg.QueryResult<R>> {
+  async query<R extends pg.QueryResultRow = any>(text: string, values: unknown[] = [], { planEach = false } = {}): Promise<pg.QueryResult<R>> {
     const tx = this.#tx.getStore();
     if (tx?.failure) throw tx.failure;
-    let name = this.#statements.get(text);
-    if (name === undefined) this.#statements.set(text, (name = `cpe_${this.#statements.size}`));
+    let name = planEach ? undefined : this.#statements.get(text);
+    if (name === undefined && !planEach) this.#statements.set(text, (name = `cpe_${this.#statements.size}`));
     try {
       let result: pg.QueryResult<R>;
       if (tx) {
@@ -163,6 +168,13 @@ export class PgStore implements Store {
 
   async #begin(): Promise<pg.PoolClient> {
     const client = await this.pool.connect();
+    // A connection reset while a transaction holds it: node-postgres fails the statement under way
+    // (the transaction fails as an outage) and also emits 'error' on the client, which with no
+    // listener (the pool listens only while a connection is idle) would end the process.
+    if (!this.#listened.has(client)) {
+      this.#listened.add(client);
+      client.on('error', () => {});
+    }
     try {
       await client.query('BEGIN');
       return client;
@@ -511,7 +523,7 @@ class PgCollection<T extends Row> implements Collection<T> {
       const lists: Record<string, string> = {};
       for (const [index, keyOf] of Object.entries(this.indexes)) {
         const key = keyOf(row);
-        if (key !== undefined) lists[index] = key;
+        if (typeof key === 'string') lists[index] = key;
       }
       await this.store.query(`INSERT INTO tombstones (id, collection, seq, lists) VALUES ($1, $2, $3, $4) ON CONFLICT (id) DO NOTHING`, [id, this.name, rows[0].seq, JSON.stringify(lists)]);
     }
@@ -523,7 +535,10 @@ class PgCollection<T extends Row> implements Collection<T> {
     const limit = query.limit;
     const list = cursorList ?? { index, key };
     const values: unknown[] = [key];
-    const where = [`${column} = $1`, ...this.#filter(query.range, filter, values)];
+    const conditions = await this.#filter(query.range, filter, values);
+    // A range no row lies in (see #range).
+    if (conditions === undefined) return { data: [], hasMore: false };
+    const where = [`${column} = $1`, ...conditions];
     const older = query.endingBefore === undefined;
     const cursorId = older ? query.startingAfter : query.endingBefore;
     if (cursorId !== undefined) {
@@ -533,20 +548,35 @@ class PgCollection<T extends Row> implements Collection<T> {
     }
     values.push(limit + 1);
     const order = older ? 'DESC' : 'ASC';
-    const { rows } = await this.store.query(`${this.#select} WHERE ${where.join(' AND ')} ORDER BY t.seq ${order}, t.id ${order} LIMIT $${values.length}`, values);
+    const take = `ORDER BY t.seq ${order}, t.id ${order} LIMIT $${values.length}`;
+    const among = filter?.among;
+    // Several lists of one index (several statuses): each walked on its own index, a page's worth
+    // each, then merged; as one WHERE of `= ANY`, the planner would read the whole stretch of the
+    // page's list (a bitmap of the merchant's rows, sorted) to keep a few.
+    const text = among?.length
+      ? `SELECT * FROM (${among
+          .map((other) => `(${this.#select} WHERE ${this.#index(other.index)} = $${values.push(other.key)} AND ${where.join(' AND ')} ${take})`)
+          .join(' UNION ALL ')}) t ${take}`
+      : `${this.#select} WHERE ${where.join(' AND ')} ${take}`;
+    const { rows } = await this.store.query(text, values, { planEach: query.range !== undefined || filter !== undefined });
     const data = rows.slice(0, limit).map((r) => this.#row(r));
     return { data: older ? data : data.reverse(), hasMore: rows.length > limit };
   }
 
-  /** A page's range and RowFilter as conditions of a WHERE, their values appended to `values` (fields must be columns). */
-  #filter(range: PageQuery['range'], filter: RowFilter | undefined, values: unknown[]): string[] {
+  /**
+   * A page's range and RowFilter as conditions of a WHERE, their values appended to `values` (fields
+   * must be columns); undefined when the range holds no row at all.
+   */
+  async #filter(range: PageQuery['range'], filter: RowFilter | undefined, values: unknown[]): Promise<string[] | undefined> {
     const field = (name: string) => {
       if (!(name in this.def.columns)) throw new Error(`${this.name}.${name} is not a column to filter on`);
       return `t.${quote(name)}`;
     };
     const param = (value: unknown) => `$${values.push(value)}`;
+    const bounds = await this.#range(range, field, param);
+    if (bounds === undefined) return undefined;
     return [
-      ...this.#range(range, field, param),
+      ...bounds,
       ...Object.entries(filter?.oneOf ?? {}).map(([name, oneOf]) => `${field(name)} = ANY(${param(oneOf)}::text[])`),
       // jsonb containment: served by the column's GIN index (jsonb_path_ops), see pg-schema.ts.
       ...Object.entries(filter?.holds ?? {}).map(([name, pairs]) => `${field(name)} @> ${param(JSON.stringify(pairs))}::jsonb`),
@@ -555,24 +585,33 @@ class PgCollection<T extends Row> implements Collection<T> {
 
   /**
    * A range's conditions. On a column that grows with seq (TableDef.grows: a creation time), the
-   * first and last rows of the range by (column, seq) also bound seq, so the page reads only that
-   * stretch of its list, newest first, however far back the range lies.
+   * range is first found as a stretch of seq, the first and last rows of the range by (column, seq)
+   * (one query on the column's own index), so that the page reads only that stretch of its list,
+   * newest first, however far back it lies. The stretch is given as values, so the page's plan
+   * knows how many rows it holds; the column's own conditions stay, as a check of each row
+   * written `(…) IS NOT FALSE`: not an index condition (the column's index would hand the rows
+   * over unordered, to be sorted) and not a second, correlated range that would make the planner
+   * believe the stretch holds a handful of rows. Undefined when no row lies in the range.
    */
-  #range(range: PageQuery['range'], field: (name: string) => string, param: (value: unknown) => string): string[] {
+  async #range(range: PageQuery['range'], field: (name: string) => string, param: (value: unknown) => string): Promise<string[] | undefined> {
     if (!range) return [];
-    const conditions: string[] = [];
+    const { gte, lte } = range;
+    if (!this.def.grows?.includes(range.field)) {
+      const conditions: string[] = [];
+      if (gte !== undefined) conditions.push(`${field(range.field)} >= ${param(gte)}`);
+      if (lte !== undefined) conditions.push(`${field(range.field)} <= ${param(lte)}`);
+      return conditions;
+    }
     const column = quote(range.field);
-    const grows = this.def.grows?.includes(range.field);
-    if (range.gte !== undefined) {
-      const from = param(range.gte);
-      conditions.push(`${field(range.field)} >= ${from}`);
-      if (grows) conditions.push(`t.seq >= coalesce((SELECT s.seq FROM ${this.def.table} s WHERE s.${column} >= ${from} ORDER BY s.${column}, s.seq LIMIT 1), 9223372036854775807)`);
-    }
-    if (range.lte !== undefined) {
-      const to = param(range.lte);
-      conditions.push(`${field(range.field)} <= ${to}`);
-      if (grows) conditions.push(`t.seq <= coalesce((SELECT s.seq FROM ${this.def.table} s WHERE s.${column} <= ${to} ORDER BY s.${column} DESC, s.seq DESC LIMIT 1), -1)`);
-    }
+    const given = [gte, lte].filter((bound) => bound !== undefined);
+    const first = gte === undefined ? 'NULL' : `(SELECT seq FROM ${this.def.table} WHERE ${column} >= $1 ORDER BY ${column}, seq LIMIT 1)`;
+    const last = lte === undefined ? 'NULL' : `(SELECT seq FROM ${this.def.table} WHERE ${column} <= $${given.length} ORDER BY ${column} DESC, seq DESC LIMIT 1)`;
+    const { rows } = await this.store.query(`SELECT ${first}::bigint AS first, ${last}::bigint AS last`, given);
+    const { first: from, last: to } = rows[0] as { first: number | null; last: number | null };
+    if ((gte !== undefined && from === null) || (lte !== undefined && to === null) || (from !== null && to !== null && from > to)) return undefined;
+    const conditions: string[] = [];
+    if (from !== null) conditions.push(`t.seq >= ${param(from)}`, `(${field(range.field)} >= ${param(gte)}) IS NOT FALSE`);
+    if (to !== null) conditions.push(`t.seq <= ${param(to)}`, `(${field(range.field)} <= ${param(lte)}) IS NOT FALSE`);
     return conditions;
   }
 
@@ -585,7 +624,7 @@ class PgCollection<T extends Row> implements Collection<T> {
     if (position !== undefined) return { seq: position, id };
     const row = await this.get(id);
     if (row !== undefined) {
-      if (this.indexes[list.index]?.(row) === list.key) return { seq: (row as unknown as { _seq: number })._seq, id };
+      if (hasKey(this.indexes[list.index]?.(row), list.key)) return { seq: (row as unknown as { _seq: number })._seq, id };
     } else if (this.def.paged) {
       const { rows } = await this.store.query(`SELECT seq, lists FROM tombstones WHERE id = $1 AND collection = $2`, [id, this.name]);
       if (rows[0]?.lists[list.index] === list.key) return { seq: rows[0].seq, id };

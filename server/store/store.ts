@@ -17,7 +17,17 @@ export interface PageQuery {
    * Only rows whose numeric `field` (a top-level field; a column in PostgreSQL) lies within these
    * bounds, both inclusive (`created[gte]`, `created[lte]` of a list): pages and has_more count only them.
    */
-  range?: { field: string; gte?: number; lte?: number };
+  range?: {
+    field: string;
+    gte?: number;
+    lte?: number;
+    /**
+     * The field never goes down as a list's sequence goes up (a creation time, from the clock the
+     * row's id comes from): the embedded engine then finds the range's stretch of the list by binary
+     * search instead of walking to it (PostgreSQL reads the same from TableDef.grows).
+     */
+    grows?: boolean;
+  };
 }
 
 export interface Page<T> {
@@ -25,8 +35,14 @@ export interface Page<T> {
   hasMore: boolean;
 }
 
-/** Names an ordered index and how a row maps to its key in it (undefined: not in that index). */
-export type IndexSpec<T> = Record<string, (row: T) => string | undefined>;
+/**
+ * Names an ordered index and how a row maps to its key in it (undefined: not in that index), or to
+ * several keys (the row is in the list of each: an intent's metadata pairs).
+ */
+export type IndexSpec<T> = Record<string, (row: T) => string | readonly string[] | undefined>;
+
+/** Whether the keys a row has in an index (IndexSpec) include `key`. */
+export const hasKey = (keys: string | readonly string[] | undefined, key: string): boolean => (typeof keys === 'string' ? keys === key : keys !== undefined && keys.includes(key));
 
 /** Rows come back frozen (nested values too): change them only through update(). */
 export interface Collection<T extends Row> {
@@ -76,6 +92,20 @@ export interface RowFilter {
   oneOf?: Record<string, readonly string[]>;
   /** The field is an object holding each of these key/value pairs (metadata). */
   holds?: Record<string, Readonly<Record<string, string>>>;
+  /**
+   * Lists (an index and a key), each holding every row of the page's list that meets the filter (the
+   * list of one metadata pair): an engine that walks a list row by row (the embedded one) walks the
+   * shortest of these and the page's own, testing each row for the page's list and every condition.
+   * PostgreSQL plans from the conditions and its own indexes instead.
+   */
+  within?: readonly CursorList[];
+  /**
+   * Lists of one index (an intent's status list, one per status asked for), whose union holds every
+   * row of the page's list that meets the filter: PostgreSQL walks each list's index newest first and
+   * merges them (a filter of several statuses reads a page's worth of each, not the merchant's list);
+   * the embedded engine walks the page's list and tests `oneOf`.
+   */
+  among?: readonly CursorList[];
 }
 
 /** A page's range and RowFilter as a predicate over a row (the embedded engine's way). */

@@ -1,6 +1,7 @@
 import type http from 'node:http';
 import { msNow, type Clock } from '../clock.ts';
 import type { Logger } from '../logger.ts';
+import { isOutage } from '../store/pg-availability.ts';
 import { eventView, type Events } from '../events/events.ts';
 import { itemBytes } from '../http/json-text.ts';
 import type { DeliveryClaims } from './claims.ts';
@@ -124,7 +125,8 @@ export class Deliverer {
         if (claims.length === free) this.#again = true;
       } while (this.#again && !this.#stopped);
     } catch (error) {
-      this.logger.log('error', 'webhook claims failed', { error: (error as Error).name, message: (error as Error).message });
+      // An outage is logged once by the store, not again at each poll that meets it.
+      if (!isOutage(error)) this.logger.log('error', 'webhook claims failed', { error: (error as Error).name, message: (error as Error).message });
     }
     return started;
   }
@@ -143,11 +145,13 @@ export class Deliverer {
     };
     const run = this.#attempt(claim, posted)
       .catch((error: Error) => {
-        this.logger.log('error', 'webhook attempt failed', { delivery: claim.row.id, error: error.name, message: error.message });
+        if (!isOutage(error)) this.logger.log('error', 'webhook attempt failed', { delivery: claim.row.id, error: error.name, message: error.message });
         return false;
       })
       .then((recorded) => this.claims.release(claim, recorded))
-      .catch((error: Error) => this.logger.log('error', 'webhook claim not given back', { delivery: claim.row.id, error: error.name, message: error.message }))
+      .catch((error: Error) => {
+        if (!isOutage(error)) this.logger.log('error', 'webhook claim not given back', { delivery: claim.row.id, error: error.name, message: error.message });
+      })
       .finally(() => {
         this.#running.delete(run);
         this.poke();
@@ -195,7 +199,7 @@ export class Deliverer {
           );
         } catch (error) {
           // Not recorded: the deliveries stay pending (their claims are given back), and are attempted again.
-          this.logger.log('error', 'webhook outcomes not recorded', { attempts: batch.length, error: (error as Error).name, message: (error as Error).message });
+          if (!isOutage(error)) this.logger.log('error', 'webhook outcomes not recorded', { attempts: batch.length, error: (error as Error).name, message: (error as Error).message });
         }
         batch.forEach((item, i) => item.done(recorded[i] ?? false));
       }

@@ -1,6 +1,7 @@
 import { randomInt } from 'node:crypto';
 import type pg from 'pg';
 import type { EventRow } from '../events/events.ts';
+import { databaseUnavailable, unreachableReason } from '../store/pg-availability.ts';
 import type { PgStore } from '../store/pg-store.ts';
 import type { DeliveryClaims } from './claims.ts';
 import type { Claim, DeliveryRow } from './deliveries.ts';
@@ -39,14 +40,33 @@ export class PgClaims implements DeliveryClaims {
 
   /** Takes this process's owner lock, on a connection kept for it (once). */
   #locked(): Promise<pg.PoolClient> {
-    this.#lock ??= (async () => {
-      const client = await this.store.pool.connect();
-      // Dropped by the server (it restarted): this process's claims are no longer told good.
-      client.on('error', () => {});
-      await client.query('SELECT pg_advisory_lock($1, $2)', [CLAIMS_LOCK, this.#owner]);
+    if (this.#lock) return this.#lock;
+    const lock = (async () => {
+      const client = await this.store.pool.connect().catch((error: unknown) => {
+        // An outage, as the store's statements report it (logged once by the store, not per claim).
+        throw unreachableReason(error) ? databaseUnavailable() : error;
+      });
+      // Dropped (an outage, a server restart): the lock went with it, so the next claim takes it
+      // again on a new connection instead of claiming without it.
+      client.on('error', () => {
+        if (this.#lock !== lock) return; // given back already (stop), or replaced
+        this.#lock = undefined;
+        client.release(true);
+      });
+      try {
+        await client.query('SELECT pg_advisory_lock($1, $2)', [CLAIMS_LOCK, this.#owner]);
+      } catch (error) {
+        client.release(true);
+        throw unreachableReason(error) ? databaseUnavailable() : error;
+      }
       return client;
     })();
-    return this.#lock;
+    // A lock not taken (the database unreachable) is tried again at the next claim.
+    lock.catch(() => {
+      if (this.#lock === lock) this.#lock = undefined;
+    });
+    this.#lock = lock;
+    return lock;
   }
 
   async claim(now: number, limit: number, busy: ReadonlyMap<string, number>, perEndpoint: number): Promise<Claim[]> {

@@ -17,6 +17,8 @@ const basket: CheckoutContext = { amount: 1234, currency: 'GBP', reference: 'b42
 function spy() {
   const calls: { path: string; headers: Record<string, string>; body: any }[] = [];
   const send: typeof fetch = (input, init) => {
+    // The SDK's key check before a mount is not one of the requests Checkout Context makes.
+    if (String(input).includes('/v1/public_keys/')) return fetch(input, init);
     calls.push({ path: new URL(String(input), location.href).pathname, headers: Object.fromEntries(new Headers(init?.headers).entries()), body: init?.body ? JSON.parse(String(init.body)) : undefined });
     return fetch(input, init);
   };

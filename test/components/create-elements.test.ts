@@ -132,8 +132,8 @@ describe('createElements', () => {
 describe('events', () => {
   it('lists the exact cpe:* names of the spec', () => {
     expect(CPE_EVENTS).to.include.members(['cpe:ready', 'cpe:change', 'cpe:error', 'cpe:attach:start', 'cpe:authorise:end']);
-    expect(CPE_EVENTS).to.have.length(16);
-    expect(CPE_EVENTS).to.include.members(['cpe:availability', 'cpe:wallet:approved', 'cpe:wallet:cancel']);
+    expect(CPE_EVENTS).to.have.length(17);
+    expect(CPE_EVENTS).to.include.members(['cpe:availability', 'cpe:wallet:approved', 'cpe:wallet:cancel', 'cpe:payment:end']);
   });
 
   it('dispatchCpeEvent sends a bubbling, composed CustomEvent with the exact name, out of a shadow root', async () => {

@@ -29,7 +29,7 @@ const params = (flow: CpePaymentFlow) => Object.fromEntries(new URL(flow.shadowR
 
 
 const names = (events: { name: string }[]) => events.map((e) => e.name).filter((n) => n !== 'cpe:change' && n !== 'cpe:ready');
-const ended = (events: { name: string }[]) => waitUntil(() => events.some((e) => e.name === 'cpe:authorise:end' || e.name === 'cpe:error'), 'no end');
+const ended = (events: { name: string }[]) => waitUntil(() => events.some((e) => e.name === 'cpe:payment:end'), 'no end');
 /** The last authorise's answer; without one, the error that ended the attempt, named (a failure says why). */
 const authorised = (events: { name: string; detail: any }[]) => {
   const end = events.findLast((e) => e.name === 'cpe:authorise:end');
@@ -59,7 +59,7 @@ describe('payment flow with the real service and flow frame', function () {
     await payWithKeyboard(flow, '4242424242424242');
     await ended(events);
     expect(names(events)).to.deep.equal([
-      'cpe:processing:start', 'cpe:processing:end', 'cpe:attach:start', 'cpe:attach:end', 'cpe:confirm:start', 'cpe:confirm:end', 'cpe:authorise:start', 'cpe:authorise:end',
+      'cpe:processing:start', 'cpe:processing:end', 'cpe:attach:start', 'cpe:attach:end', 'cpe:confirm:start', 'cpe:confirm:end', 'cpe:authorise:start', 'cpe:authorise:end', 'cpe:payment:end',
     ]);
     expect(authorised(events)).to.include({ authorised: true, success: true });
     const view = await service('/intent', controller.current!);
@@ -109,7 +109,7 @@ describe('payment flow with the real service and flow frame', function () {
     await sendKeys({ press: 'Enter' });
     await ended(events);
     expect(names(events)).to.deep.equal([
-      'cpe:processing:start', 'cpe:processing:end', 'cpe:attach:start', 'cpe:attach:end', 'cpe:confirm:start', 'cpe:challenge:start', 'cpe:challenge:end', 'cpe:confirm:end', 'cpe:authorise:start', 'cpe:authorise:end',
+      'cpe:processing:start', 'cpe:processing:end', 'cpe:attach:start', 'cpe:attach:end', 'cpe:confirm:start', 'cpe:challenge:start', 'cpe:challenge:end', 'cpe:confirm:end', 'cpe:authorise:start', 'cpe:authorise:end', 'cpe:payment:end',
     ]);
     expect(authorised(events)).to.include({ success: true });
   });
@@ -117,10 +117,10 @@ describe('payment flow with the real service and flow frame', function () {
   it('a failed attach stops before confirm and shows the service\'s reason', async () => {
     const { flow, events, controller } = await mountFlow();
     await payWithKeyboard(flow, '4000000000000127');
-    await waitUntil(() => events.some((e) => e.name === 'cpe:attach:end'), 'no attach');
+    await waitUntil(() => events.some((e) => e.name === 'cpe:payment:end'), 'no end');
     // The frame shows the failure (and Try again) once the SDK is done with this attempt.
     await inFrame('/frames/flow/', 'button.retry', 'present');
-    expect(names(events)).to.deep.equal(['cpe:processing:start', 'cpe:processing:end', 'cpe:attach:start', 'cpe:error', 'cpe:attach:end']);
+    expect(names(events)).to.deep.equal(['cpe:processing:start', 'cpe:processing:end', 'cpe:attach:start', 'cpe:error', 'cpe:attach:end', 'cpe:payment:end']);
     expect(events.find((e) => e.name === 'cpe:error')!.detail.operation).to.equal('attach');
     const pi = await backend(controller.current!.paymentIntentId);
     expect(pi.status).to.equal('requires_payment_method');

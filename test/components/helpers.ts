@@ -46,6 +46,8 @@ export function fakeFetch(answers: Record<string, unknown | ((body: any) => unkn
   const calls: FetchCall[] = [];
   const fetch = async (input: RequestInfo | URL, init?: RequestInit) => {
     const url = String(input);
+    // The SDK's key check before a mount (test/e2e/integrator-errors.test.ts tests it): a known key, this origin allowed; not a call of the test's.
+    if (url.includes('/v1/public_keys/')) return new Response(JSON.stringify({ object: 'public_key', livemode: false, origin: location.origin, origin_allowed: true }));
     const body = init?.body ? JSON.parse(String(init.body)) : undefined;
     calls.push({ url, headers: Object.fromEntries(new Headers(init?.headers).entries()), body });
     const key = Object.keys(answers).find((k) => url.endsWith(k));

@@ -98,15 +98,24 @@ describe('wallets with the real service', function () {
     await el.awaitReady();
     await press(el);
     await approve(0);
-    await waitUntil(() => seen.length === 2, `hooks: ${seen}`);
+    await waitUntil(() => seen.length === 2 && events.some((e) => e.name === 'cpe:payment:end'), `hooks: ${seen}`);
     expect(seen).to.deep.equal(['start', 'end:true']);
     expect(events.map((e) => e.name).filter((n) => n !== 'cpe:ready' && n !== 'cpe:availability')).to.deep.equal([
-      'cpe:wallet:approved', 'cpe:attach:start', 'cpe:attach:end', 'cpe:confirm:start', 'cpe:confirm:end', 'cpe:authorise:start', 'cpe:authorise:end',
+      'cpe:wallet:approved', 'cpe:attach:start', 'cpe:attach:end', 'cpe:confirm:start', 'cpe:confirm:end', 'cpe:authorise:start', 'cpe:authorise:end', 'cpe:payment:end',
     ]);
     expect(JSON.stringify(events.map((e) => e.detail))).not.to.match(/tok_/);
     expect(el.shadowRoot!.querySelector('dialog')).to.equal(null);
     const pi = await (await fetch(`/__cpe/intent/${await c.getPaymentIntentId()}`)).json();
     expect(pi.status).to.equal('succeeded');
+
+    // Pressed again, paid: no sheet, and the page hears it is paid (never "nothing was paid").
+    el.focus();
+    await inFrame('/frames/wallet-button/', 'button', 'focused');
+    await sendKeys({ press: 'Enter' });
+    await waitUntil(() => events.filter((e) => e.name === 'cpe:payment:end').length === 2, 'no second cpe:payment:end');
+    const again = events.filter((e) => e.name === 'cpe:payment:end')[1]!.detail;
+    expect([again.error.code, again.error.message]).to.deep.equal(['payment_intent_paid', 'Payment complete.']);
+    expect(el.shadowRoot!.querySelector('dialog')).to.equal(null);
   });
 
   it('wallet A declined: onAuthoriseEnd success false; pressing again pays on the same intent', async () => {

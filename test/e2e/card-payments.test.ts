@@ -29,6 +29,7 @@ const OUTCOMES: Record<CardName, { state: 'success' | 'failure'; text: RegExp; i
   challenge: { state: 'success', text: /Paid: visa ending 3220/, intent: 'succeeded', challenge: 'complete', events: CHALLENGE_EVENTS },
   declined: { state: 'failure', text: /declined/i, intent: 'failed', events: DECLINED_EVENTS },
   insufficient: { state: 'failure', text: /insufficient funds/i, intent: 'failed', events: DECLINED_EVENTS },
+  incorrectCvc: { state: 'failure', text: /security code is incorrect/i, intent: 'failed', events: DECLINED_EVENTS },
   // No confirm after a failed attach (spec, States rule 1).
   attachFail: { state: 'failure', text: /refused when attached/i, intent: 'requires_payment_method', events: ['cpe:ready', 'cpe:processing:start', 'cpe:processing:end', 'cpe:attach:start', 'cpe:error', 'cpe:attach:end'] },
   attachRetriable: { state: 'failure', text: /try again/i, intent: 'requires_payment_method' },

@@ -285,6 +285,21 @@ describe('wallets (test keys: the service wallet test sheet)', () => {
 });
 
 describe('Checkout Context', () => {
+  it("a declined card: the page says it in the element's words (what happened, then what to do), not a status", async () => {
+    const { page, close } = await open('/components/checkout-context');
+    try {
+      await page.waitForFunction(() => document.body.dataset.ready === 'true');
+      const frame = page.frameLocator('#cc-flow iframe').first();
+      await frame.getByRole('button', { name: 'Pay £12.34' }).waitFor();
+      await typeInto(frame, CARDS.declined);
+      await frame.getByRole('button', { name: 'Pay £12.34' }).click();
+      await page.locator('#cc-status', { hasText: 'Your card was declined. Use another card.' }).waitFor();
+      assert.equal(await page.locator('#cc-status').textContent(), 'Your card was declined. Use another card.');
+    } finally {
+      await close();
+    }
+  });
+
   it('buttons are live before any intent exists; the commit exchanges the basket and the Flow pays on that intent', async () => {
     const { page, close, problems } = await open('/components/checkout-context');
     try {

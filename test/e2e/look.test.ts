@@ -138,7 +138,7 @@ describe('the Flow after success and failure', () => {
     }));
 
   for (const [number, reason] of [
-    ['4000000000000002', 'Your card was declined.'],
+    ['4000000000000002', 'Your card was declined. Use another card.'],
     ['4000000000000127', 'This card cannot be used. Use another card.'],
   ] as const) {
     it(`failure (${number}): the reason said once, then Try again; no Pay button`, () =>
@@ -155,7 +155,7 @@ describe('the Flow after success and failure', () => {
     opened({ factory: 'paymentFlow', options: { layout: 'stack', language: 'de' } }, async (page) => {
       await pay(page, '4000000000009995');
       await card(page).locator('.status.failure').waitFor();
-      assert.equal(await card(page).locator('[role=status]').textContent(), 'Ihre Karte ist nicht ausreichend gedeckt.');
+      assert.equal(await card(page).locator('[role=status]').textContent(), 'Ihre Karte wurde mangels Deckung abgelehnt. Verwenden Sie eine andere Karte.');
       assert.deepEqual(await card(page).locator('button:visible').allTextContents(), ['Erneut versuchen']);
     }));
 });

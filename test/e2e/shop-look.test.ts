@@ -122,6 +122,27 @@ describe('the README\'s pictures', { skip: !SHOTS && 'set CPE_SCREENSHOTS=1 to t
     }
   });
 
+  it('<cpe-payment> at the checkout, and the pages phones showed too wide, at 320, 375 and 1280 px: light, dark and Arabic', async () => {
+    const looks = { light: { lang: 'en' }, dark: { lang: 'en', colorScheme: 'dark' as const }, ar: { lang: 'ar' } };
+    for (const [look, options] of Object.entries(looks))
+      for (const width of [320, 375, 1280]) {
+        const { page, context } = await openShop(stack, { ...options, viewport: { width, height: width < 800 ? 760 : 900 } });
+        try {
+          await fillBasket(page);
+          await checkout(page, stack, 'payment');
+          await settled(page);
+          // The element's frame painted its form (by the input's id: its label is in the page's language).
+          await cardFrame(page).locator('#cpe-number').waitFor();
+          await shot(page, `payment-${width}-${look}`);
+          if (width !== 320) continue;
+          await page.goto(`${stack.demoUrl}/basket`);
+          await shot(page, `basket-320-${look}`);
+        } finally {
+          await context.close();
+        }
+      }
+  });
+
   for (const [name, options] of [
     ['dark', { colorScheme: 'dark' as const }],
     ['de', { lang: 'de' }],
@@ -132,7 +153,7 @@ describe('the README\'s pictures', { skip: !SHOTS && 'set CPE_SCREENSHOTS=1 to t
       const { page, context } = await openShop(stack, options);
       try {
         await fillBasket(page);
-        await checkout(page, stack, name === 'phone' ? 'card' : 'flow');
+        await checkout(page, stack, name === 'phone' ? 'payment' : 'flow');
         await settled(page);
         if (name !== 'phone') {
           // By the inputs' ids: their labels are in the page's language.

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -9,21 +9,18 @@ import { boundSocket, handSocket, spawnNode, type Child } from '../../testkit/pr
 import { CARDS, cscFor, digitsOf } from './helpers/checkout.ts';
 import { startStack, type Stack } from '../../testkit/stack.ts';
 import { answerChallenge } from './helpers/frame-click.ts';
+import { docBlock, LISTEN_LINE, LISTEN_ON_SOCKET } from '../../testkit/docs.ts';
 
 /**
- * The README's "On your page": its page and its Koa backend, taken from the README as they stand,
- * run against the service for a merchant registered for their origin. The Pay button waits for a
- * complete form; a payment through 3-D Secure ends with the backend's verify saying paid.
+ * The documentation's shop (docs/components.md, "Your page"): its page and its Koa backend, taken as
+ * they stand, run against the service for a merchant registered for their origin, with this
+ * repository's packages (no registry: `npm run test:recipes` installs them in a new project, from the
+ * registry, as the quickstart says). Its `merchant.json` is what `npm run -s merchant` prints; its
+ * last line, `app.listen(3000, …)`, listens on the socket handed to it instead (port 0). Pay waits
+ * for a complete form; a declined card says so in the shopper's words and keeps all but the number;
+ * a payment through 3-D Secure ends with the backend's verify saying paid.
  */
 const root = join(dirname(fileURLToPath(import.meta.url)), '../..');
-const readme = readFileSync(join(root, 'README.md'), 'utf8');
-/** The first ```lang block after `heading` in the README. */
-function block(heading: string, lang: string): string {
-  const at = readme.indexOf(heading);
-  assert.ok(at >= 0, `the README says "${heading}"`);
-  const start = readme.indexOf(`\`\`\`${lang}\n`, at) + lang.length + 4;
-  return readme.slice(start, readme.indexOf('```', start));
-}
 
 let stack: Stack;
 let backend: Child;
@@ -38,24 +35,20 @@ before(async () => {
   const merchant = await Promise.resolve(stack.service.services.merchants.create({ name: 'README shop', origins: [origin] }));
   folder = mkdtempSync(join(tmpdir(), 'cpe-readme-'));
   mkdirSync(join(folder, 'public'));
-  const html = block('The page (`public/index.html`)', 'html');
-  writeFileSync(join(folder, 'public/index.html'), html.replaceAll('http://localhost:4242', stack.serviceUrl).replace("'pk_test_…'", JSON.stringify(merchant.publicKey)));
+  writeFileSync(join(folder, 'merchant.json'), JSON.stringify({ serviceUrl: stack.serviceUrl, ...merchant }));
+  writeFileSync(join(folder, 'public/index.html'), docBlock('docs/components.md', 'The page (`public/index.html`)', 'html'));
   // The packages by their files here (the temp folder has no node_modules); cpe/server from source.
   const require = createRequire(import.meta.url);
   const file = (name: string) => pathToFileURL(require.resolve(name)).href;
-  const js = block('Its backend (Koa', 'js')
+  const js = docBlock('docs/components.md', 'The backend (`server.js`)', 'js')
     .replace("from 'koa'", `from '${file('koa')}'`)
     .replace("from 'koa-static'", `from '${file('koa-static')}'`)
     .replace("from '@koa/bodyparser'", `from '${file('@koa/bodyparser')}'`)
     .replace("from 'cpe/server'", `from '${pathToFileURL(join(root, 'client/index.ts')).href}'`)
-    .replace("'http://localhost:4242'", JSON.stringify(stack.serviceUrl))
-    .replace('app.listen(3000)', "process.once('message', (_, socket) => app.listen(socket, () => console.log('listening')))");
-  assert.match(js, /process\.once\('message'/, 'the README backend ends with app.listen(3000)');
+    .replace(LISTEN_LINE, LISTEN_ON_SOCKET);
+  assert.ok(js.includes(LISTEN_ON_SOCKET), `the documented backend ends with ${LISTEN_LINE}`);
   writeFileSync(join(folder, 'server.mjs'), js);
-  backend = spawnNode('the README backend', ['--import', import.meta.resolve('tsx'), 'server.mjs'], {
-    cwd: folder,
-    env: { CPE_MERCHANT_ID: String(merchant.merchantId), CPE_LICENCE_KEY: merchant.licenceKey },
-  });
+  backend = spawnNode('the README backend', ['--import', import.meta.resolve('tsx'), 'server.mjs'], { cwd: folder, env: {} });
   await handSocket(backend.proc, socket);
   await backend.line(/^listening$/);
 });
@@ -65,17 +58,23 @@ after(async () => {
   if (folder) rmSync(folder, { recursive: true, force: true });
 });
 
-describe("the README's page and backend", () => {
-  it('Pay waits for a complete form; a payment through 3-D Secure is verified by the backend as paid', async () => {
+describe("the documentation's page and backend", () => {
+  it('Pay waits for a complete form; a decline says so and keeps all but the number; a payment through 3-D Secure is verified by the backend as paid', async () => {
     const { page, context, problems } = await stack.newPage();
     try {
       await page.goto(origin);
       const frame = page.frameLocator('#card iframe');
-      await frame.getByLabel('Card number').pressSequentially(digitsOf(CARDS.challenge));
+      await frame.getByLabel('Card number').pressSequentially(digitsOf(CARDS.declined));
       await frame.getByLabel('Expiry date').pressSequentially('1230');
-      await frame.getByLabel('Security code').pressSequentially(cscFor(CARDS.challenge));
+      await frame.getByLabel('Security code').pressSequentially(cscFor(CARDS.declined));
       assert.equal(await page.locator('#pay').isDisabled(), true, 'Pay waits while the form is incomplete');
       await frame.getByLabel('Name on card').fill('Ada Lovelace');
+      await page.locator('#pay:not([disabled])').click();
+      await page.locator('#status', { hasText: 'Your card was declined. Use another card.' }).waitFor();
+      assert.equal(await frame.getByLabel('Card number').inputValue(), '');
+      assert.equal(await frame.getByLabel('Expiry date').inputValue(), '12 / 30');
+      await page.locator('#pay[disabled]').waitFor();
+      await frame.getByLabel('Card number').pressSequentially(digitsOf(CARDS.challenge));
       await page.locator('#pay:not([disabled])').click();
       await answerChallenge(page);
       await page.locator('#status', { hasText: 'Paid. Thank you!' }).waitFor();

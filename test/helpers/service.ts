@@ -10,6 +10,8 @@ import { openStore } from '../../server/store/open-store.ts';
 import { freshTestDatabase } from '../../testkit/postgres.ts';
 import { assertMatchesOpenApi } from './openapi-check.ts';
 
+export { ManualClock } from '../../server/clock.ts';
+
 export interface TestService {
   url: string;
   services: Services;
@@ -41,17 +43,6 @@ export function testConfig(overrides: Partial<Config> = {}): Config {
     log: { level: 'silent' },
     ...overrides,
   };
-}
-
-/** Time that moves only when a test says so (Unix seconds). */
-export class ManualClock implements Clock {
-  constructor(private seconds = Math.floor(Date.now() / 1000)) {}
-  now(): number {
-    return this.seconds;
-  }
-  advance(seconds: number): void {
-    this.seconds += seconds;
-  }
 }
 
 /** The engine the server suite runs on: CPE_TEST_ENGINE=postgres, or the embedded store. */

@@ -136,7 +136,7 @@ describe('wallet test sheet', () => {
     await s.el.updateComplete;
     expect((await s.requests())[0]!.path).to.equal('/frames/wallet/sheet');
     const text = s.el.shadowRoot!.textContent!.replace(/\s+/g, ' ');
-    for (const part of ['Test mode', 'Pay Demo Shop', '£12.34', 'Order 42', 'Demo Shop asks for', 'Billing address', 'Email address', 'Credit cards are not accepted.', 'Visa •••• 0002declined'])
+    for (const part of ['Test mode', 'Pay Demo Shop', '£12.34', 'Order 42', 'Shared with the merchant', 'Billing address', 'Email address', 'Credit cards are not accepted.', 'Visa •••• 0002declined'])
       expect(text).to.contain(part);
     expect(text).not.to.contain('Assurance details');
     expect(s.el.shadowRoot!.querySelectorAll('input[type=radio]')).to.have.length(5);

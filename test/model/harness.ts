@@ -10,7 +10,9 @@ import { tempDataDir } from '../../testkit/data-folder.ts';
  * The real service for the model suites: `npm start`'s process, spawned through the test helpers
  * with whatever environment this process has (so `CPE_DATABASE_URL=… npm run test:model` runs the
  * same sequences on PostgreSQL), and its own data folder. Commands restart it (clean, or kill -9, or
- * kill -9 while writes are in flight) and carry on against the new process.
+ * kill -9 while writes are in flight) and carry on against the new process. With `heldClock`, the
+ * service's clock stands still (at the time the suite starts) and moves only by `moveClock`, in this
+ * process and every one restarted after it (CPE_TEST_CLOCK, server/test-clock.ts).
  */
 
 /** The limits would throttle a long run from one address: off, as in the other property suites. */
@@ -35,9 +37,15 @@ export class Service {
   #api!: Api;
   readonly dataDir = tempDataDir();
   credentials!: Credentials;
+  /** The service's time (Unix seconds) when its clock is held; undefined: the system's clock. */
+  clock?: number;
+
+  constructor({ heldClock = false } = {}) {
+    if (heldClock) this.clock = Math.floor(Date.now() / 1000);
+  }
 
   async start(): Promise<void> {
-    this.#proc = await startServiceProcess(this.dataDir, ENV);
+    this.#proc = await startServiceProcess(this.dataDir, ENV, { clock: this.clock });
     this.#api = apiClient(this.#proc.url);
     this.credentials = JSON.parse(readFileSync(join(this.dataDir, 'credentials.json'), 'utf8'));
   }
@@ -67,6 +75,12 @@ export class Service {
     this.restarts++;
     await this.start();
     return settled;
+  }
+
+  /** Moves the held clock by `seconds` (the next processes start at the new time too). */
+  async moveClock(seconds: number): Promise<void> {
+    if (this.clock === undefined) throw new Error('moveClock: this service runs on the system clock (new Service({ heldClock: true }))');
+    this.clock = await this.#proc.moveClock(seconds);
   }
 
   stop(): Promise<void> {

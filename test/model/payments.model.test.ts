@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import fc from 'fast-check';
 import type { ApiResponse } from '../helpers/service.ts';
-import { checkChain, Deliveries, eventsByObject } from './event-log.ts';
+import { checkChain, Deliveries, eventsByObject, undo } from './event-log.ts';
 import { checkModel, commandOptions, expectStatus, Service, settings } from './harness.ts';
 import { scaled } from '../../testkit/time.ts';
 
@@ -10,7 +10,9 @@ import { scaled } from '../../testkit/time.ts';
  * Model-based test of the payments API through the merchant's backend routes: random sequences of
  * create, tokenise (POST /v1/tokens) and attach, confirm, authorise (also raced), capture (full or
  * partial), cancel, verify, refunds (partial, full, too large, raced, and kill -9 while refunds are
- * in flight), idempotent repeats raced on one key, clean restarts, kill -9 after an
+ * in flight; with the refund-failure card, pending until the service's clock, held still and moved
+ * by the model, reaches their outcome, then failed and refundable again), idempotent repeats raced
+ * on one key, clean restarts, kill -9 after an
  * answer and kill -9 while creates are in flight, each answer checked against a small reference
  * model of the README's state list and card-testing lock (written here independently of the
  * service's transition table), and every intent compared after each restart and at the end, with
@@ -41,13 +43,24 @@ const CARDS = {
   attachFail: '4000000000000127',
   attachRetriable: '4000000000000119',
   badLuhn: '4242424242424241',
+  refundFail: '4000000000005126',
 } as const;
+/** The README's test cards: a refund of 4000 0000 0000 5126 is pending, then failed this many seconds later. */
+const REFUND_FAILS_AFTER = 5;
 type Card = keyof typeof CARDS;
 
 /** The README's state list, as a model: where each operation may start. */
 const TAKES_A_CARD: Status[] = ['open', 'requires_payment_method', 'requires_customer_confirmation', 'requires_customer_authentication', 'failed'];
 const FINAL: Status[] = ['succeeded', 'cancelled'];
 const LOCK_AFTER = 5;
+
+interface MRefund {
+  id: string;
+  amount: number;
+  status: 'pending' | 'succeeded' | 'failed';
+  /** A pending refund's outcome is due at this time of the service's clock. */
+  due: number | null;
+}
 
 interface MIntent {
   id: string;
@@ -61,8 +74,9 @@ interface MIntent {
   attempts: number;
   /** The card of the current attempt. */
   card: Card | null;
-  /** Refunded so far (every refund here succeeds at once: no refund-failure card in these runs). */
+  /** Refunded so far: its succeeded and pending refunds. */
   refunded: number;
+  refunds: MRefund[];
   /** The events its changes must have made, oldest first (types without `payment_intent.`). */
   events: string[];
 }
@@ -79,12 +93,15 @@ const newIntent = (id: string, amount: number, autoCapture: boolean): MIntent =>
   attempts: 0,
   card: null,
   refunded: 0,
+  refunds: [],
   events: ['created'],
 });
 
 class Model {
   intents: MIntent[] = [];
   restarts = 0;
+  /** Refunds of the refund-failure card seen failing once the clock reached their outcome. */
+  failedRefunds = 0;
 
   /** Counts a failure; the fifth locks (cancelled). */
   fail(intent: MIntent, status: Status) {
@@ -135,27 +152,40 @@ async function checkIntent(r: Real, intent: MIntent, events: Map<string, Record<
     { status: intent.status, amount_captured: intent.captured, amount_authorised: intent.authorised, failed_attempts: intent.failed, attempts: intent.attempts, locked: intent.locked, amount_refunded: intent.refunded },
     `intent ${intent.id}`,
   );
-  await checkRefunds(r, intent.id, body.amount_refunded, body.amount_captured, events);
+  await checkRefunds(r, intent, body.amount_refunded, body.amount_captured, events);
   assert.deepEqual(checkChain(intent.id, events.get(intent.id), body), intent.events.map((type) => `payment_intent.${type}`), `the events of ${intent.id}`);
 }
 
 const deliveries = new Deliveries();
 
 /**
- * The refunds stored for an intent add up to its amount_refunded, never more than it captured; each
- * has its events: refund.created, then refund.succeeded (the model's refunds succeed at once), both
- * holding the refund as the API answers it.
+ * The refunds stored for an intent are the model's, each in the model's status; they add up to its
+ * amount_refunded (the failed ones left out), never more than it captured; each has its events,
+ * holding the refund as it was then: refund.created, then refund.succeeded (a refund that succeeds
+ * at once), or, for a pending one that failed, refund.updated (undone by its previous_attributes: the
+ * pending refund) and refund.failed; the last holds the refund as the API answers it now.
  */
-async function checkRefunds(r: Real, id: string, refunded: number, captured: number, events: Map<string, Record<string, any>[]>) {
-  const list = await r.svc.api('GET', `/v1/refunds?payment_intent=${id}&limit=100`, { token: licence(r) });
-  expectStatus(list, 200, `refunds of ${id}`);
-  const sum = list.body.data.filter((f: { status: string }) => f.status !== 'failed').reduce((n: number, f: { amount: number }) => n + f.amount, 0);
-  assert.equal(sum, refunded, `the refunds of ${id} add up to its amount_refunded`);
-  assert.ok(refunded <= captured, `${id}: refunded ${refunded} > captured ${captured}`);
-  for (const refund of list.body.data) {
+async function checkRefunds(r: Real, intent: MIntent, refunded: number, captured: number, events: Map<string, Record<string, any>[]>) {
+  const list = await r.svc.api('GET', `/v1/refunds?payment_intent=${intent.id}&limit=100`, { token: licence(r) });
+  expectStatus(list, 200, `refunds of ${intent.id}`);
+  const refunds: Record<string, any>[] = list.body.data;
+  const sum = refunds.filter((f) => f.status !== 'failed').reduce((n, f) => n + f.amount, 0);
+  assert.equal(sum, refunded, `the refunds of ${intent.id} add up to its amount_refunded`);
+  assert.ok(refunded <= captured, `${intent.id}: refunded ${refunded} > captured ${captured}`);
+  const byId = (a: { id: string }, b: { id: string }) => a.id.localeCompare(b.id);
+  assert.deepEqual(
+    refunds.map(({ id, amount, status }) => ({ id, amount, status })).sort(byId),
+    intent.refunds.map(({ id, amount, status }) => ({ id, amount, status })).sort(byId),
+    `the refunds of ${intent.id}`,
+  );
+  for (const refund of refunds) {
     const chain = events.get(refund.id) ?? [];
-    assert.deepEqual(chain.map((e) => e.type), ['refund.created', 'refund.succeeded'], `the events of ${refund.id}`);
-    for (const event of chain) assert.deepEqual(event.data.object, refund, `${event.type} of ${refund.id} holds it as answered`);
+    const types = { pending: ['refund.created'], succeeded: ['refund.created', 'refund.succeeded'], failed: ['refund.created', 'refund.updated', 'refund.failed'] }[refund.status as MRefund['status']];
+    assert.deepEqual(chain.map((e) => e.type), types, `the events of ${refund.id}`);
+    const made = refund.status === 'failed' ? { ...refund, status: 'pending', failure_reason: null } : refund;
+    assert.deepEqual(chain[0].data.object, made, `refund.created of ${refund.id} holds it as made`);
+    if (refund.status === 'failed') assert.deepEqual(undo(chain[1].data.object, chain[1].data.previous_attributes), made, `refund.updated of ${refund.id} undone is the pending refund`);
+    assert.deepEqual(chain.at(-1)!.data.object, refund, `${chain.at(-1)!.type} of ${refund.id} holds it as answered`);
     settled.add(refund.id);
   }
 }
@@ -349,7 +379,9 @@ class Refund implements Cmd {
       assert.ok(['amount_too_large', 'charge_already_refunded'].includes(res.body.error.code), res.body.error.code);
     }
     for (const res of ok) {
-      assert.equal(res.body.status, 'succeeded');
+      const pending = intent.card === 'refundFail';
+      assert.deepEqual([res.body.status, res.body.created], [pending ? 'pending' : 'succeeded', r.svc.clock]);
+      intent.refunds.push({ id: res.body.id, amount: res.body.amount, status: res.body.status, due: pending ? r.svc.clock! + REFUND_FAILS_AFTER : null });
       intent.refunded += res.body.amount;
       intent.events.push('updated'); // its amount_refunded
     }
@@ -372,12 +404,72 @@ class KillDuringRefunds implements Cmd {
     const refunded: number = res.body.amount_refunded;
     assert.ok(refunded >= intent.refunded + acknowledged, `acknowledged refunds survive kill -9: ${refunded} < ${intent.refunded} + ${acknowledged}`);
     assert.ok(refunded <= intent.captured, `refunded ${refunded} > captured ${intent.captured} after kill -9`);
-    assert.equal((refunded - intent.refunded) % amount, 0, 'whole refunds only');
-    for (let n = 0; n < (refunded - intent.refunded) / amount; n++) intent.events.push('updated');
-    intent.refunded = refunded;
+    // The refunds that committed, answered or not: whole ones, of the refund-failure card pending.
+    const list = await r.svc.api('GET', `/v1/refunds?payment_intent=${intent.id}&limit=100`, { token: licence(r) });
+    const known = new Set(intent.refunds.map((f) => f.id));
+    const pending = intent.card === 'refundFail';
+    for (const refund of list.body.data.filter((f: { id: string }) => !known.has(f.id)).reverse()) {
+      assert.deepEqual([refund.amount, refund.status], [amount, pending ? 'pending' : 'succeeded'], `a refund made while killed: ${refund.id}`);
+      intent.refunds.push({ id: refund.id, amount, status: refund.status, due: pending ? r.svc.clock! + REFUND_FAILS_AFTER : null });
+      intent.refunded += amount;
+      intent.events.push('updated');
+    }
+    assert.equal(refunded, intent.refunded, 'amount_refunded is the refunds made');
     await checkAll(m, r);
   }
   toString = () => `KillDuringRefunds(${this.i}, ×${this.count})`;
+}
+
+/**
+ * A new intent paid with `card`, then a refund of it: so that refunds, pending ones of the
+ * refund-failure card among them, come often in a run.
+ */
+class PayAndRefund implements Cmd {
+  constructor(readonly amount: number, readonly autoCapture: boolean, readonly card: Card, readonly part: number | null) {}
+  check = () => true;
+  async run(m: Model, r: Real) {
+    await new Create(this.amount, this.autoCapture).run(m, r);
+    const i = m.intents.length - 1;
+    for (const step of [new TokeniseAndAttach(i, this.card), new Confirm(i), new Authorise(i, 1), new Capture(i, null), new Refund(i, this.part, 1)]) await step.run(m, r);
+  }
+  toString = () => `PayAndRefund(${this.amount}, autoCapture ${this.autoCapture}, ${this.card}, ${this.part === null ? 'the rest' : `${this.part}%`})`;
+}
+
+/**
+ * The service's clock moves on, each move answered once the refund settlement job has passed at the
+ * new time: a second before the first pending refund's outcome is due, then to that very second (a
+ * second on when nothing is pending); or a minute on. After each move, every pending refund whose
+ * outcome is due by then has failed, and its amount is refundable again; the others are still pending.
+ */
+class MoveClock implements Cmd {
+  constructor(readonly far: boolean) {}
+  check = () => true;
+  async run(m: Model, r: Real) {
+    if (this.far) return this.#moveBy(m, r, 60);
+    const dues = m.intents.flatMap((i) => i.refunds.filter((f) => f.status === 'pending').map((f) => f.due!));
+    const wait = dues.length ? Math.min(...dues) - r.svc.clock! : 1;
+    if (wait > 1) await this.#moveBy(m, r, wait - 1);
+    await this.#moveBy(m, r, Math.min(wait, 1));
+  }
+  async #moveBy(m: Model, r: Real, seconds: number) {
+    await r.svc.moveClock(seconds);
+    for (const intent of m.intents) {
+      for (const refund of intent.refunds.filter((f) => f.status === 'pending')) {
+        const res = await r.svc.api('GET', `/v1/refunds/${refund.id}`, { token: licence(r) });
+        expectStatus(res, 200, `refund ${refund.id}`);
+        if (refund.due! > r.svc.clock!) {
+          assert.equal(res.body.status, 'pending', `refund ${refund.id} is due at ${refund.due}, the clock is at ${r.svc.clock}`);
+          continue;
+        }
+        assert.deepEqual([res.body.status, res.body.failure_reason], ['failed', 'expired_or_canceled_card'], `refund ${refund.id} of the refund-failure card, due at ${refund.due}, the clock at ${r.svc.clock}`);
+        refund.status = 'failed';
+        m.failedRefunds++;
+        intent.refunded -= refund.amount;
+        intent.events.push('updated'); // its amount_refunded, given back
+      }
+    }
+  }
+  toString = () => `MoveClock(${this.far ? 'a minute on' : 'to the next outcome'})`;
 }
 
 class Verify implements Cmd {
@@ -462,12 +554,14 @@ const commands = [
   index.map((i) => new Verify(i)),
   fc.tuple(index, fc.option(fc.integer({ min: 1, max: 120 }), { nil: null }), fc.integer({ min: 1, max: 4 })).map(([i, p, n]) => new Refund(i, p, n)),
   fc.tuple(index, fc.integer({ min: 2, max: 6 })).map(([i, n]) => new KillDuringRefunds(i, n)),
+  fc.tuple(fc.integer({ min: 1, max: 99_999 }), fc.boolean(), fc.constantFrom('visa' as const, 'refundFail' as const), fc.constantFrom(null, 50)).map(([a, c, card, p]) => new PayAndRefund(a, c, card, p)),
+  fc.boolean().map((far) => new MoveClock(far)),
   fc.tuple(index, fc.integer({ min: 2, max: 4 }), fc.constantFrom('cancel' as const, 'create' as const)).map(([i, n, op]) => new RaceOneKey(i, n, op)),
   fc.constantFrom('SIGKILL' as const, 'SIGTERM' as const).map((s) => new Restart(s)),
   fc.integer({ min: 2, max: 6 }).map((n) => new KillDuringCreates(n)),
 ];
 
-const svc = new Service();
+const svc = new Service({ heldClock: true });
 before(async () => {
   await svc.start();
   await deliveries.register(svc.api, svc.credentials.licenceKey);
@@ -481,14 +575,20 @@ test('payments: random operation sequences agree with the model, through races a
   const runs = settings.runs('PAYMENTS', 15);
   const steps = settings.steps('PAYMENTS', 40);
   let locks = 0;
+  let failedRefunds = 0;
   const property = fc.asyncProperty(fc.commands(commands, commandOptions(steps)), async (cmds) => {
     const model = new Model();
     const real: Real = { svc };
     await fc.asyncModelRun(() => ({ model, real }), cmds);
+    // A minute on, the run's pending refunds have all failed.
+    await new MoveClock(true).run(model, real);
     await checkAll(model, real);
     for (const intent of model.intents) settled.add(intent.id);
     if (model.intents.some((i) => i.locked)) locks++;
+    failedRefunds += model.failedRefunds;
   });
   await checkModel(import.meta.filename, 'payments', property, runs);
-  console.log(`# model payments: ${svc.restarts} restarts of the service process; ${locks} runs reached the card-testing lock`);
+  // The refund-failure card's pending → failed is in the runs (a few each, by the commands' odds), not left to luck alone.
+  if (runs >= 10) assert.ok(failedRefunds > 0, `no pending refund failed in ${runs} runs`);
+  console.log(`# model payments: ${svc.restarts} restarts of the service process; ${locks} runs reached the card-testing lock; ${failedRefunds} pending refunds failed as the clock moved`);
 });

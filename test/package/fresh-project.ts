@@ -116,6 +116,7 @@ const server = createServer(async (req, res) => {
     return json(toSession(created));
   }
   if (req.method === 'POST' && req.url === '/api/verify') return json(await cpe.verify({ payment_intent_id: intent, unmask_fields: [] }));
+  if (req.method === 'GET' && req.url === '/api/intent-id') return json({ id: intent });
   return routes(req, res, async () => {
     const path = join('dist', req.url === '/' ? 'index.html' : req.url.split('?')[0]);
     try {
@@ -143,8 +144,8 @@ export async function openShop(browser: Browser, url: string): Promise<{ page: P
 }
 
 /** Types the test Visa into the page's `<cpe-card>` frame as a shopper does. */
-export async function typeCard(page: Page): Promise<void> {
-  const form = page.frameLocator('cpe-card iframe');
+export async function typeCard(page: Page, frame = 'cpe-card iframe'): Promise<void> {
+  const form = page.frameLocator(frame);
   await form.getByLabel('Card number').pressSequentially('4242424242424242');
   await form.getByLabel('Expiry date').pressSequentially('1230');
   await form.getByLabel('Security code').pressSequentially('123');

@@ -14,7 +14,8 @@ import { scaled } from '../../testkit/time.ts';
 import { CHROMIUM_FLAGS, chromiumPath } from '../../scripts/chromium-path.mjs';
 import type { RunningService } from '../../server/start.ts';
 import { startService } from '../../server/start.ts';
-import { freshProject, openShop, packTarball, root, sh, shAsync, SHOP_BACKEND, start, temporary, typeCard, versionOf, write } from './fresh-project.ts';
+import { freshProject, openShop, packTarball, root, sh, shAsync, start, temporary, typeCard, versionOf, write } from './fresh-project.ts';
+import { APP } from './react-app.ts';
 
 const folder = temporary('cpe-package-react-');
 let project: string;
@@ -42,12 +43,13 @@ const html = renderToString(
     h(cpe.CpePaymentFlow, { identifier: 'pay', height: 300, onCpeAuthoriseEnd: noop }),
     h(cpe.CpeVerifyFlow, { layout: 'row' }),
     h(cpe.CpeWalletA, { total: { amount: 1234, label: 'Order 42' }, appearance: { type: 'buy', style: 'white' }, onCpeWalletApproved: noop }),
-    h(cpe.CpeWalletB, { merchantId: 'm-1', merchantName: 'Shop', environment: 'TEST', allowCreditCards: false, emailAddressRequired: true, 'aria-label': 'Wallet B' })));
+    h(cpe.CpeWalletB, { merchantId: 'm-1', merchantName: 'Shop', environment: 'TEST', allowCreditCards: false, emailAddressRequired: true, 'aria-label': 'Wallet B' }),
+    h(cpe.CpePayment, { methods: ['card', 'wallet-a'], payButton: false, layout: 'stack' })));
 console.log(JSON.stringify({ html, names: Object.keys(cpe).sort(), window: typeof window, customElements: typeof customElements }));
 `,
     });
     const { html, names, window, customElements } = JSON.parse(sh(process.execPath, ['ssr.mjs'], project));
-    assert.deepEqual(names, ['CpeCard', 'CpeCardFields', 'CpeElements', 'CpePaymentFlow', 'CpeVerifyFlow', 'CpeWalletA', 'CpeWalletB']);
+    assert.deepEqual(names, ['CpeCard', 'CpeCardFields', 'CpeElements', 'CpePayment', 'CpePaymentFlow', 'CpeVerifyFlow', 'CpeWalletA', 'CpeWalletB', 'useCpe', 'useElement']);
     assert.deepEqual([window, customElements], ['undefined', 'undefined']);
     assert.equal(
       html,
@@ -58,6 +60,7 @@ console.log(JSON.stringify({ html, names: Object.keys(cpe).sort(), window: typeo
         '<cpe-verify-flow layout="row"></cpe-verify-flow>' +
         '<cpe-wallet-a total-amount="1234" total-label="Order 42" appearance-type="buy" appearance-style="white"></cpe-wallet-a>' +
         '<cpe-wallet-b merchant-id="m-1" merchant-name="Shop" environment="TEST" allow-credit-cards="false" email-address-required="true" aria-label="Wallet B"></cpe-wallet-b>' +
+        '<cpe-payment methods="card wallet-a" pay-button="false" layout="stack"></cpe-payment>' +
         '</cpe-elements>',
     );
   });
@@ -70,8 +73,18 @@ console.log(JSON.stringify({ html, names: Object.keys(cpe).sort(), window: typeo
       }),
       'typed.tsx': `
 import { useRef } from 'react';
-import { CpeCard, CpeElements, CpeWalletA } from 'cpe/react';
-import type { CpeCard as CardElement, SdkError } from 'cpe/sdk';
+import { CpeCard, CpeElements, CpePayment, CpeWalletA, useCpe, useElement } from 'cpe/react';
+import type { CpeCard as CardElement, PayResult, SdkError } from 'cpe/sdk';
+
+export function Hooks() {
+  const payment = useElement('cpe-payment');
+  const { paymentIntentId, controller } = useCpe();
+  const id: string | undefined = paymentIntentId;
+  const paid: Promise<PayResult> | undefined = payment?.pay({ authorise: '/api/authorise', billingDetails: { name: 'Ada' } });
+  // @ts-expect-error pay() takes no such option
+  payment?.pay({ amount: 1 });
+  return <CpePayment methods={['card', 'wallet-b']} payButton={false} onCpePaymentEnd={(e) => e.detail.error?.code} data-x={String(id) + String(paid) + String(controller)} />;
+}
 
 export function Checkout() {
   const card = useRef<CardElement>(null);
@@ -120,7 +133,7 @@ export const handler = cpeNodeHandler({ client: cpe, allowIntent: (_req, id) => 
     await shAsync(tsc, ['-p', 'tsconfig.server.json'], project);
   });
 
-  it('a Vite + React app built from the package takes a payment in Chromium against the real service, from another origin', { timeout: scaled(120_000) }, async () => {
+  it('a Vite + React app built from the package takes a payment in Chromium against the real service, from another origin: useElement() reaches <CpePayment>, useCpe() the intent id, pay() pays', { timeout: scaled(120_000) }, async () => {
     const service: RunningService = await startService({ port: 0, demoPort: 0, dataDir: join(folder.dir, 'data'), publicUrl: 'http://127.0.0.1:0', rateLimit: { perSecond: 0, burst: 0 }, log: { level: 'silent' } });
     const { server: socket, port } = await boundSocket('localhost');
     // The shop on localhost, the service on 127.0.0.1: another site, as in production.
@@ -133,7 +146,10 @@ export const handler = cpeNodeHandler({ client: cpe, allowIntent: (_req, id) => 
     try {
       const { page, problems } = await openShop(browser, shop);
       await page.getByText('ready', { exact: true }).waitFor({ timeout: scaled(30_000) });
-      await typeCard(page);
+      // useCpe(): the intent's id, the one the backend made, reached without a ref.
+      const { id } = await page.evaluate(() => fetch('/api/intent-id').then((r) => r.json()));
+      assert.equal(await page.locator('#intent').textContent(), id);
+      await typeCard(page, 'cpe-payment iframe');
       await page.getByRole('button', { name: 'Pay' }).click({ timeout: scaled(10_000) });
       await page.getByText(/^(paid|failed)/).waitFor({ timeout: scaled(30_000) });
       assert.equal(await page.locator('output').textContent(), 'paid: success succeeded');
@@ -145,54 +161,3 @@ export const handler = cpeNodeHandler({ client: cpe, allowIntent: (_req, id) => 
     }
   });
 });
-
-/** The shop: a React page (the SDK from the service, the components from cpe/react) and its backend. */
-const APP: Record<string, string> = {
-  'index.html': `<!doctype html>
-<html lang="en">
-<head><meta charset="utf-8"><title>Shop</title><link rel="icon" href="data:,">
-<script type="module" src="%VITE_CPE_SERVICE%/sdk/cpe.js"></script></head>
-<body><div id="root"></div><script type="module" src="/src/main.tsx"></script></body>
-</html>
-`,
-  'vite.config.mjs': `export default { oxc: { jsx: { runtime: 'automatic' } }, logLevel: 'warn' };\n`,
-  'src/main.tsx': `
-import { StrictMode, useRef, useState } from 'react';
-import { createRoot } from 'react-dom/client';
-import { CpeCard, CpeElements } from 'cpe/react';
-import type { CpeCard as CardElement } from 'cpe/sdk';
-
-function Checkout() {
-  const card = useRef<CardElement>(null);
-  const [complete, setComplete] = useState(false);
-  const [status, setStatus] = useState('loading');
-  async function pay() {
-    const element = card.current!;
-    setStatus('paying');
-    try {
-      await element.tokenise();
-      const attached = await element.attach({});
-      if (attached.status === 'requires_payment_method') return setStatus('failed: attach');
-      const confirmed = await element.confirm({});
-      if (confirmed.status !== 'requires_authorisation') return setStatus('failed: confirm');
-      const authorised = await element.authoriseViaBackend({ endpoint: '/api/cpe/authorise' });
-      // Events are never proof of payment: the backend verifies.
-      const verified = await (await fetch('/api/verify', { method: 'POST' })).json();
-      setStatus(authorised.authorised ? \`paid: \${verified.status} \${verified.intent_status}\` : 'failed: authorise');
-    } catch (error) {
-      setStatus(\`failed: \${(error as Error).message}\`);
-    }
-  }
-  return (
-    <CpeElements pubKey={import.meta.env.VITE_CPE_PUBLIC_KEY} intentUrl="/api/intent" authoriseUrl="/api/cpe/authorise">
-      <CpeCard ref={card} layout="stack" onCpeReady={() => setStatus('ready')} onCpeChange={(e) => setComplete(e.detail.complete)} />
-      <button disabled={!complete} onClick={pay}>Pay</button>
-      <output>{status}</output>
-    </CpeElements>
-  );
-}
-
-createRoot(document.getElementById('root')!).render(<StrictMode><Checkout /></StrictMode>);
-`,
-  'backend.mjs': SHOP_BACKEND,
-};

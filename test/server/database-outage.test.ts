@@ -20,6 +20,8 @@ import { BUILD_SCHEMA_VERSION } from '../../server/store/pg-migrate.ts';
 import { freshTestDatabase } from '../../testkit/postgres.ts';
 import { testConfig, testEngine } from '../helpers/service.ts';
 import { TcpSwitch } from './tcp-switch.ts';
+import { waitFor } from '../../testkit/wait.ts';
+import { Receiver } from '../helpers/receiver.ts';
 
 const onPostgres = { skip: testEngine() !== 'postgres' ? 'PostgreSQL leg only (CPE_TEST_ENGINE=postgres)' : false };
 const root = new URL('../..', import.meta.url).pathname;
@@ -121,6 +123,36 @@ describe('PostgreSQL unreachable', onPostgres, () => {
     const unavailable = log.lines.find((line) => /^database unavailable/.test(line.msg))!;
     assert.match(unavailable.database, /^postgres:\/\/postgres@127\.0\.0\.1:\d+\//, 'names the database (no password)');
     assert.ok(unavailable.reason, 'and why');
+  });
+
+  test("webhooks after an outage: the process takes its claims' owner lock again (another process would take its claims for a dead one's), and delivers", async () => {
+    const { proxy, log, start, url } = await databaseBehindSwitch();
+    const service = await start();
+    const { licenceKey, merchantId } = service.credentials;
+    const receiver = await Receiver.start();
+    cleanup.push(() => receiver.close());
+    assert.equal((await call(service, 'POST', '/v1/webhook_endpoints', licenceKey, { url: receiver.url, enabled_events: ['payment_intent.created'] })).status, 200);
+    const create = async (identifier: string) => {
+      const made = await call(service, 'POST', '/v1/payment_intents', licenceKey, { merchantid: merchantId, amount: 100, currency: 'GBP', identifier });
+      assert.equal(made.status, 200, JSON.stringify(made.body));
+      await receiver.until(() => receiver.received.some((r) => r.status === 200 && r.body.includes(`"identifier":"${identifier}"`)));
+    };
+    await create('before');
+    // Straight to the database (not through the switch): the owner locks of webhook claims held there.
+    const direct = new pg.Client({ connectionString: url });
+    await direct.connect();
+    cleanup.push(() => direct.end());
+    const ownerLocks = async () => (await direct.query("SELECT count(*)::int AS n FROM pg_locks WHERE locktype = 'advisory' AND classid = $1 AND granted AND database = (SELECT oid FROM pg_database WHERE datname = current_database())", [0x6370])).rows[0].n as number;
+    assert.equal(await ownerLocks(), 1);
+    proxy.down();
+    await call(service, 'GET', '/v1/payment_intents/pi_nothing', licenceKey);
+    // The lock's connection was reset: PostgreSQL let go of the lock.
+    await waitFor('the owner lock released with its connection', async () => (await ownerLocks()) === 0);
+    proxy.up();
+    await create('after');
+    // Rows and locks another connection holds: nothing announces them, so they are polled (testkit/wait.ts).
+    await waitFor('the owner lock held again', async () => (await ownerLocks()) === 1);
+    assert.equal(log.lines.filter((line) => line.level === 'error' && !/^database unavailable/.test(line.msg)).length, 0, 'the outage is not logged again by the deliverer');
   });
 
   test('at start: the service waits for it with backoff, says what it waits for, answers 503 meanwhile, and serves once it is up', async () => {

@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join, relative, resolve } from 'node:path';
 import { describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
-import { CpeCard, CpeCardFields, CpeElements, CpePaymentFlow, CpeVerifyFlow, CpeWalletA, CpeWalletB, CPE_EVENTS } from '../../components/index.ts';
+import { CpeCard, CpeCardFields, CpeElements, CpePayment, CpePaymentFlow, CpeVerifyFlow, CpeWalletA, CpeWalletB, CPE_EVENTS } from '../../components/index.ts';
 import { TOKENS } from '../../components/internal/frame-mount.ts';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
@@ -27,6 +27,8 @@ const TAGS: [string, { observedAttributes: string[]; props: readonly string[] },
   ['cpe-verify-flow', CpeVerifyFlow, CARD],
   ['cpe-wallet-a', CpeWalletA, WALLET],
   ['cpe-wallet-b', CpeWalletB, WALLET],
+  // Every method in one element: the card's events and the wallets'.
+  ['cpe-payment', CpePayment, CPE_EVENTS],
   ['cpe-elements', CpeElements, ['cpe-elements:ready', 'cpe:error']],
 ];
 

@@ -17,7 +17,7 @@ const DOCUMENTED: [string, string, boolean][] = [
   ...['attach', 'confirm', 'authorise', 'capture', 'cancel', 'verify'].map((op): [string, string, boolean] => ['post', `/v1/payment_intents/${op}`, true]),
   ['get', '/intent', false], ['post', '/intent/attach', true], ['post', '/intent/confirm', true], ['post', '/intent/authorise', true], ['post', '/frames/tokenise', true],
   ['post', '/frames/wallet/approve', true], ['post', '/frames/wallet/sheet', true],
-  ['get', '/v1/events', false], ['get', '/v1/events/{id}', false], ['post', '/v1/events/{id}/retry', true],
+  ['get', '/v1/events', false], ['get', '/v1/events/{id}', false], ['get', '/v1/public_keys/{key}', false], ['post', '/v1/events/{id}/retry', true],
   ['post', '/v1/webhook_endpoints', true], ['get', '/v1/webhook_endpoints', false], ['get', '/v1/webhook_endpoints/{id}', false],
   ['post', '/v1/webhook_endpoints/{id}', true], ['delete', '/v1/webhook_endpoints/{id}', false], ['post', '/v1/webhook_endpoints/{id}/rotate_secret', false],
   ['get', '/v1/webhook_endpoints/{id}/attempts', false],

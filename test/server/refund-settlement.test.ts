@@ -4,14 +4,16 @@ import { join } from 'node:path';
 import { after, test } from 'node:test';
 import { freshTestDatabase } from '../../testkit/postgres.ts';
 import { tempDataDir } from '../../testkit/data-folder.ts';
-import { waitFor } from '../../testkit/wait.ts';
 import { startServiceProcess, type ServiceProcess } from '../helpers/service-process.ts';
 import { apiClient, testEngine } from '../helpers/service.ts';
+import { PENDING_REFUND_SECONDS } from '../../server/payments/test-cards.ts';
+import { configFromEnv } from '../../server/config.ts';
 
 /**
  * The refund settlement job is durable: a pending refund (card 4000 0000 0000 5126) whose process is
  * killed (kill -9) before its outcome is due is settled by the next process on the same data, on
- * the engine under test. Nothing of it lives in a timer of the process that made it.
+ * the engine under test. Nothing of it lives in a timer of the process that made it. Both processes
+ * run on a held clock (CPE_TEST_CLOCK, server/test-clock.ts), moved by the test.
  */
 let service: ServiceProcess | undefined;
 after(() => service?.stop('SIGKILL'));
@@ -19,7 +21,8 @@ after(() => service?.stop('SIGKILL'));
 test('kill -9 with a refund pending: the restarted service settles it (failed), and gives the amount back', { timeout: 90_000 }, async () => {
   const dataDir = tempDataDir();
   const env: Record<string, string> = testEngine() === 'postgres' ? { CPE_DATABASE_URL: await freshTestDatabase() } : {};
-  service = await startServiceProcess(dataDir, env);
+  const clock = Math.floor(Date.now() / 1000);
+  service = await startServiceProcess(dataDir, env, { clock });
   const { licenceKey: key, merchantId } = JSON.parse(readFileSync(join(dataDir, 'credentials.json'), 'utf8'));
   let api = apiClient(service.url);
   const post = (path: string, json: object) => api('POST', path, { token: key, json });
@@ -30,18 +33,21 @@ test('kill -9 with a refund pending: the restarted service settles it (failed), 
   assert.equal(pending.body.status, 'pending');
   await service.stop('SIGKILL');
 
-  service = await startServiceProcess(dataDir, env);
+  service = await startServiceProcess(dataDir, env, { clock });
   api = apiClient(service.url);
-  // The job's pass is announced nowhere: the refund is read until it is no longer pending.
-  const refund = await waitFor(
-    'the pending refund to settle after the restart',
-    async () => {
-      const read = (await api('GET', `/v1/refunds/${pending.body.id}`, { token: key })).body;
-      return read.status !== 'pending' && read;
-    },
-    { timeoutMs: 60_000, everyMs: 200 },
-  );
+  const read = async () => (await api('GET', `/v1/refunds/${pending.body.id}`, { token: key })).body;
+  // Answered once the settlement job has passed at the new time.
+  await service.moveClock(PENDING_REFUND_SECONDS - 1);
+  assert.equal((await read()).status, 'pending', 'not due yet');
+  await service.moveClock(1);
+  const refund = await read();
   assert.deepEqual([refund.status, refund.failure_reason], ['failed', 'expired_or_canceled_card']);
   const intent = (await api('GET', `/v1/payment_intents/${id}`, { token: key })).body;
   assert.deepEqual([intent.status, intent.amount_refunded, intent.amount_received], ['succeeded', 0, 4200]);
+});
+
+test('CPE_TEST_CLOCK: Unix seconds, or refused at start naming the variable', () => {
+  assert.equal(configFromEnv({ CPE_TEST_CLOCK: '1700000000' }).testClock, 1_700_000_000);
+  assert.equal(configFromEnv({}).testClock, undefined);
+  for (const value of ['soon', '-1', '1.5', '1e30']) assert.throws(() => configFromEnv({ CPE_TEST_CLOCK: value }), /CPE_TEST_CLOCK is a time in Unix seconds/, value);
 });

@@ -14,6 +14,7 @@ export const CARDS = {
   insufficient: '4000 0000 0000 9995',
   attachFail: '4000 0000 0000 0127',
   attachRetriable: '4000 0000 0000 0119',
+  incorrectCvc: '4000 0000 0000 0101',
 } as const;
 export type CardName = keyof typeof CARDS;
 

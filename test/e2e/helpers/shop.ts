@@ -4,7 +4,7 @@ import type { Stack, TestPage } from '../../../testkit/stack.ts';
 import { clickOrPress, dialogOpen } from './frame-click.ts';
 
 /** The shop's payment methods, as `/checkout?method=` names them. */
-export const METHODS = ['card', 'fields', 'flow', 'wallet-a', 'wallet-b', 'express', 'verify'] as const;
+export const METHODS = ['payment', 'card', 'fields', 'flow', 'wallet-a', 'wallet-b', 'express', 'verify'] as const;
 export type Method = (typeof METHODS)[number];
 
 /** A new shopper (fresh cookies) on the shop in `lang`. */

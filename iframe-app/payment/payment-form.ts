@@ -1,0 +1,187 @@
+import { css, html, nothing, svg } from 'lit';
+import { PAYMENT_METHODS, type PaymentMethod } from '../../protocol/runtime/frame-address.ts';
+import { FlowForm } from '../flow/flow-form.ts';
+import { fill } from '../../i18n/format.ts';
+import { emitFrameEvent } from '../shared/frame-app.ts';
+
+/** Below this width the methods are an accordion (a row each, the chosen one open under it), as Stripe's Payment Element. */
+const ACCORDION_BELOW = 400;
+const WALLETS = { 'wallet-a': 'Wallet A', 'wallet-b': 'Wallet B' } as const;
+
+const ICONS: Record<PaymentMethod, unknown> = {
+  card: svg`<rect x="1.5" y="4" width="21" height="16" rx="2.5" fill="none" stroke="currentColor" stroke-width="1.6"/><path d="M1.5 9h21" stroke="currentColor" stroke-width="2.4"/>`,
+  'wallet-a': svg`<rect x="2" y="5" width="20" height="15" rx="3" fill="none" stroke="currentColor" stroke-width="1.6"/><path d="M16 12.5h6" stroke="currentColor" stroke-width="3"/>`,
+  'wallet-b': svg`<rect x="2" y="5" width="20" height="15" rx="3" fill="none" stroke="currentColor" stroke-width="1.6"/><circle cx="17" cy="12.5" r="2" fill="currentColor"/>`,
+};
+
+/**
+ * `<cpe-payment-form>`: the payment element's frame. Every method the element found available (its
+ * config's `extra.methods`) as tabs, or below 400 px an accordion; the card's tab is the card form of
+ * the Flows (same fields, layouts, messages and tokenise), a wallet's tab says the wallet will ask.
+ * One action button (unless `extra.payButton` is false: the merchant's own calls `pay()`): "Pay
+ * £12.34" for the card, "Pay with Wallet A" for a wallet. Choosing a tab emits `select`; the button
+ * emits `submit` (the card validated first); the element drives the outcome with `flowState`, as for
+ * a Flow. Tabs follow the ARIA tabs pattern: arrow keys (mirrored right to left), Home and End, the
+ * selection following the focus.
+ */
+export class PaymentForm extends FlowForm {
+  static override styles = css`
+      ${FlowForm.styles}
+      .tabs {
+        display: flex;
+        gap: var(--_gap);
+        margin: 0 0 var(--_gap);
+      }
+      .tab,
+      .row {
+        display: flex;
+        flex: 1 1 0;
+        min-width: 0;
+        gap: 6px;
+        align-items: center;
+        min-height: 44px;
+        padding: 6px 10px;
+        border: 1px solid var(--_border);
+        border-radius: var(--_radius);
+        background: var(--_input-bg);
+        color: var(--_fg);
+        font: inherit;
+        font-weight: 600;
+        text-align: start;
+        cursor: pointer;
+      }
+      .tab {
+        flex-direction: column;
+        align-items: flex-start;
+        justify-content: center;
+      }
+      .tab[aria-selected='true'],
+      .row[aria-expanded='true'] {
+        border-color: var(--_accent);
+        box-shadow: inset 0 0 0 1px var(--_accent);
+        color: var(--_accent);
+      }
+      .tab:focus-visible,
+      .row:focus-visible {
+        outline: 2px solid var(--_focus);
+        outline-offset: -4px;
+      }
+      .tab svg,
+      .row svg {
+        flex: none;
+        width: 22px;
+        height: 22px;
+      }
+      .tab span,
+      .row span {
+        overflow-wrap: anywhere;
+      }
+      .accordion {
+        display: grid;
+        gap: var(--_gap);
+        margin: 0 0 var(--_gap);
+      }
+      .row {
+        width: 100%;
+        flex-direction: row;
+      }
+      .wallet-note {
+        margin: 0;
+        padding: var(--_pad) 0;
+        color: var(--_fg);
+        line-height: 22px;
+      }
+      [hidden] {
+        display: none !important;
+      }
+    `;
+  static override properties = { ...FlowForm.properties, methods: { state: true }, selected: { state: true }, narrow: { state: true }, ownButton: { state: true } };
+
+  /** The methods to offer, as the element found them available; the card until it says. */
+  methods: PaymentMethod[] = ['card'];
+  selected: PaymentMethod = 'card';
+  narrow = false;
+  /** Whether the frame shows its own Pay button (false: the merchant's calls `pay()`). */
+  ownButton = true;
+  /** After each render and on every resize (the card inputs' observer): tabs, or below 400 px the accordion. */
+  override arrange(): void {
+    const width = this.getBoundingClientRect().width;
+    if (width) this.narrow = width < ACCORDION_BELOW;
+    super.arrange();
+  }
+
+  override applyExtra(extra: Record<string, unknown>): void {
+    super.applyExtra(extra);
+    if (Array.isArray(extra.methods)) {
+      const methods = PAYMENT_METHODS.filter((m) => (extra.methods as unknown[]).includes(m));
+      if (methods.length) this.methods = methods;
+      if (!this.methods.includes(this.selected)) this.#select(this.methods[0]!);
+    }
+    if (typeof extra.payButton === 'boolean') this.ownButton = extra.payButton;
+  }
+
+  #name(method: PaymentMethod): string {
+    return method === 'card' ? this.catalogue.methodCard : WALLETS[method];
+  }
+
+  override get label(): string {
+    return this.selected === 'card' ? super.label : fill(this.catalogue.walletTypes.pay, { wallet: WALLETS[this.selected] });
+  }
+
+  #select(method: PaymentMethod): void {
+    if (method === this.selected) return;
+    this.selected = method;
+    emitFrameEvent(this, { name: 'select', detail: { method } });
+  }
+
+  /** The card validates first; a wallet goes straight to its sheet (the element opens it). */
+  override press(): void {
+    if (this.selected === 'card') return super.press();
+    if (this.flowState.state !== 'idle') return;
+    this.flowState = { state: 'processing' };
+    emitFrameEvent(this, { name: 'submit', detail: {} });
+  }
+
+  /** Arrow keys move between tabs (mirrored right to left), Home and End to the ends; the selection follows. */
+  #onTabKey = (event: KeyboardEvent) => {
+    const rtl = this.catalogue.dir === 'rtl';
+    const step = { ArrowRight: rtl ? -1 : 1, ArrowLeft: rtl ? 1 : -1, ArrowDown: 1, ArrowUp: -1 }[event.key];
+    const at = this.methods.indexOf(this.selected);
+    const next = event.key === 'Home' ? 0 : event.key === 'End' ? this.methods.length - 1 : step === undefined ? -1 : (at + step + this.methods.length) % this.methods.length;
+    if (next < 0) return;
+    event.preventDefault();
+    this.#select(this.methods[next]!);
+    void this.updateComplete.then(() => this.renderRoot.querySelector<HTMLElement>(`#tab-${this.selected}`)?.focus());
+  };
+
+  #panel(method: PaymentMethod) {
+    return method === 'card' ? this.renderForm() : html`<p class="wallet-note" ?hidden=${this.done}>${fill(this.catalogue.walletPanel, { wallet: WALLETS[method] })}</p>`;
+  }
+
+  override render() {
+    const single = this.methods.length === 1;
+    const hide = this.done;
+    let chooser: unknown = nothing;
+    if (!single && this.narrow) {
+      chooser = html`<div class="accordion" ?hidden=${hide}>
+        ${this.methods.map(
+          (m) => html`<button class="row" type="button" id="tab-${m}" aria-expanded=${m === this.selected ? 'true' : 'false'} aria-controls="panel-${m}" @click=${() => this.#select(m)}>
+              <svg viewBox="0 0 24 24" aria-hidden="true">${ICONS[m]}</svg><span>${this.#name(m)}</span>
+            </button>
+            ${m === this.selected ? html`<div id="panel-${m}" role="region" aria-labelledby="tab-${m}">${this.#panel(m)}</div>` : nothing}`,
+        )}
+      </div>`;
+    } else if (!single) {
+      chooser = html`<div class="tabs" role="tablist" aria-label=${this.catalogue.paymentMethods} ?hidden=${hide} @keydown=${this.#onTabKey}>
+          ${this.methods.map(
+            (m) => html`<button class="tab" type="button" role="tab" id="tab-${m}" aria-selected=${m === this.selected ? 'true' : 'false'} aria-controls="panel" tabindex=${m === this.selected ? '0' : '-1'} @click=${() => this.#select(m)}>
+              <svg viewBox="0 0 24 24" aria-hidden="true">${ICONS[m]}</svg><span>${this.#name(m)}</span>
+            </button>`,
+          )}
+        </div>
+        <div id="panel" role="tabpanel" aria-labelledby="tab-${this.selected}">${this.#panel(this.selected)}</div>`;
+    }
+    return html`${single ? this.#panel(this.selected) : chooser}${this.renderEnd(this.ownButton)}`;
+  }
+}
+if (!customElements.get('cpe-payment-form')) customElements.define('cpe-payment-form', PaymentForm);

@@ -1,0 +1,148 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { CARDS, digitsOf } from './helpers/checkout.ts';
+import { seriousViolations } from './helpers/axe.ts';
+import { cardFrame, checkout, fillBasket, openShop, orderShown, typeShopCard } from './helpers/shop.ts';
+import { startStack, type Stack } from '../../testkit/stack.ts';
+import { scaled } from '../../testkit/time.ts';
+import { clickOrPress, dialogOpen } from './helpers/frame-click.ts';
+
+/**
+ * Issue 24, `<cpe-payment>` in Chromium: the shop's checkout offers it first. Every method the
+ * session allows as tabs (an accordion below 400 px), each wallet shown only where available (its
+ * `cpe:availability` names it), one Pay button that pays with the chosen tab, or the page's own
+ * button through `pay()`; outcomes said in the element as a Flow says them.
+ */
+let stack: Stack;
+before(async () => {
+  stack = await startStack();
+});
+after(async () => {
+  await stack?.close();
+});
+
+describe('<cpe-payment>: every method in one element', { timeout: scaled(600_000) }, () => {
+  it('the checkout opens on it: three tabs, arrow keys between them, the card pays with the one Pay button', async () => {
+    const { page, context, problems } = await openShop(stack);
+    try {
+      await fillBasket(page);
+      await page.goto(`${stack.demoUrl}/checkout`);
+      await page.waitForSelector('body[data-ready]', { state: 'attached' });
+      const frame = cardFrame(page);
+      const tabs = frame.getByRole('tab');
+      assert.deepEqual(await tabs.allTextContents().then((t) => t.map((s) => s.trim())), ['Card', 'Wallet A', 'Wallet B']);
+      assert.equal(await frame.getByRole('tab', { selected: true }).textContent().then((t) => t!.trim()), 'Card');
+      // The ARIA tabs pattern: the selection follows the arrow keys.
+      await frame.getByRole('tab', { name: 'Card' }).focus();
+      await page.keyboard.press('ArrowRight');
+      assert.equal(await frame.getByRole('tab', { selected: true }).textContent().then((t) => t!.trim()), 'Wallet A');
+      await frame.getByRole('button', { name: 'Pay with Wallet A' }).waitFor();
+      await page.keyboard.press('ArrowLeft');
+      await frame.getByLabel('Card number').waitFor();
+      await typeShopCard(page, CARDS.visa);
+      await frame.getByRole('button', { name: 'Pay £32.50' }).click();
+      const order = await orderShown(page);
+      assert.equal(order.status, 'paid');
+      assert.deepEqual(problems, []);
+    } finally {
+      await context.close();
+    }
+  });
+
+  it('a wallet tab pays through its sheet with the same Pay button', async () => {
+    const { page, context, problems } = await openShop(stack);
+    try {
+      await fillBasket(page);
+      await checkout(page, stack, 'payment');
+      const frame = cardFrame(page);
+      await frame.getByRole('tab', { name: 'Wallet B' }).click();
+      await frame.getByText('You will confirm the payment in Wallet B.').waitFor();
+      await clickOrPress(frame.getByRole('button', { name: 'Pay with Wallet B' }), dialogOpen(page));
+      const sheet = page.frameLocator('dialog iframe');
+      await sheet.getByLabel(/4242/).check();
+      await sheet.getByRole('button', { name: 'Approve' }).click();
+      const order = await orderShown(page);
+      assert.equal(order.status, 'paid');
+      assert.deepEqual(problems, []);
+    } finally {
+      await context.close();
+    }
+  });
+
+  it('a declined card: the outcome in the element, Try again clears only the number', async () => {
+    const { page, context } = await openShop(stack);
+    try {
+      await fillBasket(page);
+      await checkout(page, stack, 'payment');
+      const frame = cardFrame(page);
+      await typeShopCard(page, CARDS.declined);
+      await frame.getByRole('button', { name: 'Pay £32.50' }).click();
+      await frame.getByRole('status').filter({ hasText: 'Your card was declined. Use another card.' }).waitFor();
+      await frame.getByRole('button', { name: 'Try again' }).click();
+      assert.equal(await frame.getByLabel('Card number').inputValue(), '');
+      assert.equal(await frame.getByLabel('Expiry date').inputValue(), '12 / 30');
+      assert.equal(await frame.getByLabel('Name on card').inputValue(), 'Ada Lovelace');
+      await frame.getByLabel('Card number').pressSequentially(digitsOf(CARDS.mastercard));
+      await frame.getByRole('button', { name: 'Pay £32.50' }).click();
+      assert.equal((await orderShown(page)).status, 'paid');
+    } finally {
+      await context.close();
+    }
+  });
+
+  it('below 400 px the methods are an accordion; axe finds nothing in the element', async () => {
+    const { page, context } = await openShop(stack, { viewport: { width: 360, height: 800 }, bypassCSP: true });
+    try {
+      await fillBasket(page);
+      await checkout(page, stack, 'payment');
+      const frame = cardFrame(page);
+      await frame.getByRole('button', { name: 'Wallet A', expanded: false }).click();
+      await frame.getByRole('button', { name: 'Wallet A', expanded: true }).waitFor();
+      await frame.getByText('You will confirm the payment in Wallet A.').waitFor();
+      assert.equal(await frame.getByRole('tab').count(), 0);
+      const inner = page.frames().find((f) => f.url().includes('/frames/payment/'))!;
+      assert.deepEqual(await seriousViolations(inner), []);
+      assert.deepEqual(await seriousViolations(page, '#pay-element'), []);
+    } finally {
+      await context.close();
+    }
+  });
+
+  it("the page's own button: payButton false, pay() pays with the chosen tab and resolves {status, paymentIntentId}; each wallet's availability is an event naming it", async () => {
+    const { page, context, problems } = await openShop(stack);
+    try {
+      await fillBasket(page);
+      await page.goto(`${stack.demoUrl}/checkout?method=card`);
+      await page.waitForSelector('body[data-ready]', { state: 'attached' });
+      // A page of the shop's origin with its own button, the SDK's element and the shop's intent route.
+      const heard = await page.evaluate(`(async () => {
+        const { createElements } = await import(${JSON.stringify(`${stack.serviceUrl}/sdk/cpe.js`)});
+        const config = JSON.parse(document.getElementById('cpe-config').textContent);
+        document.querySelector('#pay-element').replaceChildren();
+        const elements = await createElements({ pubKey: config.publicKey, createServerIntent: () => fetch('/shop/intent?method=card', { method: 'POST' }).then((r) => r.json()), middleware: { authorise: '/api/cpe/authorise' } });
+        const payment = elements.paymentElement({ element: '#pay-element', payButton: false });
+        const events = [];
+        payment.addEventListener('cpe:availability', (e) => events.push(e.detail));
+        await payment.init();
+        await payment.awaitReady();
+        window.paymentElement = payment;
+        return { events, availability: await payment.availability };
+      })()`);
+      assert.deepEqual((heard as { events: unknown[] }).events, [
+        { method: 'wallet-a', available: true },
+        { method: 'wallet-b', available: true },
+      ]);
+      const frame = page.frameLocator('#pay-element cpe-payment iframe');
+      await frame.getByRole('tab', { name: 'Card' }).waitFor();
+      assert.equal(await frame.getByRole('button', { name: /^Pay/ }).count(), 0, 'no Pay button of its own');
+      await typeShopCard(page, CARDS.visa);
+      const result = (await page.evaluate('window.paymentElement.pay()')) as { status: string; paymentIntentId: string; error?: unknown };
+      assert.equal(result.status, 'succeeded');
+      assert.match(result.paymentIntentId, /^pi_/);
+      assert.equal(result.error, undefined);
+      assert.deepEqual(problems, []);
+    } finally {
+      await context.close();
+    }
+  });
+});
