@@ -8,7 +8,7 @@ import { Refund } from './refunds.ts';
 
 /**
  * Every event type, whose credential owns it (a merchant's licence key, or a messaging user's access
- * token) and when it happens: the one list the service records, the README's table, the filters and
+ * token) and when it happens: the one list the service records, docs/webhooks.md's table, the filters and
  * the webhook endpoints' `enabled_events` check. A new type is a row here (and `EVENT_OBJECTS` when
  * its object is new).
  */

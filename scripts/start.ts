@@ -97,7 +97,7 @@ function tellPrimaryAndExit(message: WorkerMessage, code: number): void {
 
 if (config.processes! > 1 && !config.databaseUrl) {
   process.stderr.write(
-    `CPE_PROCESSES=${config.processes} needs CPE_DATABASE_URL=postgres://…: the embedded store serves one process. See the README, "PostgreSQL and several processes".\n`,
+    `CPE_PROCESSES=${config.processes} needs CPE_DATABASE_URL=postgres://…: the embedded store serves one process. See docs/operations.md, "PostgreSQL and several processes".\n`,
   );
   process.exit(1);
 }

@@ -122,7 +122,7 @@ export class FolderLock {
           if (seen.owner !== undefined)
             throw new Error(
               `The data folder ${dir} is in use by process ${seen.owner} (its lock: ${file}). The embedded store serves one process; ` +
-                'to run several processes on one database, set CPE_DATABASE_URL=postgres://… (see the README, "Several processes").',
+                'to run several processes on one database, set CPE_DATABASE_URL=postgres://… (see docs/operations.md, "PostgreSQL and several processes").',
             );
           await sleep(RECHECK_MS); // being made: its owner writes its pid next
           continue;

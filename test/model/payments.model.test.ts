@@ -16,7 +16,7 @@ import { scaled } from '../../testkit/time.ts';
  * answer and kill -9 while creates are in flight, each answer checked against a small reference
  * model of the README's state list and card-testing lock (written here independently of the
  * service's transition table), and every intent compared after each restart and at the end, with
- * its events: exactly the changes the model made, one event each, of the type the README names,
+ * its events: exactly the changes the model made, one event each, of the type docs/webhooks.md names,
  * chained (event-log.ts), the last one the intent as answered now; an event for an unanswered
  * create cut by kill -9 only if that intent exists; and every event delivered to a webhook endpoint
  * at least once, whatever restart came between the change and its delivery.

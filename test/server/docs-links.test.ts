@@ -12,6 +12,8 @@ import { fileURLToPath } from 'node:url';
  */
 const root = join(dirname(fileURLToPath(import.meta.url)), '../..');
 const pages = ['README.md', ...readdirSync(join(root, 'docs')).filter((f) => f.endsWith('.md')).map((f) => `docs/${f}`)];
+/** Pages beside the README that link into it and docs/: checked too, but not required in the README's map. */
+const others = ['ARCHITECTURE.md', 'CONTRIBUTING.md', 'SECURITY.md'];
 
 const slug = (heading: string) =>
   heading
@@ -33,7 +35,7 @@ function anchors(file: string): Set<string> {
 }
 
 describe('the documentation', () => {
-  for (const page of pages)
+  for (const page of [...pages, ...others])
     it(`${page}: every relative link and image names a file and section that exist`, () => {
       const broken: string[] = [];
       let code = false;

@@ -316,12 +316,12 @@ describe('retention', () => {
   });
 });
 
-describe('the README', () => {
+describe('docs/webhooks.md', () => {
   test("its event table lists every type the service records, with its owner", async () => {
     const { readFileSync } = await import('node:fs');
     const { EVENT_TYPES } = await import('../../api/events.ts');
-    const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
-    const rows = [...readme.matchAll(/^\| `([a-z_]+\.[a-z_]+)` \| (merchant|user) \|/gm)].map((m) => [m[1], m[2]]);
+    const page = readFileSync(new URL('../../docs/webhooks.md', import.meta.url), 'utf8');
+    const rows = [...page.matchAll(/^\| `([a-z_]+\.[a-z_]+)` \| (merchant|user) \|/gm)].map((m) => [m[1], m[2]]);
     assert.deepEqual(rows, Object.entries(EVENT_TYPES).map(([type, { owner }]) => [type, owner]));
   });
 });

@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
 import { describe, test } from 'node:test';
 import { configFromEnv } from '../../server/config.ts';
 import { pruneExpired } from '../../server/services.ts';
@@ -116,8 +117,8 @@ describe('expiry of tokens and challenges', () => {
 });
 
 describe('configuration from the environment', () => {
-  test('every variable the README lists is read', () => {
-    const config = configFromEnv({
+  test("every variable of docs/operations.md's environment table is read (the table and this list are the same)", () => {
+    const env = {
       PORT: '5000',
       DEMO_PORT: '5001',
       CPE_DATA_DIR: '/tmp/cpe-config-test',
@@ -142,7 +143,12 @@ describe('configuration from the environment', () => {
       CPE_HEADERS_TIMEOUT_MS: '2000',
       CPE_REQUEST_TIMEOUT_MS: '4000',
       CPE_MAX_CONNECTIONS: '64',
-    });
+    };
+    const page = readFileSync(new URL('../../docs/operations.md', import.meta.url), 'utf8');
+    const table = page.slice(page.indexOf('\n## Environment\n'), page.indexOf('\n## Logs\n'));
+    const listed = [...table.matchAll(/^\| `([A-Z_]+)` \|/gm)].map((m) => m[1]);
+    assert.deepEqual([...listed].sort(), Object.keys(env).sort(), "docs/operations.md's table and this test's variables");
+    const config = configFromEnv(env);
     assert.deepEqual(config, {
       port: 5000,
       demoPort: 5001,
@@ -164,6 +170,7 @@ describe('configuration from the environment', () => {
       headersTimeoutMs: 2000,
       requestTimeoutMs: 4000,
       maxConnections: 64,
+      testClock: undefined, // CPE_TEST_CLOCK is for tests only (README, Tests)
     });
   });
 
