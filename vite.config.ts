@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build, defineConfig, type InlineConfig, type Plugin, type UserConfig } from 'vite';
@@ -19,6 +19,9 @@ import { packageBuild } from './scripts/vite-package.ts';
  *                       service under `/frames/<app>/`: one page each with its code inline, the
  *                       language catalogues in dist/frames/assets/, the card schemes' marks in
  *                       dist/frames/marks.svg, and dist/frames/keep/ (an empty page, see frame.ts).
+ *   dist/dashboard/     the dashboard (dashboard/, a Lit app): index.html with its styles inline,
+ *                       served by the service at `/dashboard` and every page under it; assets/ holds
+ *                       its shell module, a chunk per page and its icon.
  *
  * The SDK build is this file's config; the frames build runs after it (plugin `framesBuild`), one
  * build per frame app, so a new frame is a new folder with a main.ts and its line in iframe-app/frame-page.ts.
@@ -139,6 +142,111 @@ function framesBuild(): Plugin {
   };
 }
 
+const dashboardRoot = join(root, 'dashboard');
+
+/**
+ * The dashboard's build: its page with the stylesheet inline (scripts/vite-inline-frame.ts, as the
+ * frames; allowed by hash in its CSP), its shell as one module (Lit, sign-in, the router), and one
+ * chunk per page (pages/*.ts) with the pieces pages share. The boot script (dashboard/boot.ts, put
+ * inline by `inlineDashboardBoot`) preloads the chunks of the address's page beside the shell, so the
+ * first page costs no round trip after the shell's, and no other page's code.
+ */
+export function dashboardConfig(dirs = { root: dashboardRoot, outDir: join(root, 'dist/dashboard') }): InlineConfig {
+  return {
+    configFile: false,
+    root: dirs.root,
+    base: '/dashboard/',
+    publicDir: false,
+    logLevel: 'warn',
+    oxc,
+    plugins: [inlineFrameEntry('/dashboard/', { earlyInit: false, scripts: false })],
+    build: {
+      outDir: dirs.outDir,
+      emptyOutDir: true,
+      target,
+      minify: true,
+      // Its CSP has no data: for scripts or styles: every asset a file.
+      assetsInlineLimit: 0,
+      modulePreload: { polyfill: false },
+      // Which chunks each page needs, for the boot script (read, then removed, by inlineDashboardBoot).
+      manifest: true,
+      rolldownOptions: {
+        input: join(dirs.root, 'index.html'),
+        // What several pages share (dialogs, the pager, formats…) is one chunk, not one request each;
+        // what the shell itself imports (app/shell's graph, ui/element.ts, Lit) stays in the shell's.
+        output: { codeSplitting: { groups: [{ name: 'shared', test: /[\\/]dashboard[\\/](ui[\\/](?!element\.ts)|app[\\/](format|live|timeline|types|event-types)\.ts)/, minShareCount: 2, includeDependenciesRecursively: false }] } },
+      },
+    },
+  };
+}
+
+interface ManifestEntry {
+  file: string;
+  src?: string;
+  isEntry?: boolean;
+  imports?: string[];
+}
+
+/** Each page's chunks (its own and the shared ones it imports, not the shell's), from Vite's manifest: page name → URLs. */
+function pageChunks(outDir: string): Record<string, string[]> {
+  const manifestFile = join(outDir, '.vite/manifest.json');
+  const manifest = JSON.parse(readFileSync(manifestFile, 'utf8')) as Record<string, ManifestEntry>;
+  rmSync(join(outDir, '.vite'), { recursive: true, force: true });
+  const shell = new Set<string>();
+  const walk = (key: string, into: Set<string>) => {
+    if (into.has(key)) return;
+    into.add(key);
+    for (const imported of manifest[key]?.imports ?? []) walk(imported, into);
+  };
+  for (const [key, entry] of Object.entries(manifest)) if (entry.isEntry) walk(key, shell);
+  const chunks: Record<string, string[]> = {};
+  for (const [key, entry] of Object.entries(manifest)) {
+    const page = /^pages\/([\w-]+)\.ts$/.exec(entry.src ?? '')?.[1];
+    if (!page) continue;
+    const needed = new Set<string>();
+    walk(key, needed);
+    chunks[page] = [...needed].filter((k) => !shell.has(k)).map((k) => `/dashboard/${manifest[k]!.file}`);
+  }
+  if (!Object.keys(chunks).length) throw new Error('dashboard build: no page chunks in the manifest (dashboard/pages/*.ts)');
+  return chunks;
+}
+
+/**
+ * The dashboard's boot script (dashboard/boot.ts), built on its own as one classic script and put
+ * inline at the top of the page's head with the table of each page's chunks: it starts the first
+ * page's requests and preloads its code while the shell downloads and compiles (its CSP hash is read
+ * from the page like the frames').
+ */
+async function inlineDashboardBoot(outDir: string): Promise<void> {
+  const output = (await build({
+    configFile: false,
+    logLevel: 'warn',
+    oxc,
+    build: { write: false, target, minify: true, lib: { entry: join(dashboardRoot, 'boot.ts'), formats: ['iife'], name: 'dashboardBoot' } },
+  })) as { output: { type: string; code?: string }[] }[];
+  const code = output[0]!.output.find((item) => item.type === 'chunk')!.code!.trim();
+  const chunks = JSON.stringify(pageChunks(outDir));
+  if (/<\/script|<!--/i.test(code + chunks)) throw new Error('dashboard boot script: it contains a closing tag or <!-- and cannot go inline');
+  const page = join(outDir, 'index.html');
+  const html = readFileSync(page, 'utf8');
+  if (!html.includes('<script type="module"')) throw new Error('dashboard boot script: the page has no module script to go before');
+  writeFileSync(page, html.replace('<script type="module"', `<script type="application/json" id="dash-chunks">${chunks}</script>\n    <script>${code}</script>\n    <script type="module"`));
+}
+
+function dashboardBuild(): Plugin {
+  let done = false;
+  return {
+    name: 'cpe:dashboard-build',
+    apply: 'build',
+    async closeBundle(error?: Error) {
+      if (done || error) return;
+      done = true;
+      await build(dashboardConfig());
+      await inlineDashboardBoot(join(root, 'dist/dashboard'));
+    },
+  };
+}
+
 /**
  * `dist/sdk/cpe.d.ts`: TypeScript declarations of every public type of the SDK, generated from the
  * sources (tsc --emitDeclarationOnly into dist/sdk/types/, and cpe.d.ts re-exporting its entry).
@@ -166,7 +274,7 @@ export default defineConfig({
   root,
   publicDir: false,
   oxc,
-  plugins: [sdkDeclarations(), framesBuild(), packageBuild(root)],
+  plugins: [sdkDeclarations(), framesBuild(), dashboardBuild(), packageBuild(root)],
   build: {
     outDir: resolve(root, 'dist/sdk'),
     emptyOutDir: true,

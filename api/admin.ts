@@ -11,3 +11,7 @@ export const TokenIssued = z.object({ accessToken: z.string() });
 
 export const MerchantCreate = z.strictObject({ origins: z.array(z.string().max(2048)).max(50), name: z.string().max(100).optional() });
 export const MerchantCreated = z.object({ merchantId: z.int(), licenceKey: z.string(), publicKey: z.string() });
+
+/** `npm run -s dashboard`: a one-time sign-in link to the dashboard for a merchant (the seeded one unless named). */
+export const DashboardLinkCreate = z.strictObject({ merchantId: z.int().positive() });
+export const DashboardLinkCreated = z.object({ url: z.string(), merchantId: z.int(), expires_at: z.int() });

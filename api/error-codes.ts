@@ -48,9 +48,13 @@ export const ERROR_CODES = {
   invalid_name: { status: 400, type: card, means: 'The name on the card is empty.' },
   // 401: the credential.
   unauthenticated: { status: 401, type: 'authentication_error', means: 'No credential, or not a valid one for this route (`WWW-Authenticate: Bearer`).' },
+  sign_in_failed: { status: 401, type: 'authentication_error', means: "The dashboard's sign-in: a licence key that is not the service's (or rolled and expired), or a one-time link used already or over an hour old." },
+  signed_out: { status: 401, type: 'authentication_error', means: "The dashboard: no session, or one that ended (signed out, 12 hours passed, a Roll key ended it): sign in again." },
   // 403: who may call.
   origin_not_allowed: { status: 403, type: invalid, means: "A browser request from a page origin the merchant has not registered; the message names the `npm run -s merchant -- --origin …` that would." },
   frames_only: { status: 403, type: invalid, means: "A route of the service's own frames (tokenise, the wallet sheet) called from elsewhere; servers tokenise with `POST /v1/tokens`." },
+  cross_site_request: { status: 403, type: invalid, means: "A dashboard action from another site or page (its `Origin` is not the service's): dashboard actions are taken on the dashboard's own pages." },
+  csrf_token_invalid: { status: 403, type: invalid, means: "A dashboard action without its session's CSRF token (`X-CSRF-Token`)." },
   challenge_page_only: { status: 403, type: invalid, means: "A 3-D Secure answer that did not come from the challenge page's own form." },
   // 404.
   resource_missing: { status: 404, type: invalid, means: "No such object, or another user's or merchant's (never 403, so an id reveals nothing); `param` names the field that held the id." },
@@ -80,6 +84,7 @@ export const ERROR_CODES = {
   starting: { status: 503, type: service, means: 'The service is starting: retry after `Retry-After`.' },
   database_unavailable: { status: 503, type: service, means: 'The service cannot reach its PostgreSQL database (stopped, restarting, unreachable), or waits for it at start: retry after `Retry-After`.' },
   sdk_not_built: { status: 503, type: service, means: 'The browser SDK has not been built (`npm run build`).' },
+  dashboard_not_built: { status: 503, type: service, means: 'The dashboard has not been built (`npm run build`).' },
   // In a 200 answer: a payment attempt's `error` (`requires_payment_method`, `failed`, `authorised: false`).
   card_declined: { status: null, type: card, means: 'The card was refused at attach (4000 0000 0000 0127) or declined at authorisation (…0002).' },
   insufficient_funds: { status: null, type: card, means: 'Declined at authorisation: insufficient funds (…9995).' },

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { MerchantCreate, MerchantCreated, TokenIssue, TokenIssued } from './admin.ts';
+import { DashboardLinkCreate, DashboardLinkCreated, MerchantCreate, MerchantCreated, TokenIssue, TokenIssued } from './admin.ts';
 import {
   Contact,
   ContactCreate,
@@ -126,6 +126,7 @@ export const SCHEMAS = {
 
   issueToken: { body: TokenIssue, response: TokenIssued },
   createMerchant: { body: MerchantCreate, response: MerchantCreated },
+  createDashboardLink: { body: DashboardLinkCreate, response: DashboardLinkCreated },
 } satisfies { [K in OperationName]: Schemas };
 
 /** One row of the table: where the operation is, who may call it, what it takes and answers. */

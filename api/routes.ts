@@ -104,6 +104,7 @@ export const ROUTES = {
   // The CLI's, inside the running service: from this machine only, with the secret it wrote to its data folder (server/admin/admin-routes.ts).
   issueToken: { ...admin, method: 'post', path: '/admin/tokens', summary: 'Create the messaging user if needed and issue an access token (npm run -s token)' },
   createMerchant: { ...admin, method: 'post', path: '/admin/merchants', summary: 'Create a test merchant for page origins (npm run -s merchant)' },
+  createDashboardLink: { ...admin, method: 'post', path: '/admin/dashboard_links', summary: 'A one-time sign-in link to the dashboard (npm run -s dashboard)' },
 } as const satisfies Record<string, Route>;
 
 export type OperationName = keyof typeof ROUTES;

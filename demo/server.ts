@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { readFileSync } from 'node:fs';
+import { readFileSync, watchFile } from 'node:fs';
 import type { Server } from 'node:http';
 import { createServer } from 'node:http';
 import type { AddressInfo, Server as NetServer } from 'node:net';
@@ -28,6 +28,31 @@ const FILES: Record<string, string> = {
   '/demo.css': 'text/css',
 };
 const FAVICON = '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 16 16"><rect width="16" height="16" rx="3" fill="#1f6feb"/></svg>';
+
+/**
+ * The shop's client, which follows a Roll key in the dashboard: the service rewrites the seeded
+ * merchant's credentials.json with the new key, and the client is made again from it (the file is
+ * polled once a second). Without a file, the client as given.
+ */
+function rollingClient(first: CpeClient, file: string | undefined, make: (licenceKey: string) => CpeClient): CpeClient {
+  if (!file) return first;
+  let current = first;
+  let key = '';
+  watchFile(file, { interval: 1000, persistent: false }, () => {
+    try {
+      const next = (JSON.parse(readFileSync(file, 'utf8')) as Credentials).licenceKey;
+      if (next && next !== key) [key, current] = [next, make(next)];
+    } catch {
+      // Half-written or removed: the next poll reads it again.
+    }
+  });
+  return new Proxy(first, {
+    get: (_target, name) => {
+      const value = Reflect.get(current, name, current);
+      return typeof value === 'function' ? value.bind(current) : value;
+    },
+  });
+}
 
 /** The component pages, by path; the paths they had before the shop took the root redirect here. */
 const COMPONENTS: Record<string, (config: PageConfig) => string> = {
@@ -63,10 +88,10 @@ const CARD_SETTINGS = ['layout', 'theme', 'language', 'mode'];
  * merchant can be registered for the demo's origin before the service starts). `dataDir`: where the
  * shop keeps its orders across restarts (the service's data folder); none: in memory.
  */
-export function startDemo(options: { port: number | NetServer; credentials: Credentials; dataDir?: string }): Promise<{ server: Server; url: string; port: number }> {
+export function startDemo(options: { port: number | NetServer; credentials: Credentials; credentialsFile?: string; dataDir?: string }): Promise<{ server: Server; url: string; port: number }> {
   const app = new Koa();
   const { serviceUrl, merchantId, publicKey, licenceKey, accessToken } = options.credentials;
-  const cpe = new CpeClient({ licenceKey, baseUrl: serviceUrl });
+  const cpe = rollingClient(new CpeClient({ licenceKey, baseUrl: serviceUrl }), options.credentialsFile, (key) => new CpeClient({ licenceKey: key, baseUrl: serviceUrl }));
   const pageConfig = { serviceUrl, publicKey, merchantId };
   // What a merchant's policy needs for CPE: the service origin for script, frame and connect. No
   // inline script, no eval.

@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// Builds the browser code (`vite build`: dist/sdk, dist/frames) when it is missing or older than
+// Builds the browser code (`vite build`: dist/sdk, dist/frames, dist/dashboard) when it is missing or older than
 // its sources. Used by `npm start` (so a fresh clone serves /sdk/cpe.js) and by the e2e harness.
 // Without Vite (a production install with --omit=dev) it only warns: the service then answers
 // /sdk/cpe.js with a 503 that says to run `npm run build`.
@@ -9,7 +9,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
-const SOURCES = ['components', 'protocol', 'iframe-app', 'client', 'api', 'react', 'vite.config.ts', 'scripts/vite-inline-frame.ts', 'scripts/vite-package.ts', 'package-lock.json'];
+const SOURCES = ['components', 'protocol', 'iframe-app', 'dashboard', 'client', 'api', 'react', 'vite.config.ts', 'scripts/vite-inline-frame.ts', 'scripts/vite-package.ts', 'package-lock.json'];
 export const SDK_FILE = join(root, 'dist/sdk/cpe.js');
 
 function newestMtime(path) {

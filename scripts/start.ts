@@ -1,7 +1,9 @@
 import cluster from 'node:cluster';
 import type { Server } from 'node:http';
 import { createServer as createNetServer, type AddressInfo, type Server as NetServer } from 'node:net';
+import { join } from 'node:path';
 import { startDemo } from '../demo/server.ts';
+import { dashboardLink } from '../server/admin/admin-routes.ts';
 import { configFromEnv, type Config } from '../server/config.ts';
 import { readSdkRelease, sdkScriptTag } from '../server/http/sdk-release.ts';
 import { createLogger, type Logger } from '../server/logger.ts';
@@ -34,6 +36,9 @@ function whyNot(error: unknown, what: string, variable: string, port: number): s
   return (error as Error)?.message ?? String(error);
 }
 
+/** The seeded credentials' file, which the demo shop watches (a Roll key of the seeded merchant rewrites it). */
+const credentialsFile = () => (config.dataDir ? join(config.dataDir, 'credentials.json') : undefined);
+
 const serviceNotStarted = (error: unknown) => whyNot(error, 'the service', 'PORT', config.port);
 
 /**
@@ -58,7 +63,7 @@ const portOf = (server: NetServer): number => (server.address() as AddressInfo).
 /** The demo merchant on its socket, or exit 1 with the reason. */
 async function demoOrExit(socket: NetServer, credentials: Credentials): Promise<{ server: Server; url: string }> {
   try {
-    return await startDemo({ port: socket, credentials, dataDir: config.dataDir });
+    return await startDemo({ port: socket, credentials, credentialsFile: credentialsFile(), dataDir: config.dataDir });
   } catch (error) {
     process.stderr.write(`CPE could not start the demo merchant: ${(error as Error).message}\n`);
     process.exit(1);
@@ -122,7 +127,8 @@ async function single(): Promise<void> {
   const socket = await demoSocket();
   const { service, logger } = await serviceOrExit({ ...config, demoPort: portOf(socket) });
   const demo = await demoOrExit(socket, service.credentials);
-  banner(service.url, demo.url, service.credentials);
+  const link = await dashboardLink(service.services, service.credentials.merchantId);
+  banner(service.url, demo.url, service.credentials, link.url);
   announce(service.url, demo.url);
   onStop(async () => {
     demo.server.close();
@@ -150,7 +156,7 @@ async function primary(count: number): Promise<void> {
       const credentials = ready.credentials as Credentials;
       const started = await demoOrExit(socket, credentials);
       demo = started;
-      banner(ready.url, started.url, credentials, `${count} worker processes (pids ${supervisor.pids.join(', ')}) on ${withoutPassword(config.databaseUrl!)}`);
+      banner(ready.url, started.url, credentials, ready.dashboardUrl ?? '', `${count} worker processes (pids ${supervisor.pids.join(', ')}) on ${withoutPassword(config.databaseUrl!)}`);
       announce(ready.url, started.url);
     },
     onGiveUp(reason) {
@@ -168,7 +174,8 @@ async function primary(count: number): Promise<void> {
 /** A worker of CPE_PROCESSES: the service only; tells the primary when it serves, or why it could not start. */
 async function worker(): Promise<void> {
   const { service, logger } = await serviceOrExit();
-  process.send?.({ type: 'cpe:ready', url: service.url, credentials: service.credentials } satisfies WorkerMessage);
+  const link = await dashboardLink(service.services, service.credentials.merchantId);
+  process.send?.({ type: 'cpe:ready', url: service.url, credentials: service.credentials, dashboardUrl: link.url } satisfies WorkerMessage);
   onStop(async () => {
     await service.close();
     await logger.flush?.();
@@ -183,13 +190,15 @@ function announce(serviceUrl: string, demoUrl: string): void {
   process.send?.({ type: 'cpe:listening', serviceUrl, demoUrl });
 }
 
-function banner(serviceUrl: string, demoUrl: string, credentials: Credentials, processes?: string): void {
+function banner(serviceUrl: string, demoUrl: string, credentials: Credentials, dashboardUrl: string, processes?: string): void {
   const { merchantId, licenceKey, publicKey, accessToken } = credentials;
   const release = readSdkRelease();
   const data = config.databaseUrl ? `PostgreSQL ${withoutPassword(config.databaseUrl)}` : config.dataDir;
   process.stdout.write(`
 CPE service        ${serviceUrl}
 Demo merchant      ${demoUrl}
+Dashboard          ${dashboardUrl}
+                   (signs in the seeded merchant: works once, within an hour; another: npm run -s dashboard)
 API description    ${serviceUrl}/v1/openapi.json
 Data               ${data}${processes ? `\nProcesses         ${processes}` : ''}
 

@@ -18,7 +18,7 @@ import { FORM_MARK } from '../iframe-app/frame-page.ts';
  * The service allows each inline script and style by its hash (server/http/static-assets.ts reads
  * them from the page), so the frames' CSP still has no 'unsafe-inline'.
  */
-export function inlineFrameEntry(assetsBase: string, options: { earlyInit: boolean }): Plugin {
+export function inlineFrameEntry(assetsBase: string, options: { earlyInit: boolean; scripts?: boolean }): Plugin {
   return {
     name: 'cpe:inline-frame-entry',
     apply: 'build',
@@ -33,7 +33,9 @@ export function inlineFrameEntry(assetsBase: string, options: { earlyInit: boole
         // script, so the parser reaches the form (and the hello) without compiling the module first.
         const formPage = html.includes(FORM_MARK);
         let moved = '';
-        html = html.replace(/<script type="module" crossorigin src="([^"]+)"><\/script>/g, (_tag, src: string) => {
+        // `scripts: false` (the dashboard): the entry stays a file, which Chromium compiles off the
+        // main thread while it downloads; an inline script is compiled on it, after the page is parsed.
+        if (options.scripts !== false) html = html.replace(/<script type="module" crossorigin src="([^"]+)"><\/script>/g, (_tag, src: string) => {
           const chunk = bundle[src.slice(assetsBase.length)];
           if (!chunk || chunk.type !== 'chunk') throw new Error(`inline frame entry: ${src} is not a chunk of this build`);
           if (chunk.imports.length) throw new Error(`inline frame entry: ${chunk.fileName} imports ${chunk.imports.join(', ')}; build each frame on its own`);
@@ -60,7 +62,7 @@ export function inlineFrameEntry(assetsBase: string, options: { earlyInit: boole
         });
         // The card form's page: the service puts the form at the mark (iframe-app/ssr/render.ts); the first-paint script follows it.
         html = html.replace(FORM_MARK, () => `${FORM_MARK}<script>${firstPaint()}</script>${moved}`);
-        if (/<script[^>]+src=|<link rel="stylesheet"/.test(html)) throw new Error(`inline frame entry: ${page.fileName} still loads a script or stylesheet`);
+        if ((options.scripts !== false && /<script[^>]+src=/.test(html)) || /<link rel="stylesheet"/.test(html)) throw new Error(`inline frame entry: ${page.fileName} still loads a script or stylesheet`);
         writeFileSync(at(page.fileName), html);
       }
     },

@@ -1,6 +1,8 @@
 import Router from '@koa/router';
 import Koa from 'koa';
 import { adminRoutes } from './admin/admin-routes.ts';
+import { dashboardRoutes } from './dashboard/dashboard-routes.ts';
+import { requestRecorder } from './dashboard/request-recorder.ts';
 import type { AppState } from './http/app-state.ts';
 import { body } from './http/body.ts';
 import { byAddress, resolveClientAddress } from './http/client-address.ts';
@@ -62,6 +64,7 @@ export function createApp(services: Services, options: { adminSecret?: string } 
     webhookRoutes(services, limiter),
     challengeRoutes(services),
     walletRoutes(services, cardTesting),
+    dashboardRoutes(services, limiter),
     adminRoutes(services, options.adminSecret),
     root,
   ];
@@ -77,6 +80,7 @@ export function createApp(services: Services, options: { adminSecret?: string } 
     });
   app.use(resolveClientAddress(config.trustProxy ?? 0));
   app.use(requestLog(services.logger));
+  app.use(requestRecorder(services.dashboard.requests));
   app.use(errorMapper());
   app.use((ctx, next) => {
     // An API answer is never for a shared cache, and never sniffed as another type.

@@ -49,6 +49,8 @@ export interface Config {
   databaseUrl?: string;
   /** CPE_DATABASE_POOL: connections per process to PostgreSQL (default 20). */
   databasePool?: number;
+  /** Dashboard sign-in attempts per client address (default: 10 at once, then 10 a minute; server/dashboard/dashboard-routes.ts). */
+  dashboardSignInLimit?: RateLimitOptions;
   /** CPE_PROCESSES: how many worker processes `npm start` runs on one port (node:cluster; default 1). */
   processes?: number;
   /** CPE_HEADERS_TIMEOUT_MS: how long a client may take to send a request's headers (408 after). */

@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Services } from './services.ts';
 import type { Config } from './config.ts';
@@ -22,6 +22,28 @@ export function readCredentials(config: Config): Credentials | undefined {
   return { ...(JSON.parse(readFileSync(fileOf(config.dataDir), 'utf8')) as Credentials), serviceUrl: config.publicUrl };
 }
 
+/** The merchant this data folder was seeded with (its credentials.json), if any. */
+export const seededMerchantId = (config: Config): number | undefined => readCredentials(config)?.merchantId;
+
+/**
+ * After a Roll key of the seeded merchant, its credentials.json holds the new licence key, so
+ * `npm run -s credentials` and the demo shop (which watches the file) go on working. True when written.
+ */
+export function rewriteSeededLicenceKey(config: Config, merchantId: number, licenceKey: string): boolean {
+  const seeded = readCredentials(config);
+  if (!seeded || seeded.merchantId !== merchantId || !config.dataDir) return false;
+  const stored = JSON.parse(readFileSync(fileOf(config.dataDir), 'utf8')) as Credentials;
+  writeCredentials(config.dataDir, { ...stored, licenceKey });
+  return true;
+}
+
+/** Written whole to a temporary file and renamed over, so a reader never sees half of it. */
+function writeCredentials(dataDir: string, credentials: Credentials): void {
+  const temporary = `${fileOf(dataDir)}.${process.pid}.tmp`;
+  writeFileSync(temporary, `${JSON.stringify(credentials, null, 2)}\n`, { mode: 0o600 });
+  renameSync(temporary, fileOf(dataDir));
+}
+
 /**
  * On first start with an empty data folder, creates the test merchant (allowed on the demo
  * merchant's origin) and the demo messaging user. The database keeps only hashes of their keys, so
@@ -32,7 +54,14 @@ export async function ensureSeeded(services: Services): Promise<Credentials> {
   const { config, store } = services;
   const dataDir = config.dataDir;
   const existing = readCredentials(config);
-  if (existing) return existing;
+  if (existing) {
+    // Keys seeded before the dashboard: it may now show the public key and the licence key's last four.
+    await services.merchants.learn([
+      { key: existing.licenceKey, kind: 'licence' },
+      { key: existing.publicKey, kind: 'public' },
+    ]);
+    return existing;
+  }
   // However many processes start at once on one database, one seeds; the others wait and read its file.
   return store.transaction(async () => {
     await store.lock('seed');
@@ -53,7 +82,7 @@ export async function ensureSeeded(services: Services): Promise<Credentials> {
     const credentials: Credentials = { serviceUrl: config.publicUrl, ...merchant, accessToken };
     // Written before the transaction ends, so a process waiting on the lock finds it.
     if (dataDir) mkdirSync(dataDir, { recursive: true, mode: 0o700 });
-    if (dataDir) writeFileSync(fileOf(dataDir), `${JSON.stringify(credentials, null, 2)}\n`, { mode: 0o600 });
+    if (dataDir) writeCredentials(dataDir, credentials);
     return credentials;
   });
 }

@@ -1,5 +1,7 @@
 import { systemClock, type Clock } from './clock.ts';
 import type { Config } from './config.ts';
+import { RequestRecords } from './dashboard/request-records.ts';
+import { DashboardSessions } from './dashboard/sessions.ts';
 import { Events } from './events/events.ts';
 import { Webhooks } from './webhooks/webhooks.ts';
 import { IdempotencyKeys } from './idempotency/idempotency-keys.ts';
@@ -24,6 +26,8 @@ export interface Services {
   messaging: MessagingService;
   payments: PaymentsService;
   idempotencyKeys: IdempotencyKeys;
+  /** The dashboard's sessions and sign-in links, and its per-merchant request log. */
+  dashboard: { sessions: DashboardSessions; requests: RequestRecords };
   events: Events;
   /** Endpoints and deliveries; the delivery loop runs only once started (a serving process, not a CLI command). */
   webhooks: Webhooks;
@@ -43,6 +47,7 @@ export function createServices(store: Store, logger: Logger, config: Config, clo
     payments: new PaymentsService(store, merchants, () => config.publicUrl, clock, events),
     idempotencyKeys: new IdempotencyKeys(store, clock, config.idempotencyRetentionSeconds),
     events,
+    dashboard: { sessions: new DashboardSessions(store, clock), requests: new RequestRecords(store, clock, logger) },
     webhooks: new Webhooks(store, clock, events, config, logger),
   };
 }
@@ -55,12 +60,13 @@ export function createServices(store: Store, logger: Logger, config: Config, clo
  * traffic. Commits what it removed.
  */
 export async function pruneExpired(
-  services: Pick<Services, 'store' | 'idempotencyKeys' | 'payments' | 'events' | 'webhooks'>,
-): Promise<{ idempotencyKeys: number; tokens: number; challenges: number; events: number; webhooks: number }> {
+  services: Pick<Services, 'store' | 'idempotencyKeys' | 'payments' | 'events' | 'webhooks' | 'dashboard'>,
+): Promise<{ idempotencyKeys: number; tokens: number; challenges: number; events: number; webhooks: number; dashboardSessions: number }> {
   const removed = await services.store.transaction(async () => ({
     idempotencyKeys: await services.idempotencyKeys.prune(),
     ...(await services.payments.prune()),
     events: await services.events.prune(),
+    dashboardSessions: await services.dashboard.sessions.prune(),
     webhooks: await services.webhooks.deliveries.prune(),
   }));
   // The engine's own leftovers (PostgreSQL: old list cursors of deleted rows, idle rate buckets).

@@ -138,6 +138,7 @@ export async function startService(
         await services.webhooks.stop();
         await new Promise<void>((resolve) => http.close(() => resolve()));
         http.closeAllConnections();
+        await services.dashboard.requests.close();
         await opened.close();
         if (linked) rmSync(serviceFile(config.dataDir!), { force: true });
       },

@@ -2,7 +2,7 @@ import type { EventEmitter } from 'node:events';
 import { backoffMs, type Backoff } from './backoff.ts';
 
 /** What a worker tells the primary: it serves (with what the banner shows), or it could not start and why. */
-export type WorkerMessage = { type: 'cpe:ready'; url: string; credentials: unknown } | { type: 'cpe:failed'; error: string };
+export type WorkerMessage = { type: 'cpe:ready'; url: string; credentials: unknown; /** a one-time dashboard sign-in link for the seeded merchant */ dashboardUrl?: string } | { type: 'cpe:failed'; error: string };
 
 /** The part of a cluster worker the supervisor uses (node:cluster's Worker has it; tests pass their own). */
 export interface SupervisedWorker extends EventEmitter {

@@ -1,7 +1,7 @@
 import Router from '@koa/router';
 import { timingSafeEqual } from 'node:crypto';
 import type { Services } from '../services.ts';
-import { ApiError, noSuchRoute } from '../http/api-error.ts';
+import { ApiError, noSuch, noSuchRoute } from '../http/api-error.ts';
 import type { AppState } from '../http/app-state.ts';
 import { mount } from '../http/operation.ts';
 
@@ -35,5 +35,14 @@ export function adminRoutes(services: Services, secret: string | undefined): Rou
       throw new ApiError('parameter_invalid', (error as Error).message, 'origins');
     }
   });
+  mount(router, 'createDashboardLink', ({ body }) => dashboardLink(services, body.merchantId));
   return router;
+}
+
+/** A one-time sign-in link to the dashboard for a merchant (`npm run -s dashboard`, `npm start`'s banner). */
+export async function dashboardLink(services: Pick<Services, 'merchants' | 'dashboard' | 'config'>, merchantId: number): Promise<{ url: string; merchantId: number; expires_at: number }> {
+  if (!(await services.merchants.get(merchantId))) throw noSuch('merchant', String(merchantId), 'merchantId');
+  const { token, expires_at } = await services.dashboard.sessions.createLink(merchantId);
+  // The token rides in the fragment: never sent in a request line, so never in a log or a Referer.
+  return { url: `${services.config.publicUrl}/dashboard/link#${token}`, merchantId, expires_at };
 }

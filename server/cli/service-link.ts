@@ -35,7 +35,7 @@ export function runningService(config: Config): Running | undefined {
  * admin routes); otherwise (no service, or PostgreSQL, running or not) it opens the store itself.
  */
 /** The admin operations of the table (api/routes.ts), called on the running service. */
-type AdminOperation = 'issueToken' | 'createMerchant';
+type AdminOperation = 'issueToken' | 'createMerchant' | 'createDashboardLink';
 export type AdminCall = <K extends AdminOperation>(name: K, body: BodyIn<K>) => Promise<Answer<K>>;
 
 export async function withService<T>(command: { viaService(call: AdminCall): Promise<T>; direct(services: Services): T | Promise<T> }): Promise<T> {

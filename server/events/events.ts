@@ -26,6 +26,14 @@ export interface EventRow {
   request: RequestRef | null;
 }
 
+/** The Payment Intent an event is about, if any: a payment_intent.* event's object, a refund.* event's intent (pg-schema.ts computes the same). */
+function intentOf(event: EventRow): string | undefined {
+  const object = event.data.object;
+  if (event.type.startsWith('payment_intent.')) return typeof object.id === 'string' ? object.id : undefined;
+  if (event.type.startsWith('refund.')) return typeof object.payment_intent === 'string' ? object.payment_intent : undefined;
+  return undefined;
+}
+
 /** Called inside the transaction that records an event, so what it writes commits with it (the webhook outbox). */
 export type EventListener = (event: EventRow) => Promise<void>;
 
@@ -60,6 +68,7 @@ export class Events {
       owner: (e) => e.owner,
       type: (e) => `${e.owner}:${e.type}`,
       group: (e) => `${e.owner}:${e.type.slice(0, e.type.indexOf('.'))}`,
+      intent: intentOf,
       ...expiryIndex((e) => e.created + keep),
     });
   }
@@ -130,6 +139,11 @@ export class Events {
       if (error instanceof CursorNotFound) throw noSuch('object', error.cursor, error.param);
       throw error;
     }
+  }
+
+  /** A Payment Intent's events, oldest first: its own and its refunds' (the dashboard's timeline of a payment). */
+  async forIntent(owner: Owner, intentId: string): Promise<Event[]> {
+    return (await this.#events.find('intent', intentId)).filter((event) => event.owner === owner).map(eventView);
   }
 
   /** Drops events past their retention (and, by their listeners' own pruning, what hangs on them). */

@@ -10,6 +10,7 @@ import type { AppState } from './app-state.ts';
 import { frameSecurityHeaders, type FrameSecurityOptions } from './frame-security.ts';
 import { renderFramePage, rendersForm, warmFrameRenderer } from './frame-render.ts';
 import { RELEASE_PATH, sdkRelease, sdkScriptTag, type SdkRelease } from './sdk-release.ts';
+import { dashboardPageHeaders } from '../dashboard/page-security.ts';
 
 type Context = ParameterizedContext<AppState>;
 
@@ -20,6 +21,9 @@ type Context = ParameterizedContext<AppState>;
  *   GET /sdk/v<version>/cpe.<hash>.js   the same bytes at an immutable address, for Subresource
  *                          Integrity; GET /sdk/integrity.json names it (sdk-release.ts).
  *   GET /frames/<app>/…    dist/frames: the hosted iframe apps and their assets, with a strict CSP.
+ *   GET /dashboard, /dashboard/<page>…   dist/dashboard/index.html (the dashboard app, which reads
+ *                          its address), with its own strict CSP; GET /dashboard/assets/… its files.
+ *                          /dashboard/api/… is the dashboard's API (server/dashboard/dashboard-routes.ts).
  *
  * Only GET and HEAD of files that exist are answered; anything else falls through to the routers
  * (so `POST /frames/tokenise` and `GET /frames/challenge` belong to the payments router). The one
@@ -40,6 +44,9 @@ export interface StaticAssetsOptions {
 
 /** The paths of the browser code this serves (anything else is the routers'). */
 export const BROWSER_CODE = /^\/(sdk|frames)\//;
+
+/** The dashboard's page (every address of the app) and its files; not its API. */
+export const DASHBOARD_PAGE = /^\/dashboard(?:\/(?!api(?:\/|$))[^]*)?$/;
 
 const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 
@@ -78,7 +85,8 @@ type InlineHashes = NonNullable<FrameSecurityOptions['hashes']>;
 export function inlineHashes(html: string): InlineHashes {
   const hash = (text: string) => `sha256-${createHash('sha256').update(text).digest('base64')}`;
   const bodies = (re: RegExp) => [...html.matchAll(re)].map((match) => hash(match[1]!));
-  return { script: bodies(/<script(?![^>]*\ssrc=)[^>]*>([\s\S]*?)<\/script>/gi), style: bodies(/<style[^>]*>([\s\S]*?)<\/style>/gi) };
+  // Not a script with src, nor a data block (type="application/json": never run, so no hash to allow).
+  return { script: bodies(/<script(?![^>]*\s(?:src=|type="application\/json"))[^>]*>([\s\S]*?)<\/script>/gi), style: bodies(/<style[^>]*>([\s\S]*?)<\/style>/gi) };
 }
 
 const etagOf = (body: Buffer) => `"${createHash('sha256').update(body).digest('base64url').slice(0, 27)}"`;
@@ -138,6 +146,9 @@ function safeJoin(base: string, path: string): string | undefined {
   return full.startsWith(base + sep) ? full : undefined;
 }
 
+const dashboardNotBuilt = () =>
+  new ApiError('dashboard_not_built', 'The dashboard has not been built: run npm run build (npm start builds it when missing).', null, { 'Retry-After': '10' });
+
 const sdkNotBuilt = () =>
   new ApiError('sdk_not_built', 'The browser SDK has not been built: run npm run build (npm start builds it when missing).', null, {
     'Access-Control-Allow-Origin': '*',
@@ -148,6 +159,7 @@ export function staticAssets(options: StaticAssetsOptions = {}): Middleware<AppS
   const dist = resolve(options.distDir ?? join(repoRoot, 'dist'));
   const sdkDir = join(dist, 'sdk');
   const framesDir = join(dist, 'frames');
+  const dashboardDir = join(dist, 'dashboard');
   const frameAncestors = options.frameAncestors ?? (() => []);
   const cache = new Map<string, CachedFile>();
 
@@ -223,11 +235,27 @@ export function staticAssets(options: StaticAssetsOptions = {}): Middleware<AppS
 
   // Anything but a GET or HEAD under /sdk/ or /frames/ goes straight on, without an async frame.
   return (ctx, next) => {
-    if ((ctx.method !== 'GET' && ctx.method !== 'HEAD') || !BROWSER_CODE.test(ctx.path)) return next();
+    if ((ctx.method !== 'GET' && ctx.method !== 'HEAD') || !(BROWSER_CODE.test(ctx.path) || DASHBOARD_PAGE.test(ctx.path))) return next();
     return serve(ctx, next);
   };
 
+  /** A file of the dashboard's build, or its page for any other address under /dashboard. */
+  async function serveDashboard(ctx: Context, next: Next): Promise<void> {
+    if (ctx.path.startsWith('/dashboard/assets/')) {
+      const path = safeJoin(dashboardDir, ctx.path.slice('/dashboard/'.length));
+      const file = path && (await load(path));
+      if (!file || !path) return next();
+      await send(ctx, file, path, { 'X-Content-Type-Options': 'nosniff', 'Cross-Origin-Resource-Policy': 'same-origin', 'Cache-Control': IMMUTABLE });
+      return;
+    }
+    const path = join(dashboardDir, 'index.html');
+    const file = await load(path);
+    if (!file) throw dashboardNotBuilt();
+    await send(ctx, file, path, dashboardPageHeaders(file.hashes));
+  }
+
   async function serve(ctx: Context, next: Next): Promise<void> {
+    if (DASHBOARD_PAGE.test(ctx.path)) return serveDashboard(ctx, next);
     if (ctx.path === '/sdk/integrity.json' || RELEASE_PATH.test(ctx.path)) return sendRelease(ctx);
     if (ctx.path.startsWith('/sdk/')) {
       // A page loading the SDK is about to ask for a frame: Lit's renderer loads meanwhile.

@@ -19,7 +19,9 @@ export function licenceKeyAuth(merchants: Merchants): Middleware<AppState> {
       throw unauthenticated(
         (await merchants.byKey(key, 'public'))
           ? 'A public key cannot call backend routes: use the licence key, on your server only.'
-          : 'Invalid licence key.',
+          : (await merchants.expiredKey(key))
+            ? 'This licence key was rolled and has expired: use the new one (the dashboard showed it once; for the seeded merchant, npm run -s credentials).'
+            : 'Invalid licence key.',
       );
     }
     ctx.state.merchantId = merchant.merchant_id;

@@ -139,7 +139,7 @@ export class PaymentsService {
    * union of theirs (`among`); the other filters are conditions on the merchant's list, which each
    * engine evaluates on its indexes.
    */
-  async list(merchantId: number, query: PaymentIntentListQuery) {
+  async list(merchantId: number, query: PaymentIntentListQuery, search: { identifier?: string } = {}) {
     const merchant = { index: 'merchant', key: String(merchantId) };
     const filter: RowFilter = {};
     const statuses = query.status ? [...new Set(query.status)] : undefined;
@@ -151,6 +151,8 @@ export class PaymentsService {
       filter.holds = { metadata: query.metadata };
       filter.within = Object.entries(query.metadata).map(([key, value]) => ({ index: 'metadata', key: metadataPair(merchantId, key, value) }));
     }
+    // The dashboard's search by the merchant's own reference (not a filter of the public list).
+    if (search.identifier !== undefined) filter.oneOf = { ...filter.oneOf, identifier: [search.identifier] };
     const conditions = Object.keys(filter).length ? filter : undefined;
     const created = createdBounds(query.created);
     const range = created && { field: 'created_at', grows: true, ...created };

@@ -43,6 +43,12 @@ export interface TableDef {
    * process keeps those it has read, so authenticating a request costs no query once warm.
    */
   immutable?: boolean;
+  /**
+   * Rows change rarely (a merchant's keys: a roll sets the old key's expiry): each process keeps one
+   * it has read for this many seconds, so authenticating costs a query at most that often; a change
+   * is seen at once by the process that made it, and within these seconds by the others.
+   */
+  cacheSeconds?: number;
 }
 
 const t = (type: ColumnType, optional = false): Column => ({ type, ...(optional ? { optional } : {}) });
@@ -59,7 +65,12 @@ export const TABLES: Record<string, TableDef> = {
     indexes: {},
     immutable: true,
   },
-  merchant_keys: { table: 'merchant_keys', columns: { id: t('text'), merchant_id: t('int'), kind: t('text') }, indexes: {}, immutable: true },
+  merchant_keys: {
+    table: 'merchant_keys',
+    columns: { id: t('text'), merchant_id: t('int'), kind: t('text'), shown: t('text', true), created_at: t('bigint', true), expires_at: t('bigint', true) },
+    indexes: { merchant: 'merchant_id' },
+    cacheSeconds: 5,
+  },
   contacts: {
     table: 'contacts',
     columns: {
@@ -197,6 +208,35 @@ export const TABLES: Record<string, TableDef> = {
     },
     indexes: { expiry: 'ix_expiry' },
   },
+  dashboard_sessions: {
+    table: 'dashboard_sessions',
+    columns: { id: t('text'), merchant_id: t('int'), via: t('text'), created_at: t('bigint'), expires_at: t('bigint') },
+    indexes: { merchant: 'merchant_id', expiry: 'ix_expiry' },
+  },
+  dashboard_links: {
+    table: 'dashboard_links',
+    columns: { id: t('text'), merchant_id: t('int'), created_at: t('bigint'), expires_at: t('bigint') },
+    indexes: { expiry: 'ix_expiry' },
+  },
+  request_records: {
+    table: 'request_records',
+    columns: {
+      id: t('text'),
+      merchant_id: t('int'),
+      request_id: t('text'),
+      source: t('text'),
+      method: t('text'),
+      path: t('text'),
+      query: t('text', true),
+      status: t('int'),
+      idempotency_key: t('text', true),
+      request_body: t('jsonb', true),
+      response_body: t('jsonb', true),
+      ms: t('int'),
+      created_at: t('bigint'),
+    },
+    indexes: { merchant: 'ix_merchant', status: 'ix_status' },
+  },
   meta: { table: 'cpe_meta', columns: { id: t('text'), value: t('jsonb') }, indexes: {} },
   idempotency_keys: {
     table: 'idempotency_keys',
@@ -209,7 +249,7 @@ export const TABLES: Record<string, TableDef> = {
   events: {
     table: 'events',
     columns: { id: t('text'), object: t('text'), owner: t('text'), type: t('text'), created: t('bigint'), data: t('json'), request: t('jsonb') },
-    indexes: { owner: 'owner', type: 'ix_type', group: 'ix_group', expiry: 'ix_expiry' },
+    indexes: { owner: 'owner', type: 'ix_type', group: 'ix_group', expiry: 'ix_expiry', intent: 'ix_intent' },
     derived: { expiry: 'bigint' },
     paged: true,
   },
@@ -576,6 +616,65 @@ CREATE INDEX refunds_merchant ON refunds (merchant_id, seq, id);
 CREATE INDEX refunds_intent ON refunds (payment_intent, seq, id);
 CREATE INDEX refunds_created ON refunds (created, seq);
 CREATE INDEX refunds_due ON refunds (ix_due, seq) WHERE ix_due IS NOT NULL;
+`,
+  },
+  {
+    version: 4,
+    name: 'the dashboard: sessions, sign-in links, the request log; keys that show their last four and expire when rolled; events by Payment Intent',
+    sql: `
+ALTER TABLE merchant_keys ADD COLUMN shown text, ADD COLUMN created_at bigint, ADD COLUMN expires_at bigint;
+CREATE INDEX merchant_keys_merchant ON merchant_keys (merchant_id, seq);
+
+-- The Payment Intent an event is about (its own events and its refunds'): a payment's timeline.
+ALTER TABLE events ADD COLUMN ix_intent text GENERATED ALWAYS AS (
+  CASE WHEN type LIKE 'payment_intent.%' THEN data -> 'object' ->> 'id' WHEN type LIKE 'refund.%' THEN data -> 'object' ->> 'payment_intent' END
+) STORED;
+CREATE INDEX events_intent ON events (ix_intent, seq, id);
+
+-- Only the hash of a session's cookie and of a link's token is kept (the id).
+CREATE TABLE dashboard_sessions (
+  id text PRIMARY KEY,
+  merchant_id integer NOT NULL REFERENCES merchants (merchant_id),
+  via text NOT NULL CHECK (via IN ('licence_key', 'link')),
+  created_at bigint NOT NULL,
+  expires_at bigint NOT NULL,
+  seq bigint NOT NULL DEFAULT nextval('cpe_seq'),
+  ix_expiry bigint ${dropHour}
+);
+CREATE INDEX dashboard_sessions_merchant ON dashboard_sessions (merchant_id, seq);
+CREATE INDEX dashboard_sessions_expiry ON dashboard_sessions (ix_expiry, seq);
+
+CREATE TABLE dashboard_links (
+  id text PRIMARY KEY,
+  merchant_id integer NOT NULL REFERENCES merchants (merchant_id),
+  created_at bigint NOT NULL,
+  expires_at bigint NOT NULL,
+  seq bigint NOT NULL DEFAULT nextval('cpe_seq'),
+  ix_expiry bigint ${dropHour}
+);
+CREATE INDEX dashboard_links_expiry ON dashboard_links (ix_expiry, seq);
+
+-- The last requests of each merchant, bodies redacted (server/dashboard/request-records.ts keeps 1,000).
+CREATE TABLE request_records (
+  id text COLLATE "C" PRIMARY KEY,
+  merchant_id integer NOT NULL REFERENCES merchants (merchant_id),
+  request_id text NOT NULL,
+  source text NOT NULL,
+  method text NOT NULL,
+  path text NOT NULL,
+  query text,
+  status integer NOT NULL,
+  idempotency_key text,
+  request_body jsonb,
+  response_body jsonb,
+  ms integer NOT NULL,
+  created_at bigint NOT NULL,
+  seq bigint NOT NULL DEFAULT nextval('cpe_seq'),
+  ix_merchant text GENERATED ALWAYS AS (merchant_id::text) STORED,
+  ix_status text GENERATED ALWAYS AS (merchant_id::text || ':' || (status / 100)::text || 'xx') STORED
+);
+CREATE INDEX request_records_merchant ON request_records (ix_merchant, seq, id);
+CREATE INDEX request_records_status ON request_records (ix_status, seq, id);
 `,
   },
   {

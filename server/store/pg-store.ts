@@ -343,7 +343,8 @@ class PgCollection<T extends Row> implements Collection<T> {
   readonly #select: string;
   readonly #returning: string;
   readonly #columns: [string, Column][];
-  readonly #cache?: Map<string, T>;
+  /** Rows of an immutable table (kept for ever) or of one with cacheSeconds (until `until`, performance.now() ms). */
+  readonly #cache?: Map<string, { row: T; until: number }>;
 
   constructor(
     private readonly store: PgStore,
@@ -352,7 +353,7 @@ class PgCollection<T extends Row> implements Collection<T> {
     public indexes: IndexSpec<T>,
   ) {
     this.#columns = Object.entries(def.columns);
-    if (def.immutable) this.#cache = new Map();
+    if (def.immutable || def.cacheSeconds !== undefined) this.#cache = new Map();
     const attempts = def.attempts ? `, ${ATTEMPTS_OF('t')}` : '';
     this.#returning = `RETURNING t.*${attempts}`;
     this.#select = `SELECT t.*${attempts} FROM ${def.table} t`;
@@ -397,7 +398,8 @@ class PgCollection<T extends Row> implements Collection<T> {
   }
 
   async get(id: string, { forUpdate = false }: { forUpdate?: boolean } = {}): Promise<T | undefined> {
-    const cached = this.#cache?.get(id) ?? (this.store.lockedRows?.get(`${this.def.table}:${id}`) as T | undefined);
+    const kept = this.#cache?.get(id);
+    const cached = (kept && kept.until > performance.now() ? kept.row : undefined) ?? (this.store.lockedRows?.get(`${this.def.table}:${id}`) as T | undefined);
     if (cached) return cached;
     const lock = forUpdate && this.store.inWriteTransaction ? ' FOR UPDATE OF t' : '';
     const { rows } = await this.store.query(`${this.#select} WHERE t.id = $1${lock}`, [id]);
@@ -406,7 +408,7 @@ class PgCollection<T extends Row> implements Collection<T> {
     if (lock) this.#locked(row);
     if (this.#cache) {
       if (this.#cache.size >= CACHED_ROWS) this.#cache.delete(this.#cache.keys().next().value!);
-      this.#cache.set(id, Object.freeze(row));
+      this.#cache.set(id, { row: Object.freeze(row), until: this.def.cacheSeconds === undefined ? Infinity : performance.now() + this.def.cacheSeconds * 1000 });
       this.store.cached(this.#cache, id);
     }
     return row;
@@ -478,6 +480,7 @@ class PgCollection<T extends Row> implements Collection<T> {
 
   async update(id: string, patch: Partial<T>): Promise<T> {
     this.#checkFields(patch);
+    this.#cache?.delete(id);
     const sets: string[] = [];
     const values: unknown[] = [id];
     for (const [name, column] of this.#columns) {
@@ -512,6 +515,7 @@ class PgCollection<T extends Row> implements Collection<T> {
 
   async delete(id: string): Promise<boolean> {
     this.store.lockedRows?.delete(`${this.def.table}:${id}`);
+    this.#cache?.delete(id);
     const { rows } = await this.store.query(`DELETE FROM ${this.def.table} t WHERE id = $1 RETURNING *`, [id]);
     if (!rows[0]) return false;
     if (this.def.paged && isUnpositionedId(id)) {

@@ -1,13 +1,10 @@
 import assert from 'node:assert/strict';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { fileURLToPath } from 'node:url';
-import type { Locator, Page } from 'playwright-core';
 import { seriousViolations } from './helpers/axe.ts';
 import { CARDS } from './helpers/checkout.ts';
 import { cardFrame, checkout, fillBasket, METHODS, openShop, orderShown, typeShopCard } from './helpers/shop.ts';
 import { dialogClosed, pressEscape } from './helpers/frame-click.ts';
+import { shot, SHOTS } from './helpers/screenshots.ts';
 import { startStack, type Stack } from '../../testkit/stack.ts';
 import { painted, settled } from './helpers/settle.ts';
 
@@ -17,78 +14,15 @@ import { painted, settled } from './helpers/settle.ts';
  * into docs/screenshots/ (ids and references that change from run to run are replaced by fixed ones
  * first, so an unchanged page gives an unchanged file).
  */
-const SHOTS = process.env.CPE_SCREENSHOTS === '1' ? join(dirname(fileURLToPath(import.meta.url)), '../../docs/screenshots') : undefined;
 const COMPONENT_PAGES = ['card', 'fields', 'flow', 'verify', 'wallets', 'checkout-context', 'html'];
 
 let stack: Stack;
 before(async () => {
   stack = await startStack();
-  if (SHOTS) mkdirSync(SHOTS, { recursive: true });
 });
 after(async () => {
   await stack?.close();
 });
-
-/** Run-to-run values (order references, ids, times, authorisation codes) replaced by fixed ones. */
-async function steady(page: Page): Promise<void> {
-  await page.evaluate(() => {
-    const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
-    for (let node = walker.nextNode(); node; node = walker.nextNode()) {
-      node.textContent = node
-        .textContent!.replace(/ORD-\d+-[0-9A-F]{6}/g, 'ORD-1001-7C2A9F')
-        .replace(/\b(pi|att|tds|tok|pm|ch|evt)_[A-Za-z0-9]+/g, '$1_0123456789abcdef')
-        .replace(/("(?:created|updated|authorised_at|captured_at|expires_at|[a-z_]*_at)": )\d+/g, '$11767225600')
-        .replace(/("authorisation_code": )"[^"]+"/g, '$1"A1B2C3"')
-        .replace(/("three_ds_transaction_id": )"[^"]+"/g, '$1"3ds_0123456789abcdef"');
-    }
-  });
-}
-
-/**
- * How many pixels differ between two PNGs (decoded by the browser) by more than a shade (24 of 255 in
- * a channel: a transition's last frame, antialiasing), or -1 when their sizes differ. A
- * string, not a function: functions inside an evaluated function would need tsx's `__name` helper.
- */
-async function pixelsChanged(page: Page, before: Buffer, after: Buffer): Promise<number> {
-  const blank = await page.context().newPage();
-  try {
-    return (await blank.evaluate(`(async () => {
-      const load = async (png) => {
-        const image = new Image();
-        image.src = 'data:image/png;base64,' + png;
-        await image.decode();
-        const context = new OffscreenCanvas(image.width, image.height).getContext('2d');
-        context.drawImage(image, 0, 0);
-        return context.getImageData(0, 0, image.width, image.height);
-      };
-      const [a, b] = [await load(${JSON.stringify(before.toString('base64'))}), await load(${JSON.stringify(after.toString('base64'))})];
-      if (a.width !== b.width || a.height !== b.height) return -1;
-      let changed = 0;
-      for (let i = 0; i < a.data.length; i += 4)
-        if (Math.max(Math.abs(a.data[i] - b.data[i]), Math.abs(a.data[i + 1] - b.data[i + 1]), Math.abs(a.data[i + 2] - b.data[i + 2])) > 24) changed++;
-      return changed;
-    })()`)) as number;
-  } finally {
-    await blank.close();
-  }
-}
-
-/**
- * Takes a picture into docs/screenshots; an existing one is kept when fewer than 100 pixels changed
- * more than a shade (antialiasing and transitions vary from run to run), so git sees only real changes.
- */
-async function shot(page: Page, name: string, target?: Locator): Promise<void> {
-  if (!SHOTS) return;
-  await steady(page);
-  const options = { animations: 'disabled' as const, caret: 'hide' as const };
-  const png = target ? await target.screenshot(options) : await page.screenshot({ ...options, fullPage: true });
-  const path = join(SHOTS, `${name}.png`);
-  if (existsSync(path)) {
-    const changed = await pixelsChanged(page, readFileSync(path), png);
-    if (changed >= 0 && changed < 100) return;
-  }
-  writeFileSync(path, png);
-}
 
 describe('axe-core on every demo page: no serious or critical violation', () => {
   for (const lang of ['en', 'ar']) {

@@ -78,6 +78,8 @@ export async function startTestService(overrides: Partial<Config> = {}, clock: C
       await services.webhooks.stop();
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
+      // The request log writes after its answers: what it queued goes in before the store closes.
+      await services.dashboard.requests.close();
       await store.close();
     },
   };

@@ -1,0 +1,16 @@
+import { frameSecurityHeaders, type FrameSecurityOptions } from '../http/frame-security.ts';
+
+/**
+ * The dashboard page's headers: the frames' Content-Security-Policy (only the service's own files,
+ * no inline code but by hash, no plugins, no base, forms to itself), framed by no page at all
+ * (`frame-ancestors 'none'`, and X-Frame-Options for older browsers: a framed dashboard could be
+ * clickjacked into a Refund), isolated from other windows (COOP), and never loaded cross-origin (CORP).
+ */
+export function dashboardPageHeaders(hashes?: FrameSecurityOptions['hashes']): Record<string, string> {
+  return {
+    ...frameSecurityHeaders({ ancestors: [], hashes, cache: 'no-cache' }),
+    'Cross-Origin-Resource-Policy': 'same-origin',
+    'Cross-Origin-Opener-Policy': 'same-origin',
+    'X-Frame-Options': 'DENY',
+  };
+}
