@@ -1,10 +1,12 @@
 import { spawnSync } from 'node:child_process';
-import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build, defineConfig, type InlineConfig, type Plugin, type UserConfig } from 'vite';
 import { framePage, FRAME_APPS } from './iframe-app/frame-page.ts';
+import { marksSprite } from './iframe-app/shared/marks.ts';
 import { inlineFrameEntry } from './scripts/vite-inline-frame.ts';
+import { minifyCssTemplates } from './scripts/vite-minify-css.ts';
 import { packageBuild } from './scripts/vite-package.ts';
 
 /**
@@ -14,8 +16,9 @@ import { packageBuild } from './scripts/vite-package.ts';
  *                       pages (`components/index.ts`). No Lit and no zod: it validates with the
  *                       guards generated from protocol/'s zod schemas (protocol/runtime/guards.ts).
  *   dist/frames/<app>/  the hosted iframe apps, one per `iframe-app/<app>/main.ts`, served by the
- *                       service under `/frames/<app>/`: one page each with its code inline, and the
- *                       language catalogues in dist/frames/assets/.
+ *                       service under `/frames/<app>/`: one page each with its code inline, the
+ *                       language catalogues in dist/frames/assets/, the card schemes' marks in
+ *                       dist/frames/marks.svg, and dist/frames/keep/ (an empty page, see frame.ts).
  *   dist/dashboard/     the dashboard (dashboard/, a Lit app): index.html with its styles inline,
  *                       served by the service at `/dashboard` and every page under it; assets/ holds
  *                       its shell module, a chunk per page and its icon.
@@ -74,7 +77,7 @@ export function framesConfig(name: string, page: string, options: { emptyOutDir:
     publicDir: false,
     logLevel: 'warn',
     oxc,
-    plugins: [framePages({ [name]: page }), inlineFrameEntry('/frames/', { earlyInit: speaksBridge(page) })],
+    plugins: [framePages({ [name]: page }), cardFormPage(name), minifyCssTemplates(), inlineFrameEntry('/frames/', { earlyInit: speaksBridge(page) })],
     build: {
       outDir: dirs.outDir,
       emptyOutDir: options.emptyOutDir,
@@ -84,6 +87,35 @@ export function framesConfig(name: string, page: string, options: { emptyOutDir:
       assetsInlineLimit: 0,
       modulePreload: { polyfill: false },
       rolldownOptions: { input: { [name]: page } },
+    },
+  };
+}
+
+/**
+ * What the card form's page has already, its build takes from there rather than carrying a second
+ * copy: the English catalogue (the elements' default and the fallback) is the page's own texts, which
+ * the service renders into every card form page (iframe-app/ssr/render.ts), the styles are those of
+ * the served form, and the fields' arrangement, the theme and the page's texts are the first-paint
+ * script's (iframe-app/shared/first-paint-api.ts).
+ */
+const CARD_FORM_PAGE_TAKES: Record<string, string> = {
+  '../i18n/en.ts': 'card-form/page-catalogue.ts',
+  'shared/arrange.ts': 'card-form/page-arrange.ts',
+  'shared/theme.ts': 'card-form/page-theme.ts',
+  'shared/texts.ts': 'card-form/page-texts.ts',
+  'shared/styles.ts': 'card-form/page-styles.ts',
+};
+function cardFormPage(name: string): Plugin {
+  const takes = new Map(Object.entries(CARD_FORM_PAGE_TAKES).map(([from, to]) => [join(framesRoot, from), join(framesRoot, to)]));
+  // A module moved away (i18n/ left iframe-app/) would quietly bring its second copy back into the page.
+  for (const [from, to] of takes) if (!existsSync(from) || !existsSync(to)) throw new Error(`cardFormPage: ${relative(root, existsSync(from) ? to : from)} does not exist`);
+  return {
+    name: 'cpe:card-form-page',
+    enforce: 'pre',
+    async resolveId(source, importer, options) {
+      if (name !== 'card-form' || !importer || !/\/(en|arrange|theme|texts|styles)\.ts$/.test(source)) return undefined;
+      const resolved = await this.resolve(source, importer, { ...options, skipSelf: true });
+      return resolved && takes.get(resolved.id);
     },
   };
 }
@@ -101,6 +133,11 @@ function framesBuild(): Plugin {
       done = true;
       const entries = Object.entries(frameEntries());
       for (const [i, [name, page]] of entries.entries()) await build(framesConfig(name, page, { emptyOutDir: i === 0 }));
+      // The card schemes' marks, one sprite every card frame shares (iframe-app/shared/marks.ts).
+      writeFileSync(join(root, 'dist/frames/marks.svg'), marksSprite());
+      // The empty page the SDK keeps hidden so that the service's renderer process outlives a remount (components/internal/frame.ts).
+      mkdirSync(join(root, 'dist/frames/keep'), { recursive: true });
+      writeFileSync(join(root, 'dist/frames/keep/index.html'), '<!doctype html><meta charset="utf-8"><title>CPE</title>\n');
     },
   };
 }

@@ -34,6 +34,7 @@ const scaled = (ms) => Math.round(ms * scale);
  *   GET  /intent, POST /frames/tokenise, /frames/wallet/*   a fake service for the frame apps
  *                        under test, scripted per session token (PUT/GET /__cpe/fake-service/<token>)
  *   GET  /iframe-app/<app>/index.html   a frame app's page (iframe-app/frame-page.ts)
+ *   GET  /frames/marks.svg   the card schemes' marks (iframe-app/shared/marks.ts)
  *   GET  /frames/…?pk=pk_test_fake   a fake frame page (test/components/fixtures/fake-frame.ts) for
  *                        handshake tests whose controller uses the test server as its service
  *
@@ -108,7 +109,20 @@ function cpeService() {
         ctx.body = page;
       });
       use(async (ctx, next) => {
+        // The card schemes' marks, as the service serves the build's sprite (iframe-app/shared/marks.ts).
+        if (ctx.path !== '/frames/marks.svg') return next();
+        const { marksSprite } = await import('./iframe-app/shared/marks.ts');
+        ctx.type = 'image/svg+xml';
+        ctx.body = marksSprite();
+      });
+      use(async (ctx, next) => {
         // A fake hosted frame for the handshake tests (their controller's service is the test server).
+        if (ctx.path === '/frames/keep/') {
+          // The page the SDK keeps hidden (components/internal/frame.ts): empty.
+          ctx.type = 'html';
+          ctx.body = '<!doctype html><title>CPE</title>';
+          return;
+        }
         if (ctx.path.startsWith('/frames/') && ctx.query.pk === 'pk_test_fake') {
           ctx.type = 'html';
           ctx.body = '<!doctype html><body style="margin:0"><script type="module" src="/test/components/fixtures/fake-frame.ts"></script>';

@@ -29,6 +29,10 @@ export function inlineFrameEntry(assetsBase: string, options: { earlyInit: boole
       for (const page of Object.values(bundle)) {
         if (page.type !== 'asset' || !page.fileName.endsWith('.html')) continue;
         let html = readFileSync(at(page.fileName), 'utf8');
+        // A page the service renders a form into: its code goes after the form and the first-paint
+        // script, so the parser reaches the form (and the hello) without compiling the module first.
+        const formPage = html.includes(FORM_MARK);
+        let moved = '';
         // `scripts: false` (the dashboard): the entry stays a file, which Chromium compiles off the
         // main thread while it downloads; an inline script is compiled on it, after the page is parsed.
         if (options.scripts !== false) html = html.replace(/<script type="module" crossorigin src="([^"]+)"><\/script>/g, (_tag, src: string) => {
@@ -44,8 +48,9 @@ export function inlineFrameEntry(assetsBase: string, options: { earlyInit: boole
           const left = /.{0,60}["'`]\.\/.{0,40}/.exec(code);
           if (left) throw new Error(`inline frame entry: ${chunk.fileName} keeps a relative import: ${left[0]}`);
           rmSync(at(chunk.fileName));
-          const hello = options.earlyInit ? `<script>${earlyInit()}</script>\n    ` : '';
-          return `${hello}<script type="module">${safeInline(code, chunk.fileName)}</script>`;
+          const hello = options.earlyInit ? `<script>${earlyInit()}</script>` : '';
+          const module = `<script type="module">${safeInline(code, chunk.fileName)}</script>`;
+          return formPage ? ((moved = module), hello) : `${hello}\n    ${module}`;
         });
         html = html.replace(/<link rel="modulepreload" crossorigin href="[^"]+">\s*/g, '');
         html = html.replace(/<link rel="stylesheet" crossorigin href="([^"]+)">/g, (_tag, href: string) => {
@@ -56,7 +61,7 @@ export function inlineFrameEntry(assetsBase: string, options: { earlyInit: boole
           return `<style>${safeInline(css, sheet.fileName)}</style>`;
         });
         // The card form's page: the service puts the form at the mark (iframe-app/ssr/render.ts); the first-paint script follows it.
-        html = html.replace(FORM_MARK, () => `${FORM_MARK}<script>${firstPaint()}</script>`);
+        html = html.replace(FORM_MARK, () => `${FORM_MARK}<script>${firstPaint()}</script>${moved}`);
         if ((options.scripts !== false && /<script[^>]+src=/.test(html)) || /<link rel="stylesheet"/.test(html)) throw new Error(`inline frame entry: ${page.fileName} still loads a script or stylesheet`);
         writeFileSync(at(page.fileName), html);
       }

@@ -3,10 +3,11 @@
  * on 127.0.0.1 with a temp data folder, the demo merchant on localhost, Debian's Chromium with the
  * project's flags).
  *
- * The merchant page is served on the demo's origin, whose own merchant the bench creates (so the
- * frames' `frame-ancestors` admits the page), with its backend route `/__bench/intent` (a Payment
- * Intent of that merchant, made with its licence key through CpeClient): Playwright answers both;
- * every other request reaches the real service. The page imports `<service>/sdk/cpe.js`, calls
+ * The merchant page is served by the bench's own shop, a Node server on `localhost` (another site
+ * than the service's 127.0.0.1), whose merchant the bench creates (so the frames' `frame-ancestors`
+ * admits the page), with its backend route `/__bench/intent` (a Payment Intent of that merchant,
+ * made with its licence key through CpeClient). Not Playwright's request routing: routing turns the
+ * browser's HTTP cache off, and the warm figures (a returning shopper, a remount) need it. The page imports `<service>/sdk/cpe.js`, calls
  * `createElements({pubKey, createServerIntent})` with a createServerIntent that POSTs to that route, creates
  * `cardElement({element: '#mount'})`, then times `await el.init(); await el.awaitReady()` with
  * `performance.now()`. Each run is a new browser context (empty cache, new page).
@@ -128,42 +129,65 @@ export const median = (values: number[]) => {
   return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
 };
 
-/** The bench's merchant, for the demo's origin: its keys and a client with its licence key. */
-const merchants = new WeakMap<Stack, Promise<{ publicKey: string; merchantId: number; client: CpeClient }>>();
-function merchantOf(stack: Stack) {
-  let merchant = merchants.get(stack);
-  if (!merchant)
-    merchants.set(
-      stack,
-      (merchant = Promise.resolve(stack.service.services.merchants.create({ name: 'Bench Shop', origins: [new URL(stack.demoUrl).origin] })).then((m) => ({
-        ...m,
-        client: new CpeClient({ licenceKey: m.licenceKey, baseUrl: stack.serviceUrl }),
-      }))),
-    );
-  return merchant;
+/**
+ * The bench's shop: a Node server on `localhost` (port 0) serving the bench page and its intent route,
+ * and its merchant, registered for that origin: its keys and a client with its licence key.
+ */
+interface Shop {
+  url: string;
+  publicKey: string;
+  close(): void;
+}
+const shops = new WeakMap<Stack, Promise<Shop>>();
+let orders = 0;
+function shopOf(stack: Stack): Promise<Shop> {
+  let shop = shops.get(stack);
+  if (!shop) shops.set(stack, (shop = openShop(stack)));
+  return shop;
+}
+async function openShop(stack: Stack): Promise<Shop> {
+  let merchant: { publicKey: string; merchantId: number; client: CpeClient } | undefined;
+  const server = createServer(async (request, response) => {
+    const url = new URL(request.url ?? '/', 'http://localhost');
+    try {
+      if (request.method === 'POST' && url.pathname === '/__bench/intent') {
+        const created = await merchant!.client.createPaymentIntent({ merchantid: merchant!.merchantId, amount: 1234, currency: 'GBP', identifier: `bench-${++orders}` });
+        response.writeHead(200, { 'Content-Type': 'application/json', 'Cache-Control': 'no-store' }).end(JSON.stringify(toSession(created)));
+      } else if (url.pathname === PAGE_PATH) {
+        const page = benchPage(stack.serviceUrl, merchant!.publicKey, Number(url.searchParams.get('warm') ?? 0));
+        response.writeHead(200, { 'Content-Type': 'text/html; charset=utf-8', 'Cache-Control': 'no-store' }).end(page);
+      } else if (url.pathname === FLOOR_PAGE) {
+        response.writeHead(200, { 'Content-Type': 'text/html; charset=utf-8', 'Cache-Control': 'no-store' }).end(floorPages.get(url.searchParams.get('src') ?? '') ?? '');
+      } else response.writeHead(url.pathname === '/favicon.ico' ? 204 : 404).end();
+    } catch (error) {
+      response.writeHead(500).end(String(error));
+    }
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const url = `http://localhost:${(server.address() as AddressInfo).port}`;
+  const m = await stack.service.services.merchants.create({ name: 'Bench Shop', origins: [url] });
+  merchant = { ...m, client: new CpeClient({ licenceKey: m.licenceKey, baseUrl: stack.serviceUrl }) };
+  return {
+    url,
+    publicKey: m.publicKey,
+    close() {
+      server.close();
+      server.closeAllConnections();
+    },
+  };
 }
 
-let orders = 0;
-
-/** A context that answers the bench page (see `benchPage`) and its backend route, and may reach the service on loopback. */
-async function prepare(stack: Stack, context: BrowserContext, warm = 0): Promise<void> {
-  const merchant = await merchantOf(stack);
-  const html = benchPage(stack.serviceUrl, merchant.publicKey, warm);
-  await context.route(`${stack.demoUrl}/__bench/intent`, async (route) => {
-    const created = await merchant.client.createPaymentIntent({ merchantid: merchant.merchantId, amount: 1234, currency: 'GBP', identifier: `bench-${++orders}` });
-    await route.fulfill({ status: 200, contentType: 'application/json', body: JSON.stringify(toSession(created)) });
-  });
-  // A page answered by Playwright has no address space of its own, so Chromium's Local Network
-  // Access treats it as public and refuses its requests to the service on 127.0.0.1; the demo's
-  // real pages (localhost → 127.0.0.1, both loopback) never ask. Granting the permission gives
-  // this page what the demo's own page has.
+/** A context that may reach the service on loopback from the shop's page. */
+async function prepare(stack: Stack, context: BrowserContext): Promise<Shop> {
+  // Chromium's Local Network Access: the shop (localhost) and the service (127.0.0.1) are both
+  // loopback; granting the permission keeps a future Chromium from asking.
   await context.grantPermissions(['local-network-access']);
-  await context.route(`${stack.demoUrl}${PAGE_PATH}`, (route) => route.fulfill({ status: 200, contentType: 'text/html; charset=utf-8', body: html }));
+  return shopOf(stack);
 }
 
 /** One timed run on `page`; throws on timeout. */
-async function timed(stack: Stack, page: Page, timeoutMs: number): Promise<PageAnswer> {
-  await page.goto(`${stack.demoUrl}${PAGE_PATH}`, { waitUntil: 'domcontentloaded', timeout: timeoutMs });
+async function timed(shop: Shop, page: Page, timeoutMs: number, warm = 0): Promise<PageAnswer> {
+  await page.goto(`${shop.url}${PAGE_PATH}?warm=${warm}`, { waitUntil: 'domcontentloaded', timeout: timeoutMs });
   let timer: NodeJS.Timeout | undefined;
   const timeout = new Promise<never>((_, reject) => {
     timer = setTimeout(() => reject(new Error(`no answer within ${timeoutMs} ms (init or awaitReady never settled)`)), timeoutMs);
@@ -194,8 +218,7 @@ async function once(stack: Stack, timeoutMs: number, problems: Record<string, nu
     });
   }
   try {
-    await prepare(stack, context);
-    return await timed(stack, page, timeoutMs);
+    return await timed(await prepare(stack, context), page, timeoutMs);
   } finally {
     recording = false;
     for (const problem of seen) problems[problem] = (problems[problem] ?? 0) + 1;
@@ -211,13 +234,13 @@ async function once(stack: Stack, timeoutMs: number, problems: Record<string, nu
 export async function measureReadyWarm(options: { runs: number; timeoutMs: number; stack: Stack }): Promise<Pick<ReadyResult, 'samples' | 'median' | 'min' | 'p90' | 'max'>> {
   const { context, page: first } = await options.stack.newPage();
   try {
-    await prepare(options.stack, context);
-    await timed(options.stack, first, options.timeoutMs);
+    const shop = await prepare(options.stack, context);
+    await timed(shop, first, options.timeoutMs);
     await first.close();
     const samples: number[] = [];
     for (let run = 0; run < options.runs; run++) {
       const page = await context.newPage();
-      const answer = await timed(options.stack, page, options.timeoutMs);
+      const answer = await timed(shop, page, options.timeoutMs);
       await page.close();
       if (!('ms' in answer)) throw new Error(`warm run ${run + 1}: ${JSON.stringify(answer)}`);
       samples.push(answer.ms);
@@ -236,8 +259,7 @@ export async function measureReadyWarm(options: { runs: number; timeoutMs: numbe
 export async function measureRemounts(options: { runs: number; timeoutMs: number; stack: Stack }): Promise<ReturnType<typeof summary>> {
   const { context, page } = await options.stack.newPage();
   try {
-    await prepare(options.stack, context, options.runs);
-    const answer = await timed(options.stack, page, options.timeoutMs * 2);
+    const answer = await timed(await prepare(options.stack, context), page, options.timeoutMs * 2, options.runs);
     if (!('ms' in answer) || !answer.remounts) throw new Error(`remounts: ${JSON.stringify(answer)}`);
     return summary(answer.remounts);
   } finally {
@@ -246,6 +268,8 @@ export async function measureRemounts(options: { runs: number; timeoutMs: number
 }
 
 const FLOOR_PAGE = '/__bench/floor.html';
+/** The floor's merchant pages, by the address of their frame (the shop serves them). */
+const floorPages = new Map<string, string>();
 
 /**
  * The browser's own floor on this machine, for scale: the time from appending an iframe of another
@@ -270,13 +294,13 @@ window.__cpeBench = new Promise((resolve) => {
   document.body.append(iframe);
 });
 </script></body></html>`;
+  floorPages.set(src, page);
   return {
     async once(): Promise<number> {
       const { context, page: tab } = await stack.newPage();
       try {
-        await context.grantPermissions(['local-network-access']);
-        await context.route(`${stack.demoUrl}${FLOOR_PAGE}`, (route) => route.fulfill({ status: 200, contentType: 'text/html; charset=utf-8', body: page }));
-        await tab.goto(`${stack.demoUrl}${FLOOR_PAGE}`, { waitUntil: 'domcontentloaded', timeout: timeoutMs });
+        const shop = await prepare(stack, context);
+        await tab.goto(`${shop.url}${FLOOR_PAGE}?src=${encodeURIComponent(src)}`, { waitUntil: 'domcontentloaded', timeout: timeoutMs });
         return ((await tab.evaluate('window.__cpeBench')) as { ms: number }).ms;
       } finally {
         await context.close().catch(() => {});
@@ -405,6 +429,8 @@ export async function measureReady(options: { runs: number; timeoutMs: number; l
     return result;
   } finally {
     floorRuns?.close();
+    (await shops.get(stack))?.close();
+    shops.delete(stack);
     if (!options.stack) await stack.close();
   }
 }

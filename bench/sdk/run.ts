@@ -24,9 +24,9 @@
  * Prints tables to stdout, progress to stderr, and writes the figures to bench/results/sdk.json.
  */
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { gzipSync } from 'node:zlib';
-import { cpus, platform, release, tmpdir, totalmem } from 'node:os';
+import { cpus, loadavg, platform, release, tmpdir, totalmem } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
@@ -159,12 +159,17 @@ if (!flags['no-peers']) {
 // ---- 3. init → ready ------------------------------------------------------------------------------
 
 let ready: ReadyFigures | undefined;
+/** The machine's load average (1, 5, 15 min) as the timings began and ended: a run under heavy load is noise. */
+let loadBefore: number[] | undefined;
+let loadAfter: number[] | undefined;
 if (!flags['no-ready']) {
   if (!hasSdk) {
     ready = { status: 'not-measurable', reason: 'dist/sdk/cpe.js missing', runs: 0, samples: [], problems: {} };
   } else {
     log(`init → ready: 1 warm-up + ${runs} runs in headless Chromium…`);
+    loadBefore = loadavg();
     ready = await measureReady({ runs, timeoutMs, log });
+    loadAfter = loadavg();
   }
   if (ready.chromium) machine.chromium = `${machine.chromium} (Playwright reports ${ready.chromium})`;
 }
@@ -198,6 +203,9 @@ for (const app of apps) {
   sizeRows.push([`frame ${app} (page + assets)`, String(graph.files.length), String(graph.raw), String(graph.gzip), kib(graph.gzip)]);
 }
 if (servedCard) sizeRows.push([`frame ${CARD_FRAME} as served (the form rendered in: en, row)`, '1', String(servedCard.raw), String(servedCard.gzip), kib(servedCard.gzip)]);
+// The card schemes' marks: one sprite the card frames share, fetched when a mark first shows (at once with cardSchemesDisplay 'all').
+const marks = existsSync(join(dist, 'frames', 'marks.svg')) ? walker.size(join('frames', 'marks.svg')) : undefined;
+if (marks) sizeRows.push(["card schemes' marks (frames/marks.svg: when a mark first shows)", '1', String(marks.raw), String(marks.gzip), kib(marks.gzip)]);
 if (sizeRows.length > 0) table(['what', 'files', 'bytes', 'gzip -9', 'gzip KiB'], sizeRows, [false, true, true, true, true]);
 if (apps.length === 0) out('frames: no frames built (dist/frames has no <app>/index.html)');
 out();
@@ -239,6 +247,8 @@ if (!ready) out('skipped (--no-ready)');
 else if (ready.status !== 'measured') out(`ready: not measurable yet (${ready.reason})`);
 else {
   const ms = (n: number | undefined) => `${(n ?? NaN).toFixed(1)} ms`;
+  const load = (l?: number[]) => l?.map((n) => n.toFixed(2)).join(' ');
+  out(`load average (1, 5, 15 min) on ${machine.cores} cores: ${load(loadBefore)} as the timings began, ${load(loadAfter)} as they ended`);
   out(`first visit (fresh context, empty cache), runs ${ready.runs}: min ${ms(ready.min)}, median ${ms(ready.median)}, p90 ${ms(ready.p90)}, max ${ms(ready.max)} (warm-up ${ms(ready.warmup)}, not counted)`);
   const warm = (ready as { warm?: { median?: number; min?: number; p90?: number; max?: number; samples?: number[]; error?: string } }).warm;
   if (warm?.error) out(`returning shopper (one context, warm HTTP cache): not measured (${warm.error})`);
@@ -344,6 +354,7 @@ for (const check of checks) out(`${check.pass === null ? 'N/A ' : check.pass ? '
 const results = {
   date: new Date().toISOString(),
   machine,
+  loadAverage: { before: loadBefore ?? null, after: loadAfter ?? null },
   build: buildInfo,
   goals: GOALS,
   cpe: {

@@ -18,6 +18,26 @@ export interface FrameOwner {
   frameEvent<E extends FrameEventName>(frame: Frame, name: E, detail: FrameEventDetail<E>): void;
 }
 
+/** The service origins whose renderer process a hidden page keeps (`keepProcess`). */
+const kept = new Set<string>();
+
+/**
+ * After a first frame of `origin` said hello: one hidden, empty page of the service (`/frames/keep/`)
+ * for as long as the page lives. Chromium gives each site its renderer process and ends it with the
+ * site's last frame: an element mounted again (a single-page app's next checkout, a changed option)
+ * started a new process every time (measured in bench/sdk's warm remounts). Stripe.js keeps hidden
+ * frames of its own on the page likewise.
+ */
+function keepProcess(origin: string, pk: string): void {
+  if (kept.has(origin)) return;
+  kept.add(origin);
+  const page = document.createElement('iframe');
+  page.hidden = true;
+  page.tabIndex = -1;
+  page.src = `${origin}/frames/keep/?pk=${encodeURIComponent(pk)}`;
+  document.body.append(page);
+}
+
 /**
  * One hosted iframe and its end of the bridge (protocol/schemas/bridge.ts). The frame's `Hello` is accepted
  * only from the service origin, from this iframe's window and with this mount's session uuid: the
@@ -40,6 +60,7 @@ export class Frame {
   readonly origin: string;
   /** The frame's window once it said hello (the init goes there). */
   #window?: MessageEventSource;
+  readonly #pk: string;
 
   /**
    * The service's `app` page for `controller`'s mount: its address carries the key, the session's
@@ -54,6 +75,7 @@ export class Frame {
     title: string,
   ) {
     const origin = (this.origin = controller.serviceOrigin);
+    this.#pk = controller.pubKey;
     this.#requestTimeoutMs = controller.requestTimeoutMs;
     const iframe = this.iframe;
     iframe.title = title;
@@ -80,6 +102,7 @@ export class Frame {
     this.skeleton.remove();
     this.#height(event.data.height);
     this.owner.frameHello(this, event.data.texts);
+    keepProcess(this.origin, this.#pk);
   };
 
   #height(height: number): void {

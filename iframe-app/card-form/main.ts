@@ -1,5 +1,3 @@
-// Before Lit: the service sends this page with the form in it (iframe-app/ssr/), which Lit hydrates rather than draws again.
-import '@lit-labs/ssr-client/lit-element-hydrate-support.js';
 import en from '../../i18n/en.ts';
 import { cardFrameApp } from '../shared/card-app.ts';
 import { startFrame } from '../shared/host.ts';

@@ -1,5 +1,4 @@
 import { LitElement, html, nothing, svg, type TemplateResult } from 'lit';
-import { live } from 'lit/directives/live.js';
 import type { CardSchemesDisplay, ChangeState, ColorScheme, FrameSession, TokeniseResult } from '../../protocol/schemas/bridge.ts';
 import { TokeniseResult as TokeniseResultGuard } from '../../protocol/runtime/guards.ts';
 import { conforms } from '../../protocol/runtime/json-guard.ts';
@@ -175,9 +174,28 @@ export class CardInputs extends LitElement {
   /** Made once connected: the service renders this element in Node (iframe-app/ssr/), which has no ResizeObserver. */
   #resized?: ResizeObserver;
 
+  /**
+   * The service's form (declarative shadow DOM, `defer-hydration`) stays as it was sent and painted,
+   * arranged but not yet Lit's, until the host takes it over (`takeOver`).
+   */
   override connectedCallback(): void {
-    super.connectedCallback();
+    if (!this.hasAttribute('defer-hydration')) super.connectedCallback();
     (this.#resized ??= new ResizeObserver(() => this.arrange())).observe(this);
+  }
+
+  /**
+   * Takes the service's form over: Lit draws the form anew in its shadow root (the served nodes go
+   * in the same task, so nothing is painted in between; host.ts puts back what was typed with `adopt`).
+   * Drawing anew costs less code than hydrating the served DOM (Lit's hydration support, about 2 KB).
+   */
+  takeOver(): void {
+    this.removeAttribute('defer-hydration');
+    if (this.isConnected) super.connectedCallback();
+  }
+
+  protected override createRenderRoot(): HTMLElement | DocumentFragment {
+    this.shadowRoot?.replaceChildren();
+    return super.createRenderRoot();
   }
 
   override disconnectedCallback(): void {
@@ -186,6 +204,13 @@ export class CardInputs extends LitElement {
   }
 
   protected override updated(): void {
+    // Each input shows its field's value (after a reset, a relayed or adopted value), written only
+    // where the text differs, so the caret of the input being typed in stays (Lit's `live`, without its code).
+    for (const input of this.renderRoot.querySelectorAll<HTMLInputElement>('input[data-field]')) {
+      const field = input.dataset.field as CardField;
+      const shown = displayOf(field, this.values[field]);
+      if (input.value !== shown) input.value = shown;
+    }
     this.arrange();
   }
 
@@ -205,6 +230,9 @@ export class CardInputs extends LitElement {
       }
       this.setValue(field, raw, input);
     }
+    // An empty field that had the focus has it again (Lit drew new inputs; a focus request answered
+    // before the takeover put it there).
+    if (typed.focused && !typed.values.some(([name]) => name === typed.focused)) this.shadowRoot?.querySelector<HTMLInputElement>(`#cpe-${typed.focused}`)?.focus();
     if (typed.values.length) this.emitState();
   }
 
@@ -217,8 +245,25 @@ export class CardInputs extends LitElement {
   /** Focuses the first or last input (in the service's form too, before Lit has taken it over). */
   focusAt(position: 'first' | 'last'): void {
     const inputs = this.shadowRoot?.querySelectorAll<HTMLInputElement>('input.in') ?? [];
-    inputs[position === 'first' ? 0 : inputs.length - 1]?.focus();
+    const input = inputs[position === 'first' ? 0 : inputs.length - 1];
+    if (!input) return;
+    input.focus();
+    this.#wanted = input.dataset.field;
+    addEventListener('focus', this.#refocus);
+    addEventListener('pointerdown', this.#settle);
   }
+
+  /**
+   * The field a focus request focused, until the shopper points somewhere. The element's own
+   * `iframe.focus()` (frame-host.ts) may reach this frame after the request did: Chromium then
+   * empties the frame's focus (the input blurs, the window blurs and gets the focus again, the
+   * document's focus on its body), when the field takes it back.
+   */
+  #wanted?: string;
+  #refocus = () => {
+    if (this.#wanted && document.activeElement === document.body) this.shadowRoot?.querySelector<HTMLInputElement>(`#cpe-${this.#wanted}`)?.focus();
+  };
+  #settle = () => (this.#wanted = undefined);
 
   /** Validates, then tokenises the card inside the frame. A second call while one runs shares it. */
   tokenise(): Promise<TokeniseResult> {
@@ -284,8 +329,6 @@ export class CardInputs extends LitElement {
     const scheme = this.scheme && this.scheme !== 'unknown' ? (this.scheme as KnownScheme) : undefined;
     const placeholder = minimal && (field === 'number' || field === 'name') ? catalogue[field] : catalogue[`${field}Placeholder`];
     const ok = this.touched.has(field) && !message && !this.problem(field);
-    // An empty message is `nothing`, not '': hydrated from the service's page, an empty string leaves
-    // no text node and Lit would write the first message into its end marker (a comment).
     return html`<div class="field ${field}">
       <label for=${id} class=${minimal ? 'sr' : ''}>${catalogue[field]}</label>
       <div class="box">
@@ -305,7 +348,6 @@ export class CardInputs extends LitElement {
           aria-required="true"
           aria-invalid=${message ? 'true' : 'false'}
           aria-describedby=${message ? `${id}-msg` : nothing}
-          .value=${live(displayOf(field, this.values[field]))}
           @input=${this.#onInput}
           @blur=${this.#onBlur}
         />

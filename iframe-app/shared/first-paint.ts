@@ -13,8 +13,12 @@ import { UUID } from '../../protocol/runtime/patterns.ts';
 import { BRIDGE_VERSION } from '../../protocol/runtime/version.ts';
 import type { Layout } from '../../protocol/schemas/frame-url.ts';
 import { arrange } from './arrange.ts';
-import { dialogTexts, pageTexts } from './texts.ts';
-import { applyTokens } from './theme.ts';
+import { applyLanguage, dialogTexts, pageTexts } from './texts.ts';
+import { applyTheme, applyTokens } from './theme.ts';
+import type { FirstPaintApi } from './first-paint-api.ts';
+
+// Lent to the page's module (first-paint-api.ts): one copy of each in the page.
+(window as unknown as { cpeFirstPaint: FirstPaintApi }).cpeFirstPaint = { arrange, applyTheme, pageTexts, dialogTexts, applyLanguage };
 
 const el = document.body.firstElementChild as HTMLElement;
 const { session, look } = readFragment(location.hash);
@@ -25,6 +29,8 @@ if (look.scheme) {
 }
 /** Arranges the fields for the frame's width and says hello with the form's height. */
 function hello(): void {
+  // The page's code said it already (it ran first, on a busy machine): a second hello tells the element the frame reloaded.
+  if ((window as { __cpeHello?: number }).__cpeHello !== undefined) return;
   if (el.shadowRoot) arrange(el, el.shadowRoot, el.getAttribute('layout') as Layout, CARD_FIELDS);
   const texts = pageTexts();
   if (window.parent === window || !UUID.test(session) || !texts) return;

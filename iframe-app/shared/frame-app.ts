@@ -12,6 +12,8 @@ export type FrameAppElement = HTMLElement & {
   readonly updateComplete: Promise<boolean>;
   /** Puts back what was typed into the service's form before the code ran (host.ts). */
   adopt?(typed: Typed): void;
+  /** The service's form (`defer-hydration`) becomes the element's own. */
+  takeOver?(): void;
 };
 
 /** What the shopper typed into the service's form before the code ran: each input's text, the focus and caret. */

@@ -35,8 +35,8 @@ export function renderUnavailable(text: string): void {
  *   change state     on every input and blur, and after reset / tokenise validation.
  *   error            the language's catalogue failed to load (English is shown); a session refused.
  *
- * A form the service sent in the page (the card form) is taken over, not drawn again: what was typed
- * into it before the code ran is kept (typed values, focus and caret), and Lit hydrates its DOM.
+ * A form the service sent in the page (the card form) is taken over after its first paint: what was
+ * typed into it before the code ran is kept (typed values, focus and caret) as Lit draws it anew.
  *
  * The frame is pinned to its merchant (finding 1 of issue 12): it accepts exactly one init per load
  * (parent-init.ts), whose `config.pubKey` (and every later `configure`'s) must be the `pk` of its
@@ -121,6 +121,8 @@ export async function startFrame(create: (params: FrameParams) => FrameApp | und
   if (said === undefined) {
     const hello: Hello = { cpe: BRIDGE_VERSION, type: 'hello', session, height: lastHeight, texts: dialogTexts(loaded.lang, loaded.catalogue) };
     window.parent.postMessage(hello, '*');
+    // The first-paint script, still waiting for the frame's width, then says none of its own (one hello per load).
+    (window as unknown as { __cpeHello?: number }).__cpeHello = lastHeight;
   }
   new ResizeObserver(resized).observe(el, { box: 'border-box' });
   resized();
@@ -132,9 +134,9 @@ const afterPaint = () => new Promise<void>((resolve) => requestAnimationFrame(()
 
 /**
  * Takes over the form the service sent (its element already in the page, `defer-hydration` holding
- * Lit back): reads what was typed, lets Lit hydrate the DOM as it is, then puts the typed text back
- * through the element's own formatting (hydration sets each input's value from the still empty
- * state), the caret where it was. All within one task: nothing is painted in between.
+ * Lit back): reads what was typed, lets Lit draw the form anew, then puts the typed text back
+ * through the element's own formatting, the focus and caret where they were. All within one task:
+ * nothing is painted in between.
  */
 async function takeOver(el: FrameApp['element']): Promise<void> {
   const root = el.shadowRoot;
@@ -142,7 +144,8 @@ async function takeOver(el: FrameApp['element']): Promise<void> {
   for (const input of root?.querySelectorAll<HTMLInputElement>('input[data-field]') ?? []) if (input.value) typed.values.push([input.dataset.field!, input.value]);
   const active = root?.activeElement as HTMLInputElement | null;
   if (active?.dataset.field) [typed.focused, typed.caret] = [active.dataset.field, active.selectionStart];
-  el.removeAttribute('defer-hydration');
+  if (el.takeOver) el.takeOver();
+  else el.removeAttribute('defer-hydration');
   await el.updateComplete;
   el.adopt?.(typed);
 }

@@ -3,8 +3,8 @@
  * for a frame address, so the shopper sees it (in the address's language, layout, theme and scheme
  * marks) before any script has run. Lit renders the same element it runs in the browser
  * (`<cpe-card-form>`, iframe-app/card-form/) here in Node through `@lit-labs/ssr`, as declarative
- * shadow DOM (Chromium and every evergreen browser attach it while parsing); the page's code hydrates
- * that DOM (`defer-hydration` until it has the page's texts), so nothing is drawn twice.
+ * shadow DOM (Chromium and every evergreen browser attach it while parsing); the page's code takes
+ * it over after the first paint (`defer-hydration` until then), keeping what was typed.
  *
  * This module runs in the service's process (server/http/frame-render.ts loads it on first use): it
  * is the one place where browser code runs in Node, with Lit's DOM shim, which is why it is outside
@@ -20,6 +20,7 @@ import { catalogueOf, resolveLanguage } from '../../i18n/catalogues.ts';
 import { CARD_FORM_TEXTS, TEXTS_ID, type Texts } from '../shared/texts.ts';
 import '../card-form/card-form.ts';
 import { FORM_MARK } from '../frame-page.ts';
+import { minifyCss } from './minify-css.ts';
 
 export { FORM_MARK };
 
@@ -48,8 +49,10 @@ export async function renderCardFormPage(template: string, query: URLSearchParam
   if (conforms(FrameParams, params)) {
     const { layout = 'stack', theme = 'auto', marks = 'detected' } = params;
     form = await collectResult(render(html`<cpe-card-form layout=${layout} theme=${theme} card-schemes-display=${marks} .catalogue=${texts.catalogue} defer-hydration></cpe-card-form>`));
-    // The outer template's markers: nobody hydrates the page itself, only the element's own shadow root.
-    form = form.replace(/^<!--lit-part[^>]*-->(<!--lit-node \d+-->)?|<!--\/lit-part-->$/g, '');
+    // Lit's markers for hydration: the page's code draws the form anew when it takes it over (card-inputs.ts).
+    form = form.replace(/<!--\/?lit-(part|node)[^>]*-->|<!--\?lit\$\d+\$-->|<\?lit\$\d+\$>/g, '');
+    // The styles as the page's code has them (the build minifies its css`…` templates alike).
+    form = form.replace(/(<style>)([\s\S]*?)(<\/style>)/g, (_all, open: string, css: string, close: string) => open + minifyCss(css) + close);
   }
   const { catalogue } = texts;
   return template

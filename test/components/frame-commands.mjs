@@ -20,7 +20,8 @@ export function frameCommands() {
       let seen = 'no such frame';
       for (;;) {
         for (const frame of page.frames()) {
-          if (frame.detached || !frame.url().includes(frameUrl)) continue;
+          // Not the SDK's hidden page of the service (components/internal/frame.ts): a hidden frame never paints.
+          if (frame.detached || !frame.url().includes(frameUrl) || frame.url().includes('/frames/keep/')) continue;
           try {
             const found = await frame.evaluate(inspect, selector, state === 'rendered');
             if (matches(found, state)) return true;

@@ -112,10 +112,49 @@ describe('double mounts and removal', () => {
       assert.match(token, /^tok_/);
       // Removing releases the frame.
       await page.evaluate(() => document.querySelector('cpe-card')!.remove());
-      await page.waitForFunction(() => !document.querySelector('iframe') && true);
+      // What stays is the SDK's hidden empty page of the service, which keeps its renderer process for a next mount (components/internal/frame.ts).
+      await page.waitForFunction(() => [...document.querySelectorAll('iframe')].every((f) => f.hidden && new URL(f.src).pathname === '/frames/keep/'));
       assert.equal(page.frames().filter((f) => f.url().includes('/frames/card-form/')).length, 0, 'the frame is gone');
       assert.deepEqual(problems, []);
     } finally {
+      await context.close();
+    }
+  });
+});
+
+describe('a card mounted again', () => {
+  it("finds the service's renderer process alive: the SDK keeps one hidden page of the service", async () => {
+    const { page, context, problems } = await openCheckout(stack, '/components/card');
+    const cdp = await stack.browser.newBrowserCDPSession();
+    try {
+      const renderers = async () =>
+        ((await cdp.send('SystemInfo.getProcessInfo')).processInfo as { type: string; id: number }[])
+          .filter((p) => p.type === 'renderer')
+          .map((p) => p.id)
+          .sort();
+      const kept = () => [...document.querySelectorAll('iframe')].filter((f) => f.hidden && new URL(f.src).pathname === '/frames/keep/').length;
+      await page.waitForFunction(kept);
+      assert.equal(await page.evaluate(kept), 1, 'one hidden page of the service');
+      const before = await renderers();
+      await page.evaluate(() => {
+        const el = document.querySelector('cpe-card')!;
+        (window as unknown as { parked: [Element, ParentNode] }).parked = [el, el.parentNode!];
+        el.remove();
+      });
+      await waitFor('the card frame is gone', () => page.frames().every((f) => !f.url().includes('/frames/card-form/')));
+      await page.evaluate(async () => {
+        const [el, parent] = (window as unknown as { parked: [Element & { init(): Promise<void>; awaitReady(): Promise<void> }, ParentNode] }).parked;
+        parent.append(el);
+        await el.init();
+        await el.awaitReady();
+      });
+      // Chromium gives each site its process and ends it with the site's last frame: without the
+      // hidden page, the card's new frame started a new one (the set changed at every remount).
+      assert.deepEqual(await renderers(), before, 'no renderer process started or ended');
+      assert.equal(await page.evaluate(kept), 1, 'still one hidden page');
+      assert.deepEqual(problems, []);
+    } finally {
+      await cdp.detach().catch(() => {});
       await context.close();
     }
   });

@@ -10,7 +10,34 @@ import { future, listenFor } from './helpers.ts';
 /** Mounts a frame page as the SDK does and completes the handshake; `el` is the frame's card element. */
 async function mount(app: string, query: string, config: Partial<FrameConfig> = {}) {
   const mounted = await mountFrame(app, query, config);
-  return { ...mounted, el: mounted.doc.querySelector('cpe-card-form, cpe-card-field') as CardInputs };
+  const el = mounted.doc.querySelector('cpe-card-form, cpe-card-field') as CardInputs;
+  // The served form's events reach the code once it has taken the form over (after the first paint).
+  await waitUntil(() => !el.hasAttribute('defer-hydration') && el.hasUpdated, 'the page\'s code did not take the form over');
+  await el.updateComplete;
+  return { ...mounted, el };
+}
+
+/** The card form page as the service sends it, without its code: the shadow root of the served form, before any script of the page's ran. */
+async function servedForm(layout: string) {
+  const iframe = document.createElement('iframe');
+  iframe.style.width = '520px';
+  iframe.src = `/iframe-app/card-form/index.html?pk=pk_test_1&lang=en&layout=${layout}&__nomodule#${crypto.randomUUID()}`;
+  document.body.append(iframe);
+  await waitUntil(() => iframe.contentDocument?.querySelector('cpe-card-form')?.shadowRoot?.querySelector('#cpe-name'), 'no form');
+  const doc = iframe.contentDocument!;
+  return { doc, root: doc.querySelector('cpe-card-form')!.shadowRoot! };
+}
+
+/** Runs the page's code on the served form of `doc`; the element once it took the form over and `ready` says so. */
+async function takeOver(doc: Document, ready: (form: CardInputs) => unknown): Promise<CardInputs> {
+  const module = doc.createElement('script');
+  module.type = 'module';
+  module.src = '/iframe-app/card-form/main.ts';
+  doc.head.append(module);
+  const form = () => doc.querySelector('cpe-card-form') as CardInputs;
+  await waitUntil(() => !form().hasAttribute('defer-hydration') && ready(form()), 'not taken over');
+  await form().updateComplete;
+  return form();
 }
 
 function typeIn(el: CardInputs, field: string, text: string) {
@@ -89,35 +116,49 @@ describe('frame pages over the bridge', () => {
   });
 
   it('what the shopper types before the page\'s code runs is kept, formatted, with the focus and caret', async () => {
-    const iframe = document.createElement('iframe');
-    iframe.style.width = '520px';
-    const session = crypto.randomUUID();
-    iframe.src = `/iframe-app/card-form/index.html?pk=pk_test_1&lang=en&layout=stack&__nomodule#${session}`;
-    document.body.append(iframe);
-    await waitUntil(() => iframe.contentDocument?.querySelector('cpe-card-form')?.shadowRoot?.querySelector('#cpe-name'), 'no form', { timeout: 4000 });
-    const doc = iframe.contentDocument!;
-    const root = doc.querySelector('cpe-card-form')!.shadowRoot!;
+    const { doc, root } = await servedForm('stack');
     const number = root.querySelector<HTMLInputElement>('#cpe-number')!;
     const name = root.querySelector<HTMLInputElement>('#cpe-name')!;
     name.value = 'Ada Lovelace';
     number.focus();
     number.value = '42424242424242';
     number.setSelectionRange(4, 4);
-    const module = doc.createElement('script');
-    module.type = 'module';
-    module.src = '/iframe-app/card-form/main.ts';
-    doc.head.append(module);
-    const el = await waitUntil(() => {
-      const form = doc.querySelector('cpe-card-form') as CardInputs;
-      return !form.hasAttribute('defer-hydration') && form.values?.number ? form : undefined;
-    }, 'not hydrated', { timeout: 4000 }).then(() => doc.querySelector('cpe-card-form') as CardInputs);
-    await el.updateComplete;
+    const el = await takeOver(doc, (form) => form.values?.number);
     expect(el.values).to.include({ number: '42424242424242', name: 'Ada Lovelace' });
-    expect(root.querySelector<HTMLInputElement>('#cpe-number')).to.equal(number);
-    expect(number.value).to.equal('4242 4242 4242 42');
-    expect(root.activeElement).to.equal(number);
-    expect(number.selectionStart).to.equal(4);
-    expect(name.value).to.equal('Ada Lovelace');
+    // Lit drew the form anew in the same shadow root (no hydration): the new inputs hold what was typed.
+    expect(el.shadowRoot).to.equal(root);
+    const [numberNow, nameNow] = ['#cpe-number', '#cpe-name'].map((id) => root.querySelector<HTMLInputElement>(id)!);
+    expect(root.querySelectorAll('#cpe-number').length, 'one form, not the served one beside Lit\'s').to.equal(1);
+    expect(numberNow.value).to.equal('4242 4242 4242 42');
+    expect(root.activeElement).to.equal(numberNow);
+    expect(numberNow.selectionStart).to.equal(4);
+    expect(nameNow.value).to.equal('Ada Lovelace');
+  });
+
+  it('an empty field that had the focus before the page\'s code ran has it after the takeover', async () => {
+    const { doc, root } = await servedForm('row');
+    root.querySelector<HTMLInputElement>('#cpe-number')!.focus();
+    await takeOver(doc, (form) => form.hasUpdated);
+    expect(root.activeElement?.id, 'the focus after Lit drew the form anew').to.equal('cpe-number');
+  });
+
+  it('one hello per load: when the page\'s code says it while the first-paint script still waits for the frame\'s width, that script says none later', async () => {
+    const hellos: unknown[] = [];
+    const count = (e: MessageEvent) => e.data?.type === 'hello' && hellos.push(e.data);
+    addEventListener('message', count);
+    try {
+      // The element said the frame would be 400 px wide; it is 600 px: the first-paint script waits for a resize.
+      const { iframe, win, doc } = await mountFrame('card-form', 'pk=pk_test_1&lang=en&layout=row', {}, undefined, '&w=400');
+      const el = doc.querySelector('cpe-card-form') as CardInputs;
+      await waitUntil(() => !el.hasAttribute('defer-hydration') && el.hasUpdated, 'not taken over');
+      iframe.style.width = '400px';
+      await waitUntil(() => win.innerWidth === 400, 'the frame was not resized');
+      // The resize event comes before the frame's animation frame callbacks: two later, what it sent has arrived.
+      await new Promise((resolve) => win.requestAnimationFrame(() => win.requestAnimationFrame(resolve)));
+      expect(hellos, 'hellos of the one load').to.have.length(1);
+    } finally {
+      removeEventListener('message', count);
+    }
   });
 
   it('a second init is ignored: one init per load (a page script cannot re-point the frame)', async () => {

@@ -109,6 +109,25 @@ describe('issue-7 frames served by the real service', function () {
     expect(attached.payment_method.wallet).to.equal('b');
   });
 
+  it('card form: the field a focus request focused takes the focus back when the frame gets the page\'s focus with nothing focused in it', async () => {
+    const { iframe, end, events } = await mountRemote('card-form', 'layout=row', true);
+    await end.request('focus', { position: 'first' });
+    await inFrame('/frames/card-form/', 'input[data-field="number"]', 'focused');
+    const changes = () => events.filter((e) => e.name === 'change').length;
+    const before = changes();
+    // What the element's own iframe.focus() does when it reaches the frame after the request (the
+    // order of the two is the browser's, see card-inputs.ts): the frame loses the focus, its field
+    // blurs (a change), and the frame gets the focus back with its body focused.
+    const elsewhere = document.body.appendChild(document.createElement('button'));
+    elsewhere.focus();
+    await waitUntil(() => changes() > before, 'the field did not blur');
+    iframe.focus();
+    await inFrame('/frames/card-form/', 'input[data-field="number"]', 'focused');
+    await sendKeys({ type: '4242' });
+    await waitUntil(() => events.some((e) => e.name === 'change' && !e.detail.empty), 'what was typed did not reach the field');
+    elsewhere.remove();
+  });
+
   it('wallet sheet: Escape cancels', async () => {
     const { iframe, messages, uuid } = await openSheet({ wallet: 'a' });
     iframe.focus();

@@ -8,7 +8,8 @@ import type { Page } from 'playwright-core';
  */
 export async function painted(page: Page): Promise<void> {
   for (let round = 0; round < 2; round++) {
-    for (const frame of page.frames()) {
+    // Not the SDK's hidden page of the service (components/internal/frame.ts): a hidden frame paints nothing, ever.
+    for (const frame of page.frames().filter((f) => !f.url().includes('/frames/keep/'))) {
       await frame
         .evaluate(async () => {
           const finite = document.getAnimations().filter((a) => a.effect?.getComputedTiming().endTime !== Infinity);
@@ -37,7 +38,7 @@ export async function settled(page: Page): Promise<void> {
     const frames: HTMLIFrameElement[] = [];
     while (roots.length)
       for (const el of roots.pop()!.querySelectorAll('*')) {
-        if (el instanceof HTMLIFrameElement && el.src.includes('/frames/')) frames.push(el);
+        if (el instanceof HTMLIFrameElement && el.src.includes('/frames/') && !el.src.includes('/frames/keep/')) frames.push(el);
         if (el.shadowRoot) roots.push(el.shadowRoot);
       }
     return frames.every((frame) => frame.classList.contains('ready'));
