@@ -180,6 +180,10 @@ describe('wallets with the real service', function () {
   });
 
   it('live keys (pk_live_…): availability is decided before any request; unsupported_browser in Chromium, nothing rendered', async () => {
+    // Chromium's own answer first: its payment service starts on the first request (seconds on a
+    // busy machine, once past the SDK's 5 s, which then said 'timeout'); the SDK's check is then its own.
+    const probe = new PaymentRequest([{ supportedMethods: 'https://google.com/pay', data: { apiVersion: 2, apiVersionMinor: 0 } }], { total: { label: 'Total', amount: { currency: 'GBP', value: '0.00' } } });
+    expect(await probe.canMakePayment()).to.equal(false);
     const c = controllerOf('pk_live_wtr_unknown');
     const box = await target();
     const a: CpeWalletA = c.walletA({ element: box });
