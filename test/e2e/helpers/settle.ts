@@ -8,10 +8,14 @@ import type { Page } from 'playwright-core';
  */
 export async function painted(page: Page): Promise<void> {
   for (let round = 0; round < 2; round++) {
-    // Not the SDK's hidden page of the service (components/internal/frame.ts): a hidden frame paints nothing, ever.
-    for (const frame of page.frames().filter((f) => !f.url().includes('/frames/keep/'))) {
+    for (const frame of page.frames()) {
+      // Not the SDK's hidden page of the service (components/internal/frame.ts), nor any frame without a
+      // viewport: a hidden frame paints nothing, ever (its address is read now: listed while still
+      // about:blank, the hidden page was waited on for ever).
+      if (frame.url().includes('/frames/keep/')) continue;
       await frame
         .evaluate(async () => {
+          if (!innerWidth || !innerHeight) return;
           const finite = document.getAnimations().filter((a) => a.effect?.getComputedTiming().endTime !== Infinity);
           await Promise.all(finite.map((a) => a.finished.catch(() => {})));
           for (let i = 0; i < 2; i++) await new Promise((resolve) => requestAnimationFrame(resolve));
