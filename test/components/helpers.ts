@@ -146,7 +146,17 @@ export async function typeCard(host: HTMLElement, number = '4242424242424242'): 
     host.focus();
     for (const [i, [field, text]] of Object.entries(texts).entries()) {
       if (i) await sendKeys({ press: 'Tab' });
-      await inFrame('/frames/', `input[data-field="${field}"]`, 'focused');
+      const selector = `input[data-field="${field}"]`;
+      if (i) await inFrame('/frames/', selector, 'focused');
+      else
+        // KNOWN FLAKE, NOT UNDERSTOOD: once in a CI run, at the suite's busiest start, host.focus()
+        // never focused the frame's first field (the runner's 20 s command limit ended the wait).
+        // Asked once more, as a shopper would click again; the first wait's failure is logged.
+        await inFrame('/frames/', selector, 'focused', 9_000).catch(async (error: Error) => {
+          console.warn(`typeCard: focus() did not reach the first field (${error.message}); focusing again`);
+          host.focus();
+          await inFrame('/frames/', selector, 'focused', 9_000);
+        });
       await sendKeys({ type: text });
     }
     // The frames' last change has reached the page.
