@@ -237,6 +237,15 @@ export default {
   browsers: [
     chromeLauncher({
       launchOptions: { executablePath: chromiumPath(), headless: true, args: [...CHROMIUM_FLAGS] },
+      // Every test page acts as the focused page, as Playwright's pages do: puppeteer's do not, and a
+      // page that was not the browser's focused one had no frame focused, ever (a focus test then
+      // failed once in a run, each time in another place).
+      async createPage({ context }) {
+        const page = await context.newPage();
+        const cdp = await page.createCDPSession();
+        await cdp.send('Emulation.setFocusEmulationEnabled', { enabled: true });
+        return page;
+      },
     }),
   ],
   // One page at a time: a background tab gets no animation frames (fixture() waits for one) and no
