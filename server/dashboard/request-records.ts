@@ -2,6 +2,7 @@ import type { Clock } from '../clock.ts';
 import { newId } from '../identity/secrets.ts';
 import type { Logger } from '../logger.ts';
 import type { Collection, Page, PageQuery, Store } from '../store/store.ts';
+import { isOutage } from '../store/pg-availability.ts';
 
 /** How many requests the dashboard keeps per merchant (the "last 1,000"). */
 export const KEPT_PER_MERCHANT = 1_000;
@@ -92,8 +93,9 @@ export class RequestRecords {
         await this.#trim(merchantId);
       }
     } catch (error) {
-      // The log is a convenience: a failed write loses these records, never a request.
-      this.logger.log('error', 'request log write failed', { error: (error as Error).name, message: (error as Error).message });
+      // The log is a convenience: a failed write loses these records, never a request. A database
+      // outage is logged once, where it is detected (pg-availability.ts), not again here.
+      if (!isOutage(error)) this.logger.log('error', 'request log write failed', { error: (error as Error).name, message: (error as Error).message });
     }
   }
 
