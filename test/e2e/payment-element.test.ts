@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { waitFor } from '../../testkit/wait.ts';
 import { after, before, describe, it } from 'node:test';
 import { CARDS, digitsOf } from './helpers/checkout.ts';
 import { seriousViolations } from './helpers/axe.ts';
@@ -79,7 +80,8 @@ describe('<cpe-payment>: every method in one element', { timeout: scaled(600_000
       await frame.getByRole('button', { name: 'Pay £32.50' }).click();
       await frame.getByRole('status').filter({ hasText: 'Your card was declined. Use another card.' }).waitFor();
       await frame.getByRole('button', { name: 'Try again' }).click();
-      assert.equal(await frame.getByLabel('Card number').inputValue(), '');
+      // The form comes back once the element has cleared the number (awaited: the element answers after the click).
+      await waitFor('the number cleared by Try again', async () => (await frame.getByLabel('Card number').inputValue()) === '');
       assert.equal(await frame.getByLabel('Expiry date').inputValue(), '12 / 30');
       assert.equal(await frame.getByLabel('Name on card').inputValue(), 'Ada Lovelace');
       await frame.getByLabel('Card number').pressSequentially(digitsOf(CARDS.mastercard));
