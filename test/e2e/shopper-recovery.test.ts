@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { waitFor } from '../../testkit/wait.ts';
 import { after, before, describe, it } from 'node:test';
 import type { FrameLocator, Page } from 'playwright-core';
 import { CARDS, digitsOf } from './helpers/checkout.ts';
@@ -172,8 +173,9 @@ describe('a payment that did not go through keeps what the shopper typed', { tim
       await number.pressSequentially(digitsOf(CARDS.declined));
       await flow.getByRole('button', { name: /Pay/ }).click();
       await flow.getByRole('button', { name: 'Try again' }).click();
+      // The form comes back once the element has cleared the number and focused it (its answer to the click).
+      await waitFor('the number cleared and focused by Try again', async () => (await number.inputValue()) === '' && (await focusOf(page)).field === 'cc-number');
       assert.deepEqual(await fieldValues(flow), { ...FULL, 'cc-number': '' });
-      assert.equal((await focusOf(page)).field, 'cc-number');
       await number.pressSequentially(digitsOf(CARDS.visa));
       await flow.getByRole('button', { name: /Pay/ }).click();
       await page.waitForURL(/\/orders\/ORD-/);
