@@ -88,12 +88,20 @@ export class DashApp extends DashElement {
 
   /**
    * The page of the address is shown at once, its data asked for while the session is: one round
-   * trip after the page's code before the first page shows (bench/dashboard). Signed out, the page's
-   * requests answer 401 and the session says so: the sign-in page replaces it.
+   * trip after the page's code before the first page shows (bench/dashboard). A signed-in visit's
+   * page carries its session (and Home's data: first-data.ts), so the bar shows it from the first
+   * render. Signed out, the page's requests answer 401 and the session says so: the sign-in page
+   * replaces it.
    */
   async #start(): Promise<void> {
     const route = routeOf(location);
     if (route?.page === 'link') return this.#redeemLink();
+    const carried = takeFirstAnswer<SessionView>(requests.session());
+    if (carried) {
+      useSession(carried);
+      this.session = carried;
+      return this.#open();
+    }
     void this.#open();
     const session = await api<SessionView | { signed_in: false }>(requests.session());
     if ('signed_in' in session) this.#onSignedOut();
@@ -161,8 +169,10 @@ export class DashApp extends DashElement {
       return;
     }
     const { title, load } = PAGES[route.page];
-    await load();
-    if (this.route !== route) return;
+    if (load) {
+      await load();
+      if (this.route !== route) return;
+    }
     const page = document.createElement(`dash-page-${route.page}`) as HTMLElement & { route: Route };
     page.route = route;
     this.page = page;
