@@ -172,9 +172,17 @@ export function dashboardConfig(dirs = { root: dashboardRoot, outDir: join(root,
       manifest: true,
       rolldownOptions: {
         input: join(dirs.root, 'index.html'),
-        // What several pages share (dialogs, the pager, formats…) is one chunk, not one request each;
-        // what the shell itself imports (app/shell's graph, ui/element.ts, Lit) stays in the shell's.
-        output: { codeSplitting: { groups: [{ name: 'shared', test: /[\\/]dashboard[\\/](ui[\\/](?!element\.ts)|app[\\/](format|live|timeline|types|event-types)\.ts)/, minShareCount: 2, includeDependenciesRecursively: false }] } },
+        output: {
+          codeSplitting: {
+            groups: [
+              // The first page's code, one module: the shell (with Lit and the API client, which the
+              // other pages import from it) and Home, the first page.
+              { name: 'index', test: /[\\/]dashboard[\\/](main|app[\\/](?!timeline|types|event-types)[\w-]+|pages[\\/]home|ui[\\/](element|charts))\.ts$|[\\/]node_modules[\\/](lit|lit-html|lit-element|@lit[\\/][\w-]+)[\\/]/, priority: 2 },
+              // What several other pages share (dialogs, the pager…) is one chunk, not one request each.
+              { name: 'shared', test: /[\\/]dashboard[\\/](ui[\\/]|app[\\/](timeline|types|event-types)\.ts)/, minShareCount: 2, includeDependenciesRecursively: false, priority: 1 },
+            ],
+          },
+        },
       },
     },
   };

@@ -2,16 +2,21 @@ import { html, nothing } from 'lit';
 import type { SessionView } from '../../api/dashboard.ts';
 import { DashElement, READY_ATTRIBUTE, define, type DashPage } from '../ui/element.ts';
 import { api, SIGNED_OUT_EVENT, useSession } from './api.ts';
+import { takeFirstAnswer } from './first-data.ts';
 import { requests } from './requests.ts';
 import { NAVIGATE_EVENT, navigate, ownLink, routeOf, type PageName, type Route } from './router.ts';
 import { applyTheme, savedTheme, type ThemeChoice } from './theme.ts';
 import { TOAST_EVENT } from './toast.ts';
 import type { DashSignIn } from './sign-in.ts';
 import './sign-in.ts';
+import '../pages/home.ts';
 
-/** Each page's code, loaded the first time it is opened (one chunk per page). */
-const PAGES: Record<Exclude<PageName, 'link'>, { title: string; load: () => Promise<unknown> }> = {
-  home: { title: 'Home', load: () => import('../pages/home.ts') },
+/**
+ * Each page's code, loaded the first time it is opened (one chunk per page); but the first page's,
+ * Home, which is in the shell's module, so it shows without another request (bench/dashboard).
+ */
+const PAGES: Record<Exclude<PageName, 'link'>, { title: string; load?: () => Promise<unknown> }> = {
+  home: { title: 'Home' },
   payments: { title: 'Payments', load: () => import('../pages/payments.ts') },
   payment: { title: 'Payment', load: () => import('../pages/payment.ts') },
   events: { title: 'Events', load: () => import('../pages/events.ts') },
