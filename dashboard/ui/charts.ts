@@ -66,6 +66,12 @@ export class DashChart extends DashElement {
     this.#observer.observe(this);
   }
 
+  /** Drawn at once at its width (read from the layout), not a frame later when the observer first reports it. */
+  protected override firstUpdated(): void {
+    const width = Math.floor(this.getBoundingClientRect().width);
+    if (width > 0) this.width = width;
+  }
+
   override disconnectedCallback(): void {
     super.disconnectedCallback();
     this.#observer?.disconnect();
