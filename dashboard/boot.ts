@@ -7,14 +7,14 @@
  * script). The first page then waits for no round trip after the shell's. It also keeps the
  * viewer's time zone in a cookie, for the Home figures the service puts into the next visit's page.
  */
-import { hasFirstAnswer, rememberTimeZone } from './app/first-data.ts';
+import { firstAnswerComing, rememberTimeZone } from './app/first-data.ts';
 import { firstRequests } from './app/requests.ts';
 import { routeOf } from './app/router.ts';
 
 rememberTimeZone();
 const started: Record<string, Promise<Response>> = {};
-// What the service put into the page (a signed-in visit's first answers, first-data.ts) is not asked for.
-for (const path of firstRequests(location).filter((path) => !hasFirstAnswer(path))) {
+// What the service puts into the page (a signed-in visit's first answers, first-data.ts) is not asked for.
+for (const path of firstRequests(location).filter((path) => !firstAnswerComing(path))) {
   const response = fetch(`/dashboard/api${path}`, { headers: { accept: 'application/json' }, credentials: 'same-origin' });
   // A failed one is asked again by the app: never an unhandled rejection here.
   response.catch(() => {});

@@ -2,16 +2,26 @@
  * The dashboard first page's waterfall (issue 21's "fast" goal, profiled): one signed-in first visit of
  * Home, each request's start and end and the app's marks, in ms since navigation start.
  *
- *   node --import tsx bench/dashboard/waterfall.ts [path]
+ *   node --import tsx bench/dashboard/waterfall.ts [path] [payments, default 300 as bench/dashboard/run.ts seeds]
  */
 import { loadavg } from 'node:os';
 import { dashboardLink } from '../../server/admin/admin-routes.ts';
 import { startStack } from '../../testkit/stack.ts';
 
 const path = process.argv[2] ?? '/dashboard';
+const count = Number(process.argv[3] ?? 300);
 const stack = await startStack({ service: { rateLimit: { perSecond: 0, burst: 0 } } });
 try {
-  const { credentials } = stack.service;
+  const { credentials, services } = stack.service;
+  for (let i = 0; i < count; i++) {
+    const { payments } = services;
+    const created = await payments.create(credentials.merchantId, { merchantid: credentials.merchantId, amount: 500 + ((i * 137) % 9000), currency: 'GBP', identifier: `bench-${i}` } as never);
+    const number = i % 6 === 4 ? '4000000000000002' : '4242424242424242';
+    const token = (await payments.createToken(credentials.merchantId, { number, exp_month: '12', exp_year: String(new Date().getFullYear() + 2), cvc: '123', name: 'Bench' })) as { data: { cp_card_token: string } };
+    await payments.attach(credentials.merchantId, created.paymentIntentId, { token: token.data.cp_card_token });
+    await payments.confirm(credentials.merchantId, created.paymentIntentId, null);
+    await payments.authorise(credentials.merchantId, created.paymentIntentId);
+  }
   const link = await dashboardLink(stack.service.services, credentials.merchantId);
   const response = await fetch(`${stack.serviceUrl}/dashboard/api/sign-in`, {
     method: 'POST',

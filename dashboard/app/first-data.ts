@@ -1,7 +1,8 @@
 /**
  * The answers the service put into a signed-in visit's page (server/dashboard/first-page.ts), by the
  * path under /dashboard/api they answer: the page takes each once instead of asking for it, so its
- * first page shows without a round trip. Imports nothing, so the boot script (boot.ts) stays small.
+ * first page shows without a round trip. Read when first taken: by the app's module, which runs once
+ * the whole page is parsed. Imports nothing, so the boot script (boot.ts) stays small.
  */
 let answers: Record<string, unknown> | undefined;
 
@@ -16,8 +17,12 @@ function embedded(): Record<string, unknown> {
   return answers;
 }
 
-/** Whether the page carries the answer to `path` (not taken yet). */
-export const hasFirstAnswer = (path: string): boolean => Object.hasOwn(embedded(), path);
+/**
+ * Whether the page brings the answer to `path`: its head names them (a meta), its data block comes at
+ * the end of the page (the service sends the page's start while it reads them).
+ */
+export const firstAnswerComing = (path: string): boolean =>
+  (document.querySelector<HTMLMetaElement>('meta[name="dash-first"]')?.content ?? '').split(' ').includes(path);
 
 /** The page's answer to `path`, once: later calls (a reload of the data) ask the service. */
 export function takeFirstAnswer<T>(path: string): T | undefined {

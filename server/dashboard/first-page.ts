@@ -1,6 +1,7 @@
 import type { HomeView, SessionView } from '../../api/dashboard.ts';
 import { merchantOwner } from '../events/owner.ts';
 import type { Ctx } from '../http/operation.ts';
+import type { DashboardFirstPage } from '../http/static-assets.ts';
 import type { Services } from '../services.ts';
 import { cookieToken } from './dashboard-auth.ts';
 import { failingDeliveries } from './failing-deliveries.ts';
@@ -41,28 +42,30 @@ function tzOffsetOf(ctx: Ctx): number {
 }
 
 /**
- * The first page's data for a request of the dashboard's page: undefined when it carries no live
- * session (signed out, expired, or a cross-site navigation, which SameSite=Strict sends without the
- * cookie): that page is the built one, which asks for everything itself.
+ * The first page's data for a request of the dashboard's page: the paths it answers at once, the
+ * answers as they are read (the page's start is sent meanwhile); undefined when the request carries
+ * no live session (signed out, expired, or a cross-site navigation, which SameSite=Strict sends
+ * without the cookie): that page is the built one, which asks for everything itself.
  */
-export function firstPageData(services: Services): (ctx: Ctx) => Promise<FirstPage | undefined> {
+export function firstPageData(services: Services): (ctx: Ctx) => Promise<DashboardFirstPage | undefined> {
   return async (ctx) => {
     const token = cookieToken(ctx);
     const found = await services.dashboard.sessions.find(token);
     if (!found || !token) return undefined;
-    const session = await sessionView(services, found, csrfTokenOf(token));
-    if (!session) return undefined;
-    const answers: Record<string, unknown> = { '/session': session };
-    if (/^\/dashboard\/?$/.test(ctx.path)) {
-      const merchantId = found.merchant_id;
-      const tzOffset = tzOffsetOf(ctx);
-      const [newest, home] = await Promise.all([
-        services.events.list(merchantOwner(merchantId), { limit: 1 }),
-        homeView(services, merchantId, tzOffset),
-      ]);
-      answers['/events?limit=1'] = newest;
-      answers[`/home?tz_offset=${tzOffset}`] = home;
-    }
-    return { session, answers };
+    const merchantId = found.merchant_id;
+    const home = /^\/dashboard\/?$/.test(ctx.path);
+    const tzOffset = tzOffsetOf(ctx);
+    const paths = ['/session', ...(home ? ['/events?limit=1', `/home?tz_offset=${tzOffset}`] : [])];
+    const read = async (): Promise<FirstPage | undefined> => {
+      const session = await sessionView(services, found, csrfTokenOf(token));
+      if (!session) return undefined;
+      if (!home) return { session, answers: { '/session': session } };
+      const [newest, figures] = await Promise.all([services.events.list(merchantOwner(merchantId), { limit: 1 }), homeView(services, merchantId, tzOffset)]);
+      return { session, answers: { [paths[0]!]: session, [paths[1]!]: newest, [paths[2]!]: figures } };
+    };
+    const data = read();
+    // Logged here, since the page has been answered by then: it goes without its data, and the app asks.
+    data.catch((error: Error) => services.logger.log('error', 'dashboard first page data failed', { error: error.name, stack: error.stack }));
+    return { paths, data };
   };
 }

@@ -60,6 +60,19 @@ describe('the dashboard page\'s first data', () => {
     assert.equal(first.answers['/events?limit=1'].data[0].data.object.id, paymentId);
     assert.equal(first.answers['/home?tz_offset=0'].days.at(-1).payments, 1);
     assert.ok(!html.includes(svc.credentials.licenceKey), 'the licence key is in the page');
+    // The head names what comes (the boot script asks for none of it); the data block ends the body.
+    assert.match(html, /<meta name="dash-first" content="\/session \/events\?limit=1 \/home\?tz_offset=0">\s*<script type="application\/json" id="dash-chunks">/);
+    assert.match(html, /<\/dash-app>[^]*<script type="application\/json" id="dash-first">[^<]*<\/script>\s*<\/body>\s*<\/html>\s*$/);
+  });
+
+  it('sends it compressed, whichever encoding the browser takes', async () => {
+    const plain = (await page('/dashboard', login.cookie)).first;
+    for (const encoding of ['br', 'gzip', 'identity']) {
+      const response = await fetch(`${svc.url}/dashboard`, { headers: { cookie: login.cookie, 'accept-encoding': encoding } });
+      assert.equal(response.headers.get('content-encoding'), encoding === 'identity' ? null : encoding);
+      const block = /id="dash-first">([^]*?)<\/script>/.exec(await response.text());
+      assert.deepEqual(JSON.parse(block![1]!).answers['/session'], plain!.answers['/session'], encoding);
+    }
   });
 
   it('holds nothing of another merchant, whose own page holds none of the first\'s; markup in a name stays inside the data', async () => {
@@ -108,5 +121,6 @@ describe('the dashboard page\'s first data', () => {
     for (const tz of ['9999', 'x', '']) assert.ok(`/home?tz_offset=0` in (await page('/dashboard', `${login.cookie}; cpe_dashboard_tz=${tz}`)).first!.answers, tz);
     const payments = await page('/dashboard/payments', login.cookie);
     assert.deepEqual(Object.keys(payments.first!.answers), ['/session']);
+    assert.match(payments.html, /<meta name="dash-first" content="\/session">/);
   });
 });
