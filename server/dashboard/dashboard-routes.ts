@@ -51,6 +51,7 @@ export function dashboardRoutes(services: Services, limiter: Middleware<AppState
   const session = dashboardSession(dashboard.sessions);
   const merchantOf = (ctx: Ctx) => ctx.state.merchantId!;
 
+  /** The session as the page learns it (first-page.ts), or signed out when its merchant is gone. */
   async function sessionViewOf(started: Parameters<typeof sessionView>[1], csrfToken: string): Promise<SessionView> {
     const view = await sessionView(services, started, csrfToken);
     if (!view) throw signedOut();

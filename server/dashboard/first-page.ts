@@ -36,7 +36,7 @@ export const homeView = (services: Services, merchantId: number, tzOffset: numbe
 
 /** The time zone cookie's offset, when it holds a whole number of minutes in range; else UTC's. */
 function tzOffsetOf(ctx: Ctx): number {
-  const value = /(?:^|;\s*)cpe_dashboard_tz=(-?\d{1,4})(?:;|$)/.exec(ctx.get('cookie'))?.[1];
+  const value = new RegExp(`(?:^|;\\s*)${TZ_COOKIE}=(-?\\d{1,4})(?:;|$)`).exec(ctx.get('cookie'))?.[1];
   const offset = Number(value ?? 0);
   return Math.abs(offset) <= 14 * 60 ? offset : 0;
 }

@@ -268,7 +268,8 @@ export function staticAssets(options: StaticAssetsOptions = {}): Middleware<AppS
     const path = join(dashboardDir, 'index.html');
     const file = await load(path);
     if (!file) throw dashboardNotBuilt();
-    const first = await options.dashboardFirstPage?.(ctx);
+    // HEAD: the built page's headers; its data is read only for a page that is sent.
+    const first = ctx.method === 'GET' ? await options.dashboardFirstPage?.(ctx) : undefined;
     if (!first) return send(ctx, file, path, dashboardPageHeaders(file.hashes));
     sendFirstPage(ctx, file.body.toString('utf8'), file.hashes, first);
   }
@@ -297,6 +298,8 @@ export function staticAssets(options: StaticAssetsOptions = {}): Middleware<AppS
     void first.data
       .catch(() => undefined)
       .then((data) => {
+        // The browser has gone (Koa destroys the body then): nothing to finish.
+        if (out.destroyed) return;
         // `<` escaped: the JSON cannot close its element or open a comment, whatever its strings hold.
         if (data) out.write(`${DASHBOARD_FIRST_DATA}${JSON.stringify(data).replace(/</g, '\\u003c')}</script>\n  `);
         out.end(html.slice(end));
