@@ -19,9 +19,10 @@ const only = args.filter((a) => !a.startsWith('--'));
 /**
  * Suites by lane, in the order each lane runs them. A suite spends most of its time waiting (for a
  * browser, a child process, a database): one e2e file used 22 s of processor in 48 s, so four lanes
- * (and two e2e files at a time) keep two cores busy where two lanes left them half idle. Balanced by
- * the times one run printed (load 5): components 179 s, security 121 s, package 19 s; e2e 550 s
- * one file at a time; server 354 s, model 87 s, unit 7 s; server on PostgreSQL 476 s, model 96 s.
+ * (and two e2e or server files at a time) keep two cores busy where two lanes left them half idle.
+ * Balanced by the times one run printed (load 5, two lanes, one file at a time): components 179 s,
+ * security 121 s, package 19 s; e2e 550 s; server 354 s, model 87 s, unit 7 s; server on
+ * PostgreSQL 476 s, model 96 s.
  */
 const LANES = {
   browser: ['components', 'security', 'package'],
