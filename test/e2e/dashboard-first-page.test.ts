@@ -27,19 +27,22 @@ describe('the dashboard\'s first page', () => {
       });
       await page.goto(`${stack.serviceUrl}/dashboard`);
       await dashboardReady(page, 'home');
-      // At ready: the bar's merchant, Home's figures and its four charts drawn, and nothing asked of the API yet.
+      // At ready: the bar's merchant, Home's figures and its four charts drawn, and none of the first
+      // page's requests asked (the live polling's, from 2 s on, may be: a slow machine gets there).
       const shown = await page.evaluate(() => ({
         merchant: document.querySelector('.merchant-name')?.textContent ?? '',
         stats: document.querySelectorAll('main .stat').length,
         charts: document.querySelectorAll('main dash-chart svg').length,
         carried: Boolean(document.getElementById('dash-first')),
       }));
-      assert.equal(asked.length, 0, asked.join('\n'));
+      const first = (url: string) => /\/dashboard\/api\/(session|home)\b|\/dashboard\/api\/events\?limit=1$/.test(url);
+      assert.equal(asked.filter(first).length, 0, asked.join('\n'));
       assert.deepEqual(shown, { merchant: `CPE demo shop · ${stack.service.credentials.merchantId}`, stats: 4, charts: 4, carried: true });
       // The app is attached: a section link opens in the page, and that page asks for its own data.
       await page.getByRole('link', { name: 'Payments', exact: true }).click();
       await dashboardReady(page, 'payments');
       assert.ok(asked.some((url) => url.includes('/dashboard/api/payment_intents')), asked.join('\n'));
+      // Nor the session or Home's figures since (the Payments page starts its own live polling).
       assert.ok(!asked.some((url) => /\/dashboard\/api\/(session|home)\b/.test(url)), asked.join('\n'));
       assert.deepEqual(problems, []);
     } finally {
