@@ -91,6 +91,31 @@ ${sdkScript()}</body></html>`,
     assert.equal(await page.locator('cpe-payment-flow dialog').count(), 0, 'no dialog left open');
   });
 
+  it('offline, a wallet button pressed is a cpe:error network_error at once, with no sheet; pressed again, the same at once (the browser keeps the failed module)', async () => {
+    const { page } = await open(
+      '/wallet',
+      `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Wallet</title></head><body>
+<script>window.errors = []; addEventListener('cpe:error', (e) => errors.push(e.detail), true);</script>
+<cpe-elements pub-key="${shop.credentials.publicKey}" intent-url="/api/payment-intents"><cpe-wallet-a></cpe-wallet-a></cpe-elements>
+${sdkScript()}</body></html>`,
+    );
+    const offline = /\/sdk\/dialogs-[\w-]+\.js$/;
+    await page.context().route(offline, (route) => route.abort('internetdisconnected'));
+    await page.goto(`${shop.url}/wallet`);
+    const button = page.frameLocator('cpe-wallet-a iframe').first().getByRole('button');
+    const errors = (count: number) =>
+      page.waitForFunction((n) => (window as unknown as { errors: { code: string }[] }).errors.filter((e) => e.code === 'network_error').length >= n, count).then(() => page.evaluate('errors') as Promise<{ message: string; operation: string }[]>);
+    await button.click();
+    const [error] = await errors(1);
+    assert.match(error!.message, /could not be loaded.*reload the page/);
+    assert.equal(error!.operation, 'wallet');
+    assert.equal(await page.locator('cpe-wallet-a dialog').count(), 0);
+    await page.context().unroute(offline);
+    await button.click();
+    await errors(2);
+    assert.equal(await page.locator('cpe-wallet-a dialog').count(), 0);
+  });
+
   it('from the immutable (SRI) address, the chunk imports that same file: one copy of the SDK, and the challenge completes', async () => {
     const release = (await (await fetch(`${stack.serviceUrl}/sdk/integrity.json`)).json()) as { url: string; script: string };
     const { page, sdk } = await open('/flow-sri', flowPage(shop.credentials.publicKey, release.script));
