@@ -7,7 +7,7 @@ export { challenge } from './challenge.ts';
 export { modal } from './challenge-dialog.ts';
 
 /**
- * The SDK's modal dialogs (3-D Secure, wallet sheet): a title bar with a close button over the
+ * Their look: a title bar with a close button over the
  * service's page, nothing below it, in the element's colour scheme (`.dark`) and `--cpe-*` tokens.
  * The challenge is 390 px wide (EMV window 02) and 340 px tall (the test page's content), full
  * screen (05) on narrow viewports. The dialog itself

@@ -72,10 +72,10 @@ const IMMUTABLE = 'public, max-age=31536000, immutable';
 /** The security headers of a hosted frame page, for the merchant origins that may embed it. */
 export const frameHeaders = (ancestors: readonly string[] = [], hashes?: InlineHashes, fetchDest?: string) => frameSecurityHeaders({ ancestors, hashes, fetchDest });
 
-/** Loaded by any merchant page, cross-origin, as a module script (which needs CORS), also from a cross-origin-isolated one. */
 /** A chunk of the SDK (name-hash.js) asked for beside its immutable address. */
 const RELEASE_CHUNK = /^\/sdk\/v[^/]+\/([\w-]+-[\w-]{8,}\.js)$/;
 
+/** Loaded by any merchant page, cross-origin, as a module script (which needs CORS), also from a cross-origin-isolated one. */
 const SDK_HEADERS = {
   'Access-Control-Allow-Origin': '*',
   'Cross-Origin-Resource-Policy': 'cross-origin',
