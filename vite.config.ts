@@ -316,8 +316,12 @@ export default defineConfig({
       fileName: () => 'cpe.js',
     },
     rolldownOptions: {
-      // Everything is bundled: the merchant page loads one file from the service.
+      // Everything is bundled: the merchant page loads one file from the service, and the chunks it
+      // imports on demand (components/internal/load-dialogs.ts). The entry may export what those
+      // chunks take from it: with the default ('strict'), what they share went to a third file the
+      // entry imported at once (one request and 0.2 KB of gzip more, nothing saved).
       external: [],
+      preserveEntrySignatures: 'allow-extension',
       // No comments in the output: the minifier keeps /* @__PURE__ */ annotations otherwise (144 of them).
       output: { minify: true, comments: false },
     },

@@ -156,6 +156,8 @@ async function openShop(stack: Stack): Promise<Shop> {
       } else if (url.pathname === PAGE_PATH) {
         const page = benchPage(stack.serviceUrl, merchant!.publicKey, Number(url.searchParams.get('warm') ?? 0));
         response.writeHead(200, { 'Content-Type': 'text/html; charset=utf-8', 'Cache-Control': 'no-store' }).end(page);
+      } else if (url.pathname === EVERY_PAGE) {
+        response.writeHead(200, { 'Content-Type': 'text/html; charset=utf-8', 'Cache-Control': 'no-store' }).end(everyPage(stack.serviceUrl, merchant!.publicKey));
       } else if (url.pathname === FLOOR_PAGE) {
         response.writeHead(200, { 'Content-Type': 'text/html; charset=utf-8', 'Cache-Control': 'no-store' }).end(floorPages.get(url.searchParams.get('src') ?? '') ?? '');
       } else response.writeHead(url.pathname === '/favicon.ico' ? 204 : 404).end();
@@ -338,6 +340,71 @@ export type ReadyFigures = ReadyResult & {
   shift?: { max: number; samples: number[] };
   skeletonShift?: { max: number; samples: number[] };
 };
+
+const EVERY_PAGE = '/__bench/every.html';
+/** Every element of the SDK in HTML, under one provider. */
+const EVERY_TAGS = ['cpe-card', 'cpe-card-fields', 'cpe-wallet-a', 'cpe-wallet-b', 'cpe-payment-flow', 'cpe-verify-flow', 'cpe-payment'];
+
+function everyPage(serviceUrl: string, pubKey: string): string {
+  const fields = ['number', 'expiry', 'cvc', 'name'].map((f) => `<div data-cpe-field="${f}"></div>`).join('');
+  return `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><title>CPE bench: every element until ready</title></head>
+<body><main style="max-width: 520px; margin: 2rem auto">
+<script>
+// Registered before the SDK loads: each element's first cpe:ready (or cpe:error, said as it is).
+window.__cpeEvery = new Promise((resolve) => {
+  const tags = ${forScript(EVERY_TAGS)};
+  const ready = new Set();
+  const errors = [];
+  const settle = () => ready.size + errors.length >= tags.length && resolve({ ready: [...ready], errors });
+  addEventListener('cpe:ready', (e) => (ready.add(e.target.localName), settle()), true);
+  addEventListener('cpe:error', (e) => (errors.push(e.target.localName + ': ' + (e.detail && e.detail.message)), settle()), true);
+});
+</script>
+<cpe-elements pub-key="${pubKey}" intent-url="/__bench/intent">
+${EVERY_TAGS.map((tag) => (tag === 'cpe-card-fields' ? `<${tag}>${fields}</${tag}>` : tag === 'cpe-wallet-b' ? `<${tag} merchant-id="bench" merchant-name="Bench Shop"></${tag}>` : `<${tag}></${tag}>`)).join('\n')}
+</cpe-elements>
+<script type="module" src="${serviceUrl}/sdk/cpe.js"></script>
+</main></body></html>`;
+}
+
+/**
+ * A first visit of a page holding every element of the SDK (in HTML, one provider), until each is
+ * ready: the /sdk/ and /frames/ paths Chromium requested from the service meanwhile (the eager SDK
+ * as fetched), and which elements became ready.
+ */
+export async function measureEveryElement(options: { timeoutMs: number; stack?: Stack }): Promise<{ observed: string[]; ready: string[]; errors: string[] } | { error: string }> {
+  let stack = options.stack;
+  if (!stack) {
+    const { startStack } = await import('../../testkit/stack.ts');
+    stack = await startStack({ build: false });
+  }
+  try {
+    const { context, page } = await stack.newPage();
+    const shop = await prepare(stack, context);
+    const observed = new Set<string>();
+    const service = new URL(stack.serviceUrl).origin;
+    context.on('request', (request) => {
+      const url = new URL(request.url());
+      if (url.origin === service && /^\/(sdk|frames)\//.test(url.pathname)) observed.add(url.pathname);
+    });
+    try {
+      await page.goto(`${shop.url}${EVERY_PAGE}`, { waitUntil: 'domcontentloaded', timeout: options.timeoutMs });
+      let timer: NodeJS.Timeout | undefined;
+      const timeout = new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error(`not every element was ready within ${options.timeoutMs} ms`)), options.timeoutMs)));
+      const answer = (await Promise.race([page.evaluate('window.__cpeEvery'), timeout]).finally(() => clearTimeout(timer))) as { ready: string[]; errors: string[] };
+      return { observed: [...observed], ...answer };
+    } finally {
+      await context.close();
+    }
+  } catch (error) {
+    return { error: (error as Error).message };
+  } finally {
+    (await shops.get(stack))?.close();
+    shops.delete(stack);
+    if (!options.stack) await stack.close();
+  }
+}
 
 export async function measureReady(options: { runs: number; timeoutMs: number; log: (line: string) => void; stack?: Stack }): Promise<ReadyFigures> {
   const problems: Record<string, number> = {};

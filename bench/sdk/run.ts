@@ -9,14 +9,17 @@
  *    when missing or older than its sources (scripts/ensure-built.mjs):
  *    - card element: what a merchant page downloads from the service to show one: dist/sdk/cpe.js
  *      with the chunks it statically imports, and the card-form frame page with all its assets;
+ *    - eager SDK (issue 22's goal): what Chromium fetches from /sdk/ for a page holding every element
+ *      until each is ready (ready.ts's measureEveryElement), beside the static graph of cpe.js;
+ *    - each lazy chunk (a dynamic import() of cpe.js), by name, size and what fetches it;
  *    - whole SDK: every file under dist/sdk that a browser can load (every chunk; TypeScript
- *      declarations and source maps are listed but not counted);
+ *      declarations and source maps are listed but not counted), for comparison with earlier runs;
  *    - each frame page under dist/frames/<app>/ with its assets (see sizes.ts for the walker).
  * 2. Peers (peers.ts): bundled with Vite's build API into a temp folder, gzip -9.
  * 3. init → ready (ready.ts): median of N runs in headless Chromium on the real service and demo.
  *    The warm-up run also records which /sdk/ and /frames/ files the browser really fetched until
  *    ready: printed beside the static card element figure, as its check.
- * 4. PASS/FAIL against the goals of issue 6: whole SDK ≤ 15 KiB gz, each frame ≤ 25 KiB gz, ready
+ * 4. PASS/FAIL against the goals of issue 6 (issue 22: the eager SDK with every element, not the whole SDK) ≤ 15 KiB gz, each frame ≤ 25 KiB gz, ready
  *    median ≤ 100 ms; and issue 15's: a first visit's ready median ≤ 1.3× the browser's floor median
  *    measured in the same run (first visits and floor runs alternate). It is a report: the exit code
  *    is 0 on FAIL too (1 only if the bench broke).
@@ -33,7 +36,7 @@ import { parseArgs } from 'node:util';
 import { chromiumPath } from '../../scripts/chromium-path.mjs';
 import { ensureBuilt, isStale } from '../../scripts/ensure-built.mjs';
 import { bundlePeers, type PeerResult } from './peers.ts';
-import { measureReady, type ReadyFigures } from './ready.ts';
+import { measureEveryElement, measureReady, type ReadyFigures } from './ready.ts';
 import { AssetWalker, filesUnder, frameApps, notLoaded, type Graph } from './sizes.ts';
 import { scaled } from '../../testkit/time.ts';
 
@@ -140,6 +143,25 @@ if (apps.includes(CARD_FRAME)) {
   servedCard = { raw: page.length, gzip: gzipSync(page, { level: 9 }).length };
 }
 
+/** What fetches each lazy chunk of the SDK (by its name before the hash), for the report. */
+const LAZY_TRIGGERS: Record<string, string> = {
+  dialogs: 'a 3-D Secure challenge opening, or a wallet button pressed (components/internal/load-dialogs.ts)',
+};
+const lazyName = (file: string) => /([\w.]+?)-[\w-]{8,}\.js$/.exec(file)?.[1] ?? file;
+
+// The eager SDK as Chromium fetches it: a page holding every element, until each is ready.
+let every: Awaited<ReturnType<typeof measureEveryElement>> | undefined;
+let eager: (ReturnType<AssetWalker['measure']> & { lazyFetched: string[] }) | undefined;
+if (hasSdk) {
+  log('every element mounted until ready, in headless Chromium…');
+  every = await measureEveryElement({ timeoutMs });
+  if (!('error' in every)) {
+    const fetched = every.observed.filter((path) => path.startsWith('/sdk/')).flatMap((path) => walker.fileOfPath(path) ?? []);
+    const lazyFiles = new Set(sdkGraph!.lazy.map((f) => f.file));
+    eager = { ...walker.measure(fetched), lazyFetched: fetched.filter((file) => lazyFiles.has(file)) };
+  }
+}
+
 // ---- 2. peers -------------------------------------------------------------------------------------
 
 let peers: PeerResult[] = [];
@@ -196,6 +218,10 @@ if (!hasSdk) {
     String(cardElement!.gzip),
     kib(cardElement!.gzip),
   ]);
+  if (eager) sizeRows.push(['eager SDK: /sdk/ as Chromium fetched it, every element mounted until ready', String(eager.files.length), String(eager.raw), String(eager.gzip), kib(eager.gzip)]);
+  else sizeRows.push([`eager SDK, every element until ready: NOT MEASURED (${every && 'error' in every ? every.error : 'no SDK'})`, '', '', '', '']);
+  sizeRows.push(['eager SDK, static graph (cpe.js + its static imports)', String(sdkGraph!.files.length), String(sdkGraph!.raw), String(sdkGraph!.gzip), kib(sdkGraph!.gzip)]);
+  for (const chunk of sdkGraph!.lazy) sizeRows.push([`  lazy chunk ${chunk.file} (when: ${LAZY_TRIGGERS[lazyName(chunk.file)] ?? 'a dynamic import()'})`, '1', String(chunk.raw), String(chunk.gzip), kib(chunk.gzip)]);
   sizeRows.push([`whole SDK (every file under dist/sdk${sdkNotCounted.length ? ' but .d.ts/.map' : ''})`, String(wholeSdk.length), String(wholeSdkRaw), String(wholeSdkGzip), kib(wholeSdkGzip)]);
 }
 for (const app of apps) {
@@ -214,6 +240,12 @@ const detail = (title: string, graph: Graph) => {
   if (graph.lazy.length > 0) out(`  lazy (dynamic import, not counted): ${graph.lazy.map((f) => `${f.file} ${f.gzip}`).join(', ')}`);
   if (graph.unresolved.length > 0) out(`  not counted (other origin or missing from dist/): ${graph.unresolved.join(', ')}`);
 };
+if (eager) {
+  out(`eager SDK as fetched (gzip bytes): ${eager.files.map((f) => `${f.file} ${f.gzip}`).join(', ')}; elements ready: ${(every as { ready: string[] }).ready.join(', ')}`);
+  const errors = (every as { errors: string[] }).errors;
+  if (errors.length > 0) out(`  cpe:error while mounting: ${errors.join('; ')}`);
+  out(`  lazy chunks fetched before every element was ready: ${eager.lazyFetched.length ? eager.lazyFetched.join(', ') : 'none'}`);
+}
 if (cardElement) detail('card element files (gzip bytes)', cardElement);
 for (const app of apps) detail(`frame ${app} files (gzip bytes)`, frames[app]);
 if (hasSdk) out(`whole SDK files (gzip bytes): ${wholeSdk.map((f) => `${f.file} ${f.gzip}`).join(', ')}`);
@@ -303,13 +335,15 @@ interface Check {
   measured: string;
 }
 const checks: Check[] = [];
+// Issue 22: the SDK a merchant's page downloads for every element to be ready, as Chromium fetched
+// it; the lazy chunks are listed beside it above, and the whole SDK for comparison.
 checks.push({
-  goal: `whole SDK ≤ 15 KiB gz (${GOALS.sdkGzip} B)`,
-  pass: hasSdk ? wholeSdkGzip <= GOALS.sdkGzip : null,
-  measured: hasSdk ? `${wholeSdkGzip} B (${kib(wholeSdkGzip)})` : 'no SDK built',
+  goal: `eager SDK, every element mounted until ready, as Chromium fetched it ≤ 15 KiB gz (${GOALS.sdkGzip} B)`,
+  pass: eager ? eager.gzip <= GOALS.sdkGzip : null,
+  measured: eager ? `${eager.gzip} B (${kib(eager.gzip)}); lazy chunks ${sdkGraph!.lazy.map((f) => `${f.file} ${f.gzip} B`).join(', ') || 'none'}; whole SDK ${wholeSdkGzip} B` : 'not measured',
 });
 if (apps.length === 0) checks.push({ goal: `each frame ≤ 25 KiB gz (${GOALS.frameGzip} B)`, pass: null, measured: 'no frames built' });
-checks.push({ goal: `whole SDK ≤ 12 KiB gz, the aim (${GOALS.sdkAimGzip} B)`, pass: hasSdk ? wholeSdkGzip <= GOALS.sdkAimGzip : null, measured: hasSdk ? `${wholeSdkGzip} B (${(wholeSdkGzip / GOALS.sdkAimGzip).toFixed(2)}× the aim)` : 'no SDK built' });
+checks.push({ goal: `eager SDK ≤ 12 KiB gz, the aim (${GOALS.sdkAimGzip} B)`, pass: eager ? eager.gzip <= GOALS.sdkAimGzip : null, measured: eager ? `${eager.gzip} B (${(eager.gzip / GOALS.sdkAimGzip).toFixed(2)}× the aim)` : 'not measured' });
 for (const app of apps) {
   const budget = app === CARD_FRAME ? GOALS.cardFrameGzip : GOALS.frameGzip;
   checks.push({ goal: `frame ${app} ≤ ${budget / 1024} KiB gz (${budget} B)`, pass: frames[app].gzip <= budget, measured: `${frames[app].gzip} B (${kib(frames[app].gzip)})` });
@@ -362,6 +396,8 @@ const results = {
     cardFrameBuilt: apps.includes(CARD_FRAME),
     wholeSdk: hasSdk ? { files: wholeSdk, raw: wholeSdkRaw, gzip: wholeSdkGzip, notCounted: sdkNotCounted } : null,
     cardElementObserved: observed ?? null,
+    eagerSdk: eager ?? null,
+    everyElement: every ?? null,
     sdkStaticGraph: sdkGraph ?? null,
     frames,
   },

@@ -1,7 +1,7 @@
-import { BOX_CSS, DIALOG_CSS } from '../internal/styles.ts';
+import { BOX_CSS } from '../internal/styles.ts';
 
 /** `<cpe-card-fields>` itself takes no room (its children, the field targets, lay out as the page wants). */
-export default `:host{display:contents}${DIALOG_CSS}`;
+export default ':host{display:contents}';
 
 /** Each field's box, appended inside its mount target. */
 export const fieldBoxStyles = BOX_CSS;

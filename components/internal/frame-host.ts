@@ -11,7 +11,7 @@ import { scrub } from '../transport/transport.ts';
 import { PaymentAttempt } from './payment-attempt.ts';
 import { pay, type PayResult } from './pay.ts';
 import { notice } from './notice.ts';
-import { challenge } from './challenge.ts';
+import { loadDialogs } from './load-dialogs.ts';
 import type { DialogLook } from './challenge-dialog.ts';
 import { resolveLook } from './color-scheme.ts';
 import { FrameMount, noop } from './frame-mount.ts';
@@ -504,7 +504,8 @@ export abstract class FrameHost extends HTMLElementOrStub implements FrameOwner,
   }
 
   /** The challenge modal with its events (in this mount: it closes when the frames go); the attempt records the outcome. */
-  #challenge(payload: ChallengePayload): Promise<ChallengeOutcome> {
+  async #challenge(payload: ChallengePayload): Promise<ChallengeOutcome> {
+    const { challenge } = await loadDialogs(this.shadowRoot!);
     return challenge(this, this.#apiName, this.controller!.serviceOrigin, payload, this.look(), this.#mount.signal ?? new AbortController().signal, (outcome) =>
       this.attempt.challenged(outcome, this.controller!.current!.paymentIntentId),
     );

@@ -5,11 +5,11 @@ import type { WalletResult } from '../../protocol/schemas/wallet.ts';
 import { encodeWalletRequest, WALLET_SESSION_TYPE, type WalletUnavailableReason } from '../../protocol/runtime/wallet.ts';
 import { SdkError } from '../errors.ts';
 import { dispatchCpeEvent } from '../events.ts';
-import { modal } from './challenge-dialog.ts';
+import { loadDialogs } from './load-dialogs.ts';
 import type { FrameHost, HostController } from './frame-host.ts';
 import { hostedFrame } from './hosted-frame.ts';
 import type { WalletAOptions, WalletBOptions } from './options.ts';
-import { BOX_CSS, DIALOG_CSS } from './styles.ts';
+import { BOX_CSS } from './styles.ts';
 import { readIntent } from '../transport/transport.ts';
 import { noop } from './frame-mount.ts';
 import { pay } from './pay.ts';
@@ -36,13 +36,8 @@ const BOOLEANS = ['allowCreditCards', 'allowPrepaidCards', 'assuranceDetailsRequ
 
 type Options = WalletAOptions & Partial<WalletBOptions>;
 
-/**
- * A wallet button's shadow root: the button frame's box, and the sheet's dialog, as tall as the
- * screen allows. The dialog's top stays where a full-height sheet's would be while the sheet fits
- * its content (its ready says its height, 50 to 100 ms after it opens): centred, it jumped down
- * half the difference, moving Approve and Cancel under a hand about to press them.
- */
-export const WALLET_CSS = `${BOX_CSS}${DIALOG_CSS}.sheet{width:420px}@media (min-width:481px){.sheet{margin-block:max(0px,calc(50dvh - 326px)) auto}}.sheet iframe{height:min(600px,calc(100dvh - 53px))}`;
+/** A wallet button's shadow root: the button frame's box (the sheet's dialog brings its own styles, dialogs.ts). */
+export const WALLET_CSS = BOX_CSS;
 
 /**
  * Whether `wallet` can pay here: with test keys (`pk_test_…`) always; with live keys the browser's
@@ -146,6 +141,7 @@ export async function openSheet(host: FrameHost, wallet: 'a' | 'b', o: Options):
     // approve in vain (the service would refuse it with a 409); the page hears why.
     const known = controller.context && !controller.current ? undefined : await readIntent(controller);
     if (isPaid(known?.status)) throw new SdkError('payment_intent_paid', 'This payment is already complete.');
+    const { modal } = await loadDialogs(host.shadowRoot!);
     const uuid = crypto.randomUUID();
     const r = encodeWalletRequest({ wallet, label: o.total?.label, ...Object.fromEntries(BOOLEANS.map((key) => [key, o[key as keyof WalletBOptions]])) });
     let sheet: Window | undefined;

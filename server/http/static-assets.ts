@@ -3,7 +3,7 @@ import { readFile, stat } from 'node:fs/promises';
 import { promisify } from 'node:util';
 import { PassThrough } from 'node:stream';
 import { brotliCompress, constants as zlib, createBrotliCompress, createGzip, gzip } from 'node:zlib';
-import { dirname, extname, join, resolve, sep } from 'node:path';
+import { basename, dirname, extname, join, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Middleware, Next, ParameterizedContext } from 'koa';
 import { ApiError } from './api-error.ts';
@@ -89,6 +89,9 @@ const IMMUTABLE = 'public, max-age=31536000, immutable';
 /** The security headers of a hosted frame page, for the merchant origins that may embed it. */
 export const frameHeaders = (ancestors: readonly string[] = [], hashes?: InlineHashes, fetchDest?: string) => frameSecurityHeaders({ ancestors, hashes, fetchDest });
 
+/** A chunk of the SDK (name-hash.js) asked for beside its immutable address. */
+const RELEASE_CHUNK = /^\/sdk\/v[^/]+\/([\w-]+-[\w-]{8,}\.js)$/;
+
 /** Loaded by any merchant page, cross-origin, as a module script (which needs CORS), also from a cross-origin-isolated one. */
 const SDK_HEADERS = {
   'Access-Control-Allow-Origin': '*',
@@ -119,6 +122,8 @@ interface CachedFile {
   hashes?: InlineHashes;
   /** Of the SDK: its immutable address and integrity, made on first use. */
   release?: SdkRelease;
+  /** Of a chunk of the SDK: its copy for the immutable address (its import of the entry naming that address). */
+  pinned?: { release: string; file: CachedFile };
   /** Of a page the service renders a form into (the card form): each address's page, by what it depends on. */
   rendered?: Map<string, Promise<CachedFile>>;
 }
@@ -250,6 +255,25 @@ export function staticAssets(options: StaticAssetsOptions = {}): Middleware<AppS
     await send(ctx, file, path, { ...SDK_HEADERS, 'Cache-Control': IMMUTABLE });
   }
 
+  /**
+   * A chunk the SDK imports on demand (components/internal/load-dialogs.ts), beside its immutable
+   * address: the chunk imports the entry as './cpe.js', which there would be a second copy of the SDK
+   * (another URL is another module), so this copy imports the immutable address's file instead.
+   */
+  async function sendReleaseChunk(ctx: Context, next: Next, name: string) {
+    const entry = await load(join(sdkDir, 'cpe.js'));
+    if (!entry) throw sdkNotBuilt();
+    const release = (entry.release ??= sdkRelease(entry.body));
+    const path = join(sdkDir, name);
+    const file = await load(path);
+    if (!file || !ctx.path.startsWith(`/sdk/v${release.version}/`)) return next();
+    if (file.pinned?.release !== release.path) {
+      const body = Buffer.from(file.body.toString('utf8').replaceAll('"./cpe.js"', `"./${basename(release.path)}"`));
+      file.pinned = { release: release.path, file: { mtimeMs: file.mtimeMs, size: body.length, body, etag: etagOf(body) } };
+    }
+    await send(ctx, file.pinned.file, path, { ...SDK_HEADERS, 'Cache-Control': IMMUTABLE });
+  }
+
   // Anything but a GET or HEAD under /sdk/ or /frames/ goes straight on, without an async frame.
   return (ctx, next) => {
     if ((ctx.method !== 'GET' && ctx.method !== 'HEAD') || !(BROWSER_CODE.test(ctx.path) || DASHBOARD_PAGE.test(ctx.path))) return next();
@@ -309,6 +333,8 @@ export function staticAssets(options: StaticAssetsOptions = {}): Middleware<AppS
   async function serve(ctx: Context, next: Next): Promise<void> {
     if (DASHBOARD_PAGE.test(ctx.path)) return serveDashboard(ctx, next);
     if (ctx.path === '/sdk/integrity.json' || RELEASE_PATH.test(ctx.path)) return sendRelease(ctx);
+    const chunk = RELEASE_CHUNK.exec(ctx.path);
+    if (chunk) return sendReleaseChunk(ctx, next, chunk[1]!);
     if (ctx.path.startsWith('/sdk/')) {
       // A page loading the SDK is about to ask for a frame: Lit's renderer loads meanwhile.
       warmFrameRenderer();

@@ -1,0 +1,133 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import type { Page } from 'playwright-core';
+import { startStack, type Stack } from '../../testkit/stack.ts';
+import { scaled } from '../../testkit/time.ts';
+import { flowFrame, flowPage, payWithFlow, startMerchantSite, type MerchantSite } from '../security/helpers/merchant-site.ts';
+import { CARDS, cscFor, digitsOf } from './helpers/checkout.ts';
+import { clickOrPress } from './helpers/frame-click.ts';
+
+/**
+ * The SDK's rare paths are chunks fetched on demand (components/internal/load-dialogs.ts): the 3-D
+ * Secure challenge and the wallet sheet's dialog. A page whose elements only become ready never
+ * fetches them; a challenge fetches its chunk when it opens and completes; a chunk that cannot be
+ * fetched is a `cpe:error` at once, never a hang; and from the SDK's immutable (SRI) address the
+ * chunk takes the same copy of the SDK, not a second one.
+ */
+describe('the SDK fetches its rare paths on demand', { timeout: scaled(600_000) }, () => {
+  let stack: Stack;
+  let shop: MerchantSite;
+  before(async () => {
+    stack = await startStack();
+    shop = await startMerchantSite(stack.service);
+  });
+  after(async () => {
+    await shop?.close();
+    await stack?.close();
+  });
+
+  const sdkScript = () => `<script type="module" src="${stack.serviceUrl}/sdk/cpe.js"></script>`;
+  const service = () => new URL(stack.serviceUrl).origin;
+
+  /** A fresh page, and the /sdk/ paths it requests from the service, in order. */
+  async function open(path: string, html: string): Promise<{ page: Page; sdk: string[] }> {
+    shop.page(path, html);
+    const { page, context } = await stack.newPage();
+    const sdk: string[] = [];
+    context.on('request', (request) => {
+      const url = new URL(request.url());
+      if (url.origin === service() && url.pathname.startsWith('/sdk/')) sdk.push(url.pathname);
+    });
+    return { page, sdk };
+  }
+  const chunks = (paths: string[]) => paths.filter((path) => /\/dialogs-[\w-]+\.js$/.test(path));
+
+  it('a page holding only a card element fetches cpe.js alone until ready, and after', async () => {
+    const { page, sdk } = await open(
+      '/card-only',
+      `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Card</title></head><body>
+<script>window.ready = new Promise((resolve) => addEventListener('cpe:ready', resolve, true));</script>
+<cpe-elements pub-key="${shop.credentials.publicKey}" intent-url="/api/payment-intents"><cpe-card></cpe-card></cpe-elements>
+${sdkScript()}</body></html>`,
+    );
+    await page.goto(`${shop.url}/card-only`);
+    await page.evaluate('window.ready');
+    // The card frame answers commands (its port is live): nothing more for the SDK to fetch.
+    await page.evaluate(() => (document.querySelector('cpe-card') as unknown as { reset(): Promise<void> }).reset());
+    assert.deepEqual(sdk, ['/sdk/cpe.js']);
+  });
+
+  it('a challenge fetches the dialogs chunk when it opens, once, and completes (the payment is made)', async () => {
+    const { page, sdk } = await open('/flow', flowPage(shop.credentials.publicKey, sdkScript()));
+    await page.goto(`${shop.url}/flow`);
+    await flowFrame(page).getByRole('button', { name: 'Pay £12.34' }).waitFor();
+    assert.deepEqual(chunks(sdk), [], 'not before a challenge');
+    await payWithFlow(page, CARDS.challenge);
+    assert.equal(chunks(sdk).length, 1, sdk.join(', '));
+    const intent = await shop.client.retrievePaymentIntent(shop.intents.at(-1)!);
+    assert.equal(intent.status, 'succeeded');
+  });
+
+  it('a chunk that cannot be fetched (offline) is a cpe:error network_error at once, and the Flow lets the shopper try again', async () => {
+    const { page } = await open('/flow-offline', flowPage(shop.credentials.publicKey, sdkScript()));
+    await page.context().route(/\/sdk\/dialogs-[\w-]+\.js$/, (route) => route.abort('internetdisconnected'));
+    await page.goto(`${shop.url}/flow-offline`);
+    await page.evaluate(() => {
+      const w = window as unknown as { errors: { code: string; message: string }[] };
+      w.errors = [];
+      addEventListener('cpe:error', (e) => w.errors.push((e as CustomEvent).detail), true);
+    });
+    const frame = flowFrame(page);
+    const pay = frame.getByRole('button', { name: 'Pay £12.34' });
+    await pay.waitFor();
+    await frame.getByLabel('Card number').pressSequentially(digitsOf(CARDS.challenge));
+    await frame.getByLabel('Expiry date').pressSequentially('1230');
+    await frame.getByLabel('Security code').pressSequentially(cscFor(CARDS.challenge));
+    await frame.getByLabel('Name on card').fill('Ada Lovelace');
+    await clickOrPress(pay, (timeout) => pay.waitFor({ state: 'hidden', timeout }));
+    const error = (await page.waitForFunction(() => (window as unknown as { errors: { code: string }[] }).errors.find((e) => e.code === 'network_error'))).jsonValue() as Promise<{ code: string; message: string }>;
+    assert.match((await error).message, /could not be loaded/);
+    await frame.getByRole('button', { name: 'Try again' }).waitFor();
+    assert.equal(await page.locator('cpe-payment-flow dialog').count(), 0, 'no dialog left open');
+  });
+
+  it('offline, a wallet button pressed is a cpe:error network_error at once, with no sheet; pressed again, the same at once (the browser keeps the failed module)', async () => {
+    const { page } = await open(
+      '/wallet',
+      `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Wallet</title></head><body>
+<script>window.errors = []; addEventListener('cpe:error', (e) => errors.push(e.detail), true);</script>
+<cpe-elements pub-key="${shop.credentials.publicKey}" intent-url="/api/payment-intents"><cpe-wallet-a></cpe-wallet-a></cpe-elements>
+${sdkScript()}</body></html>`,
+    );
+    const offline = /\/sdk\/dialogs-[\w-]+\.js$/;
+    await page.context().route(offline, (route) => route.abort('internetdisconnected'));
+    await page.goto(`${shop.url}/wallet`);
+    const button = page.frameLocator('cpe-wallet-a iframe').first().getByRole('button');
+    const errors = (count: number) =>
+      page.waitForFunction((n) => (window as unknown as { errors: { code: string }[] }).errors.filter((e) => e.code === 'network_error').length >= n, count).then(() => page.evaluate('errors') as Promise<{ message: string; operation: string }[]>);
+    await button.click();
+    const [error] = await errors(1);
+    assert.match(error!.message, /could not be loaded.*reload the page/);
+    assert.equal(error!.operation, 'wallet');
+    assert.equal(await page.locator('cpe-wallet-a dialog').count(), 0);
+    await page.context().unroute(offline);
+    await button.click();
+    await errors(2);
+    assert.equal(await page.locator('cpe-wallet-a dialog').count(), 0);
+  });
+
+  it('from the immutable (SRI) address, the chunk imports that same file: one copy of the SDK, and the challenge completes', async () => {
+    const release = (await (await fetch(`${stack.serviceUrl}/sdk/integrity.json`)).json()) as { url: string; script: string };
+    const { page, sdk } = await open('/flow-sri', flowPage(shop.credentials.publicKey, release.script));
+    const problems: string[] = [];
+    page.on('console', (message) => message.type() === 'error' && problems.push(message.text()));
+    await page.goto(`${shop.url}/flow-sri`);
+    await payWithFlow(page, CARDS.challenge);
+    const pinned = new URL(release.url).pathname;
+    const chunk = chunks(sdk);
+    assert.equal(chunk.length, 1, sdk.join(', '));
+    assert.equal(chunk[0]!.slice(0, chunk[0]!.lastIndexOf('/')), pinned.slice(0, pinned.lastIndexOf('/')), 'the chunk beside the pinned file');
+    assert.deepEqual(sdk.filter((path) => /\/cpe[.\w]*\.js$/.test(path)), [pinned], 'no second copy of the SDK');
+    assert.deepEqual(problems.filter((text) => /sdk_loaded_twice|second copy/i.test(text)), []);
+  });
+});
