@@ -1,11 +1,10 @@
-import { WalletSheetReady } from '../../protocol/runtime/guards.ts';
+import { WalletResult } from '../../protocol/runtime/guards.ts';
+import type { WalletResult as WalletApproval } from '../../protocol/schemas/wallet.ts';
 import { conforms } from '../../protocol/runtime/json-guard.ts';
-import type { PaymentIntentSession } from '../../protocol/schemas/session.ts';
-import type { WalletResult } from '../../protocol/schemas/wallet.ts';
-import { encodeWalletRequest, WALLET_SESSION_TYPE, type WalletUnavailableReason } from '../../protocol/runtime/wallet.ts';
+import { encodeWalletRequest, type WalletUnavailableReason } from '../../protocol/runtime/wallet.ts';
 import { SdkError } from '../errors.ts';
 import { dispatchCpeEvent } from '../events.ts';
-import { modal } from './challenge-dialog.ts';
+import { popup } from './popup-channel.ts';
 import type { FrameHost, HostController } from './frame-host.ts';
 import { hostedFrame } from './hosted-frame.ts';
 import type { WalletAOptions, WalletBOptions } from './options.ts';
@@ -16,7 +15,7 @@ import { pay } from './pay.ts';
 import { isPaid } from '../../protocol/runtime/intent-status.ts';
 
 export type WalletAvailability = { available: boolean; reason?: WalletUnavailableReason };
-export type WalletApproved = Omit<Extract<WalletResult, { status: 'approved' }>, 'token' | 'type' | 'session'>;
+export type WalletApproved = Omit<WalletApproval, 'token' | 'type' | 'session'>;
 
 /** The wallet's real availability (live keys): its API and its own check, within 5 s. */
 async function detect(wallet: 'a' | 'b'): Promise<WalletUnavailableReason | undefined> {
@@ -131,8 +130,8 @@ const open = new WeakSet<FrameHost>();
  * the shopper cancelled (`cpe:wallet:cancel`) or a sheet is open already; a failure is `cpe:error`
  * and rejects.
  *
- * The sheet says it is ready on the window (its uuid only); the session goes to it with a
- * MessageChannel port, to the service origin only, and its result comes back on that port.
+ * The sheet is a popup of the one page-to-popup channel (popup-channel.ts): the intent's session
+ * goes to it with the init's port, to the service origin only, and its result comes back on that port.
  */
 export async function openSheet(host: FrameHost, wallet: 'a' | 'b', o: Options): Promise<{ token: string; detail: WalletApproved } | undefined> {
   if (open.has(host)) return undefined;
@@ -146,49 +145,22 @@ export async function openSheet(host: FrameHost, wallet: 'a' | 'b', o: Options):
     // approve in vain (the service would refuse it with a 409); the page hears why.
     const known = controller.context && !controller.current ? undefined : await readIntent(controller);
     if (isPaid(known?.status)) throw new SdkError('payment_intent_paid', 'This payment is already complete.');
-    const uuid = crypto.randomUUID();
     const r = encodeWalletRequest({ wallet, label: o.total?.label, ...Object.fromEntries(BOOLEANS.map((key) => [key, o[key as keyof WalletBOptions]])) });
-    let sheet: Window | undefined;
-    let session: PaymentIntentSession | undefined;
-    let sent = false;
-    let finish: (result?: WalletResult) => void;
-    const send = () => {
-      if (!sheet || !session || sent) return;
-      sent = true;
-      const { port1, port2 } = new MessageChannel();
-      // The port is private to the sheet (the service origin's page, its init checked), which checks
-      // its result against protocol/schemas/wallet.ts's guard before it sends it.
-      port1.onmessage = ({ data }) => data?.session === uuid && finish(data);
-      sheet.postMessage({ type: WALLET_SESSION_TYPE, session: uuid, sessionToken: session.sessionToken, paymentIntentId: session.paymentIntentId }, { targetOrigin: origin, transfer: [port2] });
-    };
-    const committed = host.commit().then(
-      (s) => ((session = s), send()),
-      (error) => (abort.abort(), Promise.reject(error)),
-    );
+    const committed = host.commit().catch((error) => (abort.abort(), Promise.reject(error)));
     // The sheet speaks the element's language and takes its colour scheme, as the dialog around it does.
-    const { scheme, texts, lang } = host.look();
-    const query = new URLSearchParams({ pk: controller.pubKey, r, lang, theme: scheme });
-    const result = await modal<WalletResult>(
+    const look = host.look();
+    const result = await popup(
       host.shadowRoot!,
       origin,
-      `${origin}/frames/wallet-sheet/?${query}#${uuid}`,
-      { title: name, frame: name, look: { scheme, texts } },
+      `${origin}/frames/wallet-sheet/?${new URLSearchParams({ pk: controller.pubKey, r, lang: look.lang, theme: look.scheme })}`,
+      { title: name, frame: name, look },
       abort.signal,
-      (data, done, frame) => {
-        finish = done;
-        if (conforms(WalletSheetReady, data) && data.session === uuid) {
-          sheet = frame.contentWindow!;
-          send();
-          // The dialog fits the sheet's content (never taller than the screen allows).
-          if (data.height) frame.style.height = `min(${data.height}px, calc(100dvh - 53px))`;
-        }
-        // Only a cancel (it carries nothing) may come on the window, before the port.
-        else if (data?.status === 'cancelled' && data.session === uuid) done();
-      },
       'sheet',
+      (data) => (conforms(WalletResult, data) ? data : undefined),
+      committed.then(({ sessionToken, paymentIntentId }) => ({ sessionToken, paymentIntentId }), noop),
     );
     await committed;
-    if (result?.status !== 'approved') return void dispatchCpeEvent(host, 'cpe:wallet:cancel', {});
+    if (!result) return void dispatchCpeEvent(host, 'cpe:wallet:cancel', {});
     const { token, type, session: _, ...detail } = result;
     return { token, detail };
   } catch (error) {

@@ -8,8 +8,6 @@ export const WALLET_B_TYPES = ['book', 'buy', 'checkout', 'donate', 'order', 'pa
 export const WALLET_B_STYLES = ['dark'] as const;
 
 export const WALLET_MESSAGE_TYPE = 'cpe:wallet:result';
-export const WALLET_SESSION_TYPE = 'cpe:wallet:session';
-export const WALLET_READY_TYPE = 'cpe:wallet:ready';
 
 /** The test cards the sheet offers "in the wallet" (POST /frames/wallet/approve `card`), as the card table behaves. */
 export const WALLET_TEST_CARD_CHOICES = ['visa', 'challenge', 'declined', 'insufficient', 'attach_fail'] as const;
