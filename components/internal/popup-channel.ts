@@ -87,7 +87,8 @@ export function popup<T>(
     };
     const cancel = () => done();
     const listen = ({ origin: from, source, data }: MessageEvent) => {
-      if (from !== origin || !source || source !== iframe.contentWindow) return;
+      // The frame's window (never null while the dialog is in the page, so neither is `source` here).
+      if (from !== origin || source !== iframe.contentWindow) return;
       if (!ours(data)) return;
       if (conforms(PopupClose, data)) return cancel();
       if (!conforms(PopupReady, data)) return;
@@ -101,7 +102,7 @@ export function popup<T>(
           const outcome = result(data);
           if (outcome !== undefined) done(outcome);
         };
-        source.postMessage({ type: POPUP_INIT_TYPE, session, intent }, { targetOrigin: origin, transfer: [port2] });
+        source!.postMessage({ type: POPUP_INIT_TYPE, session, intent }, { targetOrigin: origin, transfer: [port2] });
       });
     };
     addEventListener('message', listen);

@@ -2,6 +2,7 @@ import { WalletResult } from '../../protocol/runtime/guards.ts';
 import type { WalletResult as WalletApproval } from '../../protocol/schemas/wallet.ts';
 import { conforms } from '../../protocol/runtime/json-guard.ts';
 import { encodeWalletRequest, type WalletUnavailableReason } from '../../protocol/runtime/wallet.ts';
+import { WALLETS, type WalletDescriptor, type WalletId } from '../../protocol/wallets/index.ts';
 import { SdkError } from '../errors.ts';
 import { dispatchCpeEvent } from '../events.ts';
 import { popup } from './popup-channel.ts';
@@ -17,21 +18,20 @@ import { isPaid } from '../../protocol/runtime/intent-status.ts';
 export type WalletAvailability = { available: boolean; reason?: WalletUnavailableReason };
 export type WalletApproved = Omit<WalletApproval, 'token' | 'type' | 'session'>;
 
-/** The wallet's real availability (live keys): its API and its own check, within 5 s. */
-async function detect(wallet: 'a' | 'b'): Promise<WalletUnavailableReason | undefined> {
+/** The wallet's real availability (live keys): its API and its own check (its descriptor's), within 5 s. */
+async function detect(wallet: WalletId): Promise<WalletUnavailableReason | undefined> {
   if (!isSecureContext) return 'not_https';
+  const check: WalletDescriptor['check'] = WALLETS[wallet].check;
   const session = (window as { ApplePaySession?: { canMakePayments(): boolean | Promise<boolean> } }).ApplePaySession;
-  if (wallet === 'a') return !session ? 'unsupported_browser' : (await session.canMakePayments()) ? undefined : 'no_card_in_wallet';
+  if (check === 'session') return !session ? 'unsupported_browser' : (await session.canMakePayments()) ? undefined : 'no_card_in_wallet';
   if (!window.PaymentRequest) return 'unsupported_browser';
   const request = new PaymentRequest(
-    [{ supportedMethods: 'https://google.com/pay', data: { apiVersion: 2, apiVersionMinor: 0 } }],
+    [{ supportedMethods: check.method, data: check.data }],
     { total: { label: 'Total', amount: { currency: 'GBP', value: '0.00' } } },
   );
   if (!(await request.canMakePayment())) return 'unsupported_browser';
   return (await (request as PaymentRequest & { hasEnrolledInstrument(): Promise<boolean> }).hasEnrolledInstrument()) ? undefined : 'no_card_in_wallet';
 }
-
-const BOOLEANS = ['allowCreditCards', 'allowPrepaidCards', 'assuranceDetailsRequired', 'billingAddressRequired', 'emailAddressRequired'];
 
 type Options = WalletAOptions & Partial<WalletBOptions>;
 
@@ -47,7 +47,7 @@ export const WALLET_CSS = `${BOX_CSS}${DIALOG_CSS}.sheet{width:420px}@media (min
  * Whether `wallet` can pay here: with test keys (`pk_test_…`) always; with live keys the browser's
  * real wallet, within 5 s.
  */
-export async function walletAvailability(pubKey: string, wallet: 'a' | 'b'): Promise<WalletAvailability> {
+export async function walletAvailability(pubKey: string, wallet: WalletId): Promise<WalletAvailability> {
   const reason = pubKey.startsWith('pk_test_')
     ? undefined
     : await Promise.race([detect(wallet).catch(() => 'unsupported_browser' as const), new Promise<'timeout'>((r) => setTimeout(r, 5000, 'timeout'))]);
@@ -72,21 +72,21 @@ export async function walletAvailability(pubKey: string, wallet: 'a' | 'b'): Pro
  */
 export function walletButton(
   host: FrameHost,
-  wallet: 'a' | 'b',
+  wallet: WalletId,
   approved?: (token: string, detail: WalletApproved) => void,
   check?: (factory: boolean) => void,
 ): Promise<WalletAvailability> {
-  const name = `Wallet ${wallet.toUpperCase()}`;
+  const { name, asks } = WALLETS[wallet];
   let available!: (availability: WalletAvailability) => void;
   let options: Options = {};
   hostedFrame<Options>(host, host.localName, `[data-${host.localName}]`, 'wallet-button', name, ({ appearance: { type = 'plain', style = 'dark' } = {} }) => [48, { wallet, type, style }]);
   host.addController({
     /**
-     * In HTML: `total-amount`, `total-label`, `appearance-type`, `appearance-style`; flags present =
-     * true (`"false"` false). A label without an amount is the option `total` without its amount: an error, not ignored.
+     * In HTML: `total-amount`, `total-label`, `appearance-type`, `appearance-style`; the flags its
+     * sheet asks for (its descriptor's) present = true (`"false"` false). A label without an amount is the option `total` without its amount: an error, not ignored.
      */
     hostAttributes({ totalAmount, totalLabel, appearanceType, appearanceStyle, ...rest }) {
-      for (const key of BOOLEANS) if (key in rest) rest[key] = rest[key] !== 'false';
+      for (const key of asks) if (key in rest) rest[key] = rest[key] !== 'false';
       if ((totalAmount ?? totalLabel) != null) rest.total = { amount: totalAmount == null ? undefined : Number(totalAmount), label: totalLabel };
       if ((appearanceType ?? appearanceStyle) != null) rest.appearance = { type: appearanceType, style: appearanceStyle };
       return rest;
@@ -112,9 +112,9 @@ export function walletButton(
 }
 
 /** `pay()` on a wallet: the sheet's approved token (`cpe:wallet:approved` said first), or an SdkError `wallet_cancelled`. */
-export async function sheetToken(host: FrameHost, wallet: 'a' | 'b', o: Options): Promise<string> {
+export async function sheetToken(host: FrameHost, wallet: WalletId, o: Options): Promise<string> {
   const approved = await openSheet(host, wallet, o);
-  if (!approved) throw new SdkError('wallet_cancelled', `Wallet ${wallet.toUpperCase()}: the shopper closed the wallet sheet`);
+  if (!approved) throw new SdkError('wallet_cancelled', `${WALLETS[wallet].name}: the shopper closed the wallet sheet`);
   dispatchCpeEvent(host, 'cpe:wallet:approved', approved.detail);
   return approved.token;
 }
@@ -133,10 +133,10 @@ const open = new WeakSet<FrameHost>();
  * The sheet is a popup of the one page-to-popup channel (popup-channel.ts): the intent's session
  * goes to it with the init's port, to the service origin only, and its result comes back on that port.
  */
-export async function openSheet(host: FrameHost, wallet: 'a' | 'b', o: Options): Promise<{ token: string; detail: WalletApproved } | undefined> {
+export async function openSheet(host: FrameHost, wallet: WalletId, o: Options): Promise<{ token: string; detail: WalletApproved } | undefined> {
   if (open.has(host)) return undefined;
   open.add(host);
-  const name = `Wallet ${wallet.toUpperCase()}`;
+  const { name, asks } = WALLETS[wallet];
   const controller = host.controller!;
   const origin = controller.serviceOrigin;
   const abort = new AbortController();
@@ -145,7 +145,7 @@ export async function openSheet(host: FrameHost, wallet: 'a' | 'b', o: Options):
     // approve in vain (the service would refuse it with a 409); the page hears why.
     const known = controller.context && !controller.current ? undefined : await readIntent(controller);
     if (isPaid(known?.status)) throw new SdkError('payment_intent_paid', 'This payment is already complete.');
-    const r = encodeWalletRequest({ wallet, label: o.total?.label, ...Object.fromEntries(BOOLEANS.map((key) => [key, o[key as keyof WalletBOptions]])) });
+    const r = encodeWalletRequest({ wallet, label: o.total?.label, ...Object.fromEntries(asks.map((key) => [key, o[key as keyof WalletBOptions]])) });
     const committed = host.commit().catch((error) => (abort.abort(), Promise.reject(error)));
     // The sheet speaks the element's language and takes its colour scheme, as the dialog around it does.
     const look = host.look();

@@ -3,6 +3,7 @@ import { decodeWalletRequest } from '../../protocol/runtime/wallet-request.ts';
 import { renderUnavailable } from '../shared/host.ts';
 import { applyLanguage, LANGUAGE_TAG, loadCatalogue } from '../shared/i18n.ts';
 import { WalletSheet } from './wallet-sheet.ts';
+import { WALLETS } from '../../protocol/wallets/index.ts';
 
 /** The wallet test sheet: `/frames/wallet-sheet/?pk=…&r=<base64url WalletRequest>&lang=…&theme=light|dark#<popup uuid>` (shared/popup-page.ts). */
 async function main(): Promise<void> {
@@ -20,7 +21,7 @@ async function main(): Promise<void> {
   sheet.catalogue = catalogue;
   // The element's colour scheme, for the sheet and its document (which the dialog's iframe shares, so it stays transparent).
   if (theme === 'light' || theme === 'dark') sheet.colorScheme = document.documentElement.style.colorScheme = theme;
-  document.title = catalogue.sheetTitle.replace('{wallet}', request.wallet === 'a' ? 'Wallet A' : 'Wallet B');
+  document.title = catalogue.sheetTitle.replace('{wallet}', WALLETS[request.wallet].name);
   document.body.append(sheet);
   await sheet.updateComplete;
   sheet.announceReady();

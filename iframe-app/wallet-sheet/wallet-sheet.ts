@@ -9,6 +9,7 @@ import type { ColorScheme } from '../../protocol/schemas/bridge.ts';
 import { fill, formatMinor } from '../../i18n/format.ts';
 import { en, type Catalogue } from '../shared/i18n.ts';
 import { PopupPage } from '../shared/popup-page.ts';
+import { WALLETS } from '../../protocol/wallets/index.ts';
 import { base } from '../shared/styles.ts';
 import { visibilityGate } from '../shared/visibility-gate.ts';
 
@@ -263,7 +264,6 @@ export class WalletSheet extends LitElement {
     }
   };
 
-
   async approve(): Promise<void> {
     const session = this.session;
     if (this.phase === 'done' || this.phase === 'approving' || !session || !this.armed) return;
@@ -321,7 +321,7 @@ export class WalletSheet extends LitElement {
     const status = busy ? catalogue.processing : this.phase === 'failed' ? catalogue.sheetFailed : view ? '' : catalogue.sheetWaiting;
     return html`<main aria-labelledby="title">
       <p class="note">${catalogue.sheetTestNote}</p>
-      <h1 id="title">${merchant ? fill(catalogue.sheetPayTo, { merchant }) : fill(catalogue.sheetTitle, { wallet: r.wallet === 'a' ? 'Wallet A' : 'Wallet B' })}</h1>
+      <h1 id="title">${merchant ? fill(catalogue.sheetPayTo, { merchant }) : fill(catalogue.sheetTitle, { wallet: WALLETS[r.wallet].name })}</h1>
       <p class="amount"><span class="sr">${catalogue.sheetAmount}: </span><bdi dir="ltr">${view ? formatMinor(view.amount, view.currency, this.lang) : '…'}</bdi>${r.label && r.label !== merchant ? html` <small>${r.label}</small>` : nothing}</p>
       <h2 aria-hidden=${merchant ? nothing : 'true'}>${merchant ? catalogue.sheetShares : '\u00a0'}</h2>
       ${this.#asked()}

@@ -1,11 +1,9 @@
 import * as z from 'zod/mini';
 import { WALLET_MESSAGE_TYPE, encodeWalletRequest as encode } from '../runtime/wallet.ts';
+import { WALLET_IDS } from '../wallets/index.ts';
 
+export { WALLET_A_STYLES, WALLET_A_TYPES, WALLET_B_STYLES, WALLET_B_TYPES } from '../wallets/buttons.ts';
 export {
-  WALLET_A_STYLES,
-  WALLET_A_TYPES,
-  WALLET_B_STYLES,
-  WALLET_B_TYPES,
   WALLET_MESSAGE_TYPE,
   WALLET_TEST_CARD_CHOICES,
   WALLET_UNAVAILABLE_REASONS,
@@ -27,7 +25,7 @@ export {
 
 /** What the merchant asked the sheet to collect (wallet B's flags; wallet A asks for nothing extra). */
 export const WalletRequest = z.object({
-  wallet: z.enum(['a', 'b']),
+  wallet: z.enum(WALLET_IDS),
   /** The merchant's label beside the amount. The amount, currency and merchant name the sheet reads from the service. */
   label: z.optional(z.string().check(z.maxLength(100))),
   allowCreditCards: z.optional(z.boolean()),
