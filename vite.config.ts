@@ -193,9 +193,17 @@ export function dashboardConfig(dirs = { root: dashboardRoot, outDir: join(root,
       manifest: true,
       rolldownOptions: {
         input: join(dirs.root, 'index.html'),
-        // What several pages share (dialogs, the pager, formats…) is one chunk, not one request each;
-        // what the shell itself imports (app/shell's graph, ui/element.ts, Lit) stays in the shell's.
-        output: { codeSplitting: { groups: [{ name: 'shared', test: /[\\/]dashboard[\\/](ui[\\/](?!element\.ts)|app[\\/](format|live|timeline|types|event-types)\.ts)/, minShareCount: 2, includeDependenciesRecursively: false }] } },
+        output: {
+          codeSplitting: {
+            groups: [
+              // The first page's code, one module: the shell (with Lit and the API client, which the
+              // other pages import from it) and Home, the first page.
+              { name: 'index', test: /[\\/]dashboard[\\/](main|app[\\/](?!timeline|types|event-types)[\w-]+|pages[\\/]home|ui[\\/](element|charts))\.ts$|[\\/]node_modules[\\/](lit|lit-html|lit-element|@lit[\\/][\w-]+)[\\/]/, priority: 2 },
+              // What several other pages share (dialogs, the pager…) is one chunk, not one request each.
+              { name: 'shared', test: /[\\/]dashboard[\\/](ui[\\/]|app[\\/](timeline|types|event-types)\.ts)/, minShareCount: 2, includeDependenciesRecursively: false, priority: 1 },
+            ],
+          },
+        },
       },
     },
   };
@@ -219,7 +227,10 @@ function pageChunks(outDir: string): Record<string, string[]> {
     into.add(key);
     for (const imported of manifest[key]?.imports ?? []) walk(imported, into);
   };
-  for (const [key, entry] of Object.entries(manifest)) if (entry.isEntry) walk(key, shell);
+  // The shell: what the page's module script loads (the entry, or the group chunk it became: 'index').
+  const entryFile = shellFile(outDir);
+  for (const [key, entry] of Object.entries(manifest)) if (entry.isEntry || entry.file === entryFile) walk(key, shell);
+  if (!shell.size) throw new Error(`dashboard build: ${entryFile} is not in the manifest`);
   const chunks: Record<string, string[]> = {};
   for (const [key, entry] of Object.entries(manifest)) {
     const page = /^pages\/([\w-]+)\.ts$/.exec(entry.src ?? '')?.[1];
@@ -230,6 +241,22 @@ function pageChunks(outDir: string): Record<string, string[]> {
   }
   if (!Object.keys(chunks).length) throw new Error('dashboard build: no page chunks in the manifest (dashboard/pages/*.ts)');
   return chunks;
+}
+
+/** The file the dashboard page's module script loads, under the build's folder (assets/…). */
+function shellFile(outDir: string): string {
+  const src = /<script type="module" crossorigin src="\/dashboard\/([^"]+)"><\/script>/.exec(readFileSync(join(outDir, 'index.html'), 'utf8'))?.[1];
+  if (!src) throw new Error('dashboard build: the page has no module script');
+  return src;
+}
+
+/**
+ * V8's compile hint on the shell's module (the first page's code): compiled whole while it streams
+ * in, off the main thread, rather than function by function on it as Home first calls them.
+ */
+function compileShellEagerly(outDir: string): void {
+  const file = join(outDir, shellFile(outDir));
+  writeFileSync(file, `//# allFunctionsCalledOnLoad\n${readFileSync(file, 'utf8')}`);
 }
 
 /**
@@ -264,6 +291,7 @@ function dashboardBuild(): Plugin {
       done = true;
       await build(dashboardConfig());
       await inlineDashboardBoot(join(root, 'dist/dashboard'));
+      compileShellEagerly(join(root, 'dist/dashboard'));
     },
   };
 }

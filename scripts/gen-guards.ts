@@ -1,6 +1,6 @@
 /**
- * Generates protocol/runtime/guards.ts: plain JSON Schema objects, converted with `z.toJSONSchema`
- * from the protocol's zod schemas, for what the merchant-side SDK and the frames validate without zod (with
+ * Generates protocol/runtime/guards.ts: the JSON Schema of each of the protocol's zod schemas
+ * (`z.toJSONSchema`), written short (protocol/runtime/json-guard.ts says how), for what the merchant-side SDK and the frames validate without zod (with
  * protocol/runtime/json-guard.ts). The zod schemas stay the one definition; test/server/guards-fresh.test.ts
  * fails when the checked-in file differs from a fresh generation.
  *
@@ -9,7 +9,7 @@
 import { writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import * as z from 'zod/mini';
-import { defaultMessage, type JsonSchema } from '../protocol/runtime/json-guard.ts';
+import { defaultMessage, type Node, type Schema, type TypeLetter } from '../protocol/runtime/json-guard.ts';
 import * as bridge from '../protocol/schemas/bridge.ts';
 import * as challenge from '../protocol/schemas/challenge.ts';
 import * as elementsOptions from '../protocol/schemas/elements-options.ts';
@@ -48,7 +48,7 @@ function toGuard(schema: z.core.$ZodType): Json {
       }
     },
   }) as Json;
-  return minimal(inlineRefs(json)) as Json;
+  return short(minimal(inlineRefs(json)) as Json, true) as Json;
 }
 
 /** The guard validator reads no `$ref`: a named part (`.meta({id})`, such as the intent's status) is written in place. */
@@ -78,8 +78,6 @@ function minimal(node: unknown, names = false): unknown {
   // `const` and `enum` already imply the type; an empty `properties` says nothing.
   if ('const' in out || 'enum' in out) delete out.type;
   if (out.properties && !Object.keys(out.properties).length) delete out.properties;
-  // A message the guard would say anyway (json-guard.ts defaultMessage) need not be carried.
-  if (out.message && out.message === defaultMessage(out as JsonSchema)) delete out.message;
   // A property that accepts anything (z.unknown()) need not be present.
   if (Array.isArray(out.required) && out.properties) {
     const properties = out.properties as Record<string, Json>;
@@ -87,6 +85,48 @@ function minimal(node: unknown, names = false): unknown {
     if (!(out.required as string[]).length) delete out.required;
   }
   return out;
+}
+
+const TYPE_LETTERS: Record<string, TypeLetter> = { string: 's', number: 'n', integer: 'i', boolean: 'b', object: 'o', array: 'a', null: 'z' };
+/** JSON Schema keyword → its letter in a guard (protocol/runtime/json-guard.ts's Schema); `properties` and `required` become `p`. */
+const KEYWORD_LETTERS: Record<string, keyof Schema> = {
+  type: 't', additionalProperties: 'a', propertyNames: 'k', items: 'i', enum: 'e', const: 'c', anyOf: 'y', oneOf: 'o', allOf: 'l',
+  pattern: 'x', minLength: 'm', maxLength: 'M', minimum: 'n', maximum: 'N', exclusiveMinimum: 'g', exclusiveMaximum: 'G', message: 's', custom: 'u',
+};
+
+/**
+ * A minimal JSON Schema node as a guard's node: `{}`, a type letter alone, or one-letter keywords;
+ * `properties` with `required` as `p` (`name?` optional), which implies type object. A guard itself
+ * (`top`) stays an object, so that it can carry its schema's type.
+ */
+function short(node: Json, top = false): Node {
+  const out: Schema = {};
+  for (const [key, value] of Object.entries(node)) {
+    if (key === 'required') continue;
+    if (key === 'properties') {
+      const required = (node.required ?? []) as string[];
+      if (node.type !== 'object') throw new Error(`gen-guards: properties without type object: ${JSON.stringify(node)}`);
+      out.p = Object.fromEntries(Object.entries(value as Record<string, Json>).map(([name, child]) => {
+        if (name.endsWith('?')) throw new Error(`gen-guards: a property name ends with "?": ${name}`);
+        return [required.includes(name) ? name : `${name}?`, short(child)];
+      }));
+      continue;
+    }
+    const letter = KEYWORD_LETTERS[key];
+    if (!letter) throw new Error(`gen-guards: keyword ${key} has no letter in json-guard.ts`);
+    const letters = (type: unknown) => TYPE_LETTERS[type as string] ?? (() => { throw new Error(`gen-guards: type ${String(type)}`); })();
+    (out as Record<string, unknown>)[letter] =
+      key === 'type' ? (Array.isArray(value) ? value.map(letters) : letters(value))
+      : key === 'anyOf' || key === 'oneOf' || key === 'allOf' ? (value as Json[]).map((child) => short(child))
+      : (key === 'items' || key === 'propertyNames' || key === 'additionalProperties') && typeof value === 'object' ? short(value as Json)
+      : value;
+  }
+  // `p` says object.
+  if (out.p && out.t === 'o') delete out.t;
+  // A message the guard would say anyway (json-guard.ts defaultMessage) need not be carried.
+  if (out.s && out.s === defaultMessage(out)) delete out.s;
+  const keys = Object.keys(out);
+  return !top && keys.length === 1 && typeof out.t === 'string' ? out.t : out;
 }
 
 /** One guard: its JSON Schema, and the TypeScript type of its constant (the schema's input type). */
@@ -174,8 +214,8 @@ export function guards(): Record<string, Entry> {
 export function generateGuards(): string {
   const lines = [
     '// GENERATED by scripts/gen-guards.ts (npm run gen:guards) from the zod schemas in protocol/schemas/: do not edit.',
-    '// JSON Schema (draft 2020-12 subset) for protocol/runtime/json-guard.ts; `message` is the SDK\'s sentence, `custom` a',
-    '// hand-written check of protocol/runtime/option-checks.ts. test/server/guards-fresh.test.ts keeps it fresh.',
+    '// JSON Schema (draft 2020-12 subset) written short for protocol/runtime/json-guard.ts (its Schema names each letter);',
+    '// `s` is the SDK\'s sentence, `u` a hand-written check of protocol/runtime/option-checks.ts. test/server/guards-fresh.test.ts keeps it fresh.',
     '// Each guard is typed with its schema\'s type (type-only imports: no zod at run time), so `conforms(guard, value)`',
     '// narrows to what the schema accepts.',
     "import type * as z from 'zod/mini';",

@@ -1,11 +1,10 @@
-// `npm test`: the type check and the build, then every suite in two lanes that run side by side (two
-// cores' worth: the Chromium suites in one, the Node suites in the other, one suite moved across to
-// even them). `--postgres` (`.ci/run`) adds the server and model suites on PostgreSQL. Each suite is
-// a package.json script, run with `npm run -s`; its output goes to .tmp/test-logs/<suite>.log and is
-// printed whole when the suite ends (so two suites never interleave), with its time and the
-// machine's load. Every suite runs even after a failure; the exit status is 1 if any failed.
-// `CPE_TEST_JOBS=1` runs the lanes one after the other; names as arguments run only those suites
-// (`npm test -- server e2e`).
+// `npm test`: the type check and the build, then every suite in lanes that run side by side (the
+// Chromium suites, the end-to-end suite, the Node suites; `--postgres` (`.ci/run`) adds a lane with
+// the server and model suites on PostgreSQL). Each suite is a package.json script, run with `npm run
+// -s`; its output goes to .tmp/test-logs/<suite>.log and is printed whole when the suite ends (so two
+// suites never interleave), with its time and the machine's load. Every suite runs even after a
+// failure; the exit status is 1 if any failed. `CPE_TEST_JOBS=1` runs the lanes one after the other;
+// names as arguments run only those suites (`npm test -- server e2e`).
 import { spawn } from 'node:child_process';
 import { createWriteStream, mkdirSync, readFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
@@ -18,13 +17,18 @@ const postgres = args.includes('--postgres');
 const only = args.filter((a) => !a.startsWith('--'));
 
 /**
- * Suites by lane, in the order each lane runs them, balanced by the times one run printed (load
- * average near 20: components 157 s, e2e 866 s, security 298 s, package 66 s; server 559 s, unit
- * 20 s, model 269 s): the security suite evens the Node lane, or, with PostgreSQL, the Chromium one.
+ * Suites by lane, in the order each lane runs them. A suite spends most of its time waiting (for a
+ * browser, a child process, a database): one e2e file used 22 s of processor in 48 s, so four lanes
+ * (and two e2e or server files at a time) keep two cores busy where two lanes left them half idle.
+ * Balanced by the times one run printed (load 5, two lanes, one file at a time): components 179 s,
+ * security 121 s, package 19 s; e2e 550 s; server 354 s, model 87 s, unit 7 s; server on
+ * PostgreSQL 476 s, model 96 s.
  */
 const LANES = {
-  browser: ['components', 'e2e', 'package', ...(postgres ? ['security', 'model:postgres'] : [])],
-  node: ['server', 'unit', 'model', ...(postgres ? ['server:postgres'] : ['security'])],
+  browser: ['components', 'security', 'package'],
+  e2e: ['e2e'],
+  node: ['server', 'unit', 'model'],
+  ...(postgres ? { postgres: ['server:postgres', 'model:postgres'] } : {}),
 };
 const known = Object.values(LANES).flat();
 for (const name of only) if (!known.includes(name)) fail(`Unknown suite "${name}": one of ${known.join(', ')}.`);
@@ -64,7 +68,7 @@ function run(script) {
 }
 
 const started = Date.now();
-process.stdout.write(`Tests on ${process.env.CPE_TEST_JOBS === '1' ? 'one lane' : 'two lanes'}; load average ${load()}\n`);
+process.stdout.write(`Tests on ${process.env.CPE_TEST_JOBS === '1' ? 'one lane' : `${Object.keys(LANES).length} lanes`}; load average ${load()}\n`);
 const setup = [];
 for (const script of ['typecheck', 'build']) {
   const result = await run(script);

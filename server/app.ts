@@ -2,6 +2,7 @@ import Router from '@koa/router';
 import Koa from 'koa';
 import { adminRoutes } from './admin/admin-routes.ts';
 import { dashboardRoutes } from './dashboard/dashboard-routes.ts';
+import { firstPageData } from './dashboard/first-page.ts';
 import { requestRecorder } from './dashboard/request-recorder.ts';
 import type { AppState } from './http/app-state.ts';
 import { body } from './http/body.ts';
@@ -89,7 +90,9 @@ export function createApp(services: Services, options: { adminSecret?: string } 
     return next();
   });
   app.use(publicHostRedirect(() => config.publicUrl, config.trustProxy ?? 0));
-  app.use(staticAssets({ frameAncestors: frameAncestorsOf(services.merchants, services.payments), publicUrl: () => config.publicUrl }));
+  app.use(
+    staticAssets({ frameAncestors: frameAncestorsOf(services.merchants, services.payments), publicUrl: () => config.publicUrl, dashboardFirstPage: firstPageData(services) }),
+  );
   app.use(body());
   app.use(durableWrites(services.store));
   for (const router of routers) {

@@ -129,6 +129,18 @@ export function spawnNode(name: string, args: string[], options: { cwd: string; 
 }
 
 /** What scripts/start.ts sends its parent once the service and the demo merchant serve. */
+/**
+ * A service child's environment for a long run from one address (a benchmark, a model suite): no rate
+ * limits (they would throttle it), warnings only in the log.
+ */
+export const UNLIMITED = {
+  CPE_RATE_LIMIT: '0',
+  CPE_TOKENISE_RATE_PER_IP: '0',
+  CPE_TOKENISE_RATE_PER_SESSION: '0',
+  CPE_TOKENISE_RATE_PER_MERCHANT: '0',
+  CPE_LOG_LEVEL: 'warn',
+} as const;
+
 export interface Listening {
   type: 'cpe:listening';
   serviceUrl: string;

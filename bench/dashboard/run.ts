@@ -4,10 +4,13 @@
  *   npm run -s bench:dashboard [-- --runs 15 --payments 100000]
  *
  * 1. First page interactive: a signed-in first visit (new browser context, empty cache) of the
- *    dashboard's first page, Home, until its first data is on screen (the app's `dash:ready` mark),
- *    beside a static page of the same size: one HTML page of as many bytes as the dashboard's first
- *    visit transferred (its page, code, stylesheet and API answers, headers included), served from a
- *    plain node:http server on the same machine, until its load event ends. Runs alternate, medians
+ *    dashboard's first page, Home, until its first data is on screen with the app's code running and
+ *    its controls attached: the app's `dash:ready` mark, set once Home and its elements (the four
+ *    charts, drawn at their width) have rendered its data, which the page carries in its HTML for a
+ *    signed-in visit (server/dashboard/first-page.ts). Beside a static page of the same size: one
+ *    HTML page of as many bytes as the dashboard's first visit transferred (its page, code,
+ *    stylesheet and any API answers, headers included), served from a plain node:http server on the
+ *    same machine, until its load event ends. Runs alternate, medians
  *    are compared: PASS when the dashboard's is at most 1.5× the static page's (the issue's goal).
  * 2. Lists of 100,000 payments: the seeded merchant gets `--payments` Payment Intents, a second
  *    merchant 1,000. The Payments page's first visit, and the dashboard API's first page of 20 and a
@@ -15,6 +18,7 @@
  *    (a list read a page at a time by cursor costs the same whatever its length).
  *
  * Prints a table per part and a PASS/FAIL line per goal; exit 0 on FAIL too (1 only if it broke).
+ * bench/dashboard/waterfall.ts prints one such visit's requests and marks, to see where the time goes.
  */
 import { createServer } from 'node:http';
 import { cpus, loadavg } from 'node:os';

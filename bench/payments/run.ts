@@ -26,7 +26,7 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { summariseProfile, type ProfileSummary } from './profile.ts';
-import { guardChildren, killAll } from '../../testkit/processes.ts';
+import { guardChildren, killAll, UNLIMITED } from '../../testkit/processes.ts';
 import { readDataFolder } from '../../testkit/data-folder.ts';
 import { jsonClient, startService, stopService, type Answer } from './service.ts';
 
@@ -56,13 +56,6 @@ const target = num(flags.target, process.env.BENCH_TARGET, 300);
 const idempotencyKeys = (flags.idempotency ?? process.env.BENCH_IDEMPOTENCY ?? 'true') !== 'false';
 const cpuProf = flags['cpu-prof'] === true || process.env.BENCH_CPU_PROF === '1';
 
-const SERVICE_ENV = {
-  CPE_RATE_LIMIT: '0',
-  CPE_TOKENISE_RATE_PER_IP: '0',
-  CPE_TOKENISE_RATE_PER_SESSION: '0',
-  CPE_TOKENISE_RATE_PER_MERCHANT: '0',
-  CPE_LOG_LEVEL: 'warn',
-};
 
 const watchdog = guardChildren(timeoutSeconds);
 
@@ -211,8 +204,8 @@ try {
     `Payments benchmark: ${duration} s measured after ${warmup} s warm-up, ${concurrency} concurrent payment loops, idempotency keys ${idempotencyKeys ? 'on' : 'off'}, ` +
       `node ${process.version}, ${cpus().length} CPUs, load average ${loadavg().map((n) => n.toFixed(2)).join(' ')}${cpuProf ? ', service under --cpu-prof' : ''}`,
   );
-  log(`Service: node --import tsx scripts/start.ts, data in ${dataDir}, ${Object.entries(SERVICE_ENV).map(([k, v]) => `${k}=${v}`).join(' ')} (rate limits off)`);
-  const service = await startService(root, dataDir, SERVICE_ENV, { nodeFlags: cpuProf ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : [] });
+  log(`Service: node --import tsx scripts/start.ts, data in ${dataDir}, ${Object.entries(UNLIMITED).map(([k, v]) => `${k}=${v}`).join(' ')} (rate limits off)`);
+  const service = await startService(root, dataDir, UNLIMITED, { nodeFlags: cpuProf ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : [] });
   const client = jsonClient(service.port, concurrency);
   let measured: Window;
   let seconds: number;
@@ -326,7 +319,7 @@ try {
         idempotencyKeys,
         cpuProf,
         target,
-        serviceEnv: SERVICE_ENV,
+        serviceEnv: UNLIMITED,
         pass,
         result,
         ...(profile ? { profile } : {}),

@@ -16,7 +16,7 @@ import { copyStore } from '../../server/store/copy-store.ts';
 import { createDatabase, startPostgres } from '../../testkit/postgres.ts';
 import { tempDataDir } from '../../testkit/data-folder.ts';
 import { jsonClient } from '../payments/service.ts';
-import { guardChildren, startServiceChild, stop, type ServiceChild } from '../../testkit/processes.ts';
+import { guardChildren, startServiceChild, stop, UNLIMITED, type ServiceChild } from '../../testkit/processes.ts';
 
 const { values } = parseArgs({
   options: { seconds: { type: 'string', default: '3' }, rounds: { type: 'string', default: '3' }, contacts: { type: 'string', default: '100000' }, tcp: { type: 'boolean', default: false } },
@@ -28,7 +28,6 @@ const CONNECTIONS = 32;
 /** Clients of the latency measure: a busy sandbox's worth, short of saturating the machine (where latency is only queueing). */
 const LATENCY_CONNECTIONS = 4;
 const root = join(import.meta.dirname, '../..');
-const QUIET = { CPE_RATE_LIMIT: '0', CPE_LOG_LEVEL: 'warn', CPE_TOKENISE_RATE_PER_MERCHANT: '0', CPE_TOKENISE_RATE_PER_IP: '0', CPE_TOKENISE_RATE_PER_SESSION: '0' };
 const watchdog = guardChildren(900);
 
 interface Phase {
@@ -167,7 +166,7 @@ try {
   const databaseUrl = await createDatabase(values.tcp ? server.url : server.socketUrl, 'cpe_scale');
   const pgDir = tempDataDir();
   // Seed through the service (merchant, demo user, credentials), then the contacts in one statement.
-  const seeding = await startServiceChild(root, pgDir, { ...QUIET, CPE_DATABASE_URL: databaseUrl });
+  const seeding = await startServiceChild(root, pgDir, { ...UNLIMITED, CPE_DATABASE_URL: databaseUrl });
   await stop(seeding);
   const pool = new pg.Pool({ connectionString: databaseUrl, max: 1 });
   const started = performance.now();
@@ -188,7 +187,7 @@ try {
   cpSync(join(pgDir, 'credentials.json'), join(embeddedDir, 'credentials.json'));
 
   const child = (dir: string, env: Record<string, string>) => async () => {
-    const service = await startServiceChild(root, dir, { ...QUIET, ...env }, { startTimeoutMs: 120_000 });
+    const service = await startServiceChild(root, dir, { ...UNLIMITED, ...env }, { startTimeoutMs: 120_000 });
     return { port: service.port, credentials: service.credentials, stop: () => stop(service, 15_000) };
   };
   const setups: Setup[] = [

@@ -21,7 +21,7 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { tempDataDir } from '../../testkit/data-folder.ts';
 import { createDatabase, startPostgres } from '../../testkit/postgres.ts';
-import { guardChildren, startServiceChild, stop, type ServiceChild } from '../../testkit/processes.ts';
+import { guardChildren, startServiceChild, stop, UNLIMITED, type ServiceChild } from '../../testkit/processes.ts';
 import { jsonClient, type Answer } from '../payments/service.ts';
 
 const { values } = parseArgs({
@@ -40,7 +40,6 @@ const GOAL = 0.85;
 /** Clients of the latency measure: a busy sandbox's worth, short of saturating the machine (where latency is only queueing). */
 const LATENCY_CLIENTS = 4;
 const root = join(import.meta.dirname, '../..');
-const QUIET = { CPE_RATE_LIMIT: '0', CPE_LOG_LEVEL: 'warn', CPE_TOKENISE_RATE_PER_MERCHANT: '0', CPE_TOKENISE_RATE_PER_IP: '0', CPE_TOKENISE_RATE_PER_SESSION: '0' };
 const watchdog = guardChildren(1800);
 const log = (line: string) => process.stderr.write(`${line}\n`);
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -184,7 +183,7 @@ interface EngineResult {
 const SHOP_EVENTS = ['payment_intent.succeeded', 'payment_intent.payment_failed'];
 
 async function runEngine(engine: 'embedded' | 'postgres', databaseUrl?: string): Promise<EngineResult> {
-  const service = await startServiceChild(root, tempDataDir(), { ...QUIET, ...(databaseUrl ? { CPE_DATABASE_URL: databaseUrl } : {}) });
+  const service = await startServiceChild(root, tempDataDir(), { ...UNLIMITED, ...(databaseUrl ? { CPE_DATABASE_URL: databaseUrl } : {}) });
   const client = jsonClient(service.port, CONCURRENCY * 2);
   const receiver = new Receiver();
   await receiver.start();

@@ -1,4 +1,5 @@
 import type { SessionView } from '../../api/dashboard.ts';
+import { takeFirstAnswer } from './first-data.ts';
 
 /** The dashboard API's error, as the service's error object has it. */
 export class DashboardError extends Error {
@@ -32,11 +33,14 @@ function early(path: string): Promise<Response> | undefined {
 
 /**
  * Calls the dashboard's API (same origin, the session cookie goes along by itself): `path` is one of
- * requests.ts's for a GET. An action (any method but GET) carries the CSRF token. A 401 means the
- * session is gone: the app shows sign-in.
+ * requests.ts's for a GET, answered first from the page's own data (first-data.ts), then by the
+ * boot script's request, then by a request of its own. An action (any method but GET) carries the
+ * CSRF token. A 401 means the session is gone: the app shows sign-in.
  */
 export async function api<T>(path: string, options: { method?: string; body?: unknown; signal?: AbortSignal } = {}): Promise<T> {
   const method = options.method ?? 'GET';
+  const carried = method === 'GET' ? takeFirstAnswer<T>(path) : undefined;
+  if (carried !== undefined) return carried;
   const headers: Record<string, string> = { accept: 'application/json' };
   if (options.body !== undefined) headers['content-type'] = 'application/json';
   if (method !== 'GET') headers['X-CSRF-Token'] = csrfToken;

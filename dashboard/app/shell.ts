@@ -2,16 +2,21 @@ import { html, nothing } from 'lit';
 import type { SessionView } from '../../api/dashboard.ts';
 import { DashElement, READY_ATTRIBUTE, define, type DashPage } from '../ui/element.ts';
 import { api, SIGNED_OUT_EVENT, useSession } from './api.ts';
+import { takeFirstAnswer } from './first-data.ts';
 import { requests } from './requests.ts';
 import { NAVIGATE_EVENT, navigate, ownLink, routeOf, type PageName, type Route } from './router.ts';
 import { applyTheme, savedTheme, type ThemeChoice } from './theme.ts';
 import { TOAST_EVENT } from './toast.ts';
 import type { DashSignIn } from './sign-in.ts';
 import './sign-in.ts';
+import '../pages/home.ts';
 
-/** Each page's code, loaded the first time it is opened (one chunk per page). */
-const PAGES: Record<Exclude<PageName, 'link'>, { title: string; load: () => Promise<unknown> }> = {
-  home: { title: 'Home', load: () => import('../pages/home.ts') },
+/**
+ * Each page's code, loaded the first time it is opened (one chunk per page); but the first page's,
+ * Home, which is in the shell's module, so it shows without another request (bench/dashboard).
+ */
+const PAGES: Record<Exclude<PageName, 'link'>, { title: string; load?: () => Promise<unknown> }> = {
+  home: { title: 'Home' },
   payments: { title: 'Payments', load: () => import('../pages/payments.ts') },
   payment: { title: 'Payment', load: () => import('../pages/payment.ts') },
   events: { title: 'Events', load: () => import('../pages/events.ts') },
@@ -88,12 +93,20 @@ export class DashApp extends DashElement {
 
   /**
    * The page of the address is shown at once, its data asked for while the session is: one round
-   * trip after the page's code before the first page shows (bench/dashboard). Signed out, the page's
-   * requests answer 401 and the session says so: the sign-in page replaces it.
+   * trip after the page's code before the first page shows (bench/dashboard). A signed-in visit's
+   * page carries its session (and Home's data: first-data.ts), so the bar shows it from the first
+   * render. Signed out, the page's requests answer 401 and the session says so: the sign-in page
+   * replaces it.
    */
   async #start(): Promise<void> {
     const route = routeOf(location);
     if (route?.page === 'link') return this.#redeemLink();
+    const carried = takeFirstAnswer<SessionView>(requests.session());
+    if (carried) {
+      useSession(carried);
+      this.session = carried;
+      return this.#open();
+    }
     void this.#open();
     const session = await api<SessionView | { signed_in: false }>(requests.session());
     if ('signed_in' in session) this.#onSignedOut();
@@ -161,8 +174,10 @@ export class DashApp extends DashElement {
       return;
     }
     const { title, load } = PAGES[route.page];
-    await load();
-    if (this.route !== route) return;
+    if (load) {
+      await load();
+      if (this.route !== route) return;
+    }
     const page = document.createElement(`dash-page-${route.page}`) as HTMLElement & { route: Route };
     page.route = route;
     this.page = page;

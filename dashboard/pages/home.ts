@@ -2,13 +2,11 @@ import { html, nothing } from 'lit';
 import type { HomeBucket, HomeView } from '../../api/dashboard.ts';
 import { requests } from '../app/requests.ts';
 import { api } from '../app/api.ts';
-import { formatMoney } from '../app/format.ts';
+import { formatCount, formatDay, formatHour, formatMoney } from '../app/format.ts';
 import { LiveEvents } from '../app/live.ts';
+import type { DashChart } from '../ui/charts.ts';
 import '../ui/charts.ts';
 import { DashPage, define } from '../ui/element.ts';
-
-const day = new Intl.DateTimeFormat('en-GB', { weekday: 'short', day: 'numeric' });
-const hour = new Intl.DateTimeFormat('en-GB', { hour: '2-digit', minute: '2-digit' });
 
 /** Succeeded (and authorised) payments out of those that reached an outcome, as a percentage; null without any. */
 const successRate = (bucket: HomeBucket) => (bucket.succeeded + bucket.failed ? (100 * bucket.succeeded) / (bucket.succeeded + bucket.failed) : null);
@@ -31,6 +29,11 @@ export class HomePage extends DashPage {
   override connectedCallback(): void {
     super.connectedCallback();
     void this.#load().then(() => this.shown());
+  }
+
+  /** The charts' widths, read in one layout before they first render (each would force its own). */
+  protected override updated(): void {
+    for (const chart of this.querySelectorAll<DashChart>('dash-chart')) if (!chart.width) chart.measure();
   }
 
   async #load(): Promise<void> {
@@ -71,8 +74,8 @@ export class HomePage extends DashPage {
     // Whole units on the scale: the charts' numbers table has them to the penny.
     const money = (value: number) => formatMoney(Math.round(value), view.currency).replace(/\.00$/, '');
     const percent = (value: number) => `${Math.round(value)}%`;
-    const days = view.days.map((b) => ({ label: day.format(b.start * 1000), bucket: b }));
-    const hours = view.hours.map((b) => ({ label: hour.format(b.start * 1000), bucket: b }));
+    const days = view.days.map((b) => ({ label: formatDay(b.start), bucket: b }));
+    const hours = view.hours.map((b) => ({ label: formatHour(b.start), bucket: b }));
     return html`<div class="grid-2 charts">
         <section class="card" aria-labelledby="volume-days">
           <h2 id="volume-days">Volume per day</h2>
@@ -96,7 +99,7 @@ export class HomePage extends DashPage {
         ${this.#declines(view)}
       </section>
       <p class="muted">
-        From ${view.payments_read.toLocaleString('en-GB')} payment${view.payments_read === 1 ? '' : 's'} of the last 7 days${view.capped ? ' (the newest; the week held more)' : ''}.
+        From ${formatCount(view.payments_read)} payment${view.payments_read === 1 ? '' : 's'} of the last 7 days${view.capped ? ' (the newest; the week held more)' : ''}.
         ${view.other_currencies ? `${view.other_currencies} in other currencies are not in the volume charts.` : ''} The success rate counts payments that succeeded or were authorised against those that failed.
       </p>`;
   }

@@ -66,6 +66,20 @@ export class DashChart extends DashElement {
     this.#observer.observe(this);
   }
 
+  /**
+   * Drawn at once at its width (read from the layout), not a frame later when the observer first
+   * reports it; a page with several charts may have set it already (one layout for all: home.ts).
+   */
+  protected override firstUpdated(): void {
+    if (!this.width) this.measure();
+  }
+
+  /** Takes its width from the layout (a layout, if the page has changed since the last). */
+  measure(): void {
+    const width = Math.floor(this.getBoundingClientRect().width);
+    if (width > 0) this.width = width;
+  }
+
   override disconnectedCallback(): void {
     super.disconnectedCallback();
     this.#observer?.disconnect();

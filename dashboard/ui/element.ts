@@ -27,7 +27,12 @@ export class DashPage extends DashElement {
 
   /** Called by the page once its first data is rendered. */
   protected shown(): void {
-    void this.updateComplete.then(() => {
+    // Its own render and its elements' (Home's charts draw once they know their width): all on screen.
+    const drawn = async () => {
+      await this.updateComplete;
+      await Promise.all([...this.querySelectorAll('*')].filter((element) => element instanceof DashElement).map((element) => element.updateComplete));
+    };
+    void drawn().then(() => {
       // A page replaced meanwhile (signed out, another address) says nothing.
       if (!this.isConnected) return;
       this.#shown();

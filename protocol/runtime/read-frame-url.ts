@@ -1,6 +1,6 @@
 import type { FrameParams } from '../schemas/frame-url.ts';
 import { FrameParams as FrameParamsGuard } from './guards.ts';
-import { conforms } from './json-guard.ts';
+import { conforms, propertyNames } from './json-guard.ts';
 import { UUID } from './patterns.ts';
 import { readFragment, type FrameLook } from './frame-address.ts';
 
@@ -11,7 +11,7 @@ import { readFragment, type FrameLook } from './frame-address.ts';
  */
 export function readFrameUrl(location: { search: string; hash: string }): { params: FrameParams; session: string; look: FrameLook } | undefined {
   const query = new URLSearchParams(location.search);
-  const params = Object.fromEntries(Object.keys(FrameParamsGuard.properties!).flatMap((key) => (query.has(key) ? [[key, query.get(key)]] : [])));
+  const params = Object.fromEntries(propertyNames(FrameParamsGuard).flatMap((key) => (query.has(key) ? [[key, query.get(key)]] : [])));
   const { session, look } = readFragment(location.hash);
   if (!conforms(FrameParamsGuard, params) || !UUID.test(session)) return undefined;
   return { params, session, look };

@@ -2,7 +2,7 @@ import { EVENT_TYPES, type EventType } from '../../api/events.ts';
 import { apiLink, type ApiLink } from './api-link.ts';
 
 /**
- * `npm run -s trigger -- <event type>`: as `stripe trigger`, makes the objects whose change is that
+ * `npm run -s trigger -- <event type> [<event type>…]`: as `stripe trigger`, makes the objects whose change is that
  * event, through the public API as the seeded merchant (payment events) or the seeded messaging user
  * (messaging events), and prints the event it caused.
  */
@@ -78,18 +78,23 @@ const RECIPES: Record<EventType, Step> = {
   'message.created': async (api) => user(api, 'POST', `/v1/conversations/${(await contact(api)).conversation_id}/messages`, { text: 'Triggered' }),
 };
 
-const type = process.argv[2];
-if (!type || !Object.hasOwn(RECIPES, type)) {
-  process.stderr.write(`Usage: npm run -s trigger -- <event type>, one of:\n  ${Object.keys(EVENT_TYPES).join('\n  ')}\n`);
+// Several types in one run, as a test or a script wants them all: each made in turn, one line each.
+const types = process.argv.slice(2);
+const unknown = types.filter((type) => !Object.hasOwn(RECIPES, type));
+if (types.length === 0 || unknown.length > 0) {
+  if (unknown.length > 0) process.stderr.write(`Unknown event type: ${unknown.join(', ')}\n`);
+  process.stderr.write(`Usage: npm run -s trigger -- <event type> [<event type>…], each one of:\n  ${Object.keys(EVENT_TYPES).join('\n  ')}\n`);
   process.exit(2);
 }
 try {
   const api = apiLink();
-  await RECIPES[type as EventType](api);
-  const token = EVENT_TYPES[type as EventType].owner === 'merchant' ? api.credentials.licenceKey : api.credentials.accessToken;
-  const [event] = (await api.call('GET', `/v1/events?limit=1&type=${type}`, undefined, token)).data;
-  process.stdout.write(`${JSON.stringify({ type, event: event.id, object: event.data.object.id })}\n`);
-  process.stderr.write(`Trigger succeeded: ${event.id}. Check your webhook endpoints (npm run -s listen).\n`);
+  for (const type of types as EventType[]) {
+    await RECIPES[type](api);
+    const token = EVENT_TYPES[type].owner === 'merchant' ? api.credentials.licenceKey : api.credentials.accessToken;
+    const [event] = (await api.call('GET', `/v1/events?limit=1&type=${type}`, undefined, token)).data;
+    process.stdout.write(`${JSON.stringify({ type, event: event.id, object: event.data.object.id })}\n`);
+    process.stderr.write(`Trigger succeeded: ${event.id}. Check your webhook endpoints (npm run -s listen).\n`);
+  }
 } catch (error) {
   process.stderr.write(`Trigger failed: ${(error as Error).message}\n`);
   process.exit(1);

@@ -14,8 +14,7 @@ import { rewriteSeededLicenceKey, seededMerchantId } from '../seed.ts';
 import type { Services } from '../services.ts';
 import { cookieToken, dashboardSession, sameOriginActions, sessionCookie, sessionOf, signedOut } from './dashboard-auth.ts';
 import type { RequestRecord } from './request-records.ts';
-import { failingDeliveries } from './failing-deliveries.ts';
-import { homeStats } from './home-stats.ts';
+import { homeView, sessionView } from './first-page.ts';
 import { parsed } from './parsed.ts';
 import { dashboardWebhookRoutes } from './webhook-routes.ts';
 import { searchPayments } from './payments-search.ts';
@@ -52,11 +51,11 @@ export function dashboardRoutes(services: Services, limiter: Middleware<AppState
   const session = dashboardSession(dashboard.sessions);
   const merchantOf = (ctx: Ctx) => ctx.state.merchantId!;
 
-  /** What the page learns of its session: the merchant, the CSRF token its actions carry, when it ends. */
-  async function sessionView(merchantId: number, started: { expires_at: number; via: SessionView['via'] }, csrfToken: string): Promise<SessionView> {
-    const merchant = await merchants.get(merchantId);
-    if (!merchant) throw signedOut();
-    return { merchant: { id: merchant.merchant_id, name: merchant.name }, csrf_token: csrfToken, expires_at: started.expires_at, via: started.via };
+  /** The session as the page learns it (first-page.ts), or signed out when its merchant is gone. */
+  async function sessionViewOf(started: Parameters<typeof sessionView>[1], csrfToken: string): Promise<SessionView> {
+    const view = await sessionView(services, started, csrfToken);
+    if (!view) throw signedOut();
+    return view;
   }
 
   router.use(sameOriginActions(() => config.publicUrl));
@@ -77,14 +76,14 @@ export function dashboardRoutes(services: Services, limiter: Middleware<AppState
     const { token, session: started } = await dashboard.sessions.start(merchantId, body.licence_key !== undefined ? 'licence_key' : 'link');
     ctx.set('Set-Cookie', sessionCookie(token, secure()));
     ctx.state.merchantId = merchantId;
-    ctx.body = await sessionView(merchantId, started, csrfTokenOf(token));
+    ctx.body = await sessionViewOf(started, csrfTokenOf(token));
   });
 
   // Who is signed in: the session, or `{signed_in: false}` (a 200: the page asks before it knows).
   router.get('/session', async (ctx) => {
     const token = cookieToken(ctx);
     const current = await dashboard.sessions.find(token);
-    ctx.body = current && token ? await sessionView(current.merchant_id, current, csrfTokenOf(token)) : { signed_in: false };
+    ctx.body = current && token ? await sessionViewOf(current, csrfTokenOf(token)) : { signed_in: false };
   });
 
   // Everything else: the session (and, for an action, its CSRF token), then the general limiter per session.
@@ -121,8 +120,7 @@ export function dashboardRoutes(services: Services, limiter: Middleware<AppState
   // Home: its charts and the numbers that need attention (home-stats.ts).
   router.get('/home', async (ctx) => {
     const { tz_offset } = parsed(HomeQuery, parseQuery(ctx.querystring));
-    const merchantId = merchantOf(ctx);
-    ctx.body = await homeStats(services, merchantId, tz_offset ?? 0, () => failingDeliveries(services.webhooks, merchantOwner(merchantId), services.clock.now() - 7 * 24 * 3600));
+    ctx.body = await homeView(services, merchantOf(ctx), tz_offset ?? 0);
   });
 
   // Payments: the API's list (cursor pages, filters) and the search box (payments-search.ts).

@@ -1,7 +1,8 @@
 import { createHash } from 'node:crypto';
 import { readFile, stat } from 'node:fs/promises';
 import { promisify } from 'node:util';
-import { brotliCompress, constants as zlib, gzip } from 'node:zlib';
+import { PassThrough } from 'node:stream';
+import { brotliCompress, constants as zlib, createBrotliCompress, createGzip, gzip } from 'node:zlib';
 import { dirname, extname, join, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Middleware, Next, ParameterizedContext } from 'koa';
@@ -40,7 +41,23 @@ export interface StaticAssetsOptions {
   frameAncestors?: (ctx: Context) => string[] | Promise<string[]>;
   /** The service's public URL, for the absolute address in /sdk/integrity.json; default: the request's own origin. */
   publicUrl?: () => string;
+  /**
+   * The data a request's dashboard page carries (server/dashboard/first-page.ts: the signed-in
+   * session's first answers), put into the page as a JSON data block; undefined: the built page as is.
+   */
+  dashboardFirstPage?: (ctx: Context) => Promise<DashboardFirstPage | undefined>;
 }
+
+/** A signed-in page's first data: the paths under /dashboard/api it answers, known at once, and the answers, read meanwhile. */
+export interface DashboardFirstPage {
+  paths: string[];
+  data: Promise<object | undefined>;
+}
+
+/** The dashboard page's first data: a data block (never run) at the end of its body, which the app reads. */
+const DASHBOARD_FIRST_DATA = '<script type="application/json" id="dash-first">';
+/** Its boot script's table, before which the meta naming that data's paths goes. */
+const DASHBOARD_BOOT_MARK = '<script type="application/json" id="dash-chunks">';
 
 /** The paths of the browser code this serves (anything else is the routers'). */
 export const BROWSER_CODE = /^\/(sdk|frames)\//;
@@ -251,7 +268,42 @@ export function staticAssets(options: StaticAssetsOptions = {}): Middleware<AppS
     const path = join(dashboardDir, 'index.html');
     const file = await load(path);
     if (!file) throw dashboardNotBuilt();
-    await send(ctx, file, path, dashboardPageHeaders(file.hashes));
+    // HEAD: the built page's headers; its data is read only for a page that is sent.
+    const first = ctx.method === 'GET' ? await options.dashboardFirstPage?.(ctx) : undefined;
+    if (!first) return send(ctx, file, path, dashboardPageHeaders(file.hashes));
+    sendFirstPage(ctx, file.body.toString('utf8'), file.hashes, first);
+  }
+
+  /**
+   * A signed-in visit's page, made for this answer only (no ETag, never stored): sent in two parts.
+   * First all of it but the end of its body, with a meta naming the answers to come (the boot script
+   * asks for none of them), so the browser fetches and compiles the app while the service reads the
+   * data; then the data block and the end. Compressed as it goes, flushed after the first part. A
+   * read that fails leaves the block out: the app asks for what it lacks.
+   */
+  function sendFirstPage(ctx: Context, html: string, hashes: InlineHashes | undefined, first: DashboardFirstPage): void {
+    const end = html.lastIndexOf('</body>');
+    if (!html.includes(DASHBOARD_BOOT_MARK) || end < 0) throw new Error(`dashboard page: it has no ${DASHBOARD_BOOT_MARK} or </body> to put its first data at`);
+    const meta = `<meta name="dash-first" content="${first.paths.join(' ').replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;')}">\n    `;
+    ctx.status = 200;
+    ctx.set(dashboardPageHeaders(hashes, 'no-store'));
+    ctx.type = TYPES['.html']!;
+    ctx.vary('Accept-Encoding');
+    const encoding = (['br', 'gzip'] as const).find((name) => ctx.acceptsEncodings(name) === name);
+    if (encoding) ctx.set('Content-Encoding', encoding);
+    const out = encoding === 'br' ? createBrotliCompress({ params: { [zlib.BROTLI_PARAM_QUALITY]: 5 } }) : encoding === 'gzip' ? createGzip({ level: 6 }) : new PassThrough();
+    ctx.body = out;
+    out.write(html.slice(0, end).replace(DASHBOARD_BOOT_MARK, () => meta + DASHBOARD_BOOT_MARK));
+    if (!(out instanceof PassThrough)) out.flush(encoding === 'br' ? zlib.BROTLI_OPERATION_FLUSH : zlib.Z_SYNC_FLUSH);
+    void first.data
+      .catch(() => undefined)
+      .then((data) => {
+        // The browser has gone (Koa destroys the body then): nothing to finish.
+        if (out.destroyed) return;
+        // `<` escaped: the JSON cannot close its element or open a comment, whatever its strings hold.
+        if (data) out.write(`${DASHBOARD_FIRST_DATA}${JSON.stringify(data).replace(/</g, '\\u003c')}</script>\n  `);
+        out.end(html.slice(end));
+      });
   }
 
   async function serve(ctx: Context, next: Next): Promise<void> {

@@ -8,7 +8,7 @@ import { waitUntil } from './wait.ts';
 import { ElementsController, type CpeElements } from '../../components/index.ts';
 import type { CheckoutContext, MiddlewareRoutes } from '../../protocol/schemas/elements-options.ts';
 import { makeController } from '../../components/controller.ts';
-import { payWithKeyboard, recordEvents } from './helpers.ts';
+import { patientHandshake, payWithKeyboard, recordEvents } from './helpers.ts';
 
 let config: { serviceUrl: string; publicKey: string };
 const basket: CheckoutContext = { amount: 1234, currency: 'GBP', reference: 'b42' };
@@ -26,7 +26,7 @@ function spy() {
 }
 
 async function mount(context = basket, middleware: MiddlewareRoutes = { exchange: '/__cpe/mw/exchange' }) {
-  const controller = new ElementsController(config.serviceUrl, config.publicKey, undefined, middleware, context, { fetch: requests.fetch });
+  const controller = new ElementsController(config.serviceUrl, config.publicKey, undefined, middleware, context, { fetch: requests.fetch, handshakeTimer: patientHandshake });
   const flow = controller.paymentFlow({ element: await fixture<HTMLDivElement>(html`<div style="width: 480px"></div>`) });
   const wallet = controller.walletA({ element: await fixture<HTMLDivElement>(html`<div style="width: 320px"></div>`) });
   const events = recordEvents(flow);

@@ -52,9 +52,11 @@ describe('signing in', () => {
       for (const body of bodies) assert.ok(!body.includes(stack.service.credentials.licenceKey), `an answer sent the key back: ${body.slice(0, 200)}`);
       const cookies = await context.cookies(`${stack.serviceUrl}/dashboard`);
       assert.deepEqual(
-        cookies.map(({ name, httpOnly, sameSite, path }) => ({ name, httpOnly, sameSite, path })),
+        cookies.filter(({ name }) => name !== 'cpe_dashboard_tz').map(({ name, httpOnly, sameSite, path }) => ({ name, httpOnly, sameSite, path })),
         [{ name: 'cpe_dashboard', httpOnly: true, sameSite: 'Strict', path: '/dashboard' }],
       );
+      // The page's other cookie is the viewer's time zone (for Home's days, server/dashboard/first-page.ts): a number, no secret.
+      assert.match(cookies.find(({ name }) => name === 'cpe_dashboard_tz')?.value ?? '', /^-?\d+$/);
       assert.deepEqual(problems.filter((p) => !p.includes('401')), []);
     } finally {
       await context.close();

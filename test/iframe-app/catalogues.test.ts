@@ -29,8 +29,9 @@ describe('language catalogues', () => {
     expect(fetched()).to.deep.equal([]);
     await loadCatalogue('de');
     expect(fetched()).to.deep.equal(['/i18n/de.ts']);
+    // A regional catalogue holds only what differs from its language's, which comes with it.
     await loadCatalogue('fr-CA');
-    expect(fetched()).to.deep.equal(['/i18n/de.ts', '/i18n/fr-CA.ts']);
+    expect(fetched()).to.deep.equal(['/i18n/de.ts', '/i18n/fr-CA.ts', '/i18n/fr.ts']);
   });
 
   it(`at least fifty, Stripe's set and ${MORE.join(', ')} among them`, () => {

@@ -5,6 +5,7 @@ import fc from 'fast-check';
 import { apiClient, type Api, type ApiResponse } from '../helpers/service.ts';
 import { startServiceProcess, type ServiceProcess } from '../helpers/service-process.ts';
 import { tempDataDir } from '../../testkit/data-folder.ts';
+import { UNLIMITED } from '../../testkit/processes.ts';
 
 /**
  * The real service for the model suites: `npm start`'s process, spawned through the test helpers
@@ -16,13 +17,7 @@ import { tempDataDir } from '../../testkit/data-folder.ts';
  */
 
 /** The limits would throttle a long run from one address: off, as in the other property suites. */
-const ENV = {
-  CPE_RATE_LIMIT: '0',
-  CPE_TOKENISE_RATE_PER_IP: '0',
-  CPE_TOKENISE_RATE_PER_SESSION: '0',
-  CPE_TOKENISE_RATE_PER_MERCHANT: '0',
-  CPE_LOG_LEVEL: 'error',
-};
+const ENV = { ...UNLIMITED, CPE_LOG_LEVEL: 'error' };
 
 export interface Credentials {
   merchantId: number;

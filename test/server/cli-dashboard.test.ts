@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { tempDataDir } from '../../testkit/data-folder.ts';
 import { dashboard } from '../helpers/dashboard.ts';
+import { embeddedOnly } from '../helpers/service.ts';
 import { cli, startServiceProcess } from '../helpers/service-process.ts';
 
 /** A link's token, from the URL `npm run -s dashboard` prints (the token rides in the fragment). */
@@ -10,7 +11,7 @@ const tokenOf = (url: string) => {
   return url.split('#')[1]!;
 };
 
-describe('npm run -s dashboard and npm start\'s link', () => {
+describe('npm run -s dashboard and npm start\'s link', embeddedOnly, () => {
   test('a one-time link printed with no service running, and through the running one; npm start prints one for the seeded merchant', async () => {
     const dir = tempDataDir();
     const offline = cli(dir, ['dashboard']);

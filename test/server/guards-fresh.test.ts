@@ -9,7 +9,7 @@ import { FrameParams } from '../../protocol/schemas/frame-url.ts';
 import { WalletApproval, WalletRequest } from '../../protocol/schemas/wallet.ts';
 import { PopupInit } from '../../protocol/schemas/popup.ts';
 import * as guards from '../../protocol/runtime/guards.ts';
-import { check, conforms, type JsonSchema } from '../../protocol/runtime/json-guard.ts';
+import { check, conforms, type Schema } from '../../protocol/runtime/json-guard.ts';
 import { CUSTOM_CHECKS, isRelativeUrl } from '../../protocol/runtime/option-checks.ts';
 import { GUARDS_PATH, generateGuards } from '../../scripts/gen-guards.ts';
 
@@ -41,7 +41,7 @@ describe('generated guards (protocol/runtime/guards.ts)', () => {
 
   it('agree with zod on what the frames validate: init, requests, their address, the field channel, the wallet sheet', () => {
     const init = { cpe: 1, type: 'init', session: 's', config: { pubKey: 'pk_1', tokens: { '--cpe-color-primary': '#123' } } };
-    const cases: [string, z.core.$ZodType, JsonSchema, unknown][] = [
+    const cases: [string, z.core.$ZodType, Schema, unknown][] = [
       ['init', Init, guards.Init, init],
       ['init, bad token name', Init, guards.Init, { ...init, config: { ...init.config, tokens: { color: 'red' } } }],
       ['init, token too long', Init, guards.Init, { ...init, config: { ...init.config, tokens: { '--cpe-x': 'x'.repeat(201) } } }],

@@ -8,6 +8,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, describe, test } from 'node:test';
 import { tempDataDir } from '../../testkit/data-folder.ts';
+import { embeddedOnly } from '../helpers/service.ts';
 import { startServiceChild, stop, type ServiceChild } from '../../testkit/processes.ts';
 
 const root = join(import.meta.dirname, '../..');
@@ -30,7 +31,7 @@ async function serviceLoggingToFile() {
   return { service, lines, listed };
 }
 
-describe('the log at the end of the process', () => {
+describe('the log at the end of the process', embeddedOnly, () => {
   test('after an error nothing catches: every request line, then a fatal line, and exit 1', async () => {
     const { service, lines, listed } = await serviceLoggingToFile();
     service.proc.kill('SIGUSR2');

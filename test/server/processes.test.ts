@@ -39,6 +39,13 @@ async function twoServices(env: Record<string, string> = {}) {
   return { a, b, dir, databaseUrl, pool };
 }
 
+/**
+ * One pair for the tests that only race requests (each on ids and keys of its own): a pair costs two
+ * service starts, the suite's slowest part. Tests that kill a process or need other settings start their own.
+ */
+let sharedPair: ReturnType<typeof twoServices> | undefined;
+const sharedServices = () => (sharedPair ??= twoServices());
+
 type Json = Record<string, any>;
 async function call(base: string, method: string, path: string, auth: string, body?: Json, headers: Record<string, string> = {}) {
   const response = await fetch(base + path, {
@@ -66,7 +73,7 @@ async function readyIntent(base: string, key: string, merchantId: number, autoCa
 
 describe('several processes on one PostgreSQL database', onPostgres, () => {
   test('a write through one process is read at once through the other; the first start seeded once', async () => {
-    const { a, b, pool } = await twoServices();
+    const { a, b, pool } = await sharedServices();
     assert.deepEqual(a.credentials, b.credentials, 'both processes serve the one seeded merchant and user');
     const token = a.credentials.accessToken;
     for (let i = 0; i < 20; i++) {
@@ -97,7 +104,7 @@ describe('several processes on one PostgreSQL database', onPostgres, () => {
   });
 
   test('one idempotency key raced through two processes makes one intent; every answer is the same', async () => {
-    const { a, b, pool } = await twoServices();
+    const { a, b, pool } = await sharedServices();
     const { licenceKey, merchantId } = a.credentials;
     for (let round = 0; round < 5; round++) {
       const key = `race-${round}`;
@@ -113,7 +120,7 @@ describe('several processes on one PostgreSQL database', onPostgres, () => {
   });
 
   test('one group conversation raced through two processes: one is made, the other is told it exists (never a 500)', async () => {
-    const { a, b, pool } = await twoServices();
+    const { a, b, pool } = await sharedServices();
     const token = a.credentials.accessToken;
     for (let round = 0; round < 10; round++) {
       const answers = await Promise.all(
@@ -128,7 +135,7 @@ describe('several processes on one PostgreSQL database', onPostgres, () => {
   });
 
   test('authorise raced through two processes authorises once', async () => {
-    const { a, b, pool } = await twoServices();
+    const { a, b, pool } = await sharedServices();
     const { licenceKey, merchantId } = a.credentials;
     for (let round = 0; round < 6; round++) {
       const id = await readyIntent(a.url, licenceKey, merchantId, round % 2 === 0);
@@ -142,7 +149,7 @@ describe('several processes on one PostgreSQL database', onPostgres, () => {
   });
 
   test('refunds raced through three processes never add up to more than was captured', async () => {
-    const { a, b, dir, databaseUrl, pool } = await twoServices();
+    const { a, b, dir, databaseUrl, pool } = await sharedServices();
     const c = await startServiceChild(root, dir, { ...QUIET, CPE_DATABASE_URL: databaseUrl });
     running.push(c);
     const { licenceKey, merchantId } = a.credentials;

@@ -64,7 +64,14 @@ describe('idempotency retention', () => {
   test('a thousand expired records are pruned, and only they', async () => {
     const clock = new ManualClock(1_800_000_000);
     await withService(clock, 60, async (svc) => {
-      for (let i = 0; i < 1000; i++) await svc.api('POST', '/v1/contacts', { token: svc.credentials.accessToken, json: { username: `u${i}`, phone_number: '+441234567' }, headers: { 'X-Idempotency-Key': `k${i}` } });
+      // Eight requests at a time, as clients would send them (one at a time took 16 s on PostgreSQL).
+      for (let start = 0; start < 1000; start += 8) {
+        await Promise.all(
+          Array.from({ length: 8 }, (_, j) => start + j).map((i) =>
+            svc.api('POST', '/v1/contacts', { token: svc.credentials.accessToken, json: { username: `u${i}`, phone_number: '+441234567' }, headers: { 'X-Idempotency-Key': `k${i}` } }),
+          ),
+        );
+      }
       clock.advance(2 * 3600);
       await svc.api('POST', '/v1/contacts', { token: svc.credentials.accessToken, json: { username: 'late', phone_number: '+441234567' }, headers: { 'X-Idempotency-Key': 'late' } });
       assert.equal((await pruneExpired(svc.services)).idempotencyKeys, 1000);

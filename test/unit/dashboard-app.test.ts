@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { EVENT_TYPES, selects as serviceSelects } from '../../api/events.ts';
 import { PAYMENT_EVENT_TYPES, selects } from '../../dashboard/app/event-types.ts';
-import { formatMoney, majorText, parseMoney } from '../../dashboard/app/format.ts';
+import { formatCount, formatDay, formatHour, formatMoney, majorText, parseMoney } from '../../dashboard/app/format.ts';
 import { routeOf } from '../../dashboard/app/router.ts';
 import { timeline } from '../../dashboard/app/timeline.ts';
 import type { EventView } from '../../dashboard/app/types.ts';
@@ -41,6 +41,19 @@ describe('the dashboard app', () => {
     assert.equal(parseMoney('500', 'JPY'), 500);
     assert.equal(parseMoney('5.5', 'JPY'), undefined);
     assert.equal(majorText(3250, 'GBP'), '32.50');
+  });
+
+  it('writes what Home shows first (amounts in pounds, euros and dollars, counts, days, hours) as Intl does in en-GB, without it', () => {
+    for (const currency of ['GBP', 'eur', 'USD'])
+      for (const minor of [0, 5, 99, 100, 3250, 123456, 100000000, 987654321, -5, -123456])
+        assert.equal(formatMoney(minor, currency), new Intl.NumberFormat('en-GB', { style: 'currency', currency: currency.toUpperCase() }).format(minor / 100), `${minor} ${currency}`);
+    for (const count of [0, 7, 999, 1000, 12345, 1234567, -4321]) assert.equal(formatCount(count), count.toLocaleString('en-GB'));
+    const day = new Intl.DateTimeFormat('en-GB', { weekday: 'short', day: 'numeric' });
+    const hour = new Intl.DateTimeFormat('en-GB', { hour: '2-digit', minute: '2-digit' });
+    for (let seconds = Date.UTC(2026, 0, 1) / 1000; seconds < Date.UTC(2026, 0, 9) / 1000; seconds += 3600 * 7 + 60 * 30) {
+      assert.equal(formatDay(seconds), day.format(seconds * 1000), String(seconds));
+      assert.equal(formatHour(seconds), hour.format(seconds * 1000), String(seconds));
+    }
   });
 
   it('tells a payment\'s history from its events, oldest first, with the failure\'s reason', () => {
