@@ -34,6 +34,8 @@ export async function challenge(
   if (url.origin !== origin) throw new SdkError('invalid_options', `${at}: the challenge url must be a page of the service (${origin})`, 'url');
   url.searchParams.set('lang', look.lang);
   url.searchParams.set('theme', look.scheme);
+  // The fragment is the popup's own uuid (popup-channel.ts adds it).
+  url.hash = '';
   dispatchCpeEvent(element, 'cpe:challenge:start', {});
   const texts = look.texts;
   const result = await popup(
