@@ -175,7 +175,7 @@ let runCounter = 0;
 const coverage = new Map<string, number>();
 
 describe('Payment Intents under random operation sequences (fast-check)', () => {
-  test('every answer is a success or a 4xx, every move is in the transition table, money moves at most once', { timeout: scaled(180_000) }, async (t) => {
+  test('every answer is a success or a 4xx, every move is in the transition table, money moves at most once', { timeout: scaled(600_000) }, async (t) => {
     await fc.assert(
       fc.asyncProperty(createArb, fc.array(stepArb, { minLength: 1, maxLength: MAX_STEPS, size: 'max' }), async (create, steps) => {
         const transcript: string[] = [];

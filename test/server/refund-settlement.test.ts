@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { after, test } from 'node:test';
 import { freshTestDatabase } from '../../testkit/postgres.ts';
 import { tempDataDir } from '../../testkit/data-folder.ts';
+import { scaled } from '../../testkit/time.ts';
 import { startServiceProcess, type ServiceProcess } from '../helpers/service-process.ts';
 import { apiClient, testEngine } from '../helpers/service.ts';
 import { PENDING_REFUND_SECONDS } from '../../server/payments/test-cards.ts';
@@ -18,7 +19,7 @@ import { configFromEnv } from '../../server/config.ts';
 let service: ServiceProcess | undefined;
 after(() => service?.stop('SIGKILL'));
 
-test('kill -9 with a refund pending: the restarted service settles it (failed), and gives the amount back', { timeout: 90_000 }, async () => {
+test('kill -9 with a refund pending: the restarted service settles it (failed), and gives the amount back', { timeout: scaled(300_000) }, async () => {
   const dataDir = tempDataDir();
   const env: Record<string, string> = testEngine() === 'postgres' ? { CPE_DATABASE_URL: await freshTestDatabase() } : {};
   const clock = Math.floor(Date.now() / 1000);
