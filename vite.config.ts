@@ -19,6 +19,8 @@ import { packageBuild } from './scripts/vite-package.ts';
  *                       service under `/frames/<app>/`: one page each with its code inline, the
  *                       language catalogues in dist/frames/assets/, the card schemes' marks in
  *                       dist/frames/marks.svg, and dist/frames/keep/ (an empty page, see frame.ts).
+ *   dist/pages/challenge.js   the 3-D Secure challenge page's script (iframe-app/challenge-page/),
+ *                       which the service puts inline into each challenge page it renders.
  *   dist/dashboard/     the dashboard (dashboard/, a Lit app): index.html with its styles inline,
  *                       served by the service at `/dashboard` and every page under it; assets/ holds
  *                       its shell module, a chunk per page and its icon.
@@ -123,6 +125,24 @@ function cardFormPage(name: string): Plugin {
 /** A frame that runs the bridge (its main.ts calls startFrame) gets the early hello. */
 const speaksBridge = (page: string) => /\bstartFrame\(/.test(readFileSync(join(dirname(page), 'main.ts'), 'utf8'));
 
+/**
+ * The 3-D Secure challenge page's script (iframe-app/challenge-page/main.ts) as one module, minified
+ * like the frames' code: the service renders the page and puts this inline, allowed by its hash
+ * (server/payments/challenge-page.ts).
+ */
+async function challengePageBuild(): Promise<void> {
+  const output = (await build({
+    configFile: false,
+    logLevel: 'warn',
+    oxc,
+    build: { write: false, target, minify: true, lib: { entry: join(framesRoot, 'challenge-page/main.ts'), formats: ['es'] }, rolldownOptions: { output: { minify: true, comments: false } } },
+  })) as { output: { type: string; code?: string }[] }[];
+  const code = output[0]!.output.find((item) => item.type === 'chunk')!.code!.trim();
+  if (/<\/script|<!--/i.test(code)) throw new Error('challenge page script: it contains a closing tag or <!-- and cannot go inline');
+  mkdirSync(join(root, 'dist/pages'), { recursive: true });
+  writeFileSync(join(root, 'dist/pages/challenge.js'), code);
+}
+
 function framesBuild(): Plugin {
   let done = false;
   return {
@@ -138,6 +158,7 @@ function framesBuild(): Plugin {
       // The empty page the SDK keeps hidden so that the service's renderer process outlives a remount (components/internal/frame.ts).
       mkdirSync(join(root, 'dist/frames/keep'), { recursive: true });
       writeFileSync(join(root, 'dist/frames/keep/index.html'), '<!doctype html><meta charset="utf-8"><title>CPE</title>\n');
+      await challengePageBuild();
     },
   };
 }

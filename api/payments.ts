@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { WALLET_IDS } from '../protocol/wallets/index.ts';
 import { CreatedFilter, formBoolean, formInt, listEnvelope, listQuery, text } from './form-values.ts';
 import { Metadata, MetadataFilter, MetadataInput } from './metadata.ts';
 import {
@@ -23,7 +24,7 @@ import { COUNTRIES, CURRENCIES } from './iso-codes.ts';
 
 const timestamp = z.int().describe('Unix time in seconds');
 
-export const WalletName = z.enum(['a', 'b']);
+export const WalletName = z.enum(WALLET_IDS);
 /** Largest amount in minor units: 99,999,999 (e.g. £999,999.99). */
 export const MAX_AMOUNT = 99_999_999;
 

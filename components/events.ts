@@ -1,5 +1,6 @@
 import type { ChangeState } from '../protocol/schemas/bridge.ts';
 import type { WalletUnavailableReason } from '../protocol/runtime/wallet.ts';
+import type { WalletMethod } from '../protocol/wallets/index.ts';
 import type { PayResult } from './internal/pay.ts';
 
 /**
@@ -49,7 +50,7 @@ export interface CpeEventDetails {
   /** Operation-scoped: `operation` names what failed; `cause`, what made it fail (createServerIntent's own error). Never a token or a 3DS artefact. */
   'cpe:error': { message: string; code?: string; operation?: string; cause?: string };
   /** Wallets: whether the button renders here, and if not why (not_https, unsupported_browser, no_card_in_wallet, timeout…); `<cpe-payment>` names the `method`. */
-  'cpe:availability': { available: boolean; reason?: WalletUnavailableReason; method?: 'wallet-a' | 'wallet-b' };
+  'cpe:availability': { available: boolean; reason?: WalletUnavailableReason; method?: WalletMethod };
   /** Wallets: the shopper approved the sheet (onTokeniseEnd). Never the token. */
   'cpe:wallet:approved': { scheme: string; last4: string; email?: string; billingAddress?: object; assuranceDetails?: object };
   /** Wallets: the shopper cancelled the sheet (onCancel); not an error, nothing was paid. */

@@ -16,6 +16,7 @@ import * as elementsOptions from '../protocol/schemas/elements-options.ts';
 import * as fieldChannel from '../protocol/schemas/field-channel.ts';
 import * as frameUrl from '../protocol/schemas/frame-url.ts';
 import * as intent from '../protocol/schemas/intent.ts';
+import * as popup from '../protocol/schemas/popup.ts';
 import * as session from '../protocol/schemas/session.ts';
 import * as wallet from '../protocol/schemas/wallet.ts';
 
@@ -132,7 +133,7 @@ function short(node: Json, top = false): Node {
 type Entry = { json: unknown; type: string };
 
 /** The schema modules, as the generated file imports them (type-only: no zod reaches the browser). */
-const MODULES = { bridge, challenge, elementsOptions, fieldChannel, frameUrl, intent, session, wallet } as const;
+const MODULES = { bridge, challenge, elementsOptions, fieldChannel, frameUrl, intent, popup, session, wallet } as const;
 const FILES: Record<keyof typeof MODULES, string> = {
   bridge: 'bridge',
   challenge: 'challenge',
@@ -140,6 +141,7 @@ const FILES: Record<keyof typeof MODULES, string> = {
   fieldChannel: 'field-channel',
   frameUrl: 'frame-url',
   intent: 'intent',
+  popup: 'popup',
   session: 'session',
   wallet: 'wallet',
 };
@@ -168,11 +170,11 @@ export function guards(): Record<string, Entry> {
     FrameEvent: guard('bridge', 'FrameEvent'),
     EVENTS: byName('EVENTS'),
     RESULTS: byName('RESULTS'),
-    // The 3-D Secure challenge page and the wallet sheet → page.
+    // The popup channel (protocol/schemas/popup.ts): the 3-D Secure challenge page and the wallet sheet → page.
+    PopupReady: guard('popup', 'PopupReady'),
+    PopupClose: guard('popup', 'PopupClose'),
     ChallengeMessage: guard('challenge', 'ChallengeMessage'),
-    ChallengeCancel: guard('challenge', 'ChallengeCancel'),
     WalletResult: guard('wallet', 'WalletResult'),
-    WalletSheetReady: guard('wallet', 'WalletSheetReady'),
     // The merchant backend's createServerIntent answer.
     PaymentIntentSession: guard('session', 'PaymentIntentSession'),
     // The service's answers the SDK and the frames read (components/transport/transport.ts, the frames' session check).
@@ -202,7 +204,8 @@ export function guards(): Record<string, Entry> {
     TokeniseResult: guard('bridge', 'TokeniseResult'),
     FieldMessage: guard('fieldChannel', 'FieldMessage'),
     WalletRequest: guard('wallet', 'WalletRequest'),
-    WalletSession: guard('wallet', 'WalletSession'),
+    PopupInit: guard('popup', 'PopupInit'),
+    ChallengePageData: guard('challenge', 'ChallengePageData'),
     WalletApproval: guard('wallet', 'WalletApproval'),
   };
 }

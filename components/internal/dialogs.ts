@@ -4,7 +4,7 @@
  * is pressed), with their styles. A merchant page whose elements only become ready never fetches it.
  */
 export { challenge } from './challenge.ts';
-export { modal } from './challenge-dialog.ts';
+export { popup } from './popup-channel.ts';
 
 /**
  * Their look: a title bar with a close button over the

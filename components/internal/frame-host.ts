@@ -12,7 +12,7 @@ import { PaymentAttempt } from './payment-attempt.ts';
 import { pay, type PayResult } from './pay.ts';
 import { notice } from './notice.ts';
 import { loadDialogs } from './load-dialogs.ts';
-import type { DialogLook } from './challenge-dialog.ts';
+import type { DialogLook } from './popup-channel.ts';
 import { resolveLook } from './color-scheme.ts';
 import { FrameMount, noop } from './frame-mount.ts';
 import { sheet } from './styles.ts';

@@ -1,8 +1,8 @@
-import { WalletSheetReady } from '../../protocol/runtime/guards.ts';
+import { WalletResult } from '../../protocol/runtime/guards.ts';
+import type { WalletResult as WalletApproval } from '../../protocol/schemas/wallet.ts';
 import { conforms } from '../../protocol/runtime/json-guard.ts';
-import type { PaymentIntentSession } from '../../protocol/schemas/session.ts';
-import type { WalletResult } from '../../protocol/schemas/wallet.ts';
-import { encodeWalletRequest, WALLET_SESSION_TYPE, type WalletUnavailableReason } from '../../protocol/runtime/wallet.ts';
+import { encodeWalletRequest, type WalletUnavailableReason } from '../../protocol/runtime/wallet.ts';
+import { WALLETS, type WalletDescriptor, type WalletId } from '../../protocol/wallets/index.ts';
 import { SdkError } from '../errors.ts';
 import { dispatchCpeEvent } from '../events.ts';
 import { loadDialogs } from './load-dialogs.ts';
@@ -16,23 +16,22 @@ import { pay } from './pay.ts';
 import { isPaid } from '../../protocol/runtime/intent-status.ts';
 
 export type WalletAvailability = { available: boolean; reason?: WalletUnavailableReason };
-export type WalletApproved = Omit<Extract<WalletResult, { status: 'approved' }>, 'token' | 'type' | 'session'>;
+export type WalletApproved = Omit<WalletApproval, 'token' | 'type' | 'session'>;
 
-/** The wallet's real availability (live keys): its API and its own check, within 5 s. */
-async function detect(wallet: 'a' | 'b'): Promise<WalletUnavailableReason | undefined> {
+/** The wallet's real availability (live keys): its API and its own check (its descriptor's), within 5 s. */
+async function detect(wallet: WalletId): Promise<WalletUnavailableReason | undefined> {
   if (!isSecureContext) return 'not_https';
+  const check: WalletDescriptor['check'] = WALLETS[wallet].check;
   const session = (window as { ApplePaySession?: { canMakePayments(): boolean | Promise<boolean> } }).ApplePaySession;
-  if (wallet === 'a') return !session ? 'unsupported_browser' : (await session.canMakePayments()) ? undefined : 'no_card_in_wallet';
+  if (check === 'session') return !session ? 'unsupported_browser' : (await session.canMakePayments()) ? undefined : 'no_card_in_wallet';
   if (!window.PaymentRequest) return 'unsupported_browser';
   const request = new PaymentRequest(
-    [{ supportedMethods: 'https://google.com/pay', data: { apiVersion: 2, apiVersionMinor: 0 } }],
+    [{ supportedMethods: check.method, data: check.data }],
     { total: { label: 'Total', amount: { currency: 'GBP', value: '0.00' } } },
   );
   if (!(await request.canMakePayment())) return 'unsupported_browser';
   return (await (request as PaymentRequest & { hasEnrolledInstrument(): Promise<boolean> }).hasEnrolledInstrument()) ? undefined : 'no_card_in_wallet';
 }
-
-const BOOLEANS = ['allowCreditCards', 'allowPrepaidCards', 'assuranceDetailsRequired', 'billingAddressRequired', 'emailAddressRequired'];
 
 type Options = WalletAOptions & Partial<WalletBOptions>;
 
@@ -43,7 +42,7 @@ export const WALLET_CSS = BOX_CSS;
  * Whether `wallet` can pay here: with test keys (`pk_test_…`) always; with live keys the browser's
  * real wallet, within 5 s.
  */
-export async function walletAvailability(pubKey: string, wallet: 'a' | 'b'): Promise<WalletAvailability> {
+export async function walletAvailability(pubKey: string, wallet: WalletId): Promise<WalletAvailability> {
   const reason = pubKey.startsWith('pk_test_')
     ? undefined
     : await Promise.race([detect(wallet).catch(() => 'unsupported_browser' as const), new Promise<'timeout'>((r) => setTimeout(r, 5000, 'timeout'))]);
@@ -68,21 +67,21 @@ export async function walletAvailability(pubKey: string, wallet: 'a' | 'b'): Pro
  */
 export function walletButton(
   host: FrameHost,
-  wallet: 'a' | 'b',
+  wallet: WalletId,
   approved?: (token: string, detail: WalletApproved) => void,
   check?: (factory: boolean) => void,
 ): Promise<WalletAvailability> {
-  const name = `Wallet ${wallet.toUpperCase()}`;
+  const { name, asks } = WALLETS[wallet];
   let available!: (availability: WalletAvailability) => void;
   let options: Options = {};
   hostedFrame<Options>(host, host.localName, `[data-${host.localName}]`, 'wallet-button', name, ({ appearance: { type = 'plain', style = 'dark' } = {} }) => [48, { wallet, type, style }]);
   host.addController({
     /**
-     * In HTML: `total-amount`, `total-label`, `appearance-type`, `appearance-style`; flags present =
-     * true (`"false"` false). A label without an amount is the option `total` without its amount: an error, not ignored.
+     * In HTML: `total-amount`, `total-label`, `appearance-type`, `appearance-style`; the flags its
+     * sheet asks for (its descriptor's) present = true (`"false"` false). A label without an amount is the option `total` without its amount: an error, not ignored.
      */
     hostAttributes({ totalAmount, totalLabel, appearanceType, appearanceStyle, ...rest }) {
-      for (const key of BOOLEANS) if (key in rest) rest[key] = rest[key] !== 'false';
+      for (const key of asks) if (key in rest) rest[key] = rest[key] !== 'false';
       if ((totalAmount ?? totalLabel) != null) rest.total = { amount: totalAmount == null ? undefined : Number(totalAmount), label: totalLabel };
       if ((appearanceType ?? appearanceStyle) != null) rest.appearance = { type: appearanceType, style: appearanceStyle };
       return rest;
@@ -108,9 +107,9 @@ export function walletButton(
 }
 
 /** `pay()` on a wallet: the sheet's approved token (`cpe:wallet:approved` said first), or an SdkError `wallet_cancelled`. */
-export async function sheetToken(host: FrameHost, wallet: 'a' | 'b', o: Options): Promise<string> {
+export async function sheetToken(host: FrameHost, wallet: WalletId, o: Options): Promise<string> {
   const approved = await openSheet(host, wallet, o);
-  if (!approved) throw new SdkError('wallet_cancelled', `Wallet ${wallet.toUpperCase()}: the shopper closed the wallet sheet`);
+  if (!approved) throw new SdkError('wallet_cancelled', `${WALLETS[wallet].name}: the shopper closed the wallet sheet`);
   dispatchCpeEvent(host, 'cpe:wallet:approved', approved.detail);
   return approved.token;
 }
@@ -126,13 +125,13 @@ const open = new WeakSet<FrameHost>();
  * the shopper cancelled (`cpe:wallet:cancel`) or a sheet is open already; a failure is `cpe:error`
  * and rejects.
  *
- * The sheet says it is ready on the window (its uuid only); the session goes to it with a
- * MessageChannel port, to the service origin only, and its result comes back on that port.
+ * The sheet is a popup of the one page-to-popup channel (popup-channel.ts): the intent's session
+ * goes to it with the init's port, to the service origin only, and its result comes back on that port.
  */
-export async function openSheet(host: FrameHost, wallet: 'a' | 'b', o: Options): Promise<{ token: string; detail: WalletApproved } | undefined> {
+export async function openSheet(host: FrameHost, wallet: WalletId, o: Options): Promise<{ token: string; detail: WalletApproved } | undefined> {
   if (open.has(host)) return undefined;
   open.add(host);
-  const name = `Wallet ${wallet.toUpperCase()}`;
+  const { name, asks } = WALLETS[wallet];
   const controller = host.controller!;
   const origin = controller.serviceOrigin;
   const abort = new AbortController();
@@ -141,50 +140,23 @@ export async function openSheet(host: FrameHost, wallet: 'a' | 'b', o: Options):
     // approve in vain (the service would refuse it with a 409); the page hears why.
     const known = controller.context && !controller.current ? undefined : await readIntent(controller);
     if (isPaid(known?.status)) throw new SdkError('payment_intent_paid', 'This payment is already complete.');
-    const { modal } = await loadDialogs(host.shadowRoot!);
-    const uuid = crypto.randomUUID();
-    const r = encodeWalletRequest({ wallet, label: o.total?.label, ...Object.fromEntries(BOOLEANS.map((key) => [key, o[key as keyof WalletBOptions]])) });
-    let sheet: Window | undefined;
-    let session: PaymentIntentSession | undefined;
-    let sent = false;
-    let finish: (result?: WalletResult) => void;
-    const send = () => {
-      if (!sheet || !session || sent) return;
-      sent = true;
-      const { port1, port2 } = new MessageChannel();
-      // The port is private to the sheet (the service origin's page, its init checked), which checks
-      // its result against protocol/schemas/wallet.ts's guard before it sends it.
-      port1.onmessage = ({ data }) => data?.session === uuid && finish(data);
-      sheet.postMessage({ type: WALLET_SESSION_TYPE, session: uuid, sessionToken: session.sessionToken, paymentIntentId: session.paymentIntentId }, { targetOrigin: origin, transfer: [port2] });
-    };
-    const committed = host.commit().then(
-      (s) => ((session = s), send()),
-      (error) => (abort.abort(), Promise.reject(error)),
-    );
+    const { popup } = await loadDialogs(host.shadowRoot!);
+    const r = encodeWalletRequest({ wallet, label: o.total?.label, ...Object.fromEntries(asks.map((key) => [key, o[key as keyof WalletBOptions]])) });
+    const committed = host.commit().catch((error) => (abort.abort(), Promise.reject(error)));
     // The sheet speaks the element's language and takes its colour scheme, as the dialog around it does.
-    const { scheme, texts, lang } = host.look();
-    const query = new URLSearchParams({ pk: controller.pubKey, r, lang, theme: scheme });
-    const result = await modal<WalletResult>(
+    const look = host.look();
+    const result = await popup(
       host.shadowRoot!,
       origin,
-      `${origin}/frames/wallet-sheet/?${query}#${uuid}`,
-      { title: name, frame: name, look: { scheme, texts } },
+      `${origin}/frames/wallet-sheet/?${new URLSearchParams({ pk: controller.pubKey, r, lang: look.lang, theme: look.scheme })}`,
+      { title: name, frame: name, look },
       abort.signal,
-      (data, done, frame) => {
-        finish = done;
-        if (conforms(WalletSheetReady, data) && data.session === uuid) {
-          sheet = frame.contentWindow!;
-          send();
-          // The dialog fits the sheet's content (never taller than the screen allows).
-          if (data.height) frame.style.height = `min(${data.height}px, calc(100dvh - 53px))`;
-        }
-        // Only a cancel (it carries nothing) may come on the window, before the port.
-        else if (data?.status === 'cancelled' && data.session === uuid) done();
-      },
       'sheet',
+      (data) => (conforms(WalletResult, data) ? data : undefined),
+      committed.then(({ sessionToken, paymentIntentId }) => ({ sessionToken, paymentIntentId }), noop),
     );
     await committed;
-    if (result?.status !== 'approved') return void dispatchCpeEvent(host, 'cpe:wallet:cancel', {});
+    if (!result) return void dispatchCpeEvent(host, 'cpe:wallet:cancel', {});
     const { token, type, session: _, ...detail } = result;
     return { token, detail };
   } catch (error) {

@@ -1,4 +1,5 @@
 import { PAYMENT_METHODS, type PaymentMethod } from '../../protocol/runtime/frame-address.ts';
+import { walletOfMethod } from '../../protocol/wallets/index.ts';
 import { PaymentElementOptions as schema } from '../../protocol/runtime/guards.ts';
 import type { FrameEventDetail } from '../../protocol/schemas/bridge.ts';
 import { LAYOUT_MIN_HEIGHT } from '../card/card.component.ts';
@@ -74,7 +75,7 @@ function methods(host: CpePayment): Promise<PaymentAvailability> {
   let offered: PaymentMethod[] = ['card'];
   let options: PaymentElementOptions = {};
   const choose = (method: PaymentMethod) => {
-    host.walletToken = method === 'card' ? undefined : () => sheetToken(host, method === 'wallet-a' ? 'a' : 'b', options);
+    host.walletToken = method === 'card' ? undefined : () => sheetToken(host, walletOfMethod(method), options);
   };
   host.addController({
     hostAttributes({ methods: list, payButton, ...rest }) {
@@ -85,8 +86,8 @@ function methods(host: CpePayment): Promise<PaymentAvailability> {
     async hostInit(controller, o) {
       options = o;
       const asked = PAYMENT_METHODS.filter((m) => (o.methods ?? PAYMENT_METHODS).includes(m));
-      const checks = await Promise.all(asked.map((m) => (m === 'card' ? { available: true } : walletAvailability(controller.pubKey, m === 'wallet-a' ? 'a' : 'b'))));
-      const availability = { card: { available: false }, 'wallet-a': { available: false }, 'wallet-b': { available: false } } as PaymentAvailability;
+      const checks = await Promise.all(asked.map((m) => (m === 'card' ? { available: true } : walletAvailability(controller.pubKey, walletOfMethod(m)))));
+      const availability = Object.fromEntries(PAYMENT_METHODS.map((m) => [m, { available: false }])) as PaymentAvailability;
       asked.forEach((m, i) => (availability[m] = checks[i]!));
       for (const m of asked) if (m !== 'card') dispatchCpeEvent(host, 'cpe:availability', { method: m, ...availability[m] });
       offered = asked.filter((m) => availability[m].available);

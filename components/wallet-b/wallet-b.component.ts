@@ -1,4 +1,6 @@
 import { WalletBOptions as schema } from '../../protocol/runtime/guards.ts';
+import { WALLETS } from '../../protocol/wallets/index.ts';
+import { kebab } from '../define.ts';
 import { SdkError } from '../errors.ts';
 import { dispatchCpeEvent, type CpeEvent } from '../events.ts';
 import { FrameHost } from '../internal/frame-host.ts';
@@ -52,11 +54,8 @@ export class CpeWalletB extends FrameHost {
     'total-label',
     'appearance-type',
     'appearance-style',
-    'allow-credit-cards',
-    'allow-prepaid-cards',
-    'assurance-details-required',
-    'billing-address-required',
-    'email-address-required',
+    // The flags its sheet asks for (allow-credit-cards, …, email-address-required): its descriptor's.
+    ...WALLETS.b.asks.map(kebab),
   ];
   /** Resolves once `init()` has checked: `{available: true}` or `{available: false, reason}`. */
   readonly availability: Promise<WalletAvailability>;

@@ -1,18 +1,20 @@
 import { css, html, nothing, svg } from 'lit';
+import { unsafeSVG } from 'lit/directives/unsafe-svg.js';
 import { PAYMENT_METHODS, type PaymentMethod } from '../../protocol/runtime/frame-address.ts';
+import { WALLET_BUTTONS } from '../../protocol/wallets/buttons.ts';
+import { WALLETS, walletOfMethod, type WalletMethod } from '../../protocol/wallets/index.ts';
 import { FlowForm } from '../flow/flow-form.ts';
 import { fill } from '../../i18n/format.ts';
 import { emitFrameEvent } from '../shared/frame-app.ts';
 
 /** Below this width the methods are an accordion (a row each, the chosen one open under it), as Stripe's Payment Element. */
 const ACCORDION_BELOW = 400;
-const WALLETS = { 'wallet-a': 'Wallet A', 'wallet-b': 'Wallet B' } as const;
+/** A wallet method's name (its descriptor's, protocol/wallets/). */
+const walletName = (method: WalletMethod) => WALLETS[walletOfMethod(method)].name;
 
-const ICONS: Record<PaymentMethod, unknown> = {
-  card: svg`<rect x="1.5" y="4" width="21" height="16" rx="2.5" fill="none" stroke="currentColor" stroke-width="1.6"/><path d="M1.5 9h21" stroke="currentColor" stroke-width="2.4"/>`,
-  'wallet-a': svg`<rect x="2" y="5" width="20" height="15" rx="3" fill="none" stroke="currentColor" stroke-width="1.6"/><path d="M16 12.5h6" stroke="currentColor" stroke-width="3"/>`,
-  'wallet-b': svg`<rect x="2" y="5" width="20" height="15" rx="3" fill="none" stroke="currentColor" stroke-width="1.6"/><circle cx="17" cy="12.5" r="2" fill="currentColor"/>`,
-};
+const CARD_ICON = svg`<rect x="1.5" y="4" width="21" height="16" rx="2.5" fill="none" stroke="currentColor" stroke-width="1.6"/><path d="M1.5 9h21" stroke="currentColor" stroke-width="2.4"/>`;
+/** A method's tab icon: the card's, or the wallet's (its descriptor's: our own markup, not the page's). */
+const icon = (method: PaymentMethod) => (method === 'card' ? CARD_ICON : unsafeSVG(WALLET_BUTTONS[walletOfMethod(method)].icon));
 
 /**
  * `<cpe-payment-form>`: the payment element's frame. Every method the element found available (its
@@ -121,11 +123,11 @@ export class PaymentForm extends FlowForm {
   }
 
   #name(method: PaymentMethod): string {
-    return method === 'card' ? this.catalogue.methodCard : WALLETS[method];
+    return method === 'card' ? this.catalogue.methodCard : walletName(method);
   }
 
   override get label(): string {
-    return this.selected === 'card' ? super.label : fill(this.catalogue.walletTypes.pay, { wallet: WALLETS[this.selected] });
+    return this.selected === 'card' ? super.label : fill(this.catalogue.walletTypes.pay, { wallet: walletName(this.selected) });
   }
 
   #select(method: PaymentMethod): void {
@@ -155,7 +157,7 @@ export class PaymentForm extends FlowForm {
   };
 
   #panel(method: PaymentMethod) {
-    return method === 'card' ? this.renderForm() : html`<p class="wallet-note" ?hidden=${this.done}>${fill(this.catalogue.walletPanel, { wallet: WALLETS[method] })}</p>`;
+    return method === 'card' ? this.renderForm() : html`<p class="wallet-note" ?hidden=${this.done}>${fill(this.catalogue.walletPanel, { wallet: walletName(method) })}</p>`;
   }
 
   override render() {
@@ -166,7 +168,7 @@ export class PaymentForm extends FlowForm {
       chooser = html`<div class="accordion" ?hidden=${hide}>
         ${this.methods.map(
           (m) => html`<button class="row" type="button" id="tab-${m}" aria-expanded=${m === this.selected ? 'true' : 'false'} aria-controls="panel-${m}" @click=${() => this.#select(m)}>
-              <svg viewBox="0 0 24 24" aria-hidden="true">${ICONS[m]}</svg><span>${this.#name(m)}</span>
+              <svg viewBox="0 0 24 24" aria-hidden="true">${icon(m)}</svg><span>${this.#name(m)}</span>
             </button>
             ${m === this.selected ? html`<div id="panel-${m}" role="region" aria-labelledby="tab-${m}">${this.#panel(m)}</div>` : nothing}`,
         )}
@@ -175,7 +177,7 @@ export class PaymentForm extends FlowForm {
       chooser = html`<div class="tabs" role="tablist" aria-label=${this.catalogue.paymentMethods} ?hidden=${hide} @keydown=${this.#onTabKey}>
           ${this.methods.map(
             (m) => html`<button class="tab" type="button" role="tab" id="tab-${m}" aria-selected=${m === this.selected ? 'true' : 'false'} aria-controls="panel" tabindex=${m === this.selected ? '0' : '-1'} @click=${() => this.#select(m)}>
-              <svg viewBox="0 0 24 24" aria-hidden="true">${ICONS[m]}</svg><span>${this.#name(m)}</span>
+              <svg viewBox="0 0 24 24" aria-hidden="true">${icon(m)}</svg><span>${this.#name(m)}</span>
             </button>`,
           )}
         </div>

@@ -5,14 +5,14 @@
  * is ignored, for the life of the page: a script on the merchant page cannot re-point a live frame at
  * another merchant, session or port. The SDK never needs a second init: a new frame is a new load.
  */
-export function acceptOneInit<T>(check: (data: unknown) => T | undefined, accept: (init: T, port: MessagePort, origin: string) => void): void {
+export function acceptOneInit<T>(check: (data: unknown, origin: string) => T | undefined, accept: (init: T, port: MessagePort, origin: string) => void): void {
   const early = window as unknown as { __cpeEarly?: MessageEvent[] };
   let done = false;
   const listen = (event: MessageEvent) => {
     if (done || event.source !== window.parent || !event.ports[0]) return;
     const ancestor = location.ancestorOrigins?.[0];
     if (ancestor && event.origin !== ancestor) return;
-    const init = check(event.data);
+    const init = check(event.data, event.origin);
     if (init === undefined) return;
     done = true;
     removeEventListener('message', listen);

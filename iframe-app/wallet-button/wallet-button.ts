@@ -1,27 +1,27 @@
 import { LitElement, css, html } from 'lit';
 import type { ColorScheme } from '../../protocol/schemas/bridge.ts';
 import type { Layout, Theme } from '../../protocol/schemas/frame-url.ts';
-import { WALLET_A_STYLES, WALLET_A_TYPES, WALLET_B_STYLES, WALLET_B_TYPES } from '../../protocol/runtime/wallet.ts';
+import { WALLET_BUTTONS } from '../../protocol/wallets/buttons.ts';
+import { WALLETS, type WalletButtonLook, type WalletId } from '../../protocol/wallets/index.ts';
 import { emitFrameEvent, type FrameApp } from '../shared/frame-app.ts';
 import { en, type Catalogue } from '../shared/i18n.ts';
 
-export type WalletStyle = (typeof WALLET_A_STYLES)[number];
-const NAMES = { a: 'Wallet A', b: 'Wallet B' } as const;
+export type WalletStyle = (typeof WALLET_BUTTONS)[WalletId]['styles'][number];
 /** The frame height the button asks for (`ready.height`): the button fills it, its focus ring drawn inside. */
 export const WALLET_BUTTON_HEIGHT = 48;
 
-/** The button's accessible name in a language: "Buy with Wallet A", "Wallet A" (plain A), "Pay with Wallet B" (plain B). */
-export function walletLabel(catalogue: Catalogue, wallet: 'a' | 'b', type: string): string {
-  const key = wallet === 'b' ? (type === 'plain' ? 'pay' : type === 'checkout' ? 'check-out' : type) : type;
+/** The button's accessible name in a language: "Buy with Wallet A", "Wallet A" (plain A), "Pay with Wallet B" (plain B: its descriptor's `labels`). */
+export function walletLabel(catalogue: Catalogue, wallet: WalletId, type: string): string {
+  const look: WalletButtonLook = WALLET_BUTTONS[wallet];
+  const key = look.labels?.[type] ?? type;
   const text = catalogue.walletTypes[key as keyof Catalogue['walletTypes']] ?? catalogue.walletTypes.plain;
-  return text.replace('{wallet}', NAMES[wallet]);
+  return text.replace('{wallet}', WALLETS[wallet].name);
 }
 
 /** Whether a wallet supports this appearance (the SDK validates first; the frame refuses anything else). */
-export function validAppearance(wallet: 'a' | 'b', type: string, style: string): boolean {
-  return wallet === 'a'
-    ? (WALLET_A_TYPES as readonly string[]).includes(type) && (WALLET_A_STYLES as readonly string[]).includes(style)
-    : (WALLET_B_TYPES as readonly string[]).includes(type) && (WALLET_B_STYLES as readonly string[]).includes(style);
+export function validAppearance(wallet: WalletId, type: string, style: string): boolean {
+  const { types, styles }: WalletButtonLook = WALLET_BUTTONS[wallet];
+  return types.includes(type) && styles.includes(style);
 }
 
 /**
@@ -96,7 +96,7 @@ export class WalletButton extends LitElement {
   catalogue: Catalogue = en;
 
   constructor(
-    readonly wallet: 'a' | 'b',
+    readonly wallet: WalletId,
     readonly type: string,
     readonly buttonStyle: WalletStyle,
   ) {
@@ -128,7 +128,7 @@ export class WalletButton extends LitElement {
   };
 
   override render() {
-    const plain = this.type === 'plain' && this.wallet === 'a';
+    const plain = this.type === 'plain' && (WALLET_BUTTONS[this.wallet] as WalletButtonLook).plainMark;
     return html`<button type="button" class="${this.wallet} ${this.buttonStyle}" @click=${this.#press}>
       ${plain ? html`<span class="mark" aria-hidden="true">◆</span>` : ''}${this.label}
     </button>`;

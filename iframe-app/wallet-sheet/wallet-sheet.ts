@@ -1,13 +1,15 @@
 import { LitElement, css, html, nothing } from 'lit';
 import { IDEMPOTENCY_HEADER, PUBLIC_KEY_HEADER, SESSION_TOKEN_HEADER } from '../../protocol/runtime/headers.ts';
-import { WalletApproval as WalletApprovalGuard, WalletResult as WalletResultGuard, WalletSession as WalletSessionGuard } from '../../protocol/runtime/guards.ts';
+import { WalletApproval as WalletApprovalGuard, WalletResult as WalletResultGuard } from '../../protocol/runtime/guards.ts';
 import { conforms } from '../../protocol/runtime/json-guard.ts';
-import type { WalletRequest, WalletResult, WalletSession, WalletSheetReady } from '../../protocol/schemas/wallet.ts';
-import { WALLET_MESSAGE_TYPE, WALLET_READY_TYPE, WALLET_TEST_CARD_CHOICES, type WalletTestCardChoice } from '../../protocol/runtime/wallet.ts';
+import type { PopupIntent } from '../../protocol/schemas/popup.ts';
+import type { WalletRequest, WalletResult } from '../../protocol/schemas/wallet.ts';
+import { WALLET_MESSAGE_TYPE, WALLET_TEST_CARD_CHOICES, type WalletTestCardChoice } from '../../protocol/runtime/wallet.ts';
 import type { ColorScheme } from '../../protocol/schemas/bridge.ts';
 import { fill, formatMinor } from '../../i18n/format.ts';
 import { en, type Catalogue } from '../shared/i18n.ts';
-import { acceptOneInit } from '../shared/parent-init.ts';
+import { PopupPage } from '../shared/popup-page.ts';
+import { WALLETS } from '../../protocol/wallets/index.ts';
 import { base } from '../shared/styles.ts';
 import { visibilityGate } from '../shared/visibility-gate.ts';
 
@@ -37,9 +39,9 @@ type Phase = 'idle' | 'approving' | 'failed' | 'done';
  * `<cpe-wallet-sheet>`: the service's wallet TEST sheet, a page of the service origin that the SDK
  * shows in a modal dialog. It shows what will be charged and to whom, as the service says (the
  * intent's amount and currency, the merchant's registered name: POST /frames/wallet/sheet), what the
- * merchant asked for, a choice of test card, **Approve** and **Cancel** (Escape cancels). The session
- * arrives once, with a MessageChannel port (protocol/schemas/wallet.ts WalletSession; parent-init.ts), and
- * every result goes back on that port, never on a window. Approve stays inert until the session is
+ * merchant asked for, a choice of test card, **Approve** and **Cancel** (Escape cancels). It is a
+ * popup of the one page-to-popup channel (popup-page.ts): the intent's session arrives once, with
+ * the init's port, and the result goes back on that port, never on a window; Cancel is the channel's close. Approve stays inert until the session is
  * checked and the buttons have been fully visible for half a second (visibility-gate.ts): a blind
  * click through a sheet the page hid, or a click the instant it appeared, pays nothing.
  */
@@ -184,20 +186,18 @@ export class WalletSheet extends LitElement {
   colorScheme?: ColorScheme;
   phase: Phase = 'idle';
   card: WalletTestCardChoice = 'visa';
-  session?: WalletSession;
+  session?: PopupIntent;
   /** The amount, currency and merchant name, from the service once the session checked out. */
   view?: SheetView;
   /** Approve has been fully visible for long enough (visibility-gate.ts). */
   armed = false;
-  /** The element's end is port1 of the channel it handed over with the session. */
-  #port?: MessagePort;
+  /** The channel to the element that opened the sheet. */
+  #popup?: PopupPage;
   #stopGate?: () => void;
 
   constructor(
     readonly request: WalletRequest,
     readonly pubKey: string,
-    /** The sheet's uuid (its address's fragment): every message carries it. */
-    readonly uuid: string,
     readonly lang = 'en',
     private readonly win: Window = window,
   ) {
@@ -207,10 +207,7 @@ export class WalletSheet extends LitElement {
   override connectedCallback(): void {
     super.connectedCallback();
     this.win.addEventListener('keydown', this.#onKeydown);
-    acceptOneInit(
-      (data) => (conforms(WalletSessionGuard, data) && data.session === this.uuid ? data : undefined),
-      (session, port) => void this.#adopt(session, port),
-    );
+    this.#popup ??= new PopupPage((intent) => void this.#adopt(intent), undefined, this.win);
   }
 
   override disconnectedCallback(): void {
@@ -223,17 +220,15 @@ export class WalletSheet extends LitElement {
     this.#stopGate = visibilityGate(this.renderRoot.querySelector('.actions')!, (armed) => (this.armed = armed));
   }
 
-  /** Tells the parent the sheet listens for its session (the uuid and its height only: no secret). */
+  /** Tells the parent the sheet listens for its session, then its new heights (its content's: the dialog fits the sheet to it). */
   announceReady(): void {
-    // The content's height (the host fills at least the frame): the dialog fits the sheet to it.
-    const height = Math.ceil(this.renderRoot.querySelector('main')!.getBoundingClientRect().height + SHEET_PADDING);
-    this.win.parent.postMessage({ type: WALLET_READY_TYPE, session: this.uuid, height } satisfies WalletSheetReady, '*');
+    this.#popup?.ready(Math.ceil(this.renderRoot.querySelector('main')!.getBoundingClientRect().height + SHEET_PADDING));
   }
 
-  /** The one init: the port, then the session's check by the service, which answers what to show. */
-  async #adopt(session: WalletSession, port: MessagePort): Promise<void> {
-    this.#port = port;
+  /** The one init: the session's check by the service, which answers what to show. */
+  async #adopt(session: PopupIntent | undefined): Promise<void> {
     try {
+      if (!session) throw new Error('no session');
       const response = await this.#call('/frames/wallet/sheet', session, {});
       const view = (await response.json()) as { payment_intent_id?: unknown; amount?: unknown; currency?: unknown; merchant_name?: unknown };
       if (!response.ok || view.payment_intent_id !== session.paymentIntentId || typeof view.amount !== 'number' || typeof view.currency !== 'string') throw new Error('refused');
@@ -247,7 +242,7 @@ export class WalletSheet extends LitElement {
     }
   }
 
-  #call(path: string, session: WalletSession, body: object, key?: string): Promise<Response> {
+  #call(path: string, session: PopupIntent, body: object, key?: string): Promise<Response> {
     return fetch(path, {
       method: 'POST',
       headers: {
@@ -269,15 +264,6 @@ export class WalletSheet extends LitElement {
     }
   };
 
-  /** On the element's port; before the port came, a cancel (which carries nothing) goes to the parent's origin. */
-  #post(result: WalletResult): void {
-    // Built here, checked anyway: nothing but the result's own shape may reach the merchant page.
-    if (!conforms(WalletResultGuard, result)) throw new Error('The wallet result does not have its shape.');
-    if (this.#port) return this.#port.postMessage(result);
-    const origin = this.win.location.ancestorOrigins?.[0];
-    if (result.status === 'cancelled' && origin) this.win.parent.postMessage(result, origin);
-  }
-
   async approve(): Promise<void> {
     const session = this.session;
     if (this.phase === 'done' || this.phase === 'approving' || !session || !this.armed) return;
@@ -290,8 +276,7 @@ export class WalletSheet extends LitElement {
       const r = this.request;
       const result: WalletResult = {
         type: WALLET_MESSAGE_TYPE,
-        session: this.uuid,
-        status: 'approved',
+        session: this.#popup!.session,
         token: approval.token,
         scheme: approval.scheme,
         last4: approval.last4,
@@ -299,8 +284,10 @@ export class WalletSheet extends LitElement {
         ...(r.billingAddressRequired ? { billingAddress: { ...TEST_WALLET_DETAILS.billingAddress } } : {}),
         ...(r.assuranceDetailsRequired ? { assuranceDetails: { ...TEST_WALLET_DETAILS.assuranceDetails } } : {}),
       };
+      // Built here, checked anyway: nothing but the result's own shape may reach the merchant page.
+      if (!conforms(WalletResultGuard, result)) throw new Error('The wallet result does not have its shape.');
       this.phase = 'done';
-      this.#post(result);
+      this.#popup!.send(result);
     } catch {
       this.phase = 'failed';
     }
@@ -309,7 +296,7 @@ export class WalletSheet extends LitElement {
   cancel(): void {
     if (this.phase === 'done') return;
     this.phase = 'done';
-    this.#post({ type: WALLET_MESSAGE_TYPE, session: this.uuid, status: 'cancelled' });
+    this.#popup?.close();
   }
 
   #asked() {
@@ -334,7 +321,7 @@ export class WalletSheet extends LitElement {
     const status = busy ? catalogue.processing : this.phase === 'failed' ? catalogue.sheetFailed : view ? '' : catalogue.sheetWaiting;
     return html`<main aria-labelledby="title">
       <p class="note">${catalogue.sheetTestNote}</p>
-      <h1 id="title">${merchant ? fill(catalogue.sheetPayTo, { merchant }) : fill(catalogue.sheetTitle, { wallet: r.wallet === 'a' ? 'Wallet A' : 'Wallet B' })}</h1>
+      <h1 id="title">${merchant ? fill(catalogue.sheetPayTo, { merchant }) : fill(catalogue.sheetTitle, { wallet: WALLETS[r.wallet].name })}</h1>
       <p class="amount"><span class="sr">${catalogue.sheetAmount}: </span><bdi dir="ltr">${view ? formatMinor(view.amount, view.currency, this.lang) : '…'}</bdi>${r.label && r.label !== merchant ? html` <small>${r.label}</small>` : nothing}</p>
       <h2 aria-hidden=${merchant ? nothing : 'true'}>${merchant ? catalogue.sheetShares : '\u00a0'}</h2>
       ${this.#asked()}

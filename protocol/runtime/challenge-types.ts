@@ -1,5 +1,2 @@
-/** The challenge messages' types: the zod-free part of the challenge protocol (its schemas: protocol/schemas/challenge.ts), for the merchant-side SDK. */
-export const CHALLENGE_READY_TYPE = 'cpe:3ds:ready';
-export const CHALLENGE_INIT_TYPE = 'cpe:3ds:init';
+/** The challenge's result type: the zod-free part of the challenge protocol (its schema: protocol/schemas/challenge.ts), for the merchant-side SDK. */
 export const CHALLENGE_MESSAGE_TYPE = 'cpe:3ds:result';
-export const CHALLENGE_CANCEL_TYPE = 'cpe:3ds:cancel';

@@ -1,4 +1,5 @@
 import type { FrameParams } from '../schemas/frame-url.ts';
+import { WALLET_METHODS } from '../wallets/index.ts';
 
 /**
  * The zod-free part of the frame address (its schema: protocol/schemas/frame-url.ts), which the
@@ -9,7 +10,7 @@ export const FRAME_APPS = ['card-form', 'field', 'flow', 'wallet-button', 'walle
 export type FrameAppName = (typeof FRAME_APPS)[number];
 
 /** The methods `<cpe-payment>` offers, in the order of its tabs. */
-export const PAYMENT_METHODS = ['card', 'wallet-a', 'wallet-b'] as const;
+export const PAYMENT_METHODS = ['card', ...WALLET_METHODS] as const;
 export type PaymentMethod = (typeof PAYMENT_METHODS)[number];
 
 /** The fields of a card, in their order on the form: the one list (schemas, SDK and frames). */

@@ -1,15 +1,10 @@
 /**
- * The zod-free part of the wallets' protocol (its schemas: protocol/schemas/wallet.ts): the
- * appearance lists, the message types and the sheet address's `r` encoder (wallet-request.ts decodes it).
+ * The zod-free part of the wallets' protocol (its schemas: protocol/schemas/wallet.ts): the message
+ * type and the sheet address's `r` encoder (wallet-request.ts decodes it). The wallets themselves
+ * are the registry of protocol/wallets/.
  */
-export const WALLET_A_TYPES = ['add-money', 'book', 'buy', 'check-out', 'contribute', 'donate', 'order', 'plain', 'reload', 'rent', 'subscribe', 'support', 'tip', 'top-up'] as const;
-export const WALLET_A_STYLES = ['dark', 'white', 'white-outline'] as const;
-export const WALLET_B_TYPES = ['book', 'buy', 'checkout', 'donate', 'order', 'pay', 'plain', 'subscribe'] as const;
-export const WALLET_B_STYLES = ['dark'] as const;
 
 export const WALLET_MESSAGE_TYPE = 'cpe:wallet:result';
-export const WALLET_SESSION_TYPE = 'cpe:wallet:session';
-export const WALLET_READY_TYPE = 'cpe:wallet:ready';
 
 /** The test cards the sheet offers "in the wallet" (POST /frames/wallet/approve `card`), as the card table behaves. */
 export const WALLET_TEST_CARD_CHOICES = ['visa', 'challenge', 'declined', 'insufficient', 'attach_fail'] as const;

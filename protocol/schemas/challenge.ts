@@ -1,15 +1,17 @@
 import * as z from 'zod/mini';
-import { CHALLENGE_CANCEL_TYPE, CHALLENGE_MESSAGE_TYPE } from '../runtime/challenge-types.ts';
+import { CHALLENGE_MESSAGE_TYPE } from '../runtime/challenge-types.ts';
 
 /**
- * The 3-D Secure challenge page and the SDK's dialog speak over a MessageChannel, never on a window:
- * each challenge document posts `ready` (its fragment's uuid only) to its parent; the SDK answers
- * with `init` (the same uuid) and port2 of a fresh channel, to the service origin only; the page
- * accepts exactly one init per document, from its parent and one of the merchant's origins.
+ * The 3-D Secure challenge page is a popup of the one page-to-popup channel (protocol/schemas/popup.ts):
+ * its documents say ready, take one init with a port, and send their result on that port; Escape
+ * inside the page (another origin, whose keys the SDK's dialog never sees) is the channel's close.
  */
-export { CHALLENGE_CANCEL_TYPE, CHALLENGE_INIT_TYPE, CHALLENGE_MESSAGE_TYPE, CHALLENGE_READY_TYPE } from '../runtime/challenge-types.ts';
+export { CHALLENGE_MESSAGE_TYPE } from '../runtime/challenge-types.ts';
 
-/** What the challenge page sends on the port: the transaction id and the outcome, never a secret. */
+/**
+ * The challenge's outcome: the transaction id and the outcome, never a secret. The answer page sends
+ * it on the port (with the popup's uuid); `Accept: application/json` on the answer gets it as JSON.
+ */
 export const ChallengeMessage = z.object({
   type: z.literal(CHALLENGE_MESSAGE_TYPE),
   transaction_id: z.string(),
@@ -17,9 +19,11 @@ export const ChallengeMessage = z.object({
 });
 export type ChallengeMessage = z.infer<typeof ChallengeMessage>;
 
-/**
- * What the challenge page sends on the port when the shopper presses Escape inside it (the page is another
- * origin, so the SDK's dialog never sees that key): the SDK cancels the challenge as for its own Escape.
- */
-export const ChallengeCancel = z.object({ type: z.literal(CHALLENGE_CANCEL_TYPE), transaction_id: z.string() });
-export type ChallengeCancel = z.infer<typeof ChallengeCancel>;
+/** What the challenge page's module reads from its page (a JSON data block the service renders). */
+export const ChallengePageData = z.object({
+  /** The origins whose init the page accepts (the merchant's pages, and the service's own for a page in a hosted frame). */
+  origins: z.array(z.string()),
+  /** The answer page's outcome, sent once the port came. */
+  result: z.optional(ChallengeMessage),
+});
+export type ChallengePageData = z.infer<typeof ChallengePageData>;

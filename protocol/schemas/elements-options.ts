@@ -4,7 +4,7 @@ import { LAYOUTS, PAYMENT_METHODS, THEMES } from '../runtime/frame-address.ts';
 import { LANGUAGE_TAG } from '../runtime/patterns.ts';
 import { CUSTOM_CHECKS, isRelativeUrl, RELATIVE_URL } from '../runtime/option-checks.ts';
 import type { PaymentIntentSession } from './session.ts';
-import { WALLET_A_STYLES, WALLET_A_TYPES, WALLET_B_STYLES, WALLET_B_TYPES } from '../runtime/wallet.ts';
+import { WALLET_A_STYLES, WALLET_A_TYPES, WALLET_B_STYLES, WALLET_B_TYPES } from '../wallets/buttons.ts';
 
 export { isRelativeUrl };
 

@@ -1,4 +1,5 @@
 import * as z from 'zod/mini';
+import { WALLET_IDS } from '../wallets/index.ts';
 
 /**
  * The address of a hosted frame: `{service}/frames/{app}/?{params}#{session uuid}`.
@@ -29,7 +30,7 @@ export const FrameParams = z.object({
   /** Flow frames: a payment (`pay`, the button reads "Pay £12.34") or a card check (`verify`). */
   flow: z.optional(z.enum(['pay', 'verify'])),
   /** Wallet button frames: which wallet, and the button's appearance (validated by the SDK first). */
-  wallet: z.optional(z.enum(['a', 'b'])),
+  wallet: z.optional(z.enum(WALLET_IDS)),
   type: z.optional(z.string().check(z.regex(/^[a-z-]{2,20}$/))),
   style: z.optional(z.enum(['dark', 'white', 'white-outline'])),
 });

@@ -1,6 +1,7 @@
 import * as z from 'zod/mini';
 import { SCHEME_NAMES } from '../runtime/card-schemes.ts';
 import { INTENT_STATUSES } from '../runtime/intent-status.ts';
+import { WALLET_IDS } from '../wallets/index.ts';
 
 /**
  * The Payment Intent as the browser meets it: its states, and the answers of the session-backed
@@ -31,7 +32,7 @@ export const PaymentMethod = z
     last4: z.string(),
     expiry_month: z.int(),
     expiry_year: z.int(),
-    wallet: z.optional(z.enum(['a', 'b']).check(describe('Set when the token came from a wallet (the wallet test sheet): which wallet'))),
+    wallet: z.optional(z.enum(WALLET_IDS).check(describe('Set when the token came from a wallet (the wallet test sheet): which wallet'))),
   })
   .check(id('PaymentMethod'));
 

@@ -1,14 +1,10 @@
 import * as z from 'zod/mini';
-import { WALLET_MESSAGE_TYPE, WALLET_READY_TYPE, WALLET_SESSION_TYPE, encodeWalletRequest as encode } from '../runtime/wallet.ts';
+import { WALLET_MESSAGE_TYPE, encodeWalletRequest as encode } from '../runtime/wallet.ts';
+import { WALLET_IDS } from '../wallets/index.ts';
 
+export { WALLET_A_STYLES, WALLET_A_TYPES, WALLET_B_STYLES, WALLET_B_TYPES } from '../wallets/buttons.ts';
 export {
-  WALLET_A_STYLES,
-  WALLET_A_TYPES,
-  WALLET_B_STYLES,
-  WALLET_B_TYPES,
   WALLET_MESSAGE_TYPE,
-  WALLET_READY_TYPE,
-  WALLET_SESSION_TYPE,
   WALLET_TEST_CARD_CHOICES,
   WALLET_UNAVAILABLE_REASONS,
   type WalletTestCardChoice,
@@ -22,13 +18,14 @@ export {
  * and what the merchant asked for (billing address, e-mail, …), and **Approve** / **Cancel**. On
  * Approve it asks the service for a test wallet token (the shopper picks which test card the wallet
  * holds, so the processor accepts, declines or challenges as the card table does) and sends the
- * result to its element over the MessageChannel the element handed over with the session: never on a
- * window, where any script of the page could read it.
+ * result to its element over the one page-to-popup channel (protocol/schemas/popup.ts: the intent's
+ * session comes with the init's port, and the result goes back on that port): never on a window,
+ * where any script of the page could read it. Cancel is the channel's close.
  */
 
 /** What the merchant asked the sheet to collect (wallet B's flags; wallet A asks for nothing extra). */
 export const WalletRequest = z.object({
-  wallet: z.enum(['a', 'b']),
+  wallet: z.enum(WALLET_IDS),
   /** The merchant's label beside the amount. The amount, currency and merchant name the sheet reads from the service. */
   label: z.optional(z.string().check(z.maxLength(100))),
   allowCreditCards: z.optional(z.boolean()),
@@ -41,49 +38,20 @@ export type WalletRequest = z.infer<typeof WalletRequest>;
 
 /** The sheet's address carries the request as `?r=<base64url JSON of WalletRequest>&pk=…&ok=…#uuid`. */
 
-/** What the sheet sends its element on the port: approved with a single-use token, or cancelled. Never card data. */
-export const WalletResult = z.union([
-  z.object({
-    type: z.literal(WALLET_MESSAGE_TYPE),
-    session: z.string(),
-    status: z.literal('approved'),
-    /** A single-use tok_… like the card frames' tokens, marked as a wallet token by the service. */
-    token: z.string(),
-    scheme: z.string(),
-    last4: z.string(),
-    /** Only what the merchant asked for. */
-    email: z.optional(z.string()),
-    billingAddress: z.optional(z.object({ name: z.string(), address1: z.string(), postcode: z.string(), country: z.string() })),
-    assuranceDetails: z.optional(z.object({ accountVerified: z.boolean(), cardHolderAuthenticated: z.boolean() })),
-  }),
-  z.object({ type: z.literal(WALLET_MESSAGE_TYPE), session: z.string(), status: z.literal('cancelled') }),
-]);
-export type WalletResult = z.infer<typeof WalletResult>;
-
-
-/**
- * The sheet's init, posted by the SDK to the sheet (`iframe.contentWindow.postMessage(…, {targetOrigin:
- * serviceOrigin, transfer: [port]})`) once the sheet said it is ready (`WalletSheetReady`) and the
- * intent exists, with port2 of a fresh MessageChannel: the session token is never in the sheet's
- * address, and every result goes back on that port. The sheet accepts exactly one per load
- * (iframe-app/shared/parent-init.ts: from `window.parent`, and from `location.ancestorOrigins[0]`
- * where the browser tells), with the uuid of its fragment, and only once the service said the session
- * is its address's merchant's (POST /frames/wallet/sheet, which also answers what the sheet shows).
- */
-export const WalletSession = z.object({
-  type: z.literal(WALLET_SESSION_TYPE),
+/** What the sheet sends its element on the port once the shopper approved: a single-use token. Never card data. */
+export const WalletResult = z.object({
+  type: z.literal(WALLET_MESSAGE_TYPE),
   session: z.string(),
-  sessionToken: z.string(),
-  paymentIntentId: z.string(),
+  /** A single-use tok_… like the card frames' tokens, marked as a wallet token by the service. */
+  token: z.string(),
+  scheme: z.string(),
+  last4: z.string(),
+  /** Only what the merchant asked for. */
+  email: z.optional(z.string()),
+  billingAddress: z.optional(z.object({ name: z.string(), address1: z.string(), postcode: z.string(), country: z.string() })),
+  assuranceDetails: z.optional(z.object({ accountVerified: z.boolean(), cardHolderAuthenticated: z.boolean() })),
 });
-export type WalletSession = z.infer<typeof WalletSession>;
-
-/**
- * Posted by the sheet to its parent (target '*': it carries only the uuid and its content's height,
- * which the dialog takes, so it has no empty area) once it listens for the session.
- */
-export const WalletSheetReady = z.object({ type: z.literal(WALLET_READY_TYPE), session: z.string(), height: z.optional(z.number().check(z.positive(), z.maximum(4000))) });
-export type WalletSheetReady = z.infer<typeof WalletSheetReady>;
+export type WalletResult = z.infer<typeof WalletResult>;
 
 /** `r` of the sheet's address: base64url (no padding) of the UTF-8 JSON of a WalletRequest. */
 export const encodeWalletRequest = (request: WalletRequest): string => encode(request);

@@ -1,14 +1,18 @@
 /**
  * The security headers of every page the service shows inside a merchant's page: the hosted frames
- * (static, built by Vite) and the 3-D Secure challenge page (rendered, with a nonce). Card data and
+ * (static, built by Vite) and the 3-D Secure challenge page (rendered, its built script inline). Card data and
  * 3-D Secure answers live only in these pages, so they load nothing but the service's own files and
  * may be framed only by the pages of the merchant whose session they serve.
  */
 export interface FrameSecurityOptions {
   /** Merchant page origins allowed to embed the page; none: no page may (`frame-ancestors 'none'`). */
   ancestors: readonly string[];
-  /** A per-response nonce for a rendered page's inline script and style; absent: only 'self' files. */
-  nonce?: string;
+  /**
+   * A page whose every script and style is inline and allowed by its hash (`hashes`), loading no file
+   * of the service either: `default-src 'none'` and no 'self' (the challenge page). Otherwise the
+   * page may also load the service's own files ('self': the static frames).
+   */
+  inlineOnly?: boolean;
   /** Also allow the service's own pages as ancestors (the challenge page inside a hosted frame). */
   selfAncestor?: boolean;
   /** Hash sources ('sha256-…') of a static page's inline scripts and styles (its code is inline). */
@@ -37,13 +41,12 @@ export function ancestorSource(value: string): string | undefined {
   }
 }
 
-export function frameSecurityHeaders({ ancestors, nonce, hashes, selfAncestor = false, cache = 'no-cache', fetchDest }: FrameSecurityOptions): Record<string, string> {
+export function frameSecurityHeaders({ ancestors, inlineOnly = false, hashes, selfAncestor = false, cache = 'no-cache', fetchDest }: FrameSecurityOptions): Record<string, string> {
   const sources = [...new Set(ancestors.map(ancestorSource).filter((s): s is string => s !== undefined))];
   if (selfAncestor) sources.unshift("'self'");
-  const own = nonce ? `'nonce-${nonce}'` : "'self'";
-  const allow = (kind: 'script' | 'style') => [own, ...(hashes?.[kind] ?? []).map((hash) => `'${hash}'`)].join(' ');
+  const allow = (kind: 'script' | 'style') => [...(inlineOnly ? [] : ["'self'"]), ...(hashes?.[kind] ?? []).map((hash) => `'${hash}'`)].join(' ') || "'none'";
   const csp = [
-    nonce ? "default-src 'none'" : "default-src 'self'",
+    inlineOnly ? "default-src 'none'" : "default-src 'self'",
     `script-src ${allow('script')}`,
     `style-src ${allow('style')}`,
     "img-src 'self' data:",

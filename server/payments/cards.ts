@@ -1,4 +1,5 @@
 import type { BillingDetails } from '../../api/payments.ts';
+import type { WalletId } from '../../protocol/wallets/index.ts';
 import type { ServiceErrorCode } from '../../api/error-codes.ts';
 import { ApiError } from '../http/api-error.ts';
 import { SCHEMES, schemeOf, luhnValid, type Scheme } from '../../protocol/runtime/card-schemes.ts';
@@ -18,7 +19,7 @@ export interface CardSummary {
   /** What the test processor does with it (test-cards.ts TEST_CARDS), fixed at tokenise time so the number need not be kept. */
   outcome: CardOutcome;
   /** Set on a token minted by the wallet test sheet: which wallet it came from. */
-  wallet?: 'a' | 'b';
+  wallet?: WalletId;
   /** On an attempt's card: who pays, as the page said at attach (`pay({billingDetails})`). */
   billing_details?: BillingDetails;
 }

@@ -1,6 +1,8 @@
 import Router from '@koa/router';
-import { timingSafeEqual } from 'node:crypto';
-import { randomBytes } from '../identity/secrets.ts';
+import { createHash, timingSafeEqual } from 'node:crypto';
+import { readFileSync, statSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
 import type { Services } from '../services.ts';
 import { ApiError } from '../http/api-error.ts';
@@ -12,9 +14,8 @@ import type { ChallengeView } from './payments-service.ts';
 import { CHALLENGE_STYLE, challengeLook, htmlAttributes, SHIELD, type ChallengeLook } from './challenge-look.ts';
 import { formatAmount } from '../../api/iso-codes.ts';
 import { fill } from '../../i18n/format.ts';
-import { UUID } from '../../protocol/runtime/patterns.ts';
 
-import { CHALLENGE_CANCEL_TYPE, CHALLENGE_INIT_TYPE, CHALLENGE_MESSAGE_TYPE, CHALLENGE_READY_TYPE, type ChallengeCancel, type ChallengeMessage } from '../../protocol/schemas/challenge.ts';
+import { CHALLENGE_MESSAGE_TYPE, type ChallengeMessage, type ChallengePageData } from '../../protocol/schemas/challenge.ts';
 
 const Answer = z.strictObject({ challenge: z.string().max(200), form_token: z.string().max(200).optional(), outcome: z.enum(['complete', 'fail']) });
 const same = (a: string, b: string) => a.length === b.length && a.length > 0 && timingSafeEqual(Buffer.from(a), Buffer.from(b));
@@ -23,47 +24,43 @@ const escapeHtml = (text: string) =>
   text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
 /** JSON safe inside a <script>: no `<` to close it, no line separators to break it. */
 const scriptJson = (value: unknown) => JSON.stringify(value).replace(/</g, '\\u003c').replace(/\u2028|\u2029/g, '');
+const sha256 = (text: string) => `sha256-${createHash('sha256').update(text).digest('base64')}`;
 
-/** The challenge page's headers: its own nonce'd script and style only, framed only by the merchant's pages or the service's own frames. */
-function secure(ctx: Ctx, frameAncestors: string[]): string {
-  const nonce = randomBytes(16).toString('base64');
-  ctx.set(frameSecurityHeaders({ ancestors: frameAncestors, nonce, selfAncestor: true, cache: 'no-store', fetchDest: ctx.get('sec-fetch-dest') || undefined }));
-  ctx.type = 'text/html; charset=utf-8';
-  return nonce;
+/** The page's script, built by `vite build` from iframe-app/challenge-page/ (re-read when rebuilt). */
+const SCRIPT_FILE = join(resolve(dirname(fileURLToPath(import.meta.url)), '../..'), 'dist/pages/challenge.js');
+let script: { mtimeMs: number; code: string; hash: string } | undefined;
+function challengeScript(): { code: string; hash: string } {
+  const mtimeMs = statSync(SCRIPT_FILE, { throwIfNoEntry: false })?.mtimeMs;
+  if (mtimeMs === undefined) throw new ApiError('sdk_not_built', "The 3-D Secure page's script has not been built: run npm run build (npm start builds it when missing).", null, { 'Retry-After': '10' });
+  if (script?.mtimeMs !== mtimeMs) {
+    const code = readFileSync(SCRIPT_FILE, 'utf8');
+    script = { mtimeMs, code, hash: sha256(code) };
+  }
+  return script;
 }
+const STYLE_HASH = sha256(CHALLENGE_STYLE);
 
-/** A page in the look of the element that opened it (its language and colour scheme). */
-function page(nonce: string, look: ChallengeLook, title: string, content: string, script = ''): string {
-  return `<!doctype html>
-<html ${htmlAttributes(look)}><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
-<meta name="referrer" content="same-origin"><title>${escapeHtml(title)}</title><style nonce="${nonce}">${CHALLENGE_STYLE}</style></head>
-<body><main>${content}</main>${script ? `<script nonce="${nonce}">${script}</script>` : ''}</body></html>`;
+/**
+ * The challenge page's headers: its one built script and its style, each allowed by its hash (no
+ * 'unsafe-inline', no nonce, no other file), framed only by the merchant's pages or the service's own frames.
+ */
+function secure(ctx: Ctx, frameAncestors: string[]): string {
+  const { code, hash } = challengeScript();
+  ctx.set(frameSecurityHeaders({ ancestors: frameAncestors, inlineOnly: true, hashes: { script: [hash], style: [STYLE_HASH] }, selfAncestor: true, cache: 'no-store', fetchDest: ctx.get('sec-fetch-dest') || undefined }));
+  ctx.type = 'text/html; charset=utf-8';
+  return code;
 }
 
 /**
- * Every challenge document speaks to the SDK's dialog over a MessageChannel, never on a window: it
- * says `ready` to its parent with the uuid of its fragment (which the SDK added; nothing else), and
- * accepts exactly one init from its parent, of one of the named origins, with a port; `cpeSend`
- * queues messages until then. The form keeps the fragment, so the answer's page does the same: its
- * buttons are rendered disabled and enabled only once the fragment is in its action (a shopper
- * quicker than the script would post an answer whose page cannot reach the SDK).
+ * A page in the look of the element that opened it (its language and colour scheme). With `data`,
+ * the built script (a popup of the one page-to-popup channel: iframe-app/challenge-page/main.ts)
+ * and what it reads: the origins whose init it accepts, and the answer page's result.
  */
-function channelScript(origins: string[]): string {
-  return `(function(){var u=location.hash.slice(1),p,q=[],o=${scriptJson(origins)};
-window.cpeSend=function(m){p?p.postMessage(m):q.push(m)};
-function h(e){var a=location.ancestorOrigins;if(p||e.source!==parent||!e.ports[0]||o.indexOf(e.origin)<0||(a&&a.length&&a[0]!==e.origin))return;
-var d=e.data;if(!d||d.type!==${scriptJson(CHALLENGE_INIT_TYPE)}||d.session!==u)return;p=e.ports[0];removeEventListener('message',h);q.splice(0).forEach(cpeSend)}
-addEventListener('message',h);var f=document.querySelector('form');if(f){f.action+=location.hash;f.querySelectorAll('button').forEach(function(b){b.disabled=false})}
-if(parent!==window&&${UUID}.test(u))parent.postMessage({type:${scriptJson(CHALLENGE_READY_TYPE)},session:u},'*');})();`;
-}
-
-function resultScript(message: ChallengeMessage, origins: string[]): string {
-  return `${channelScript(origins)}cpeSend(${scriptJson(message)});`;
-}
-
-/** Escape inside the page (another origin than the merchant's dialog) asks the SDK to cancel. */
-function escapeScript(message: ChallengeCancel, origins: string[]): string {
-  return `${channelScript(origins)}document.addEventListener('keydown',function(e){if(e.key==='Escape'){e.preventDefault();cpeSend(${scriptJson(message)});}});`;
+function page(code: string, look: ChallengeLook, title: string, content: string, data?: ChallengePageData): string {
+  return `<!doctype html>
+<html ${htmlAttributes(look)}><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
+<meta name="referrer" content="same-origin"><title>${escapeHtml(title)}</title><style>${CHALLENGE_STYLE}</style></head>
+<body><main>${content}</main>${data ? `<script type="application/json" id="cpe-challenge">${scriptJson(data)}</script><script type="module">${code}</script>` : ''}</body></html>`;
 }
 
 function challengeForm(view: ChallengeView, secret: string, { catalogue, tag, scheme }: ChallengeLook): string {
@@ -89,7 +86,7 @@ const outcomePage = (status: string, { catalogue }: ChallengeLook) =>
  * buttons Complete and Fail; the form posts the answer with the same secret (never a guessable id)
  * and the challenge's one-time form token (in the form only, never in a URL), from the service's own
  * origin; the service records it, and the answer page sends `{type: 'cpe:3ds:result',
- * transaction_id, status}` on the port the SDK handed it (channelScript). `Accept: application/json`
+ * transaction_id, status}` on the popup channel's port the SDK handed it. `Accept: application/json`
  * on the POST gets that object as JSON.
  */
 export function challengeRoutes({ payments, config }: Services): Router<AppState> {
@@ -101,19 +98,18 @@ export function challengeRoutes({ payments, config }: Services): Router<AppState
     const look = await challengeLook(ctx.query);
     const view = await payments.challengeView(secret);
     if (!view) {
-      const nonce = secure(ctx, []);
+      const code = secure(ctx, []);
       ctx.status = 404;
-      ctx.body = page(nonce, look, look.catalogue.challengeMissing, `<h1>${escapeHtml(look.catalogue.challengeMissing)}</h1>`);
+      ctx.body = page(code, look, look.catalogue.challengeMissing, `<h1>${escapeHtml(look.catalogue.challengeMissing)}</h1>`);
       return;
     }
-    const nonce = secure(ctx, view.origins);
+    const code = secure(ctx, view.origins);
     if (view.status !== 'pending') {
-      const message: ChallengeMessage = { type: CHALLENGE_MESSAGE_TYPE, transaction_id: view.transactionId, status: view.status };
-      ctx.body = page(nonce, look, look.catalogue.challengeTitle, outcomePage(view.status, look), resultScript(message, [...view.origins, ownOrigin()]));
+      const result: ChallengeMessage = { type: CHALLENGE_MESSAGE_TYPE, transaction_id: view.transactionId, status: view.status };
+      ctx.body = page(code, look, look.catalogue.challengeTitle, outcomePage(view.status, look), { origins: [...view.origins, ownOrigin()], result });
       return;
     }
-    const cancel: ChallengeCancel = { type: CHALLENGE_CANCEL_TYPE, transaction_id: view.transactionId };
-    ctx.body = page(nonce, look, look.catalogue.challengeTitle, challengeForm(view, secret, look), escapeScript(cancel, view.origins));
+    ctx.body = page(code, look, look.catalogue.challengeTitle, challengeForm(view, secret, look), { origins: view.origins });
   });
 
   router.post('/frames/challenge', async (ctx) => {
@@ -140,9 +136,9 @@ export function challengeRoutes({ payments, config }: Services): Router<AppState
       ctx.body = message;
       return;
     }
-    const nonce = secure(ctx, view.origins);
+    const code = secure(ctx, view.origins);
     const look = await challengeLook(ctx.query);
-    ctx.body = page(nonce, look, look.catalogue.challengeTitle, outcomePage(message.status, look), resultScript(message, [...view.origins, ownOrigin()]));
+    ctx.body = page(code, look, look.catalogue.challengeTitle, outcomePage(message.status, look), { origins: [...view.origins, ownOrigin()], result: message });
   });
   return router;
 }

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import type { WalletId } from '../../protocol/wallets/index.ts';
 import type { Clock } from '../clock.ts';
 import { ApiError, invalidParam, noSuch } from '../http/api-error.ts';
 import { hashSecret, newId, newSecret } from '../identity/secrets.ts';
@@ -197,7 +198,7 @@ export class PaymentsService {
    * Validates a card and returns a single-use token; failures count towards the lock. `wallet` marks
    * a token minted by the wallet test sheet (server/payments/wallet-routes.ts).
    */
-  async tokenise(merchantId: number, intentId: string, raw: RawCard, wallet?: 'a' | 'b') {
+  async tokenise(merchantId: number, intentId: string, raw: RawCard, wallet?: WalletId) {
     const intent = await this.#own(merchantId, intentId, true);
     // Tokenising is allowed exactly where attaching is, but the refusal names what was tried.
     this.#assert('attach', intent, 'tokenise a card');

@@ -242,8 +242,10 @@ describe('3-D Secure dialog (manual path, a page that never answers)', () => {
     // Nothing below the page: the dialog ends where its frame does.
     expect(dialog.getBoundingClientRect().bottom - iframe.getBoundingClientRect().bottom).to.be.below(1);
     await expect(dialog).to.be.accessible({ ignoredRules: ['frame-tested'] } as never);
-    // A forged result from this page (not the challenge frame) is ignored.
-    window.postMessage({ type: 'cpe:3ds:result', transaction_id: 'tx_1', status: 'completed' }, '*');
+    // A forged close or result from this page (not the challenge frame), even with the popup's uuid, is ignored.
+    const session = new URL(iframe.src).hash.slice(1);
+    window.postMessage({ type: 'cpe:popup:close', session }, '*');
+    window.postMessage({ type: 'cpe:3ds:result', transaction_id: 'tx_1', status: 'completed', session }, '*');
     await messagesHandled();
     expect(dialog.open).to.equal(true);
     await sendKeys({ press: 'Escape' });

@@ -148,7 +148,7 @@ describe('3-D Secure with the real challenge page', function () {
     pay.focus();
     // The challenge page says ready (on the window, with only its session) once its buttons are enabled.
     let pageReady = false;
-    const heard = (event: MessageEvent) => event.data?.type === 'cpe:3ds:ready' && (pageReady = true);
+    const heard = (event: MessageEvent) => event.data?.type === 'cpe:popup:ready' && (pageReady = true);
     addEventListener('message', heard);
     const confirming = card.confirm();
     await waitUntil(() => card.shadowRoot!.querySelector('dialog')?.open, 'no dialog');
@@ -201,10 +201,10 @@ describe('3-D Secure with the real challenge page', function () {
     expect(document.activeElement).to.equal(card);
   });
 
-  it('Escape inside the challenge page (another origin) cancels through its cpe:3ds:cancel message; a forged one is ignored', async () => {
+  it("Escape inside the challenge page (another origin) cancels through the popup channel's close; a forged one is ignored", async () => {
     const { card, events, confirming, dialog } = await challenged();
-    // From the merchant page itself (not the service origin, not the challenge frame): ignored.
-    postMessage({ type: 'cpe:3ds:cancel', transaction_id: new URL(dialog.querySelector('iframe')!.src).searchParams.get('transaction_id') ?? 'x' }, '*');
+    // From the merchant page itself (not the service origin, not the challenge frame), with the popup's uuid: ignored.
+    postMessage({ type: 'cpe:popup:close', session: new URL(dialog.querySelector('iframe')!.src).hash.slice(1) }, '*');
     await messagesHandled();
     expect(dialog.open).to.equal(true);
     await sendKeys({ press: 'Tab' }); // focus into the challenge page (its Complete button): the dialog no longer sees keys

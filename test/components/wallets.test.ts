@@ -6,7 +6,7 @@ import { expect, fixture, html } from '@open-wc/testing';
 import { waitUntil } from './wait.ts';
 import { sendKeys } from '@web/test-runner-commands';
 import { ElementsController, type CpeWalletA, type CpeWalletB, type SdkError } from '../../components/index.ts';
-import { WALLET_A_STYLES, WALLET_A_TYPES, WALLET_B_TYPES } from '../../protocol/runtime/wallet.ts';
+import { WALLET_A_STYLES, WALLET_A_TYPES, WALLET_B_TYPES } from '../../protocol/wallets/buttons.ts';
 import { inFrame, recordEvents } from './helpers.ts';
 
 let config: { serviceUrl: string; publicKey: string };

@@ -55,14 +55,16 @@ describe('3-D Secure challenge in Chromium', { timeout: scaled(600_000) }, () =>
       const w = window as unknown as { heard: unknown[]; onWindow: unknown[] };
       w.heard = [];
       w.onWindow = [];
-      // Only the challenge's messages: the demo page's own card frame says hello too.
+      // Only the popup channel's messages: the demo page's own card frame says hello too.
       addEventListener('message', (event) => {
-        if (!String(event.data?.type ?? '').startsWith('cpe:3ds:')) return;
+        if (!String(event.data?.type ?? '').startsWith('cpe:popup:')) return;
         w.onWindow.push({ origin: event.origin, data: event.data });
-        if (event.data.type !== 'cpe:3ds:ready' || event.data.session !== session) return;
+        // A close before the page had its port comes on the window (to this origin only).
+        if (event.data.type === 'cpe:popup:close') w.heard.push({ origin: event.origin, data: event.data });
+        if (event.data.type !== 'cpe:popup:ready' || event.data.session !== session) return;
         const { port1, port2 } = new MessageChannel();
         port1.onmessage = (m) => w.heard.push({ origin: event.origin, data: m.data });
-        (event.source as Window).postMessage({ type: 'cpe:3ds:init', session }, { targetOrigin: event.origin, transfer: [port2] });
+        (event.source as Window).postMessage({ type: 'cpe:popup:init', session }, { targetOrigin: event.origin, transfer: [port2] });
       });
       const frame = document.createElement('iframe');
       frame.src = `${url}#${session}`;
@@ -85,15 +87,15 @@ describe('3-D Secure challenge in Chromium', { timeout: scaled(600_000) }, () =>
     const message = (await heard.jsonValue()) as { origin: string; data: unknown };
     const onWindow = (await page.evaluate(() => (window as unknown as { onWindow: Array<{ data: unknown }> }).onWindow)).map((m) => m.data);
     assert.ok(onWindow.length >= 1);
-    for (const data of onWindow) assert.deepEqual(data, { type: 'cpe:3ds:ready', session: uuid }, 'on the window, only ready with the uuid');
+    for (const data of onWindow) assert.ok([JSON.stringify({ type: 'cpe:popup:ready', session: uuid }), JSON.stringify({ type: 'cpe:popup:close', session: uuid })].includes(JSON.stringify(data)), `on the window, only ready (or close) with the uuid: ${JSON.stringify(data)}`);
     assert.deepEqual(problems, []);
-    return { id, challenge, message };
+    return { id, challenge, message, uuid };
   }
 
   it('Complete: the merchant page hears "completed" on the port handed to the service origin, and the intent can be authorised', async () => {
-    const { id, challenge, message } = await runChallenge('Complete');
+    const { id, challenge, message, uuid } = await runChallenge('Complete');
     assert.equal(message.origin, new URL(stack.serviceUrl).origin);
-    assert.deepEqual(message.data, { type: 'cpe:3ds:result', transaction_id: challenge.transaction_id, status: 'completed' });
+    assert.deepEqual(message.data, { type: 'cpe:3ds:result', transaction_id: challenge.transaction_id, status: 'completed', session: uuid });
     const authorised = await backend('/authorise', { payment_intent_id: id });
     assert.equal(authorised.authorised, true);
     assert.equal(authorised.status, 'succeeded');
@@ -109,9 +111,9 @@ describe('3-D Secure challenge in Chromium', { timeout: scaled(600_000) }, () =>
   });
 
   it('Escape inside the challenge page asks the merchant page to cancel (its dialog never sees that key)', async () => {
-    const { id, challenge, message } = await runChallenge('Escape');
+    const { id, uuid, message } = await runChallenge('Escape');
     assert.equal(message.origin, new URL(stack.serviceUrl).origin);
-    assert.deepEqual(message.data, { type: 'cpe:3ds:cancel', transaction_id: challenge.transaction_id });
+    assert.deepEqual(message.data, { type: 'cpe:popup:close', session: uuid });
     const intent = await fetch(`${stack.serviceUrl}/v1/payment_intents/${id}`, {
       headers: { authorization: `Bearer ${stack.service.credentials.licenceKey}` },
     }).then((r) => r.json());

@@ -72,18 +72,18 @@ describe('issue-7 frames served by the real service', function () {
       if (e.source === iframe.contentWindow && e.origin === config.serviceUrl) messages.push(e.data);
     });
     document.body.append(iframe);
-    await waitUntil(() => messages.some((m) => m.type === 'cpe:wallet:ready' && m.session === uuid), 'no cpe:wallet:ready');
+    await waitUntil(() => messages.some((m) => m.type === 'cpe:popup:ready' && m.session === uuid), 'no cpe:popup:ready');
     return { iframe, messages, uuid };
   }
 
   it('wallet sheet: the session by message, Approve with the keyboard → a wallet token that attaches', async () => {
     const intent = await newIntent();
     const { iframe, messages, uuid } = await openSheet({ wallet: 'b', emailAddressRequired: true });
-    // The SDK's init: the session with a port; the result comes back on the port, never the window.
+    // The SDK's init (the popup channel's): the session with a port; the result comes back on the port, never the window.
     const { port1, port2 } = new MessageChannel();
     const onPort: any[] = [];
     port1.onmessage = (e) => onPort.push(e.data);
-    iframe.contentWindow!.postMessage({ type: 'cpe:wallet:session', session: uuid, sessionToken: intent.sessionToken, paymentIntentId: intent.paymentIntentId }, { targetOrigin: config.serviceUrl, transfer: [port2] });
+    iframe.contentWindow!.postMessage({ type: 'cpe:popup:init', session: uuid, intent: { sessionToken: intent.sessionToken, paymentIntentId: intent.paymentIntentId } }, { targetOrigin: config.serviceUrl, transfer: [port2] });
     iframe.focus();
     // The service's amount shows, and Approve arms after half a second fully visible.
     await inFrame('/frames/wallet-sheet/', 'button.approve', 'enabled');
@@ -96,7 +96,7 @@ describe('issue-7 frames served by the real service', function () {
     await waitUntil(() => onPort.some((m) => m.type === 'cpe:wallet:result'), 'no result');
     expect(messages.filter((m) => m.type === 'cpe:wallet:result'), 'nothing on the window').to.deep.equal([]);
     const result = onPort.find((m) => m.type === 'cpe:wallet:result');
-    expect(result).to.include({ status: 'approved', session: uuid, scheme: 'visa', last4: '4242', email: 'shopper@example.test' });
+    expect(result).to.include({ session: uuid, scheme: 'visa', last4: '4242', email: 'shopper@example.test' });
     expect(result.token).to.match(/^tok_/);
     expect(result).not.to.have.property('billingAddress');
     const attach = await fetch('/__cpe/mw/attach', {
@@ -134,7 +134,7 @@ describe('issue-7 frames served by the real service', function () {
     await sendKeys({ press: 'Tab' });
     await inFrame('/frames/wallet-sheet/', 'input[name="card"]:checked', 'focused');
     await sendKeys({ press: 'Escape' });
-    await waitUntil(() => messages.some((m) => m.type === 'cpe:wallet:result'), 'no result');
-    expect(messages.find((m) => m.type === 'cpe:wallet:result')).to.deep.equal({ type: 'cpe:wallet:result', session: uuid, status: 'cancelled' });
+    await waitUntil(() => messages.some((m) => m.type === 'cpe:popup:close'), 'no close');
+    expect(messages.find((m) => m.type === 'cpe:popup:close')).to.deep.equal({ type: 'cpe:popup:close', session: uuid });
   });
 });

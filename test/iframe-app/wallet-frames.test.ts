@@ -101,20 +101,20 @@ async function sheet(request: WalletRequest, approve?: FakeAnswer[]) {
   };
   window.addEventListener('message', onMessage);
   document.body.append(iframe);
-  await waitUntil(() => messages.some((m) => m.type === 'cpe:wallet:ready'), 'no cpe:wallet:ready');
-  expect([messages[0].type, messages[0].session]).to.deep.equal(['cpe:wallet:ready', uuid]);
+  await waitUntil(() => messages.some((m) => m.type === 'cpe:popup:ready'), 'no cpe:popup:ready');
+  expect([messages[0].type, messages[0].session]).to.deep.equal(['cpe:popup:ready', uuid]);
   expect(messages[0].height, 'the content height, for the dialog').to.be.within(200, 640);
   const el = iframe.contentDocument!.querySelector('cpe-wallet-sheet') as WalletSheet;
   const q = (s: string) => el.shadowRoot!.querySelector<HTMLElement>(s)!;
-  /** The SDK's init: the session with port2 of a fresh channel; the sheet answers on port1. */
+  /** The SDK's init (the popup channel's): the intent's session with port2 of a fresh channel; the sheet answers on port1. */
   const sendSession = (session = uuid) => {
     const { port1, port2 } = new MessageChannel();
     port1.onmessage = (e) => onPort.push(e.data);
-    iframe.contentWindow!.postMessage({ type: 'cpe:wallet:session', session, sessionToken: service.sessionToken, paymentIntentId: 'pi_1' }, { targetOrigin: location.origin, transfer: [port2] });
+    iframe.contentWindow!.postMessage({ type: 'cpe:popup:init', session, intent: { sessionToken: service.sessionToken, paymentIntentId: 'pi_1' } }, { targetOrigin: location.origin, transfer: [port2] });
   };
   const armed = () => waitUntil(() => !(q('.approve') as HTMLButtonElement).disabled, 'Approve never armed');
-  /** Results: on the port (and a cancel before any port, on the window). */
-  const results = () => [...onPort, ...messages].filter((m) => m.type === 'cpe:wallet:result');
+  /** Results: on the port (and a close before any port, on the window). */
+  const results = () => [...onPort, ...messages].filter((m) => m.type === 'cpe:wallet:result' || m.type === 'cpe:popup:close');
   const requests = () => service.requests();
   const approvals = async () => (await requests()).filter((r) => r.path === '/frames/wallet/approve');
   return { iframe, el, q, messages, onPort, results, requests, approvals, sendSession, armed, uuid, sessionToken: service.sessionToken, doc: iframe.contentDocument!, cleanup: () => window.removeEventListener('message', onMessage) };
@@ -162,7 +162,7 @@ describe('wallet test sheet', () => {
     expect(approvals[0]!.headers['x-cpe-public-key']).to.equal('pk_test_1');
     expect(approvals[0]!.headers['x-cpe-session-token']).to.equal(s.sessionToken);
     expect(s.messages.filter((m) => m.type === 'cpe:wallet:result'), 'nothing on the window').to.deep.equal([]);
-    expect(s.onPort[0]).to.deep.equal({ type: 'cpe:wallet:result', session: s.uuid, status: 'approved', token: 'tok_w1', scheme: 'visa', last4: '4242', email: 'shopper@example.test' });
+    expect(s.onPort.filter((m) => m.type !== 'cpe:popup:ready')).to.deep.equal([{ type: 'cpe:wallet:result', session: s.uuid, token: 'tok_w1', scheme: 'visa', last4: '4242', email: 'shopper@example.test' }]);
     expect((s.q('.approve') as HTMLButtonElement).disabled).to.equal(true);
   });
 
@@ -180,7 +180,7 @@ describe('wallet test sheet', () => {
     s.q('.approve').click();
     await waitUntil(() => s.results().length === 1, 'no result');
     const result = s.results()[0];
-    expect(Object.keys(result).sort()).to.deep.equal(['assuranceDetails', 'billingAddress', 'last4', 'scheme', 'session', 'status', 'token', 'type']);
+    expect(Object.keys(result).sort()).to.deep.equal(['assuranceDetails', 'billingAddress', 'last4', 'scheme', 'session', 'token', 'type']);
     expect(result.billingAddress).to.deep.equal({ name: 'Ada Lovelace', address1: '12 Analytical Row', postcode: 'N1 9GU', country: 'GB' });
     expect((await s.approvals())[0]!.body.wallet).to.equal('a');
   });
@@ -202,12 +202,12 @@ describe('wallet test sheet', () => {
     expect(s.results()[0].token).to.equal('tok_w2');
   });
 
-  it('Cancel posts cancelled; so does Escape', async () => {
+  it("Cancel closes the popup (before the port, on the window to the parent's origin); so does Escape (on the port)", async () => {
     const s = await sheet(REQUEST);
     cleanup = s.cleanup;
     s.q('.cancel').click();
     await waitUntil(() => s.results().length === 1);
-    expect(s.results()[0]).to.deep.equal({ type: 'cpe:wallet:result', session: s.uuid, status: 'cancelled' });
+    expect(s.results()[0]).to.deep.equal({ type: 'cpe:popup:close', session: s.uuid });
     s.cleanup();
     const e = await sheet(REQUEST);
     cleanup = e.cleanup;
@@ -215,9 +215,9 @@ describe('wallet test sheet', () => {
     await waitUntil(() => e.el.session !== undefined);
     e.doc.dispatchEvent(new KeyboardEvent('keydown', { key: 'Escape', bubbles: true }));
     await waitUntil(() => e.results().length === 1);
-    expect(e.results()[0]).to.deep.equal({ type: 'cpe:wallet:result', session: e.uuid, status: 'cancelled' });
+    expect(e.results()[0]).to.deep.equal({ type: 'cpe:popup:close', session: e.uuid });
     expect(await e.approvals()).to.have.length(0);
-    expect(e.messages.filter((m) => m.type === 'cpe:wallet:result'), 'after the port, nothing on the window').to.deep.equal([]);
+    expect(e.messages.filter((m) => m.type === 'cpe:popup:close'), 'after the port, nothing on the window').to.deep.equal([]);
   });
 
   it('an address without a valid request is unavailable', async () => {

@@ -45,14 +45,18 @@ describe('one module builds every frame page\'s security headers', () => {
     assert.deepEqual(csp.get('frame-ancestors'), ['http://localhost:4243', 'https://a.example']);
     assert.equal(headers['Referrer-Policy'], 'same-origin');
     assert.deepEqual(parseCsp(frameSecurityHeaders({ ancestors: [] })['Content-Security-Policy']).get('frame-ancestors'), ["'none'"]);
+    // A page with nothing inline to allow and no files of its own runs no script at all.
+    assert.deepEqual(parseCsp(frameSecurityHeaders({ ancestors: [], inlineOnly: true })['Content-Security-Policy']).get('script-src'), ["'none'"]);
   });
 
-  test('the challenge page gets the same policy with its nonce, from the same module', async () => {
+  test('the challenge page gets the same policy with its one script and style by hash, from the same module', async () => {
     const { confirm } = await readyToAuthorise(svc, CARDS.challenge);
     const url: string = confirm.challenge.url;
     const page = await fetch(url);
     const csp = parseCsp(page.headers.get('content-security-policy'));
-    assert.match(csp.get('script-src')?.[0] ?? '', /^'nonce-/);
+    assert.deepEqual(csp.get('default-src'), ["'none'"]);
+    assert.deepEqual(csp.get('script-src')?.map((source) => source.replace(/^'sha256-.+'$/, 'hash')), ['hash']);
+    assert.deepEqual(csp.get('style-src')?.map((source) => source.replace(/^'sha256-.+'$/, 'hash')), ['hash']);
     assert.deepEqual(csp.get('frame-ancestors'), ["'self'", ...MERCHANT_ORIGINS]);
     assert.equal(page.headers.get('referrer-policy'), 'same-origin');
     assert.equal(page.headers.get('cache-control'), 'no-store');

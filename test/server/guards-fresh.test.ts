@@ -6,7 +6,8 @@ import { Init, METHODS, Request } from '../../protocol/schemas/bridge.ts';
 import { ElementsOptions } from '../../protocol/schemas/elements-options.ts';
 import { FieldMessage } from '../../protocol/schemas/field-channel.ts';
 import { FrameParams } from '../../protocol/schemas/frame-url.ts';
-import { WalletApproval, WalletRequest, WalletSession } from '../../protocol/schemas/wallet.ts';
+import { WalletApproval, WalletRequest } from '../../protocol/schemas/wallet.ts';
+import { PopupInit } from '../../protocol/schemas/popup.ts';
 import * as guards from '../../protocol/runtime/guards.ts';
 import { check, conforms, type Schema } from '../../protocol/runtime/json-guard.ts';
 import { CUSTOM_CHECKS, isRelativeUrl } from '../../protocol/runtime/option-checks.ts';
@@ -30,7 +31,8 @@ describe('generated guards (protocol/runtime/guards.ts)', () => {
     assert.equal(conforms(guards.RESULTS.tokenise!, { data: { ...token.data, last4: '42' } }), false);
     assert.equal(conforms(guards.EVENTS.change!, { complete: true, empty: false, scheme: 'visa', invalid: ['cvc'] }), true);
     assert.equal(conforms(guards.EVENTS.change!, { complete: true, empty: false, scheme: 'visa', invalid: ['pin'] }), false);
-    assert.equal(conforms(guards.ChallengeCancel, { type: 'cpe:3ds:cancel', transaction_id: 't' }), true);
+    assert.equal(conforms(guards.PopupClose, { type: 'cpe:popup:close', session: 's' }), true);
+    assert.equal(conforms(guards.PopupReady, { type: 'cpe:popup:ready', session: 's', height: -1 }), false);
     assert.equal(conforms(guards.ChallengeMessage, { type: 'cpe:3ds:result', transaction_id: 't', status: 'maybe' }), false);
     assert.deepEqual(check(guards.PaymentIntentSession, { paymentIntentId: 'pi', sessionToken: '', opaqueKey: 'ok' }), [
       { path: ['sessionToken'], message: 'must be a non-empty string (session_token of the create result)' },
@@ -58,12 +60,13 @@ describe('generated guards (protocol/runtime/guards.ts)', () => {
       ['field message, unknown type', FieldMessage, guards.FieldMessage, { cpe: 1, type: 'steal', field: 'number' }],
       ['wallet request', WalletRequest, guards.WalletRequest, { wallet: 'b', label: 'Order 42', emailAddressRequired: true }],
       ['wallet request, label too long', WalletRequest, guards.WalletRequest, { wallet: 'b', label: 'x'.repeat(101) }],
-      ['wallet session', WalletSession, guards.WalletSession, { type: 'cpe:wallet:session', session: 's', sessionToken: 't', paymentIntentId: 'pi' }],
+      ['popup init', PopupInit, guards.PopupInit, { type: 'cpe:popup:init', session: 's', intent: { sessionToken: 't', paymentIntentId: 'pi' } }],
+      ['popup init, intent without its token', PopupInit, guards.PopupInit, { type: 'cpe:popup:init', session: 's', intent: { paymentIntentId: 'pi' } }],
       ['wallet approval, no token', WalletApproval, guards.WalletApproval, { scheme: 'visa', last4: '4242', origins: [] }],
     ];
     for (const [name, schema, guard, value] of cases) assert.equal(conforms(guard, value), z.safeParse(schema, value).success, name);
     // Not all refusals: the valid samples pass both.
-    assert.deepEqual(cases.filter(([, , guard, value]) => conforms(guard, value)).map(([name]) => name), ['init', 'request', 'focus params', 'address', 'field value', 'wallet request', 'wallet session']);
+    assert.deepEqual(cases.filter(([, , guard, value]) => conforms(guard, value)).map(([name]) => name), ['init', 'request', 'focus params', 'address', 'field value', 'wallet request', 'popup init']);
   });
 
   it('give each option its message, custom checks included, as zod does', () => {
