@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { WALLET_IDS } from '../protocol/wallets/index.ts';
+import { WALLET_IDS } from '../protocol/wallets/ids.ts';
 import { CreatedFilter, formBoolean, formInt, listEnvelope, listQuery, text } from './form-values.ts';
 import { Metadata, MetadataFilter, MetadataInput } from './metadata.ts';
 import {

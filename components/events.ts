@@ -1,6 +1,6 @@
 import type { ChangeState } from '../protocol/schemas/bridge.ts';
 import type { WalletUnavailableReason } from '../protocol/runtime/wallet.ts';
-import type { WalletMethod } from '../protocol/wallets/index.ts';
+import type { WalletMethod } from '../protocol/wallets/ids.ts';
 import type { PayResult } from './internal/pay.ts';
 
 /**

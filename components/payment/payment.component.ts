@@ -1,5 +1,5 @@
 import { PAYMENT_METHODS, type PaymentMethod } from '../../protocol/runtime/frame-address.ts';
-import { walletOfMethod } from '../../protocol/wallets/index.ts';
+import { walletOfMethod } from '../../protocol/wallets/ids.ts';
 import { PaymentElementOptions as schema } from '../../protocol/runtime/guards.ts';
 import type { FrameEventDetail } from '../../protocol/schemas/bridge.ts';
 import { LAYOUT_MIN_HEIGHT } from '../card/card.component.ts';

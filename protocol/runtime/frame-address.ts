@@ -1,5 +1,5 @@
 import type { FrameParams } from '../schemas/frame-url.ts';
-import { WALLET_METHODS } from '../wallets/index.ts';
+import { WALLET_METHODS } from '../wallets/ids.ts';
 
 /**
  * The zod-free part of the frame address (its schema: protocol/schemas/frame-url.ts), which the

@@ -1,5 +1,5 @@
 import * as z from 'zod/mini';
-import { WALLET_IDS } from '../wallets/index.ts';
+import { WALLET_IDS } from '../wallets/ids.ts';
 
 /**
  * The address of a hosted frame: `{service}/frames/{app}/?{params}#{session uuid}`.

@@ -1,7 +1,7 @@
 import * as z from 'zod/mini';
 import { SCHEME_NAMES } from '../runtime/card-schemes.ts';
 import { INTENT_STATUSES } from '../runtime/intent-status.ts';
-import { WALLET_IDS } from '../wallets/index.ts';
+import { WALLET_IDS } from '../wallets/ids.ts';
 
 /**
  * The Payment Intent as the browser meets it: its states, and the answers of the session-backed

@@ -1,6 +1,6 @@
 import * as z from 'zod/mini';
 import { WALLET_MESSAGE_TYPE, encodeWalletRequest as encode } from '../runtime/wallet.ts';
-import { WALLET_IDS } from '../wallets/index.ts';
+import { WALLET_IDS } from '../wallets/ids.ts';
 
 export { WALLET_A_STYLES, WALLET_A_TYPES, WALLET_B_STYLES, WALLET_B_TYPES } from '../wallets/buttons.ts';
 export {
