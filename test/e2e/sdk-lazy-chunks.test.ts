@@ -3,8 +3,8 @@ import { after, before, describe, it } from 'node:test';
 import type { Page } from 'playwright-core';
 import { startStack, type Stack } from '../../testkit/stack.ts';
 import { scaled } from '../../testkit/time.ts';
-import { flowFrame, flowPage, payWithFlow, startMerchantSite, type MerchantSite } from '../security/helpers/merchant-site.ts';
-import { CARDS, cscFor, digitsOf } from './helpers/checkout.ts';
+import { flowFrame, flowPage, payWithFlow, startMerchantSite, typeFlowCard, type MerchantSite } from '../security/helpers/merchant-site.ts';
+import { CARDS } from './helpers/checkout.ts';
 import { clickOrPress } from './helpers/frame-click.ts';
 
 /**
@@ -78,12 +78,7 @@ ${sdkScript()}</body></html>`,
       addEventListener('cpe:error', (e) => w.errors.push((e as CustomEvent).detail), true);
     });
     const frame = flowFrame(page);
-    const pay = frame.getByRole('button', { name: 'Pay £12.34' });
-    await pay.waitFor();
-    await frame.getByLabel('Card number').pressSequentially(digitsOf(CARDS.challenge));
-    await frame.getByLabel('Expiry date').pressSequentially('1230');
-    await frame.getByLabel('Security code').pressSequentially(cscFor(CARDS.challenge));
-    await frame.getByLabel('Name on card').fill('Ada Lovelace');
+    const pay = await typeFlowCard(page, CARDS.challenge);
     await clickOrPress(pay, (timeout) => pay.waitFor({ state: 'hidden', timeout }));
     const error = (await page.waitForFunction(() => (window as unknown as { errors: { code: string }[] }).errors.find((e) => e.code === 'network_error'))).jsonValue() as Promise<{ code: string; message: string }>;
     assert.match((await error).message, /could not be loaded/);

@@ -3,9 +3,9 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import type { Frame, Page } from 'playwright-core';
-import { CARDS, cscFor, digitsOf } from '../e2e/helpers/checkout.ts';
+import { CARDS } from '../e2e/helpers/checkout.ts';
 import { clickOrPress } from '../e2e/helpers/frame-click.ts';
-import { flowFrame, startMerchantSite, type MerchantSite } from './helpers/merchant-site.ts';
+import { startMerchantSite, typeFlowCard, type MerchantSite } from './helpers/merchant-site.ts';
 import { startStack, type Stack } from '../../testkit/stack.ts';
 import { scaled } from '../../testkit/time.ts';
 
@@ -200,13 +200,7 @@ describe('the page-to-popup channel refuses a wrong origin, source or session', 
     try {
       await context.addInitScript(SPY);
       await page.goto(`${shop.url}/card`);
-      const frame = flowFrame(page);
-      const pay = frame.getByRole('button', { name: 'Pay £12.34' });
-      await pay.waitFor();
-      await frame.getByLabel('Card number').pressSequentially(digitsOf(CARDS.challenge));
-      await frame.getByLabel('Expiry date').pressSequentially('1230');
-      await frame.getByLabel('Security code').pressSequentially(cscFor(CARDS.challenge));
-      await frame.getByLabel('Name on card').fill('Ada Lovelace');
+      const pay = await typeFlowCard(page, CARDS.challenge);
       const before = await channels(page);
       await clickOrPress(pay, (timeout) => page.frameLocator('cpe-payment-flow dialog iframe').getByRole('button', { name: 'Complete' }).waitFor({ timeout }));
       await attack(page, 'cpe-payment-flow', before);

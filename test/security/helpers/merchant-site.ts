@@ -1,6 +1,6 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { FrameLocator, Page } from 'playwright-core';
+import type { FrameLocator, Locator, Page } from 'playwright-core';
 import { CpeClient, toSession } from '../../../client/index.ts';
 import type { MerchantCredentials } from '../../../server/payments/merchants.ts';
 import type { RunningService } from '../../../server/start.ts';
@@ -74,7 +74,8 @@ ${sdkScript}
 export const flowFrame = (page: Page): FrameLocator => page.frameLocator('cpe-payment-flow iframe').first();
 
 /** Types a test card into the Flow and presses Pay, completing the 3-D Secure challenge when one opens; resolves once the Flow says it is paid. */
-export async function payWithFlow(page: Page, number: string = CARDS.visa): Promise<void> {
+/** Types a card into the Flow once its Pay button shows; the button, to press. */
+export async function typeFlowCard(page: Page, number: string): Promise<Locator> {
   const frame = flowFrame(page);
   const pay = frame.getByRole('button', { name: 'Pay £12.34' });
   await pay.waitFor();
@@ -82,6 +83,12 @@ export async function payWithFlow(page: Page, number: string = CARDS.visa): Prom
   await frame.getByLabel('Expiry date').pressSequentially('1230');
   await frame.getByLabel('Security code').pressSequentially(cscFor(number));
   await frame.getByLabel('Name on card').fill('Ada Lovelace');
+  return pay;
+}
+
+export async function payWithFlow(page: Page, number: string = CARDS.visa): Promise<void> {
+  const frame = flowFrame(page);
+  const pay = await typeFlowCard(page, number);
   // Started: the button no longer says "Pay" (the Flow shows it processing).
   await clickOrPress(pay, (timeout) => pay.waitFor({ state: 'hidden', timeout }));
   if (number === CARDS.challenge) await answerChallenge(page);
