@@ -46,17 +46,26 @@ export class PgClaims implements DeliveryClaims {
         // An outage, as the store's statements report it (logged once by the store, not per claim).
         throw unreachableReason(error) ? databaseUnavailable() : error;
       });
+      // Given back once: the pool throws on a second release, and a connection that errors while
+      // the lock is asked for is met both here and by its statement's rejection below (that throw
+      // replaced the outage, and the deliverer logged it as a failure).
+      let released = false;
+      const drop = () => {
+        if (released) return;
+        released = true;
+        client.release(true);
+      };
       // Dropped (an outage, a server restart): the lock went with it, so the next claim takes it
       // again on a new connection instead of claiming without it.
       client.on('error', () => {
         if (this.#lock !== lock) return; // given back already (stop), or replaced
         this.#lock = undefined;
-        client.release(true);
+        drop();
       });
       try {
         await client.query('SELECT pg_advisory_lock($1, $2)', [CLAIMS_LOCK, this.#owner]);
       } catch (error) {
-        client.release(true);
+        drop();
         throw unreachableReason(error) ? databaseUnavailable() : error;
       }
       return client;
