@@ -122,6 +122,9 @@ export class Supervisor {
   #upIfSettled(): void {
     if (this.#up || this.#stopping || !this.#first || this.#ready === 0 || !this.#slots.every((slot) => slot.settled)) return;
     this.#up = true;
+    // How many serve as the service comes up: later workers each say "is ready" (a replacement that
+    // was ready before this said nothing of its own, and a reader could not tell).
+    if (this.#slots.length > 1) this.#options.say(`CPE ${this.#ready} of ${this.#slots.length} workers serving.`);
     this.#options.onUp(this.#first);
   }
 

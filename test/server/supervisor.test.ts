@@ -66,7 +66,8 @@ describe('the Supervisor of CPE_PROCESSES workers', () => {
     workers[1].fail('boom');
     workers[1].exit(1);
     assert.deepEqual(events, ['up'], 'up: one serves, and the other has died');
-    assert.match(said.at(-1)!, new RegExp(`CPE worker ${workers[1].process.pid} exited \\(1\\): starting another in 250 ms \\(it died before it was ready, 1 time in a row\\)`));
+    assert.match(said.at(-2)!, new RegExp(`CPE worker ${workers[1].process.pid} exited \\(1\\): starting another in 250 ms \\(it died before it was ready, 1 time in a row\\)`));
+    assert.equal(said.at(-1), 'CPE 1 of 2 workers serving.', 'how many serve as it comes up');
     assert.equal(workers.length, 2, 'not before the backoff');
     mock.timers.tick(249);
     assert.equal(workers.length, 2);
