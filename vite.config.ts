@@ -338,7 +338,7 @@ export default defineConfig({
     },
     rolldownOptions: {
       // Everything is bundled: the merchant page loads one file from the service, and the chunks it
-      // imports on demand (components/internal/load-dialogs.ts). The entry may export what those
+      // imports on demand (components/internal/load-chunks.ts). The entry may export what those
       // chunks take from it: with the default ('strict'), what they share went to a third file the
       // entry imported at once (one request and 0.2 KB of gzip more, nothing saved).
       external: [],

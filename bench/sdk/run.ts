@@ -145,7 +145,9 @@ if (apps.includes(CARD_FRAME)) {
 
 /** What fetches each lazy chunk of the SDK (by its name before the hash), for the report. */
 const LAZY_TRIGGERS: Record<string, string> = {
-  dialogs: 'a 3-D Secure challenge opening, or a wallet button pressed (components/internal/load-dialogs.ts)',
+  dialogs: 'a 3-D Secure challenge opening, or a wallet button pressed (components/internal/load-chunks.ts)',
+  // payment-steps-<hash>.js
+  payment: 'the shopper typing into a card form or pressing a wallet button, else the first payment step (components/internal/load-chunks.ts)',
 };
 const lazyName = (file: string) => /([\w.]+?)-[\w-]{8,}\.js$/.exec(file)?.[1] ?? file;
 

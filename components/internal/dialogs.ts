@@ -1,5 +1,5 @@
 /**
- * The SDK's modal dialogs, a chunk of their own (load-dialogs.ts imports it on demand): the 3-D Secure
+ * The SDK's modal dialogs, a chunk of their own (load-chunks.ts imports it on demand): the 3-D Secure
  * challenge (only when a payment needs one) and the wallet sheet's dialog (only when a wallet button
  * is pressed), with their styles. A merchant page whose elements only become ready never fetches it.
  */

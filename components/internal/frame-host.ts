@@ -1,17 +1,16 @@
 import type { CardField, ColorScheme, DialogTexts, FrameConfig, FrameEventDetail, FrameEventName, TokeniseResult } from '../../protocol/schemas/bridge.ts';
 import type { FrameLook } from '../../protocol/runtime/frame-address.ts';
 import type { AttachResponse, ChallengePayload, ConfirmResponse } from '../../protocol/schemas/intent.ts';
-import * as guards from '../../protocol/runtime/guards.ts';
 import type { PaymentIntentSession } from '../../protocol/schemas/session.ts';
 import type { ElementsController } from '../controller.ts';
 import { adoptEarlyProperties, camel, HTMLElementOrStub, kebab } from '../define.ts';
 import { SdkError } from '../errors.ts';
 import { dispatchCpeEvent, type CpeEvent, type CpeEventName } from '../events.ts';
 import { scrub } from '../transport/transport.ts';
-import { PaymentAttempt } from './payment-attempt.ts';
+import type { PaymentAttempt } from './payment-attempt.ts';
 import { pay, type PayResult } from './pay.ts';
 import { notice } from './notice.ts';
-import { loadDialogs } from './load-dialogs.ts';
+import { loadDialogs, loadPayment, prefetch } from './load-chunks.ts';
 import type { DialogLook } from './popup-channel.ts';
 import { resolveLook } from './color-scheme.ts';
 import { FrameMount, noop } from './frame-mount.ts';
@@ -72,6 +71,9 @@ export interface HostController<O = any> {
   /** A validated event from one of the element's frames. */
   hostFrameEvent?<E extends FrameEventName>(frame: Frame, name: E, detail: FrameEventDetail<E>): void;
 }
+
+/** The payment code's chunk (payment-steps.ts). */
+type PaymentCode = typeof import('./payment-steps.ts');
 
 export const px = (value: number | string) => (typeof value === 'number' ? `${value}px` : value);
 
@@ -170,11 +172,10 @@ export abstract class FrameHost extends HTMLElementOrStub implements FrameOwner,
   #wanted = false;
   #init?: Promise<void>;
   #gen = 0;
-  /** The payment attempt (no DOM): its key, token and steps; this element runs them inside their events. */
-  protected readonly attempt = new PaymentAttempt(
-    () => this.controller!,
-    (detail) => dispatchCpeEvent(this, 'cpe:error', detail),
-  );
+  /** The payment attempt (no DOM): its key, token and steps; this element runs them inside their events. Made with the payment code (paymentCode). */
+  #attempt?: PaymentAttempt;
+  /** The token of an attempt started before the payment code came (startAttempt). */
+  #startWith?: { token?: string };
 
   /**
    * @param apiName Name used in messages: `cardElement`, `<cpe-card>`.
@@ -417,6 +418,8 @@ export abstract class FrameHost extends HTMLElementOrStub implements FrameOwner,
 
   /** @internal FrameOwner: validated events from a frame. */
   frameEvent<E extends FrameEventName>(frame: Frame, name: E, detail: FrameEventDetail<E>): void {
+    // The shopper started (typed into the form, pressed a wallet button): the payment code comes now, not at Pay.
+    if ((name === 'change' && !(detail as FrameEventDetail<'change'>).empty) || name === 'press') prefetch(name === 'press');
     if (name === 'error') {
       const { message, code } = detail as FrameEventDetail<'error'>;
       dispatchCpeEvent(this, 'cpe:error', { message: scrub(message), code, operation: 'frame' });
@@ -431,12 +434,13 @@ export abstract class FrameHost extends HTMLElementOrStub implements FrameOwner,
   async #op<T>(
     operation: string,
     phase: 'processing' | 'attach' | 'confirm' | 'authorise' | undefined,
-    guard: (at: string) => void,
+    guard: ((at: string, code: PaymentCode) => void) | undefined,
     work: () => Promise<T>,
     end?: (result: T) => object,
   ): Promise<T> {
     try {
-      guard(`${this.#apiName}.${operation === 'authorise' ? 'authoriseViaBackend' : operation}`);
+      // The payment's steps need the payment code (a chunk): fetched first, or this operation fails at once.
+      if (guard) guard(`${this.#apiName}.${operation === 'authorise' ? 'authoriseViaBackend' : operation}`, await this.paymentCode());
     } catch (error) {
       throw this.#fail(operation, error);
     }
@@ -459,10 +463,10 @@ export abstract class FrameHost extends HTMLElementOrStub implements FrameOwner,
 
   /** Tokenises inside the frame; starts a new attempt (a new idempotency key). Only the token, scheme, last four and expiry come back. */
   tokenise(): Promise<TokeniseResult> {
-    return this.#op('tokenise', 'processing', noop, async () => {
+    return this.#op('tokenise', 'processing', undefined, async () => {
       await this.commit();
       const result = await (await this.#readyFrame()).request('tokenise', {});
-      this.attempt.start(result.data.cp_card_token);
+      this.startAttempt(result.data.cp_card_token);
       return result;
     });
   }
@@ -477,8 +481,8 @@ export abstract class FrameHost extends HTMLElementOrStub implements FrameOwner,
     return this.#op(
       'attach',
       'attach',
-      (at) => this.attempt.checkAttach(at, (o = parse(at, guards.AttachOptions, options)), this.noToken),
-      async () => this.attempt.attach(o, o.intentId ?? (await this.commit()).paymentIntentId),
+      (at, code) => this.#attempt!.checkAttach(at, (o = parse(at, code.AttachOptions, options)), this.noToken),
+      async () => this.#attempt!.attach(o, o.intentId ?? (await this.commit()).paymentIntentId),
       (answer) => ({ status: answer.status }),
     );
   }
@@ -494,12 +498,12 @@ export abstract class FrameHost extends HTMLElementOrStub implements FrameOwner,
     const result: ConfirmResult = await this.#op(
       'confirm',
       'confirm',
-      (at) => (endpoint = this.attempt.checkConfirm(at, (o = parse(at, guards.ConfirmOptions, options)))),
-      () => this.attempt.confirm(o, (challenge) => this.#challenge(challenge)),
+      (at, code) => (endpoint = this.#attempt!.checkConfirm(at, (o = parse(at, code.ConfirmOptions, options)))),
+      () => this.#attempt!.confirm(o, (challenge) => this.#challenge(challenge)),
       (answer) => ({ status: answer.status }),
     );
     if (o!.autoAuthorise && result.status === 'requires_authorisation')
-      result.authorise = await this.authoriseViaBackend({ endpoint: endpoint!, payload: o!.authorise?.payload, intentId: this.attempt.confirmedIntent, idempotencyKey: o!.idempotencyKey });
+      result.authorise = await this.authoriseViaBackend({ endpoint: endpoint!, payload: o!.authorise?.payload, intentId: this.#attempt!.confirmedIntent, idempotencyKey: o!.idempotencyKey });
     return result;
   }
 
@@ -507,7 +511,7 @@ export abstract class FrameHost extends HTMLElementOrStub implements FrameOwner,
   async #challenge(payload: ChallengePayload): Promise<ChallengeOutcome> {
     const { challenge } = await loadDialogs(this.shadowRoot!);
     return challenge(this, this.#apiName, this.controller!.serviceOrigin, payload, this.look(), this.#mount.signal ?? new AbortController().signal, (outcome) =>
-      this.attempt.challenged(outcome, this.controller!.current!.paymentIntentId),
+      this.#attempt!.challenged(outcome, this.controller!.current!.paymentIntentId),
     );
   }
 
@@ -517,8 +521,8 @@ export abstract class FrameHost extends HTMLElementOrStub implements FrameOwner,
     return this.#op(
       'handle3DSAuthentication',
       undefined,
-      (at) => {
-        c = parse(at, guards.ChallengeOptions, challenge);
+      (at, code) => {
+        c = parse(at, code.ChallengeOptions, challenge);
         if (!this.isConnected) throw new SdkError('invalid_state', `${this.#apiName}: the element must be in the document`);
       },
       () => this.#challenge(c),
@@ -541,8 +545,8 @@ export abstract class FrameHost extends HTMLElementOrStub implements FrameOwner,
     return this.#op(
       'authorise',
       'authorise',
-      (at) => this.attempt.checkAuthorise(at, (o = direct ? options : parse(at, guards.AuthOptions, options)), direct),
-      () => this.attempt.authorise(o, direct),
+      (at, code) => this.#attempt!.checkAuthorise(at, (o = direct ? options : parse(at, code.AuthOptions, options)), direct),
+      () => this.#attempt!.authorise(o, direct),
       (answer) => ({ authorised: answer.authorised, status: answer.status, success: answer.authorised !== false }),
     );
   }
@@ -558,9 +562,31 @@ export abstract class FrameHost extends HTMLElementOrStub implements FrameOwner,
    * your backend verifies before it fulfils.
    */
   async pay(options: PayOptions = {}): Promise<PayResult> {
-    const o = parse(`${this.#apiName}.pay`, guards.PayOptions, options);
+    // Without the payment code (offline) the options wait: pay() below says it could not pay.
+    const code = await this.paymentCode().catch(noop);
+    const o = code ? parse(`${this.#apiName}.pay`, code.PayOptions, options) : {};
     if (!this.#init && this.#factory) throw new SdkError('invalid_state', `${this.#apiName}: call init() before pay()`);
     return pay(this, o, this.walletToken);
+  }
+
+  /** @internal The payment code (payment-steps.ts: a chunk, fetched once per page), and this element's attempt made with it. */
+  async paymentCode(): Promise<PaymentCode> {
+    const code = await loadPayment();
+    if (!this.#attempt) {
+      this.#attempt = new code.PaymentAttempt(
+        () => this.controller!,
+        (detail) => dispatchCpeEvent(this, 'cpe:error', detail),
+      );
+      if (this.#startWith) this.#attempt.start(this.#startWith.token);
+      this.#startWith = undefined;
+    }
+    return code;
+  }
+
+  /** @internal A new attempt (a new idempotency key) with the token it attaches (a tokenise's, a wallet's approval): now, or once the payment code came. */
+  startAttempt(token?: string): void {
+    if (this.#attempt) this.#attempt.start(token);
+    else this.#startWith = { token };
   }
 
   /** @internal After a payment that did not go through: `field` focused (cleared when `clear`, `message` under it); the other fields kept. */
@@ -572,10 +598,10 @@ export abstract class FrameHost extends HTMLElementOrStub implements FrameOwner,
 
   /** Clears every field and its validation and ends the attempt (`pay()` keeps what needs no change). */
   reset(): Promise<void> {
-    return this.#op('reset', undefined, noop, async () => {
+    return this.#op('reset', undefined, undefined, async () => {
       await this.#readyFrame();
       await Promise.all(this.#mount.frames.map((frame) => frame.request('reset', {})));
-      this.attempt.start();
+      this.startAttempt();
     });
   }
 

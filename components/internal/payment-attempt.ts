@@ -1,10 +1,30 @@
 import { IDEMPOTENCY_HEADER } from '../../protocol/runtime/headers.ts';
-import { AuthoriseAnswer } from '../../protocol/runtime/guards.ts';
+import type { Guard } from '../../protocol/runtime/json-guard.ts';
+import { AttachResponse as AttachAnswer, AuthoriseAnswer, ConfirmResponse as ConfirmAnswer } from '../../protocol/runtime/payment-guards.ts';
 import type { AttachResponse, ChallengePayload, ConfirmResponse } from '../../protocol/schemas/intent.ts';
 import { SdkError } from '../errors.ts';
 import type { CpeEventDetails } from '../events.ts';
-import { intentStep, postJson, scrub, sessionHeaders, type Backend } from '../transport/transport.ts';
+import { postJson, scrub, sessionHeaders, type Backend } from '../transport/transport.ts';
 import type { AttachOptions, AuthOptions, AuthoriseResult, ChallengeOutcome, ConfirmOptions } from './options.ts';
+
+const STEPS = {
+  attach: [AttachAnswer, 'an attach answer'],
+  confirm: [ConfirmAnswer, 'a confirm answer'],
+} as const;
+
+/**
+ * Attach or confirm through the configured transport (spec, transport rules 1, 2 and 5): the
+ * merchant route `middleware[step]` when set, with only the idempotency key; otherwise the service's
+ * session-backed `/intent/{step}` with the public key and the session token. The answer is checked.
+ */
+export async function intentStep<S extends 'attach' | 'confirm'>(controller: Backend, step: S, body: object, key: string): Promise<S extends 'attach' ? AttachResponse : ConfirmResponse> {
+  const route = controller.middleware[step];
+  const [guard, what] = STEPS[step];
+  const answer = route
+    ? await postJson(route, body, { [IDEMPOTENCY_HEADER]: key }, controller.fetch, undefined, guard as Guard<unknown>, what)
+    : await postJson(`${controller.serviceOrigin}/intent/${step}`, body, await sessionHeaders(controller, key), controller.fetch, undefined, guard as Guard<unknown>, what);
+  return answer as S extends 'attach' ? AttachResponse : ConfirmResponse;
+}
 
 /**
  * One payment attempt: one idempotency key from tokenise to authorise, the token, and how far

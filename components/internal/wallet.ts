@@ -5,7 +5,7 @@ import { encodeWalletRequest, type WalletUnavailableReason } from '../../protoco
 import { WALLETS, type WalletDescriptor, type WalletId } from '../../protocol/wallets/index.ts';
 import { SdkError } from '../errors.ts';
 import { dispatchCpeEvent } from '../events.ts';
-import { loadDialogs } from './load-dialogs.ts';
+import { loadDialogs } from './load-chunks.ts';
 import type { FrameHost, HostController } from './frame-host.ts';
 import { hostedFrame } from './hosted-frame.ts';
 import type { WalletAOptions, WalletBOptions } from './options.ts';

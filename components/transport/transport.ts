@@ -1,7 +1,7 @@
 import { IDEMPOTENCY_HEADER, PUBLIC_KEY_HEADER, SESSION_TOKEN_HEADER } from '../../protocol/runtime/headers.ts';
 import * as guards from '../../protocol/runtime/guards.ts';
 import { check, type Guard } from '../../protocol/runtime/json-guard.ts';
-import type { AttachResponse, ConfirmResponse, SessionIntent } from '../../protocol/schemas/intent.ts';
+import type { SessionIntent } from '../../protocol/schemas/intent.ts';
 import type { ElementsController } from '../controller.ts';
 import { describeIssues, SdkError } from '../errors.ts';
 
@@ -54,25 +54,6 @@ export async function postJson<T = unknown>(
     throw new SdkError(String(code), scrub(String(message)));
   }
   return guard ? readAs(guard, answer, url, what) : (answer as T);
-}
-
-const STEPS = {
-  attach: [guards.AttachResponse, 'an attach answer'],
-  confirm: [guards.ConfirmResponse, 'a confirm answer'],
-} as const;
-
-/**
- * Attach or confirm through the configured transport (spec, transport rules 1, 2 and 5): the
- * merchant route `middleware[step]` when set, with only the idempotency key; otherwise the service's
- * session-backed `/intent/{step}` with the public key and the session token. The answer is checked.
- */
-export async function intentStep<S extends 'attach' | 'confirm'>(controller: Backend, step: S, body: object, key: string): Promise<S extends 'attach' ? AttachResponse : ConfirmResponse> {
-  const route = controller.middleware[step];
-  const [guard, what] = STEPS[step];
-  const answer = route
-    ? await postJson(route, body, { [IDEMPOTENCY_HEADER]: key }, controller.fetch, undefined, guard as Guard<unknown>, what)
-    : await postJson(`${controller.serviceOrigin}/intent/${step}`, body, await sessionHeaders(controller, key), controller.fetch, undefined, guard as Guard<unknown>, what);
-  return answer as S extends 'attach' ? AttachResponse : ConfirmResponse;
 }
 
 /** The session's Payment Intent as the service shows it to the page (`GET /intent`, session-backed), checked. */

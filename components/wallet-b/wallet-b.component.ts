@@ -71,7 +71,7 @@ export class CpeWalletB extends FrameHost {
       'b',
       (token, detail) => {
         // The token first: an onTokeniseEnd handler may call attach({}) or pay() at once.
-        this.attempt.start((this.#approved = token));
+        this.startAttempt((this.#approved = token));
         dispatchCpeEvent(this, 'cpe:wallet:approved', detail);
       },
       (factory) => {

@@ -256,7 +256,7 @@ export function staticAssets(options: StaticAssetsOptions = {}): Middleware<AppS
   }
 
   /**
-   * A chunk the SDK imports on demand (components/internal/load-dialogs.ts), beside its immutable
+   * A chunk the SDK imports on demand (components/internal/load-chunks.ts), beside its immutable
    * address: the chunk imports the entry as './cpe.js', which there would be a second copy of the SDK
    * (another URL is another module), so this copy imports the immutable address's file instead.
    */

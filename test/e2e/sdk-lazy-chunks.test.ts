@@ -5,14 +5,16 @@ import { startStack, type Stack } from '../../testkit/stack.ts';
 import { scaled } from '../../testkit/time.ts';
 import { flowFrame, flowPage, payWithFlow, startMerchantSite, typeFlowCard, type MerchantSite } from '../security/helpers/merchant-site.ts';
 import { CARDS } from './helpers/checkout.ts';
-import { clickOrPress } from './helpers/frame-click.ts';
+import { answerChallenge, clickOrPress } from './helpers/frame-click.ts';
 
 /**
- * The SDK's rare paths are chunks fetched on demand (components/internal/load-dialogs.ts): the 3-D
- * Secure challenge and the wallet sheet's dialog. A page whose elements only become ready never
- * fetches them; a challenge fetches its chunk when it opens and completes; a chunk that cannot be
- * fetched is a `cpe:error` at once, never a hang; and from the SDK's immutable (SRI) address the
- * chunk takes the same copy of the SDK, not a second one.
+ * The SDK's rare paths are chunks fetched on demand (components/internal/load-chunks.ts): the 3-D
+ * Secure challenge and the wallet sheet's dialog; and the payment code (attach, confirm, authorise,
+ * pay()'s steps), fetched when the shopper starts on an element. A page whose elements only become
+ * ready never fetches them; typing a card fetches the payment code before Pay is pressed; a
+ * challenge fetches its chunk when it opens and completes; a chunk that cannot be fetched is a
+ * `cpe:error` at once, never a hang; and from the SDK's immutable (SRI) address the chunks take the
+ * same copy of the SDK, not a second one.
  */
 describe('the SDK fetches its rare paths on demand', { timeout: scaled(600_000) }, () => {
   let stack: Stack;
@@ -41,6 +43,8 @@ describe('the SDK fetches its rare paths on demand', { timeout: scaled(600_000) 
     return { page, sdk };
   }
   const chunks = (paths: string[]) => paths.filter((path) => /\/dialogs-[\w-]+\.js$/.test(path));
+  const PAYMENT_CODE = /\/sdk\/(v[^/]+\/)?payment-steps-[\w-]+\.js$/;
+  const paymentCode = (paths: string[]) => paths.filter((path) => PAYMENT_CODE.test(path));
 
   it('a page holding only a card element fetches cpe.js alone until ready, and after', async () => {
     const { page, sdk } = await open(
@@ -57,13 +61,21 @@ ${sdkScript()}</body></html>`,
     assert.deepEqual(sdk, ['/sdk/cpe.js']);
   });
 
-  it('a challenge fetches the dialogs chunk when it opens, once, and completes (the payment is made)', async () => {
+  it('typing a card fetches the payment code before Pay; a challenge fetches the dialogs chunk when it opens, once each, and completes (the payment is made)', async () => {
     const { page, sdk } = await open('/flow', flowPage(shop.credentials.publicKey, sdkScript()));
     await page.goto(`${shop.url}/flow`);
     await flowFrame(page).getByRole('button', { name: 'Pay £12.34' }).waitFor();
     assert.deepEqual(chunks(sdk), [], 'not before a challenge');
-    await payWithFlow(page, CARDS.challenge);
+    assert.deepEqual(paymentCode(sdk), [], 'not before the shopper starts');
+    const fetched = page.waitForRequest(PAYMENT_CODE);
+    const pay = await typeFlowCard(page, CARDS.challenge);
+    await fetched;
+    assert.deepEqual(chunks(sdk), [], 'typing fetches no dialog');
+    await clickOrPress(pay, (timeout) => pay.waitFor({ state: 'hidden', timeout }));
+    await answerChallenge(page);
+    await flowFrame(page).getByText('Payment complete.').waitFor();
     assert.equal(chunks(sdk).length, 1, sdk.join(', '));
+    assert.equal(paymentCode(sdk).length, 1, sdk.join(', '));
     const intent = await shop.client.retrievePaymentIntent(shop.intents.at(-1)!);
     assert.equal(intent.status, 'succeeded');
   });
@@ -84,6 +96,28 @@ ${sdkScript()}</body></html>`,
     assert.match((await error).message, /could not be loaded/);
     await frame.getByRole('button', { name: 'Try again' }).waitFor();
     assert.equal(await page.locator('cpe-payment-flow dialog').count(), 0, 'no dialog left open');
+  });
+
+  it('offline, the payment code not fetched is a cpe:error network_error at Pay, at once, and the Flow lets the shopper try again', async () => {
+    const { page } = await open('/flow-offline-payment', flowPage(shop.credentials.publicKey, sdkScript()));
+    await page.context().route(PAYMENT_CODE, (route) => route.abort('internetdisconnected'));
+    await page.goto(`${shop.url}/flow-offline-payment`);
+    await page.evaluate(() => {
+      const w = window as unknown as { errors: { code: string; message: string; operation: string }[]; ended: unknown[] };
+      w.errors = [];
+      w.ended = [];
+      addEventListener('cpe:error', (e) => w.errors.push((e as CustomEvent).detail), true);
+      addEventListener('cpe:payment:end', (e) => w.ended.push((e as CustomEvent).detail), true);
+    });
+    const frame = flowFrame(page);
+    const pay = await typeFlowCard(page, CARDS.visa);
+    await clickOrPress(pay, (timeout) => pay.waitFor({ state: 'hidden', timeout }));
+    const error = (await page.waitForFunction(() => (window as unknown as { errors: { code: string }[] }).errors.find((e) => e.code === 'network_error'))).jsonValue() as Promise<{ code: string; message: string; operation: string }>;
+    assert.match((await error).message, /payment code could not be loaded.*reload the page/);
+    assert.equal((await error).operation, 'pay');
+    await frame.getByRole('button', { name: 'Try again' }).waitFor();
+    const ended = (await page.evaluate('ended')) as { status: string; error?: { type: string; code: string } }[];
+    assert.deepEqual(ended.map((r) => [r.status, r.error?.type, r.error?.code]), [['requires_payment_method', 'api_error', 'network_error']]);
   });
 
   it('offline, a wallet button pressed is a cpe:error network_error at once, with no sheet; pressed again, the same at once (the browser keeps the failed module)', async () => {
@@ -119,9 +153,9 @@ ${sdkScript()}</body></html>`,
     await page.goto(`${shop.url}/flow-sri`);
     await payWithFlow(page, CARDS.challenge);
     const pinned = new URL(release.url).pathname;
-    const chunk = chunks(sdk);
-    assert.equal(chunk.length, 1, sdk.join(', '));
-    assert.equal(chunk[0]!.slice(0, chunk[0]!.lastIndexOf('/')), pinned.slice(0, pinned.lastIndexOf('/')), 'the chunk beside the pinned file');
+    const chunk = [...chunks(sdk), ...paymentCode(sdk)];
+    assert.equal(chunk.length, 2, sdk.join(', '));
+    for (const path of chunk) assert.equal(path.slice(0, path.lastIndexOf('/')), pinned.slice(0, pinned.lastIndexOf('/')), 'each chunk beside the pinned file');
     assert.deepEqual(sdk.filter((path) => /\/cpe[.\w]*\.js$/.test(path)), [pinned], 'no second copy of the SDK');
     assert.deepEqual(problems.filter((text) => /sdk_loaded_twice|second copy/i.test(text)), []);
   });
