@@ -1,10 +1,10 @@
 /**
  * The SDK's modal dialogs, a chunk of their own (load-chunks.ts imports it on demand): the 3-D Secure
- * challenge (only when a payment needs one) and the wallet sheet's dialog (only when a wallet button
- * is pressed), with their styles. A merchant page whose elements only become ready never fetches it.
+ * challenge (only when a payment needs one) and the wallet sheet (wallet-sheet.ts: only when a wallet
+ * button is pressed), with their styles. A merchant page whose elements only become ready never fetches it.
  */
 export { challenge } from './challenge.ts';
-export { popup } from './popup-channel.ts';
+export { walletSheet } from './wallet-sheet.ts';
 
 /**
  * Their look: a title bar with a close button over the

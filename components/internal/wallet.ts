@@ -1,7 +1,5 @@
-import { WalletResult } from '../../protocol/runtime/guards.ts';
 import type { WalletResult as WalletApproval } from '../../protocol/schemas/wallet.ts';
-import { conforms } from '../../protocol/runtime/json-guard.ts';
-import { encodeWalletRequest, type WalletUnavailableReason } from '../../protocol/runtime/wallet.ts';
+import type { WalletUnavailableReason } from '../../protocol/runtime/wallet.ts';
 import { WALLETS, type WalletDescriptor, type WalletId } from '../../protocol/wallets/index.ts';
 import { SdkError } from '../errors.ts';
 import { dispatchCpeEvent } from '../events.ts';
@@ -10,10 +8,8 @@ import type { FrameHost, HostController } from './frame-host.ts';
 import { hostedFrame } from './hosted-frame.ts';
 import type { WalletAOptions, WalletBOptions } from './options.ts';
 import { BOX_CSS } from './styles.ts';
-import { readIntent } from '../transport/transport.ts';
 import { noop } from './frame-mount.ts';
 import { pay } from './pay.ts';
-import { isPaid } from '../../protocol/runtime/intent-status.ts';
 
 export type WalletAvailability = { available: boolean; reason?: WalletUnavailableReason };
 export type WalletApproved = Omit<WalletApproval, 'token' | 'type' | 'session'>;
@@ -33,7 +29,9 @@ async function detect(wallet: WalletId): Promise<WalletUnavailableReason | undef
   return (await (request as PaymentRequest & { hasEnrolledInstrument(): Promise<boolean> }).hasEnrolledInstrument()) ? undefined : 'no_card_in_wallet';
 }
 
-type Options = WalletAOptions & Partial<WalletBOptions>;
+/** A wallet element's options (wallet A's, and wallet B's flags). */
+export type WalletSheetOptions = WalletAOptions & Partial<WalletBOptions>;
+type Options = WalletSheetOptions;
 
 /** A wallet button's shadow root: the button frame's box (the sheet's dialog brings its own styles, dialogs.ts). */
 export const WALLET_CSS = BOX_CSS;
@@ -118,47 +116,16 @@ export async function sheetToken(host: FrameHost, wallet: WalletId, o: Options):
 const open = new WeakSet<FrameHost>();
 
 /**
- * Opens `wallet`'s sheet over `host` (with test keys, the service's wallet test sheet) in a modal
- * `<dialog>` (focus moves in and back; Escape or the sheet's Cancel cancels); Checkout Context
- * exchanges the context meanwhile (the sheet needs the intent to approve). Resolves the approved
- * token with what the `cpe:wallet:approved` event is to say (never the token), or undefined when
- * the shopper cancelled (`cpe:wallet:cancel`) or a sheet is open already; a failure is `cpe:error`
- * and rejects.
- *
- * The sheet is a popup of the one page-to-popup channel (popup-channel.ts): the intent's session
- * goes to it with the init's port, to the service origin only, and its result comes back on that port.
+ * Opens `wallet`'s sheet over `host` (wallet-sheet.ts, in the dialogs' chunk), one at a time:
+ * resolves the approved token with what `cpe:wallet:approved` is to say, or undefined when the
+ * shopper cancelled or a sheet is open already; a failure (the chunk not fetched too) is
+ * `cpe:error` and rejects.
  */
 export async function openSheet(host: FrameHost, wallet: WalletId, o: Options): Promise<{ token: string; detail: WalletApproved } | undefined> {
   if (open.has(host)) return undefined;
   open.add(host);
-  const { name, asks } = WALLETS[wallet];
-  const controller = host.controller!;
-  const origin = controller.serviceOrigin;
-  const abort = new AbortController();
   try {
-    // An intent already paid (another element of this controller took the payment): no sheet to
-    // approve in vain (the service would refuse it with a 409); the page hears why.
-    const known = controller.context && !controller.current ? undefined : await readIntent(controller);
-    if (isPaid(known?.status)) throw new SdkError('payment_intent_paid', 'This payment is already complete.');
-    const { popup } = await loadDialogs(host.shadowRoot!);
-    const r = encodeWalletRequest({ wallet, label: o.total?.label, ...Object.fromEntries(asks.map((key) => [key, o[key as keyof WalletBOptions]])) });
-    const committed = host.commit().catch((error) => (abort.abort(), Promise.reject(error)));
-    // The sheet speaks the element's language and takes its colour scheme, as the dialog around it does.
-    const look = host.look();
-    const result = await popup(
-      host.shadowRoot!,
-      origin,
-      `${origin}/frames/wallet-sheet/?${new URLSearchParams({ pk: controller.pubKey, r, lang: look.lang, theme: look.scheme })}`,
-      { title: name, frame: name, look },
-      abort.signal,
-      'sheet',
-      (data) => (conforms(WalletResult, data) ? data : undefined),
-      committed.then(({ sessionToken, paymentIntentId }) => ({ sessionToken, paymentIntentId }), noop),
-    );
-    await committed;
-    if (!result) return void dispatchCpeEvent(host, 'cpe:wallet:cancel', {});
-    const { token, type, session: _, ...detail } = result;
-    return { token, detail };
+    return await (await loadDialogs(host.shadowRoot!)).walletSheet(host, wallet, o);
   } catch (error) {
     const { message, code = 'wallet_failed' } = error as SdkError;
     dispatchCpeEvent(host, 'cpe:error', { message, code, operation: 'wallet' });
