@@ -1,4 +1,4 @@
-import { ChallengeMessage } from '../../protocol/runtime/guards.ts';
+import { ChallengeMessage } from '../../protocol/runtime/dialog-guards.ts';
 import { conforms } from '../../protocol/runtime/json-guard.ts';
 import type { ChallengePayload } from '../../protocol/schemas/intent.ts';
 import { SdkError } from '../errors.ts';

@@ -238,7 +238,7 @@ export abstract class FrameHost extends HTMLElementOrStub implements FrameOwner,
   /** @internal Sets an option property: an SdkError for a value the factory would refuse, else reflected (and re-rendered). */
   writeOption(name: string, value: unknown): void {
     value ??= undefined;
-    parse(this.#name, this.#schema, { [name]: value }, name);
+    parse<unknown>(this.#name, this.#schema, { [name]: value }, name);
     for (const part of this.#parts) part.hostOption?.(name, value);
     this.#reflect(name, value);
   }
@@ -316,7 +316,8 @@ export abstract class FrameHost extends HTMLElementOrStub implements FrameOwner,
       const controller = this.controller;
       if (!controller) throw new SdkError('invalid_state', `${this.#apiName}: no controller: set .controller or put it in <cpe-elements>`);
       // The attributes are the options (a factory's were reflected to them, and may have been changed since).
-      this.options = parse(this.#name, this.#schema, { ...this.#extras, ...this.#attributeOptions() });
+      // The element's own guard (OptionsGuard: one of several): its options have the shared settings.
+      this.options = parse<unknown>(this.#name, this.#schema, { ...this.#extras, ...this.#attributeOptions() }) as SharedElementOptions;
       const checks = await Promise.all(this.#parts.map((part) => part.hostInit?.(controller, this.options, this.#factory)));
       // Removed (or mounted again) meanwhile: that mount goes on, not this one.
       if (gen !== this.#gen) return;

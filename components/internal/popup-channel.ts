@@ -1,5 +1,5 @@
 import { POPUP_INIT_TYPE } from '../../protocol/runtime/popup.ts';
-import { PopupClose, PopupReady } from '../../protocol/runtime/guards.ts';
+import { PopupClose, PopupReady } from '../../protocol/runtime/dialog-guards.ts';
 import { conforms } from '../../protocol/runtime/json-guard.ts';
 import type { ColorScheme, DialogTexts } from '../../protocol/schemas/bridge.ts';
 import type { PopupIntent } from '../../protocol/schemas/popup.ts';

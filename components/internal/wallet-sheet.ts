@@ -1,4 +1,4 @@
-import { WalletResult } from '../../protocol/runtime/guards.ts';
+import { WalletResult } from '../../protocol/runtime/dialog-guards.ts';
 import { isPaid } from '../../protocol/runtime/intent-status.ts';
 import { conforms } from '../../protocol/runtime/json-guard.ts';
 import { encodeWalletRequest } from '../../protocol/runtime/wallet.ts';

@@ -1,6 +1,7 @@
 import { LitElement, css, html, nothing } from 'lit';
 import { IDEMPOTENCY_HEADER, PUBLIC_KEY_HEADER, SESSION_TOKEN_HEADER } from '../../protocol/runtime/headers.ts';
-import { WalletApproval as WalletApprovalGuard, WalletResult as WalletResultGuard } from '../../protocol/runtime/guards.ts';
+import { WalletResult as WalletResultGuard } from '../../protocol/runtime/dialog-guards.ts';
+import { WalletApproval as WalletApprovalGuard } from '../../protocol/runtime/guards.ts';
 import { conforms } from '../../protocol/runtime/json-guard.ts';
 import type { PopupIntent } from '../../protocol/schemas/popup.ts';
 import type { WalletRequest, WalletResult } from '../../protocol/schemas/wallet.ts';

@@ -3,7 +3,7 @@
 // `s` is the SDK's sentence, `u` a hand-written check of protocol/runtime/option-checks.ts. test/server/guards-fresh.test.ts keeps it fresh.
 // Each guard is typed with its schema's type (type-only imports: no zod at run time), so `conforms(guard, value)`
 // narrows to what the schema accepts.
-// The payment path's guards (scripts/gen-guards.ts PAYMENT_GUARDS): the SDK fetches them with its payment chunk.
+// The guards of the SDK's payment chunk alone (scripts/gen-guards.ts GUARD_PARTS): fetched with it.
 import type * as z from 'zod/mini';
 import type * as elementsOptions from '../schemas/elements-options.ts';
 import type * as intent from '../schemas/intent.ts';
