@@ -1,7 +1,6 @@
 import type { CheckoutContext, CreateServerIntent, ElementsOptions, MiddlewareRoutes } from '../protocol/schemas/elements-options.ts';
 import * as guards from '../protocol/runtime/guards.ts';
 import { check } from '../protocol/runtime/json-guard.ts';
-import { IDEMPOTENCY_HEADER } from '../protocol/runtime/headers.ts';
 import type { PaymentIntentSession } from '../protocol/schemas/session.ts';
 import { CpeCardFields } from './card-fields/card-fields.ts';
 import { CpeCard } from './card/card.ts';
@@ -14,7 +13,8 @@ import { CpeVerifyFlow } from './verify-flow/verify-flow.ts';
 import { CpeWalletA } from './wallet-a/wallet-a.ts';
 import { CpeWalletB } from './wallet-b/wallet-b.ts';
 import { CpePayment } from './payment/payment.ts';
-import { postJson, readIntent, scrub } from './transport/transport.ts';
+import { scrub } from './transport/transport.ts';
+import { loadPayment } from './internal/load-chunks.ts';
 import { noop } from './internal/frame-mount.ts';
 
 /** The service is whoever served this module: frames and session routes live on that origin. */
@@ -191,36 +191,13 @@ export class ElementsController {
    * invalid answer is not kept, so the next call asks the backend again.
    */
   session(identifier?: string): Promise<PaymentIntentSession> {
-    this.#session ??= (this.#exchanges ? this.#exchange(identifier) : this.#createSession()).catch((error: unknown) => {
+    // Checkout Context exchanges at the shopper's commit: its code is the payment code's (payment-steps.ts).
+    const exchange = () => loadPayment().then((code) => code.exchange(this, identifier ?? 'default', (answer, where) => this.#check(answer, where)));
+    this.#session ??= (this.#exchanges ? exchange() : this.#createSession()).catch((error: unknown) => {
       this.#session = undefined;
       throw error;
     });
     return this.#session;
-  }
-
-  /**
-   * Checkout Context: posts `{context: {amount, currency, reference, identifier}}` to
-   * `middleware.exchange`, checks the intent it answers (GET /intent) shows what the page showed, and
-   * hands the session to every mounted element. A failure or a disagreement rejects: nothing is charged.
-   */
-  async #exchange(identifier = 'default'): Promise<PaymentIntentSession> {
-    const context = this.context!;
-    const session = this.#check(await postJson(this.middleware.exchange!, { context: { ...context, identifier } }, { [IDEMPOTENCY_HEADER]: crypto.randomUUID() }, this.fetch), 'middleware.exchange');
-    this.current = session;
-    try {
-      const intent = await readIntent(this);
-      if (intent.amount !== context.amount || intent.currency?.toUpperCase() !== context.currency.toUpperCase())
-        throw new SdkError(
-          'context_mismatch',
-          `middleware.exchange answered an intent of ${intent.amount} ${intent.currency}, not the ${context.amount} ${context.currency.toUpperCase()} shown: nothing was charged.`,
-          'context',
-        );
-    } catch (error) {
-      this.current = undefined;
-      throw error;
-    }
-    await Promise.all([...this.hosts].map((host) => host.adopt()));
-    return session;
   }
 
   async #createSession(): Promise<PaymentIntentSession> {

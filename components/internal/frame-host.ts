@@ -8,6 +8,7 @@ import { SdkError } from '../errors.ts';
 import { dispatchCpeEvent, type CpeEvent, type CpeEventName } from '../events.ts';
 import { scrub } from '../transport/transport.ts';
 import type { PaymentAttempt } from './payment-attempt.ts';
+import type { StepRunner } from './payment-steps.ts';
 import { pay, type PayResult } from './pay.ts';
 import { notice } from './notice.ts';
 import { loadDialogs, loadPayment, prefetch } from './load-chunks.ts';
@@ -73,7 +74,7 @@ export interface HostController<O = any> {
 }
 
 /** The payment code's chunk (payment-steps.ts). */
-type PaymentCode = typeof import('./payment-steps.ts');
+export type PaymentCode = typeof import('./payment-steps.ts');
 
 export const px = (value: number | string) => (typeof value === 'number' ? `${value}px` : value);
 
@@ -435,13 +436,12 @@ export abstract class FrameHost extends HTMLElementOrStub implements FrameOwner,
   async #op<T>(
     operation: string,
     phase: 'processing' | 'attach' | 'confirm' | 'authorise' | undefined,
-    guard: ((at: string, code: PaymentCode) => void) | undefined,
+    guard: (at: string) => void,
     work: () => Promise<T>,
     end?: (result: T) => object,
   ): Promise<T> {
     try {
-      // The payment's steps need the payment code (a chunk): fetched first, or this operation fails at once.
-      if (guard) guard(`${this.#apiName}.${operation === 'authorise' ? 'authoriseViaBackend' : operation}`, await this.paymentCode());
+      guard(`${this.#apiName}.${operation === 'authorise' ? 'authoriseViaBackend' : operation}`);
     } catch (error) {
       throw this.#fail(operation, error);
     }
@@ -464,7 +464,7 @@ export abstract class FrameHost extends HTMLElementOrStub implements FrameOwner,
 
   /** Tokenises inside the frame; starts a new attempt (a new idempotency key). Only the token, scheme, last four and expiry come back. */
   tokenise(): Promise<TokeniseResult> {
-    return this.#op('tokenise', 'processing', undefined, async () => {
+    return this.#op('tokenise', 'processing', noop, async () => {
       await this.commit();
       const result = await (await this.#readyFrame()).request('tokenise', {});
       this.startAttempt(result.data.cp_card_token);
@@ -478,14 +478,7 @@ export abstract class FrameHost extends HTMLElementOrStub implements FrameOwner,
    * `cpe:error` and forbids `confirm` for this attempt (spec rule 1).
    */
   attach(options: AttachOptions = {}): Promise<AttachResponse> {
-    let o: AttachOptions;
-    return this.#op(
-      'attach',
-      'attach',
-      (at, code) => this.#attempt!.checkAttach(at, (o = parse(at, code.AttachOptions, options)), this.noToken),
-      async () => this.#attempt!.attach(o, o.intentId ?? (await this.commit()).paymentIntentId),
-      (answer) => ({ status: answer.status }),
-    );
+    return this.#step('attach', options);
   }
 
   /**
@@ -493,19 +486,8 @@ export abstract class FrameHost extends HTMLElementOrStub implements FrameOwner,
    * opens in a modal (unless `autoHandle3DS: false`) and confirm resolves with the status after it:
    * `requires_authorisation` (completed), `failed`, or `requires_customer_authentication` (cancelled).
    */
-  async confirm(options: ConfirmOptions = {}): Promise<ConfirmResult> {
-    let o: ConfirmOptions;
-    let endpoint: string | undefined;
-    const result: ConfirmResult = await this.#op(
-      'confirm',
-      'confirm',
-      (at, code) => (endpoint = this.#attempt!.checkConfirm(at, (o = parse(at, code.ConfirmOptions, options)))),
-      () => this.#attempt!.confirm(o, (challenge) => this.#challenge(challenge)),
-      (answer) => ({ status: answer.status }),
-    );
-    if (o!.autoAuthorise && result.status === 'requires_authorisation')
-      result.authorise = await this.authoriseViaBackend({ endpoint: endpoint!, payload: o!.authorise?.payload, intentId: this.#attempt!.confirmedIntent, idempotencyKey: o!.idempotencyKey });
-    return result;
+  confirm(options: ConfirmOptions = {}): Promise<ConfirmResult> {
+    return this.#step('confirm', options);
   }
 
   /** The challenge modal with its events (in this mount: it closes when the frames go); the attempt records the outcome. */
@@ -518,16 +500,7 @@ export abstract class FrameHost extends HTMLElementOrStub implements FrameOwner,
 
   /** The manual 3-D Secure path (confirm with `autoHandle3DS: false`): `completed`, `failed`, or undefined when cancelled. */
   handle3DSAuthentication(challenge: ChallengePayload): Promise<ChallengeOutcome> {
-    let c: ChallengePayload;
-    return this.#op(
-      'handle3DSAuthentication',
-      undefined,
-      (at, code) => {
-        c = parse(at, code.ChallengeOptions, challenge);
-        if (!this.isConnected) throw new SdkError('invalid_state', `${this.#apiName}: the element must be in the document`);
-      },
-      () => this.#challenge(c),
-    );
+    return this.#step('handle3DSAuthentication', challenge);
   }
 
   /**
@@ -542,14 +515,19 @@ export abstract class FrameHost extends HTMLElementOrStub implements FrameOwner,
 
   /** @internal `direct`: the Flows' session route `/intent/authorise` (spec transport rule 4), with the session's headers. */
   authorise(options: AuthOptions, direct?: boolean): Promise<AuthoriseResult> {
-    let o: AuthOptions;
-    return this.#op(
-      'authorise',
-      'authorise',
-      (at, code) => this.#attempt!.checkAuthorise(at, (o = direct ? options : parse(at, code.AuthOptions, options)), direct),
-      () => this.#attempt!.authorise(o, direct),
-      (answer) => ({ authorised: answer.authorised, status: answer.status, success: answer.authorised !== false }),
-    );
+    return this.#step('authorise', options, direct);
+  }
+
+  /** An ElementsApi step of the attempt (payment-steps.ts `STEPS`), its code fetched first: without it (offline) the operation fails at once. */
+  async #step<S extends keyof PaymentCode['STEPS']>(operation: S, input: Parameters<PaymentCode['STEPS'][S]>[1], direct?: boolean): Promise<Awaited<ReturnType<PaymentCode['STEPS'][S]>>> {
+    let code: PaymentCode;
+    try {
+      code = await this.paymentCode();
+    } catch (error) {
+      throw this.#fail(operation, error);
+    }
+    const runner = { host: this, attempt: this.#attempt!, name: this.#apiName, noToken: this.noToken, op: this.#op.bind(this), challenge: (payload: ChallengePayload) => this.#challenge(payload) };
+    return (code.STEPS[operation] as (r: StepRunner, input: unknown, direct?: boolean) => Promise<never>)(runner, input, direct);
   }
 
   /**
@@ -599,7 +577,7 @@ export abstract class FrameHost extends HTMLElementOrStub implements FrameOwner,
 
   /** Clears every field and its validation and ends the attempt (`pay()` keeps what needs no change). */
   reset(): Promise<void> {
-    return this.#op('reset', undefined, undefined, async () => {
+    return this.#op('reset', undefined, noop, async () => {
       await this.#readyFrame();
       await Promise.all(this.#mount.frames.map((frame) => frame.request('reset', {})));
       this.startAttempt();

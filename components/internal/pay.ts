@@ -2,8 +2,7 @@ import type { CardField } from '../../protocol/schemas/bridge.ts';
 import type { BillingDetails } from '../../protocol/schemas/elements-options.ts';
 import { dispatchCpeEvent } from '../events.ts';
 import type { SdkError } from '../errors.ts';
-import type { FrameHost } from './frame-host.ts';
-import type { PayFailure } from './payment-steps.ts';
+import type { FrameHost, PaymentCode } from './frame-host.ts';
 
 /** Why a payment did not go through, safe to show the shopper: `message` is in the element's language. */
 export interface PayError {
@@ -35,40 +34,33 @@ const FIX: Record<string, CardField> = {
 };
 
 /** English, for an element whose frames never said their texts (the SDK carries no catalogue). */
-const FALLBACK: Record<string, string> = { payment_intent_paid: 'Payment complete.', other: 'The payment did not go through, so nothing was paid. Try again.' };
+export const FALLBACK: Record<string, string> = { payment_intent_paid: 'Payment complete.', other: 'The payment did not go through, so nothing was paid. Try again.' };
+
+/** `pay()`'s error for `code`, its message in the element's language (its frames' reasons), else English. */
+export const payError = (host: FrameHost, type: PayError['type'], code: string, said?: string): PayError => {
+  const reasons = host.look().texts?.reasons;
+  return { type, code, message: said ?? reasons?.[code] ?? (code in FALLBACK ? FALLBACK[code] : reasons?.other) ?? FALLBACK.other! };
+};
 
 /**
- * The whole payment: tokenise (unless a wallet's `token`), attach, confirm with 3-D Secure,
- * authorise (`authorise`, else `middleware.authorise`, else the session route as a Flow in direct
- * mode), then `middleware.verifyAuth` when set; each step with its usual events (the steps are the
- * payment code's, payment-steps.ts, fetched first). Never throws for a payment that did not go
- * through: it resolves with `error`, clears and focuses the field to fix (the number of a declined
- * card, a wrong code), and keeps the rest of the card. A cancelled or failed challenge keeps every
- * field and puts the focus back on the element. `fixNow` false: the caller clears and focuses later
- * (a Flow, on Try again). The payment code not fetched (offline): `cpe:error` `network_error` at
- * once, and an `api_error` result. Ends with `cpe:payment:end` carrying the result (how a page hears
- * the outcome of an element that pays by itself: wallet A, a Flow, `<cpe-payment>`).
+ * The whole payment (payment-steps.ts `pay`: tokenise, attach, confirm with 3-D Secure, authorise),
+ * its code fetched first. Never throws for a payment that did not go through: it resolves with
+ * `error`. The payment code not fetched (offline): `cpe:error` `network_error` at once, and an
+ * `api_error` result. Ends with `cpe:payment:end` carrying the result (how a page hears the
+ * outcome of an element that pays by itself: wallet A, a Flow, `<cpe-payment>`).
  */
 export async function pay(host: FrameHost, o: { authorise?: string; billingDetails?: BillingDetails }, wallet?: string | (() => Promise<string>), fixNow = true): Promise<PayResult> {
-  let ended: { status: string; failure?: PayFailure };
+  let code: PaymentCode;
   try {
-    ended = await (await host.paymentCode()).paySteps(host, o, wallet);
+    code = await host.paymentCode();
   } catch (error) {
     const { message, code = 'network_error' } = error as SdkError;
     dispatchCpeEvent(host, 'cpe:error', { message, code, operation: 'pay' });
-    ended = { status: 'requires_payment_method', failure: { type: 'api_error', code } };
+    const result: PayResult = { status: 'requires_payment_method', paymentIntentId: host.controller?.current?.paymentIntentId ?? '', error: payError(host, 'api_error', code) };
+    dispatchCpeEvent(host, 'cpe:payment:end', result);
+    return result;
   }
-  const { status, failure } = ended;
-  const result: PayResult = { status, paymentIntentId: host.controller?.current?.paymentIntentId ?? '' };
-  if (failure) {
-    const { type, code, field, clear = !!field, said } = failure;
-    const reasons = host.look().texts?.reasons;
-    result.error = { type, code, message: said ?? reasons?.[code] ?? (code in FALLBACK ? FALLBACK[code] : reasons?.other) ?? FALLBACK.other!, ...(field && { field }) };
-    // Resolves once the element has cleared and focused the field to fix: the page's next step finds it so.
-    if (field && fixNow) await host.fix(field, clear, clear ? result.error.message : undefined);
-  }
-  dispatchCpeEvent(host, 'cpe:payment:end', result);
-  return result;
+  return code.pay(host, o, wallet, fixNow);
 }
 
 /** The field a refusal's code asks to change, if any (a Flow's Try again clears it). */
