@@ -217,7 +217,7 @@ export function guards(): Record<string, Entry> {
  * 3-D Secure challenge and the wallet sheet (components/internal/dialogs.ts).
  */
 export const GUARD_PARTS: Record<string, 'payment' | 'dialogs'> = {
-  AttachResponse: 'payment', ConfirmResponse: 'payment', AuthoriseAnswer: 'payment', PayOptions: 'payment', AttachOptions: 'payment', ConfirmOptions: 'payment', AuthOptions: 'payment', ChallengeOptions: 'payment',
+  SessionIntent: 'payment', AttachResponse: 'payment', ConfirmResponse: 'payment', AuthoriseAnswer: 'payment', PayOptions: 'payment', AttachOptions: 'payment', ConfirmOptions: 'payment', AuthOptions: 'payment', ChallengeOptions: 'payment',
   PopupReady: 'dialogs', PopupClose: 'dialogs', ChallengeMessage: 'dialogs', WalletResult: 'dialogs',
 };
 export const PART_PATHS = {

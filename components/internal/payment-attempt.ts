@@ -4,7 +4,8 @@ import { AttachResponse as AttachAnswer, AuthoriseAnswer, ConfirmResponse as Con
 import type { AttachResponse, ChallengePayload, ConfirmResponse } from '../../protocol/schemas/intent.ts';
 import { SdkError } from '../errors.ts';
 import type { CpeEventDetails } from '../events.ts';
-import { postJson, scrub, sessionHeaders, type Backend } from '../transport/transport.ts';
+import { sessionHeaders } from '../transport/session.ts';
+import { postJson, scrub, type Backend } from '../transport/transport.ts';
 import type { AttachOptions, AuthOptions, AuthoriseResult, ChallengeOutcome, ConfirmOptions } from './options.ts';
 
 const STEPS = {

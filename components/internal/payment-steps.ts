@@ -7,7 +7,8 @@ import type { PaymentIntentSession } from '../../protocol/schemas/session.ts';
 import type { ElementsController } from '../controller.ts';
 import { SdkError } from '../errors.ts';
 import { dispatchCpeEvent } from '../events.ts';
-import { postJson, readIntent } from '../transport/transport.ts';
+import { readIntent } from '../transport/session.ts';
+import { postJson } from '../transport/transport.ts';
 import type { FrameHost } from './frame-host.ts';
 import { parse, type AttachOptions as Attach, type AuthOptions as Auth, type AuthoriseResult, type ChallengeOutcome, type ConfirmOptions as Confirm, type ConfirmResult } from './options.ts';
 import { fieldToFix, payError, type PayError, type PayResult } from './pay.ts';
@@ -22,6 +23,8 @@ import type { PaymentAttempt } from './payment-attempt.ts';
  */
 export { PaymentAttempt } from './payment-attempt.ts';
 export { PayOptions } from '../../protocol/runtime/payment-guards.ts';
+/** The wallet sheet's check of the intent (wallet-sheet.ts, in the dialogs chunk). */
+export { readIntent };
 
 /** What a step needs of its element besides its public API (FrameHost's private parts). */
 export interface StepRunner {

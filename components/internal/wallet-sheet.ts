@@ -5,7 +5,6 @@ import { encodeWalletRequest } from '../../protocol/runtime/wallet.ts';
 import { WALLETS, type WalletId } from '../../protocol/wallets/index.ts';
 import { SdkError } from '../errors.ts';
 import { dispatchCpeEvent } from '../events.ts';
-import { readIntent } from '../transport/transport.ts';
 import type { FrameHost } from './frame-host.ts';
 import { noop } from './frame-mount.ts';
 import type { WalletBOptions } from './options.ts';
@@ -31,7 +30,7 @@ export async function walletSheet(host: FrameHost, wallet: WalletId, o: WalletSh
   const abort = new AbortController();
   // An intent already paid (another element of this controller took the payment): no sheet to
   // approve in vain (the service would refuse it with a 409); the page hears why.
-  const known = controller.context && !controller.current ? undefined : await readIntent(controller);
+  const known = controller.context && !controller.current ? undefined : await (await host.paymentCode()).readIntent(controller);
   if (isPaid(known?.status)) throw new SdkError('payment_intent_paid', 'This payment is already complete.');
   const r = encodeWalletRequest({ wallet, label: o.total?.label, ...Object.fromEntries(asks.map((key) => [key, o[key as keyof WalletBOptions]])) });
   const committed = host.commit().catch((error) => (abort.abort(), Promise.reject(error)));

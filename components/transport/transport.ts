@@ -1,7 +1,4 @@
-import { IDEMPOTENCY_HEADER, PUBLIC_KEY_HEADER, SESSION_TOKEN_HEADER } from '../../protocol/runtime/headers.ts';
-import * as guards from '../../protocol/runtime/guards.ts';
 import { check, type Guard } from '../../protocol/runtime/json-guard.ts';
-import type { SessionIntent } from '../../protocol/schemas/intent.ts';
 import type { ElementsController } from '../controller.ts';
 import { describeIssues, SdkError } from '../errors.ts';
 
@@ -54,20 +51,4 @@ export async function postJson<T = unknown>(
     throw new SdkError(String(code), scrub(String(message)));
   }
   return guard ? readAs(guard, answer, url, what) : (answer as T);
-}
-
-/** The session's Payment Intent as the service shows it to the page (`GET /intent`, session-backed), checked. */
-export async function readIntent(controller: Backend): Promise<SessionIntent> {
-  const url = `${controller.serviceOrigin}/intent`;
-  const response = await controller.fetch(url, { headers: await sessionHeaders(controller) });
-  const answer = await response.json().catch(() => null);
-  if (!response.ok) throw new SdkError(String(answer?.error?.code ?? `http_${response.status}`), scrub(String(answer?.error?.message ?? `${url} answered ${response.status}.`)));
-  return readAs(guards.SessionIntent, answer, url, "the session's intent") as SessionIntent;
-}
-
-/** The session-backed routes' headers: the public key, the session token and (for a POST) the attempt's key. */
-export async function sessionHeaders(controller: Backend, key?: string): Promise<Record<string, string>> {
-  const headers: Record<string, string> = { [PUBLIC_KEY_HEADER]: controller.pubKey, [SESSION_TOKEN_HEADER]: (controller.current ?? (await controller.session())).sessionToken };
-  if (key) headers[IDEMPOTENCY_HEADER] = key;
-  return headers;
 }
