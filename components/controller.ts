@@ -34,7 +34,7 @@ export function makeController(options: ElementsOptions, serviceOrigin = sdkOrig
     throw new SdkError('invalid_options', `${where}: ${text}`, option);
   };
   if (middleware?.exchange && !context)
-    fail('context', 'option "middleware.exchange" needs option "context" { amount, currency, reference? }, what the page shows until the shopper commits; or remove it and pass createServerIntent.');
+    fail('context', 'option "middleware.exchange" needs option "context" { amount, currency, reference? }, or remove it and pass createServerIntent.');
   if (context && !middleware?.exchange) fail('middleware.exchange', 'option "context" needs option "middleware.exchange", the route that makes its Payment Intent.');
   if (context && createServerIntent) fail('createServerIntent', 'pass option "createServerIntent" or Checkout Context, not both.');
   if (!createServerIntent && !context)
@@ -207,7 +207,7 @@ export class ElementsController {
     } catch (cause) {
       // What your backend (or the network) said, in the message itself; the element offers Try again.
       const said = cause instanceof Error ? cause.message : String(cause);
-      throw new SdkError('create_server_intent_failed', `createServerIntent failed: ${scrub(said).slice(0, 300)} (the next attempt, such as the element's Try again, calls it again).`, 'createServerIntent', { cause });
+      throw new SdkError('create_server_intent_failed', `createServerIntent failed: ${scrub(said).slice(0, 300)} (the element's Try again calls it again).`, 'createServerIntent', { cause });
     }
     return (this.current = this.#check(answer, 'createServerIntent'));
   }

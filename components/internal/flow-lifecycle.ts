@@ -2,7 +2,7 @@ import type { CardField, FlowState } from '../../protocol/schemas/bridge.ts';
 import type { FrameHost, HostController } from './frame-host.ts';
 import type { Frame } from './frame.ts';
 import { noop } from './frame-mount.ts';
-import { fieldToFix, pay } from './pay.ts';
+import { pay } from './pay.ts';
 
 /**
  * A Flow's frame: its `submit` runs the whole payment (pay.ts) while the frame shows processing,
@@ -23,7 +23,8 @@ export function flowButton(host: FrameHost): void {
       if (name !== 'submit') return;
       state(frame, { state: 'processing' });
       const { error } = await pay(host, {}, host.walletToken, false);
-      fix = fieldToFix(error?.code);
+      // The field its refusal asks to change (the number of a declined card, a wrong code): Try again clears it.
+      fix = (await host.paymentCode().catch(noop))?.fieldToFix(error?.code);
       if (!error) return state(frame, { state: 'success' });
       const said = { code: error.code.slice(0, 60), message: error.message.slice(0, 300) };
       // A field the service refused at tokenise: the form again, its message under it, focused.

@@ -11,7 +11,7 @@ import type { PaymentAttempt } from './payment-attempt.ts';
 import type { StepRunner } from './payment-steps.ts';
 import { pay, type PayResult } from './pay.ts';
 import { notice } from './notice.ts';
-import { loadDialogs, loadPayment, prefetch } from './load-chunks.ts';
+import { loadPayment, prefetch } from './load-chunks.ts';
 import type { DialogLook } from './popup-channel.ts';
 import { resolveLook } from './color-scheme.ts';
 import { FrameMount, noop } from './frame-mount.ts';
@@ -159,8 +159,8 @@ export abstract class FrameHost extends HTMLElementOrStub implements FrameOwner,
   readonly #parts: HostController[] = [];
   /** @internal Removed from the page: a Flow's identifier is free again (controller.claim). */
   released = false;
-  /** Attach's refusal when there is no token (wallet B: the shopper has not approved yet). */
-  protected noToken = 'no token: call tokenise() first or pass {token}';
+  /** Attach's refusal when there is no token (wallet B: the shopper has not approved yet); else the payment code's (payment-steps.ts). */
+  protected noToken?: string;
   /** @internal A wallet's: opens its sheet for `pay()` and resolves the approved token (wallet.ts). */
   walletToken?: () => Promise<string>;
 
@@ -490,14 +490,6 @@ export abstract class FrameHost extends HTMLElementOrStub implements FrameOwner,
     return this.#step('confirm', options);
   }
 
-  /** The challenge modal with its events (in this mount: it closes when the frames go); the attempt records the outcome. */
-  async #challenge(payload: ChallengePayload): Promise<ChallengeOutcome> {
-    const { challenge } = await loadDialogs(this.shadowRoot!);
-    return challenge(this, this.#apiName, this.controller!.serviceOrigin, payload, this.look(), this.#mount.signal ?? new AbortController().signal, (outcome) =>
-      this.#attempt!.challenged(outcome, this.controller!.current!.paymentIntentId),
-    );
-  }
-
   /** The manual 3-D Secure path (confirm with `autoHandle3DS: false`): `completed`, `failed`, or undefined when cancelled. */
   handle3DSAuthentication(challenge: ChallengePayload): Promise<ChallengeOutcome> {
     return this.#step('handle3DSAuthentication', challenge);
@@ -526,7 +518,7 @@ export abstract class FrameHost extends HTMLElementOrStub implements FrameOwner,
     } catch (error) {
       throw this.#fail(operation, error);
     }
-    const runner = { host: this, attempt: this.#attempt!, name: this.#apiName, noToken: this.noToken, op: this.#op.bind(this), challenge: (payload: ChallengePayload) => this.#challenge(payload) };
+    const runner = { host: this, attempt: this.#attempt!, name: this.#apiName, noToken: this.noToken, op: this.#op.bind(this), signal: () => this.#mount.signal };
     return (code.STEPS[operation] as (r: StepRunner, input: unknown, direct?: boolean) => Promise<never>)(runner, input, direct);
   }
 

@@ -13,7 +13,7 @@ async function load<T>(what: string, chunk: () => Promise<T>): Promise<T> {
     return await chunk();
   } catch (cause) {
     // The browser keeps a failed module for the page's life (Chromium fetches it again only after a reload).
-    throw new SdkError('network_error', `The ${what} could not be loaded from the service (the SDK fetches it when it is first needed). Check the connection and reload the page.`, undefined, { cause });
+    throw new SdkError('network_error', `The ${what} could not be loaded from the service: check the connection and reload the page.`, undefined, { cause });
   }
 }
 

@@ -22,17 +22,6 @@ export interface PayResult {
   error?: PayError;
 }
 
-/** What must change after each refusal: cleared, then focused. The rest of the card is kept. */
-const FIX: Record<string, CardField> = {
-  card_declined: 'number',
-  insufficient_funds: 'number',
-  attach_refused: 'number',
-  incorrect_number: 'number',
-  incorrect_cvc: 'cvc',
-  invalid_cvc: 'cvc',
-  expired_card: 'expiry',
-};
-
 /** English, for an element whose frames never said their texts (the SDK carries no catalogue). */
 export const FALLBACK: Record<string, string> = { payment_intent_paid: 'Payment complete.', other: 'The payment did not go through, so nothing was paid. Try again.' };
 
@@ -62,6 +51,3 @@ export async function pay(host: FrameHost, o: { authorise?: string; billingDetai
   }
   return code.pay(host, o, wallet, fixNow);
 }
-
-/** The field a refusal's code asks to change, if any (a Flow's Try again clears it). */
-export const fieldToFix = (code?: string): CardField | undefined => (code ? FIX[code] : undefined);

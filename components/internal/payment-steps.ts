@@ -10,8 +10,9 @@ import { dispatchCpeEvent } from '../events.ts';
 import { readIntent } from '../transport/session.ts';
 import { postJson } from '../transport/transport.ts';
 import type { FrameHost } from './frame-host.ts';
+import { loadDialogs } from './load-chunks.ts';
 import { parse, type AttachOptions as Attach, type AuthOptions as Auth, type AuthoriseResult, type ChallengeOutcome, type ConfirmOptions as Confirm, type ConfirmResult } from './options.ts';
-import { fieldToFix, payError, type PayError, type PayResult } from './pay.ts';
+import { payError, type PayError, type PayResult } from './pay.ts';
 import type { PaymentAttempt } from './payment-attempt.ts';
 
 /**
@@ -32,12 +33,12 @@ export interface StepRunner {
   attempt: PaymentAttempt;
   /** Messages' name of the element: `cardElement`, `<cpe-card>`. */
   name: string;
-  /** Why attach has no token (FrameHost `noToken`). */
-  noToken: string;
+  /** Why attach has no token, when the element says (FrameHost `noToken`: wallet B's sheet not approved yet). */
+  noToken?: string;
   /** FrameHost #op: the checks (`at` begins their messages), `…:start`, the work, `cpe:error` on failure, `…:end`. */
   op<T>(operation: string, phase: 'attach' | 'confirm' | 'authorise' | undefined, check: (at: string) => void, work: () => Promise<T>, end?: (result: T) => object): Promise<T>;
-  /** The challenge modal, in the element's mount. */
-  challenge(payload: ChallengePayload): Promise<ChallengeOutcome>;
+  /** The element's mount's signal: aborted when its frames go (and a challenge open in it closes). */
+  signal(): AbortSignal | undefined;
 }
 
 /** The ElementsApi operations that run the attempt (FrameHost's attach, confirm, handle3DSAuthentication, authorise: their documentation is there). */
@@ -47,7 +48,7 @@ export const STEPS = {
     return r.op(
       'attach',
       'attach',
-      (at) => r.attempt.checkAttach(at, (o = parse(at, AttachOptions, options)), r.noToken),
+      (at) => r.attempt.checkAttach(at, (o = parse(at, AttachOptions, options)), r.noToken ?? 'no token: call tokenise() first or pass {token}'),
       async () => r.attempt.attach(o, o.intentId ?? (await r.host.commit()).paymentIntentId),
       (answer) => ({ status: answer.status }),
     );
@@ -60,7 +61,7 @@ export const STEPS = {
       'confirm',
       'confirm',
       (at) => (endpoint = r.attempt.checkConfirm(at, (o = parse(at, ConfirmOptions, options)))),
-      () => r.attempt.confirm(o, r.challenge),
+      () => r.attempt.confirm(o, (payload) => openChallenge(r, payload)),
       (answer) => ({ status: answer.status }),
     );
     if (o!.autoAuthorise && result.status === 'requires_authorisation')
@@ -77,7 +78,7 @@ export const STEPS = {
         c = parse(at, ChallengeOptions, challenge);
         if (!r.host.isConnected) throw new SdkError('invalid_state', `${r.name}: the element must be in the document`);
       },
-      () => r.challenge(c),
+      () => openChallenge(r, c),
     );
   },
 
@@ -92,6 +93,29 @@ export const STEPS = {
     );
   },
 };
+
+/** What must change after each refusal: cleared, then focused. The rest of the card is kept. */
+const FIX: Record<string, CardField> = {
+  card_declined: 'number',
+  insufficient_funds: 'number',
+  attach_refused: 'number',
+  incorrect_number: 'number',
+  incorrect_cvc: 'cvc',
+  invalid_cvc: 'cvc',
+  expired_card: 'expiry',
+};
+
+/** The field a refusal's code asks to change, if any (a Flow's Try again clears it). */
+export const fieldToFix = (code?: string): CardField | undefined => (code ? FIX[code] : undefined);
+
+/** The challenge modal with its events (in the element's mount: it closes when the frames go); the attempt records the outcome. */
+async function openChallenge(r: StepRunner, payload: ChallengePayload): Promise<ChallengeOutcome> {
+  const { host } = r;
+  const dialogs = await loadDialogs(host.shadowRoot!);
+  return dialogs.challenge(host, r.name, host.controller!.serviceOrigin, payload, host.look(), r.signal() ?? new AbortController().signal, (outcome) =>
+    r.attempt.challenged(outcome, host.controller!.current!.paymentIntentId),
+  );
+}
 
 /** Why a payment did not go through, for `pay` to say (in the element's language) and act on. */
 interface PayFailure {
