@@ -126,16 +126,23 @@ export async function rejected(promise: Promise<unknown>): Promise<SdkError> {
   throw new Error('expected a rejection with an SdkError, but the promise resolved');
 }
 
-export type FrameState = 'present' | 'enabled' | 'focused' | 'absent' | 'rendered';
+export type FrameState = 'present' | 'enabled' | 'focused' | 'blurred' | 'absent' | 'rendered';
 
 /**
  * Waits until `selector` (searched through open shadow roots) in a frame whose address contains
- * `frameUrl` is present, enabled (and shown), focused (its document has the focus), absent, or
+ * `frameUrl` is present, enabled (and shown), focused (its document has the focus), blurred, absent, or
  * present and painted (`rendered`: what its layout caused has been sent). The frames are of another
  * origin: the test runner looks into them (frame-commands.mjs).
  */
-export function inFrame(frameUrl: string, selector: string, state: FrameState, timeoutMs = 30_000): Promise<unknown> {
-  return executeServerCommand('cpe-in-frame', { frameUrl, selector, state, timeoutMs: scaled(timeoutMs) });
+export async function inFrame(frameUrl: string, selector: string, state: FrameState, timeoutMs = 30_000): Promise<void> {
+  const deadline = performance.now() + scaled(timeoutMs);
+  for (;;) {
+    // Each command looks for up to 5 s: the runner refuses to wait more than 20 s for one.
+    const sliceMs = Math.max(0, Math.min(5_000, deadline - performance.now()));
+    const answer = (await executeServerCommand('cpe-in-frame', { frameUrl, selector, state, sliceMs })) as { ok: boolean; seen?: string };
+    if (answer.ok) return;
+    if (performance.now() >= deadline) throw new Error(`inFrame: ${selector} in ${frameUrl} was not ${state} within ${scaled(timeoutMs)} ms (last seen: ${answer.seen})`);
+  }
 }
 
 /** How many `type` listeners this page's window has (counted by the browser, nothing wrapped). */
