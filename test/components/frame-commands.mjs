@@ -21,22 +21,47 @@ export function frameCommands() {
       const deadline = Date.now() + sliceMs;
       let seen = 'no such frame';
       for (;;) {
-        for (const frame of page.frames()) {
-          // Not the SDK's hidden page of the service (components/internal/frame.ts): a hidden frame never paints.
-          if (frame.detached || !frame.url().includes(frameUrl) || frame.url().includes('/frames/keep/')) continue;
-          try {
-            const found = await frame.evaluate(inspect, selector, state === 'rendered');
-            if (matches(found, state)) return { ok: true };
-            seen = JSON.stringify(found);
-          } catch (error) {
-            seen = error.message; // navigated or removed meanwhile: look again
-          }
-        }
+        // Not the SDK's hidden page of the service (components/internal/frame.ts): a hidden frame never paints.
+        const frames = page.frames().filter((frame) => !frame.detached && frame.url().includes(frameUrl) && !frame.url().includes('/frames/keep/'));
+        // Every candidate is asked at once, and the first match answers: a frame that keeps its
+        // evaluation waiting (one navigating) holds up neither the others nor the command, which
+        // always answers by the slice's end.
+        const looks = frames.map((frame) =>
+          frame.evaluate(inspect, selector, state === 'rendered').then(
+            (found) => {
+              seen = JSON.stringify(found);
+              return matches(found, state);
+            },
+            (error) => {
+              seen = error.message; // navigated or removed meanwhile: look again
+              return false;
+            },
+          ),
+        );
+        if (await anyWithin(looks, Math.max(0, deadline - Date.now()))) return { ok: true };
         if (Date.now() > deadline) return { ok: false, seen };
         await new Promise((resolve) => setTimeout(resolve, 50));
       }
     },
   };
+}
+
+/** True as soon as one of `looks` is true; false when all are false or `ms` have passed. */
+function anyWithin(looks, ms) {
+  return new Promise((resolve) => {
+    let left = looks.length;
+    const timer = setTimeout(() => resolve(false), ms);
+    const done = (value) => {
+      clearTimeout(timer);
+      resolve(value);
+    };
+    if (left === 0) done(false);
+    for (const look of looks)
+      look.then((ok) => {
+        if (ok) done(true);
+        else if (--left === 0) done(false);
+      });
+  });
 }
 
 const matches = (found, state) =>
