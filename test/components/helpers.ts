@@ -166,9 +166,10 @@ export async function typeCard(host: HTMLElement, number = '4242424242424242'): 
       const selector = `input[data-field="${field}"]`;
       if (i) await inFrame('/frames/', selector, 'focused');
       else
-        // KNOWN FLAKE, NOT UNDERSTOOD: once in a CI run, at the suite's busiest start, host.focus()
-        // never focused the frame's first field (the runner's 20 s command limit ended the wait).
-        // Asked once more, as a shopper would click again; the first wait's failure is logged.
+        // Every run that needed this failed at the runner's 20 s command limit: a look into a frame
+        // that never answered held the command (frame-commands.mjs now bounds each look), not a
+        // focus that did not land. Asked once more all the same, as a shopper would click again;
+        // the first wait's failure is logged, so a focus that really did not land would show.
         await inFrame('/frames/', selector, 'focused', 9_000).catch(async (error: Error) => {
           console.warn(`typeCard: focus() did not reach the first field (${error.message}); focusing again`);
           host.focus();
