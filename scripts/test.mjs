@@ -6,7 +6,7 @@
 // failure; the exit status is 1 if any failed. `CPE_TEST_JOBS=1` runs the lanes one after the other;
 // names as arguments run only those suites (`npm test -- server e2e`).
 import { spawn } from 'node:child_process';
-import { createWriteStream, mkdirSync, readFileSync } from 'node:fs';
+import { createWriteStream, existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -38,6 +38,35 @@ const logs = join(root, '.tmp', 'test-logs');
 mkdirSync(logs, { recursive: true });
 const load = () => loadavg().map((n) => n.toFixed(2)).join(' ');
 const seconds = (ms) => `${(ms / 1000).toFixed(0)} s`;
+const timeTool = existsSync('/usr/bin/time') ? '/usr/bin/time' : undefined;
+/** User plus system seconds from GNU time's output file (its last line; a killed command adds a line before it). */
+function cpuSeconds(file) {
+  try {
+    const [user, system] = readFileSync(file, 'utf8').trim().split('\n').pop().split(' ').map(Number);
+    return Number.isFinite(user + system) ? Math.round(user + system) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * A failed suite's failing tests and their errors, again at the end: a long log is cut where it is
+ * shown, and its failures are the lines worth keeping. web-test-runner marks a failure '❌' with its
+ * error on the next lines; node's TAP says 'not ok' with an 'error:' line in its details.
+ */
+function whatFailed(script, log) {
+  const lines = log.replace(/\x1b\[[0-9;]*[A-Za-z]/g, '').split('\n');
+  const picked = [];
+  lines.forEach((line, i) => {
+    if (/^\s*❌ /.test(line)) picked.push(...lines.slice(i, i + 3));
+    else if (/^\s*not ok \d+ - /.test(line)) {
+      const error = lines.slice(i + 1, i + 30).find((next) => /^\s*error: /.test(next));
+      picked.push(line, ...(error ? [error] : []));
+    }
+  });
+  const unique = [...new Set(picked.map((line) => line.trimEnd()))].slice(0, 40);
+  return `What failed in ${script}:\n${unique.length ? unique.map((line) => `  ${line.trim().slice(0, 400)}`).join('\n') : '  (no failing test named: see its log above)'}\n`;
+}
 
 function fail(message) {
   process.stderr.write(`${message}\n`);
@@ -51,17 +80,22 @@ function run(script) {
   const started = Date.now();
   process.stdout.write(`▶ ${script} (load ${load()})\n`);
   return new Promise((resolve) => {
-    const child = spawn('npm', ['run', '-s', script], { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
+    // GNU time, where there is one, says how much processor the suite used (its waited-for processes):
+    // on two cores the lanes share, that, not the wall clock, is what a suite costs the others.
+    const cpuFile = `${file}.cpu`;
+    const command = timeTool ? [timeTool, '-f', '%U %S', '-o', cpuFile, 'npm', 'run', '-s', script] : ['npm', 'run', '-s', script];
+    const child = spawn(command[0], command.slice(1), { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
     child.stdout.pipe(out, { end: false });
     child.stderr.pipe(out, { end: false });
     child.on('close', (code, signal) => {
       out.end(() => {
         const ms = Date.now() - started;
         const ok = code === 0;
+        const cpu = timeTool ? cpuSeconds(cpuFile) : undefined;
         process.stdout.write(`\n──── ${script}: ${ok ? 'passed' : `FAILED (${signal ?? code})`} in ${seconds(ms)} (load ${load()}) ────\n`);
         process.stdout.write(readFileSync(file, 'utf8'));
         process.stdout.write(`──── end of ${script} (${file}) ────\n\n`);
-        resolve({ script, ok, ms });
+        resolve({ script, ok, ms, file, cpu });
       });
     });
   });
@@ -89,6 +123,7 @@ if (setup.every((r) => r.ok)) {
 
 const failed = results.filter((r) => !r.ok);
 process.stdout.write(`Summary (${seconds(Date.now() - started)} in all; load average now ${load()}):\n`);
-for (const r of results) process.stdout.write(`  ${r.ok ? 'ok  ' : 'FAIL'}  ${r.script.padEnd(20)} ${seconds(r.ms)}\n`);
+for (const r of results) process.stdout.write(`  ${r.ok ? 'ok  ' : 'FAIL'}  ${r.script.padEnd(20)} ${seconds(r.ms).padStart(6)}${r.cpu === undefined ? '' : `  (processor ${r.cpu} s)`}\n`);
+for (const r of failed) if (r.file) process.stdout.write(whatFailed(r.script, readFileSync(r.file, 'utf8')));
 process.stdout.write(failed.length ? `${failed.length} failed: ${failed.map((r) => r.script).join(', ')}\n` : 'All passed.\n');
 process.exit(failed.length ? 1 : 0);

@@ -153,6 +153,11 @@ export class WebhookPage extends DashPage {
     );
   }
 
+  #forgetSecret(): void {
+    this.secret = undefined;
+    closeDialog(this, 'rotate-dialog');
+  }
+
   #sendTest(): void {
     const type = this.querySelector<HTMLSelectElement>('#test-type')!.value;
     const newest = this.#attempts.data[0]?.id;
@@ -225,7 +230,8 @@ export class WebhookPage extends DashPage {
     ${dialog({
       id: 'rotate-dialog',
       title: this.secret ? 'Your new signing secret' : 'Roll the signing secret',
-      onSubmit: () => (this.secret ? closeDialog(this, 'rotate-dialog') : this.#rotate()),
+      // The secret leaves the page in the same task as the dialog closes, not at its later 'close' event.
+      onSubmit: () => (this.secret ? this.#forgetSecret() : this.#rotate()),
       onClose: () => (this.secret = undefined),
       body: this.secret
         ? html`<p>Copy it now: it is shown this once. While your receiver switches, deliveries are signed with both secrets.</p>

@@ -87,6 +87,7 @@ export class WebhooksPage extends DashPage {
       title: created ? 'Endpoint added' : 'Add a webhook endpoint',
       onSubmit: () => {
         if (!created) return void this.#create();
+        this.created = undefined; // the secret leaves the page as the dialog closes
         closeDialog(this, 'add-dialog');
         navigate(`/dashboard/webhooks/${created.id}`);
       },

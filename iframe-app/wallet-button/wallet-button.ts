@@ -116,12 +116,21 @@ export class WalletButton extends LitElement {
         tokenise: () => Promise.reject({ code: 'not_supported', message: 'A wallet button does not tokenise: the wallet sheet does.' }),
         // The element's reset() resets every frame it has: a button has nothing to clear.
         reset: () => ({}),
-        focus: () => (this.renderRoot.querySelector('button')?.focus(), {}),
+        focus: () => {
+          this.#focusButton();
+          // The element's own iframe.focus() may reach this frame after this request: the frame's
+          // focus then lands on its body (as in card-inputs.ts), and the button takes it back.
+          addEventListener('focus', this.#refocus);
+          return {};
+        },
       },
       height: () => WALLET_BUTTON_HEIGHT,
       title: () => this.label,
     };
   }
+
+  #focusButton = () => this.renderRoot.querySelector('button')?.focus();
+  #refocus = () => document.activeElement === document.body && this.#focusButton();
 
   #press = () => {
     emitFrameEvent(this, { name: 'press', detail: {} });

@@ -3,7 +3,7 @@ import { waitUntil } from './wait.ts';
 import { emulateMedia } from '@web/test-runner-commands';
 import { CpeCard } from '../../components/index.ts';
 import { ElementsController } from '../../components/controller.ts';
-import { container, fakeController, fakeOf, fakeSession, frameScript, iframesIn, messagesHandled, recordEvents, rejected, thrown, windowListeners } from './helpers.ts';
+import { container, fakeController, fakeOf, fakeSession, frameScript, iframesIn, messagesHandled, recordEvents, rejected, thrown, windowListeners, patientHandshake } from './helpers.ts';
 
 /** A mounted, ready card element over the fake frame. */
 async function readyCard(options: object = {}, controller = fakeController()) {
@@ -172,7 +172,7 @@ describe('handshake', () => {
   it('the frame loads while createServerIntent runs; ready waits for both, and the session reaches the frame with its port (one message each way)', async () => {
     const target = await container();
     let answer!: (session: typeof fakeSession) => void;
-    const slow = new ElementsController(location.origin, 'pk_test_fake', () => new Promise((resolve) => (answer = resolve)));
+    const slow = new ElementsController(location.origin, 'pk_test_fake', () => new Promise((resolve) => (answer = resolve)), {}, undefined, { handshakeTimer: patientHandshake });
     const card = slow.cardElement({ element: target });
     let ready = false;
     card.addEventListener('cpe:ready', () => (ready = true));

@@ -8,12 +8,12 @@ import { waitUntil } from './wait.ts';
 import { sendKeys } from '@web/test-runner-commands';
 import { ElementsController, type CpePaymentFlow, type SdkError } from '../../components/index.ts';
 import type { MiddlewareRoutes } from '../../protocol/schemas/elements-options.ts';
-import { inFrame, payWithKeyboard, recordEvents, recordingFetch } from './helpers.ts';
+import { inFrame, payWithKeyboard, recordEvents, recordingFetch, patientHandshake } from './helpers.ts';
 
 let config: { serviceUrl: string; publicKey: string };
 const intent = (query = '') => async () => (await fetch(`/__cpe/intent${query}`, { method: 'POST' })).json();
 const controllerOf = (middleware: MiddlewareRoutes = {}, query = '', send?: typeof fetch) =>
-  new ElementsController(config.serviceUrl, config.publicKey, intent(query), middleware, undefined, { fetch: send });
+  new ElementsController(config.serviceUrl, config.publicKey, intent(query), middleware, undefined, { fetch: send, handshakeTimer: patientHandshake });
 
 async function mountFlow(controller = controllerOf(), options: Parameters<ElementsController['paymentFlow']>[0] = {}, verify = false) {
   const target = await fixture<HTMLDivElement>(html`<div style="width: 480px"></div>`);

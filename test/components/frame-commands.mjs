@@ -1,7 +1,7 @@
 /**
  * A web-test-runner command that looks into the page's frames of other origins, which the test's own
  * page cannot: `cpe-in-frame` waits until an element of a frame (by a part of its URL; open shadow
- * roots are searched) is present, enabled, focused or gone, or present and painted (`rendered`: two
+ * roots are searched) is present, enabled, focused, blurred or gone, or present and painted (`rendered`: two
  * of the frame's animation frames later, so what its layout caused, a resize message, has been
  * sent). The tests wait on it instead of sleeping: for focus to land in a frame before typing, for
  * the wallet sheet to arm its Approve. `cpe-window-listeners` counts the test page window's listeners
@@ -14,31 +14,66 @@ export function frameCommands() {
     async executeCommand({ command, payload, session }) {
       if (command === 'cpe-window-listeners') return windowListeners(session.browser.getPage(session.id), payload.type);
       if (command !== 'cpe-in-frame') return undefined;
-      const { frameUrl, selector, state, timeoutMs } = payload;
+      // One call looks for at most `sliceMs` and then answers {ok: false}: the runner ends any command
+      // at 20 s, so the page asks again until its own deadline (inFrame in helpers.ts).
+      const { frameUrl, selector, state, sliceMs } = payload;
       const page = session.browser.getPage(session.id);
-      const deadline = Date.now() + timeoutMs;
+      const deadline = Date.now() + sliceMs;
       let seen = 'no such frame';
       for (;;) {
-        for (const frame of page.frames()) {
-          // Not the SDK's hidden page of the service (components/internal/frame.ts): a hidden frame never paints.
-          if (frame.detached || !frame.url().includes(frameUrl) || frame.url().includes('/frames/keep/')) continue;
-          try {
-            const found = await frame.evaluate(inspect, selector, state === 'rendered');
-            if (matches(found, state)) return true;
-            seen = JSON.stringify(found);
-          } catch (error) {
-            seen = error.message; // navigated or removed meanwhile: look again
-          }
-        }
-        if (Date.now() > deadline) throw new Error(`cpe-in-frame: ${selector} in ${frameUrl} was not ${state} within ${timeoutMs} ms (last seen: ${seen})`);
+        // Not the SDK's hidden page of the service (components/internal/frame.ts): a hidden frame never paints.
+        const frames = page.frames().filter((frame) => !frame.detached && frame.url().includes(frameUrl) && !frame.url().includes('/frames/keep/'));
+        // Every candidate is asked at once, and the first match answers: a frame that keeps its
+        // evaluation waiting (one navigating) holds up neither the others nor the command, which
+        // always answers by the slice's end.
+        const looks = frames.map((frame) =>
+          frame.evaluate(inspect, selector, state === 'rendered').then(
+            (found) => {
+              seen = JSON.stringify(found);
+              return matches(found, state);
+            },
+            (error) => {
+              seen = error.message; // navigated or removed meanwhile: look again
+              return false;
+            },
+          ),
+        );
+        if (await anyWithin(looks, Math.max(0, deadline - Date.now()))) return { ok: true };
+        if (Date.now() > deadline) return { ok: false, seen };
         await new Promise((resolve) => setTimeout(resolve, 50));
       }
     },
   };
 }
 
+/** True as soon as one of `looks` is true; false when all are false or `ms` have passed. */
+function anyWithin(looks, ms) {
+  return new Promise((resolve) => {
+    let left = looks.length;
+    const timer = setTimeout(() => resolve(false), ms);
+    const done = (value) => {
+      clearTimeout(timer);
+      resolve(value);
+    };
+    if (left === 0) done(false);
+    for (const look of looks)
+      look.then((ok) => {
+        if (ok) done(true);
+        else if (--left === 0) done(false);
+      });
+  });
+}
+
 const matches = (found, state) =>
-  state === 'absent' ? !found.present : state === 'present' || state === 'rendered' ? found.present : state === 'enabled' ? found.present && found.enabled && found.visible : found.focused;
+  state === 'absent'
+    ? !found.present
+    : state === 'present' || state === 'rendered'
+      ? found.present
+      : state === 'enabled'
+        ? found.present && found.enabled && found.visible
+        : state === 'blurred'
+          ? found.present && !found.focused
+          : found.focused;
 
 /** Runs in the frame: the first element matching `selector` in the document or any open shadow root, and its state. */
 async function inspect(selector, painted) {

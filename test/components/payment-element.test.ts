@@ -4,7 +4,7 @@
  */
 import { expect, fixture, html } from '@open-wc/testing';
 import { ElementsController, type CpePayment } from '../../components/index.ts';
-import { recordEvents } from './helpers.ts';
+import { recordEvents, patientHandshake } from './helpers.ts';
 
 let config: { serviceUrl: string; publicKey: string };
 const createServerIntent = async () => (await fetch('/__cpe/intent', { method: 'POST' })).json();
@@ -32,7 +32,7 @@ describe('<cpe-payment>', function () {
   });
 
   it('test keys: every method asked for is offered; the card is always there', async () => {
-    const element = new ElementsController(config.serviceUrl, config.publicKey, createServerIntent).paymentElement({ element: await target(), methods: ['card', 'wallet-b'] });
+    const element = new ElementsController(config.serviceUrl, config.publicKey, createServerIntent, {}, undefined, { handshakeTimer: patientHandshake }).paymentElement({ element: await target(), methods: ['card', 'wallet-b'] });
     await element.init();
     await element.awaitReady();
     expect(await element.availability).to.deep.equal({ card: { available: true }, 'wallet-a': { available: false }, 'wallet-b': { available: true } });

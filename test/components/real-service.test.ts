@@ -8,7 +8,7 @@ import { waitUntil } from './wait.ts';
 import { sendKeys } from '@web/test-runner-commands';
 import { ElementsController } from '../../components/index.ts';
 import type { MiddlewareRoutes } from '../../protocol/schemas/elements-options.ts';
-import { inFrame, messagesHandled, recordEvents, typeCard } from './helpers.ts';
+import { inFrame, messagesHandled, recordEvents, typeCard, patientHandshake } from './helpers.ts';
 
 let config: { serviceUrl: string; publicKey: string };
 const MW: MiddlewareRoutes = { attach: '/__cpe/mw/attach', confirm: '/__cpe/mw/confirm', authorise: '/__cpe/mw/authorise', verifyAuth: '/__cpe/mw/verify-auth' };
@@ -16,7 +16,7 @@ const createServerIntent = async () => (await fetch('/__cpe/intent', { method: '
 
 async function mountCard(middleware: MiddlewareRoutes = {}) {
   const target = await fixture<HTMLDivElement>(html`<div style="width: 640px"></div>`);
-  const card = new ElementsController(config.serviceUrl, config.publicKey, createServerIntent, middleware).cardElement({ element: target, layout: 'row' });
+  const card = new ElementsController(config.serviceUrl, config.publicKey, createServerIntent, middleware, undefined, { handshakeTimer: patientHandshake }).cardElement({ element: target, layout: 'row' });
   const events = recordEvents(card);
   await card.init();
   await card.awaitReady();
@@ -88,7 +88,7 @@ describe('with the real service and card form', function () {
   it('ready carries the height of the configured form: the element does not jump just after ready', async () => {
     // The scheme marks above the fields come with the init's config, after the frame's first render.
     const target = await fixture<HTMLDivElement>(html`<div style="width: 560px"></div>`);
-    const card = new ElementsController(config.serviceUrl, config.publicKey, createServerIntent).cardElement({ element: target, layout: 'row', cardSchemesDisplay: 'all' });
+    const card = new ElementsController(config.serviceUrl, config.publicKey, createServerIntent, {}, undefined, { handshakeTimer: patientHandshake }).cardElement({ element: target, layout: 'row', cardSchemesDisplay: 'all' });
     await card.init();
     await card.awaitReady();
     const iframe = card.shadowRoot!.querySelector('iframe')!;
@@ -121,7 +121,7 @@ describe('with the real field frames (cpe-card-fields)', function () {
     const page = await fixture<HTMLFormElement>(html`<form style="width: 480px">
       <div data-cpe-field="number"></div><div data-cpe-field="expiry"></div><div data-cpe-field="cvc"></div><div data-cpe-field="name"></div>
     </form>`);
-    const fields = new ElementsController(config.serviceUrl, config.publicKey, createServerIntent, MW).cardFieldsElement({ element: page });
+    const fields = new ElementsController(config.serviceUrl, config.publicKey, createServerIntent, MW, undefined, { handshakeTimer: patientHandshake }).cardFieldsElement({ element: page });
     const events = recordEvents(fields);
     await fields.init();
     await fields.awaitReady();

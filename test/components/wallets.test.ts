@@ -7,11 +7,11 @@ import { waitUntil } from './wait.ts';
 import { sendKeys } from '@web/test-runner-commands';
 import { ElementsController, type CpeWalletA, type CpeWalletB, type SdkError } from '../../components/index.ts';
 import { WALLET_A_STYLES, WALLET_A_TYPES, WALLET_B_TYPES } from '../../protocol/wallets/buttons.ts';
-import { inFrame, recordEvents } from './helpers.ts';
+import { inFrame, recordEvents, patientHandshake } from './helpers.ts';
 
 let config: { serviceUrl: string; publicKey: string };
 const createServerIntent = async () => (await fetch('/__cpe/intent', { method: 'POST' })).json();
-const controllerOf = (pubKey = config.publicKey) => new ElementsController(config.serviceUrl, pubKey, createServerIntent);
+const controllerOf = (pubKey = config.publicKey) => new ElementsController(config.serviceUrl, pubKey, createServerIntent, {}, undefined, { handshakeTimer: patientHandshake });
 const target = () => fixture<HTMLDivElement>(html`<div style="width: 320px"></div>`);
 const params = (el: HTMLElement) => Object.fromEntries(new URL(el.shadowRoot!.querySelector('iframe')!.src).searchParams);
 const B = { environment: 'TEST', merchantId: 'wtr-merchant', merchantName: 'WTR shop' } as const;

@@ -54,10 +54,20 @@ describe('issue-7 frames served by the real service', function () {
     expect(await flow.end.request('flowState', { state: 'processing' })).to.deep.equal({});
     const wallet = await mountRemote('wallet-button', 'wallet=a&type=buy&style=dark', false);
     expect(wallet.hello.height).to.equal(48);
+    // As the element's focus() does (frame-host.ts): the iframe focused by the page, and the frame asked.
+    wallet.iframe.focus();
     await wallet.end.request('focus', { position: 'first' });
     await inFrame('/frames/wallet-button/', 'button', 'focused');
     await sendKeys({ press: 'Enter' });
     await waitUntil(() => wallet.events.some((e) => e.name === 'press'), 'no press');
+    // The page's iframe.focus() reaching the frame after the request (the browser's order): the frame
+    // gets the focus with its body focused, and the button takes it back.
+    const elsewhere = document.body.appendChild(document.createElement('button'));
+    elsewhere.focus();
+    await inFrame('/frames/wallet-button/', 'button', 'blurred');
+    wallet.iframe.focus();
+    await inFrame('/frames/wallet-button/', 'button', 'focused');
+    elsewhere.remove();
   });
 
   async function openSheet(request: object) {

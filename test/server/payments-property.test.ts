@@ -4,7 +4,7 @@ import fc from 'fast-check';
 import { allows, TRANSITIONS, type IntentOperation, type IntentStatus } from '../../server/payments/intent-states.ts';
 import { MAX_FAILED_ATTEMPTS } from '../../server/payments/payments-service.ts';
 import { replayable } from '../../server/idempotency/idempotency-keys.ts';
-import { startTestService, type ApiResponse, type TestService } from '../helpers/service.ts';
+import { startTestService, testEngine, type ApiResponse, type TestService } from '../helpers/service.ts';
 import { CARDS, challengeFormToken, createBody, fromFrame, futureYear } from './payments-fixtures.ts';
 import { scaled } from '../../testkit/time.ts';
 
@@ -27,7 +27,9 @@ const OFF = { perSecond: 0, burst: 0 };
 before(async () => (svc = await startTestService({ tokeniseRateLimit: { perIp: OFF, perSession: OFF, perMerchant: OFF } })));
 after(() => svc.close());
 
-const NUM_RUNS = Number(process.env.FC_RUNS ?? 200);
+// On PostgreSQL 150 (the engine is what that leg adds; the state machine is the same): the first 150
+// runs of the default seed still reach every status the coverage check below asks for, 100 do not.
+const NUM_RUNS = Number(process.env.FC_RUNS ?? (testEngine() === 'postgres' ? 150 : 200));
 const MAX_STEPS = Number(process.env.FC_STEPS ?? 12);
 // A fixed default seed keeps CI repeatable (the coverage check below must not depend on luck);
 // set FC_SEED to explore other sequences.
