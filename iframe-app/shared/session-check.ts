@@ -1,6 +1,6 @@
 import type { FrameSession } from '../../protocol/schemas/bridge.ts';
 import { PUBLIC_KEY_HEADER, SESSION_TOKEN_HEADER } from '../../protocol/runtime/headers.ts';
-import { SessionIntent as SessionIntentGuard } from '../../protocol/runtime/payment-guards.ts';
+import { SessionIntent as SessionIntentGuard } from '../../protocol/runtime/guards.ts';
 import { conforms } from '../../protocol/runtime/json-guard.ts';
 import type { SessionIntent } from '../../protocol/schemas/intent.ts';
 
