@@ -84,7 +84,8 @@ export const px = (value: number | string) => (typeof value === 'number' ? `${va
  * lifecycle and the operations' events; everything else is a part it holds, in the shape of Lit's
  * reactive controllers (HostController): its own frame mount (frame-mount.ts: handshake, ready,
  * timeout, theme), payment attempt (payment-attempt.ts: key, token, attach → confirm → authorise;
- * no DOM) and 3-D Secure challenge (challenge.ts), and what each element adds with
+ * no DOM) and 3-D Secure challenge (challenge.ts), the last two with the steps that run them in
+ * chunks fetched on demand (payment-steps.ts, dialogs.ts: load-chunks.ts), and what each element adds with
  * `addController`: where its frames go and what they say (hosted-frame.ts, the card fields'),
  * a wallet (wallet.ts), the Flow lifecycle (flow-lifecycle.ts). An element is its declaration.
  *
