@@ -17,13 +17,17 @@ export type Reply = { status: number; body?: string; delayMs?: number } | 'hang'
 /**
  * A webhook receiver on a free loopback port (node:http, port 0): records every request, answers as
  * `reply` says, and lets a test await what it expects (a count, an event id) instead of sleeping.
- * It tracks how many requests for one `webhook-id` are open at once (`maxConcurrentPerId`).
+ * It tracks how many requests for one `webhook-id` are open at once (`maxConcurrentPerId`), and how
+ * many in all (`maxOpen`).
  */
 export class Receiver {
   readonly received: Received[] = [];
   url = '';
   reply: (request: Received, n: number) => Reply = () => ({ status: 200, body: '{"ok":true}' });
   maxConcurrentPerId = 0;
+  /** The most requests open at once, whatever their ids. */
+  maxOpen = 0;
+  #openNow = 0;
   readonly #open = new Map<string, number>();
   readonly #hanging: [Received, ServerResponse][] = [];
   readonly #waiters: { test: () => boolean; resolve: () => void }[] = [];
@@ -36,7 +40,11 @@ export class Receiver {
       const open = (this.#open.get(id) ?? 0) + 1;
       this.#open.set(id, open);
       this.maxConcurrentPerId = Math.max(this.maxConcurrentPerId, open);
-      res.once('close', () => this.#open.set(id, (this.#open.get(id) ?? 1) - 1));
+      this.maxOpen = Math.max(this.maxOpen, ++this.#openNow);
+      res.once('close', () => {
+        this.#open.set(id, (this.#open.get(id) ?? 1) - 1);
+        this.#openNow--;
+      });
       const chunks: Buffer[] = [];
       req.on('data', (chunk: Buffer) => chunks.push(chunk));
       req.on('end', () => {
