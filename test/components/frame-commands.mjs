@@ -19,38 +19,74 @@ export function frameCommands() {
       const { frameUrl, selector, state, sliceMs } = payload;
       const page = session.browser.getPage(session.id);
       const deadline = Date.now() + sliceMs;
-      let seen = 'no such frame';
+      // What each candidate frame showed last (by its path), for the message when none matches.
+      const seen = {};
       for (;;) {
         // Not the SDK's hidden page of the service (components/internal/frame.ts): a hidden frame never paints.
         const frames = page.frames().filter((frame) => !frame.detached && frame.url().includes(frameUrl) && !frame.url().includes('/frames/keep/'));
         // Every candidate is asked at once, and the first match answers: a frame that keeps its
         // evaluation waiting (one navigating) holds up neither the others nor the command, which
         // always answers by the slice's end.
-        const looks = frames.map((frame) =>
-          frame.evaluate(inspect, selector, state === 'rendered').then(
+        const looks = frames.map((frame) => {
+          const name = new URL(frame.url()).pathname;
+          return frame.evaluate(inspect, selector, state === 'rendered').then(
             (found) => {
-              seen = JSON.stringify(found);
+              seen[name] = found;
               return matches(found, state);
             },
             (error) => {
-              seen = error.message; // navigated or removed meanwhile: look again
+              seen[name] = error.message; // navigated or removed meanwhile: look again
               return false;
             },
-          ),
-        );
-        if (await anyWithin(looks, Math.max(0, deadline - Date.now()))) return { ok: true };
-        if (Date.now() > deadline) return { ok: false, seen };
+          );
+        });
+        // Puppeteer's view of a cross-site frame (its own process) was once missing under load: the
+        // frame not listed, or its evaluation never answered. After a second without an answer the
+        // frames are also asked as the browser's own targets, over the DevTools protocol.
+        const answer = await anyWithin(looks, Math.max(0, Math.min(1_000, deadline - Date.now())));
+        if (answer === true) return { ok: true };
+        const listed = new Set(frames.map((frame) => frame.url()));
+        const unseen = answer === 'timeout' || targetsOf(page, frameUrl).some((target) => !listed.has(target.url()));
+        if (unseen && Date.now() < deadline && (await anyWithin(await targetLooks(page, frameUrl, selector, state, seen), Math.max(0, deadline - Date.now()))) === true) return { ok: true };
+        if (Date.now() > deadline) return { ok: false, seen: `${frames.length ? JSON.stringify(seen) : 'no such frame'}; the page's frames: ${page.frames().map((f) => new URL(f.url() || 'about:blank').pathname).join(', ')}` };
         await new Promise((resolve) => setTimeout(resolve, 50));
       }
     },
   };
 }
 
-/** True as soon as one of `looks` is true; false when all are false or `ms` have passed. */
+const targetsOf = (page, frameUrl) =>
+  page
+    .browser()
+    .targets()
+    .filter((target) => target.type() !== 'page' && target.url().includes(frameUrl) && !target.url().includes('/frames/keep/'));
+
+/** The same look as frame.evaluate, in each frame target of the page's browser whose address has `frameUrl`. */
+async function targetLooks(page, frameUrl, selector, state, seen) {
+  const expression = `(${inspect.toString()})(${JSON.stringify(selector)}, ${state === 'rendered'})`;
+  return targetsOf(page, frameUrl).map(async (target) => {
+    const name = `target ${new URL(target.url()).pathname}`;
+    let cdp;
+    try {
+      cdp = await target.createCDPSession();
+      const { result, exceptionDetails } = await cdp.send('Runtime.evaluate', { expression, awaitPromise: true, returnByValue: true });
+      if (exceptionDetails) throw new Error(exceptionDetails.text);
+      seen[name] = result.value;
+      return matches(result.value, state);
+    } catch (error) {
+      seen[name] = error.message;
+      return false;
+    } finally {
+      cdp?.detach().catch(() => {});
+    }
+  });
+}
+
+/** True as soon as one of `looks` is true; false when all are false; 'timeout' when `ms` have passed first. */
 function anyWithin(looks, ms) {
   return new Promise((resolve) => {
     let left = looks.length;
-    const timer = setTimeout(() => resolve(false), ms);
+    const timer = setTimeout(() => resolve('timeout'), ms);
     const done = (value) => {
       clearTimeout(timer);
       resolve(value);
@@ -95,6 +131,9 @@ async function inspect(selector, painted) {
     enabled: !!el && !el.disabled && !el.closest('fieldset:disabled'),
     visible: !!el && el.getClientRects().length > 0,
     focused: !!el && document.hasFocus() && active === el,
+    // For the message when a wait fails: where this frame's focus is.
+    hasFocus: document.hasFocus(),
+    active: active ? `${active.tagName.toLowerCase()}${active.id ? `#${active.id}` : ''}` : null,
   };
 }
 

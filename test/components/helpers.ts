@@ -166,12 +166,13 @@ export async function typeCard(host: HTMLElement, number = '4242424242424242'): 
       const selector = `input[data-field="${field}"]`;
       if (i) await inFrame('/frames/', selector, 'focused');
       else
-        // Every run that needed this failed at the runner's 20 s command limit: a look into a frame
-        // that never answered held the command (frame-commands.mjs now bounds each look), not a
-        // focus that did not land. Asked once more all the same, as a shopper would click again;
-        // the first wait's failure is logged, so a focus that really did not land would show.
+        // The runs that needed this could not see into the frame: puppeteer's view of it was missing
+        // or its evaluation never answered (frame-commands.mjs now bounds each look and asks the
+        // browser's frame targets too), not a focus that did not land. Asked once more all the same,
+        // as a shopper would click again; the first wait's failure is logged with what each frame showed.
         await inFrame('/frames/', selector, 'focused', 9_000).catch(async (error: Error) => {
-          console.warn(`typeCard: focus() did not reach the first field (${error.message}); focusing again`);
+          const active = document.activeElement;
+          console.warn(`typeCard: focus() did not reach the first field (${error.message}; the page's focus: ${active?.tagName.toLowerCase()}${active?.shadowRoot?.activeElement ? ` > ${active.shadowRoot.activeElement.tagName.toLowerCase()}` : ''}, document.hasFocus() ${document.hasFocus()}); focusing again`);
           host.focus();
           await inFrame('/frames/', selector, 'focused', 9_000);
         });
