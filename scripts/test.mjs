@@ -60,8 +60,11 @@ function whatFailed(script, log) {
   lines.forEach((line, i) => {
     if (/^\s*❌ /.test(line)) picked.push(...lines.slice(i, i + 3));
     else if (/^\s*not ok \d+ - /.test(line)) {
-      const error = lines.slice(i + 1, i + 30).find((next) => /^\s*error: /.test(next));
-      picked.push(line, ...(error ? [error] : []));
+      const details = lines.slice(i + 1, i + 30);
+      const at = details.findIndex((next) => /^\s*error: /.test(next));
+      // A long error is a YAML block ('error: |-'): its first lines follow.
+      const error = at < 0 ? [] : /error: [|>]-?\s*$/.test(details[at]) ? details.slice(at + 1, at + 4) : [details[at]];
+      picked.push(line, ...error);
     }
   });
   const unique = [...new Set(picked.map((line) => line.trimEnd()))].slice(0, 40);

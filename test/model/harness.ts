@@ -108,9 +108,11 @@ export async function checkModel<Ts extends [unknown, ...unknown[]]>(
   const path = process.env.MODEL_PATH;
   const script = relative(process.cwd(), file);
   console.log(`# model ${name}: seed ${seed}, ${runs} runs (MODEL_SEED=${seed} node --import tsx --test ${script})`);
-  const details = await fc.check(property, { seed, numRuns: runs, ...(path ? { path, endOnFailure: true } : {}) });
+  const details = await fc.check(property, { seed, numRuns: runs, includeErrorInReport: true, ...(path ? { path, endOnFailure: true } : {}) });
   if (details.failed) {
+    const error = details.errorInstance;
     console.log(`# model ${name} FAILED after ${details.numShrinks} shrinks; minimal sequence:\n${String(details.counterexample?.[0])}`);
+    console.log(`# the error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
     const replayPath = /replayPath="([^"]*)"/.exec(String(details.counterexample?.[0]))?.[1];
     const replay = `MODEL_SEED=${details.seed} MODEL_PATH='${details.counterexamplePath}'${replayPath ? ` MODEL_REPLAY_PATH='${replayPath}'` : ''}`;
     console.log(`# replay: ${replay} node --import tsx --test ${script}`);
