@@ -22,8 +22,7 @@ export function frameCommands() {
       // What each candidate frame showed last (by its path), for the message when none matches.
       const seen = {};
       for (;;) {
-        // Not the SDK's hidden page of the service (components/internal/frame.ts): a hidden frame never paints.
-        const frames = page.frames().filter((frame) => !frame.detached && frame.url().includes(frameUrl) && !frame.url().includes('/frames/keep/'));
+        const frames = page.frames().filter((frame) => !frame.detached && isCandidate(frame.url(), frameUrl));
         // Every candidate is asked at once, and the first match answers: a frame that keeps its
         // evaluation waiting (one navigating) holds up neither the others nor the command, which
         // always answers by the slice's end.
@@ -55,11 +54,14 @@ export function frameCommands() {
   };
 }
 
+/** A frame whose address has `frameUrl`, not the SDK's hidden page of the service (components/internal/frame.ts: a hidden frame never paints). */
+const isCandidate = (url, frameUrl) => url.includes(frameUrl) && !url.includes('/frames/keep/');
+
 const targetsOf = (page, frameUrl) =>
   page
     .browser()
     .targets()
-    .filter((target) => target.type() !== 'page' && target.url().includes(frameUrl) && !target.url().includes('/frames/keep/'));
+    .filter((target) => target.type() !== 'page' && isCandidate(target.url(), frameUrl));
 
 /** The same look as frame.evaluate, in each frame target of the page's browser whose address has `frameUrl`. */
 async function targetLooks(page, frameUrl, selector, state, seen) {
