@@ -4,7 +4,7 @@ import type { Frame, Page } from 'playwright-core';
 import { CARDS, cscFor, digitsOf, pressPay, typeCard, watchMerchantPage } from './helpers/checkout.ts';
 import { DARK_PAGE, frameOf, openSheet, payInFlow, startLook } from './helpers/look.ts';
 import { seriousViolations } from './helpers/axe.ts';
-import { pressEscape, pressTab } from './helpers/frame-click.ts';
+import { dialogClosed, pressEscape, pressTab, pressUntil } from './helpers/frame-click.ts';
 import { startStack, type Stack } from '../../testkit/stack.ts';
 import { waitFor } from '../../testkit/wait.ts';
 
@@ -145,7 +145,8 @@ describe('keyboard only', () => {
       // One Tab from the dialog reaches Complete, once the focus has moved into the frame.
       await page.keyboard.press('Tab');
       await challenge.waitForFunction(() => document.hasFocus() && (document.activeElement as HTMLButtonElement | null)?.value === 'complete');
-      await page.keyboard.press('Enter');
+      // Complete removes the frame the key went down in: the key goes up once the dialog is gone.
+      await pressUntil(page, 'Enter', dialogClosed(page));
       const status = page.locator('#status[data-state="success"], #status[data-state="failure"]');
       await status.waitFor();
       assert.equal(await status.getAttribute('data-state'), 'success', (await status.textContent()) ?? '');

@@ -32,19 +32,23 @@ export const answerChallenge = (page: Page, button: 'Complete' | 'Fail' = 'Compl
   clickOrPress(page.frameLocator('dialog iframe').getByRole('button', { name: button }), dialogClosed(page));
 
 /**
- * Presses Escape where the focus is, and lets the key go only once `closed` holds (or `timeout` ms
- * passed). In a modal the key goes down in the service's frame, which answers and is removed: a key
- * up sent to that frame while it is torn down never got Chromium's input acknowledgement in CI, and
- * `keyboard.press` hung until the suite's timeout. Once the dialog is gone the key up goes to the page.
+ * Presses `key` where the focus is, and lets it go only once `done` holds (or `timeout` ms passed),
+ * for a key whose effect removes the focused frame: Escape in a modal, Enter on the 3-D Secure
+ * Complete button. The key goes down in the service's frame, which answers and is removed: a key up
+ * sent to that frame while it is torn down never got Chromium's input acknowledgement in CI, and
+ * `keyboard.press` hung until the suite's timeout. Once the frame is gone the key up goes to the page.
  */
-export async function pressEscape(page: Page, closed: (timeout: number) => Promise<unknown>, timeout = scaled(30_000)): Promise<void> {
-  await page.keyboard.down('Escape');
+export async function pressUntil(page: Page, key: string, done: (timeout: number) => Promise<unknown>, timeout = scaled(30_000)): Promise<void> {
+  await page.keyboard.down(key);
   try {
-    await closed(timeout);
+    await done(timeout);
   } finally {
-    await page.keyboard.up('Escape');
+    await page.keyboard.up(key);
   }
 }
+
+/** Escape in a modal, let go once `closed` holds. */
+export const pressEscape = (page: Page, closed: (timeout: number) => Promise<unknown>, timeout?: number) => pressUntil(page, 'Escape', closed, timeout);
 
 /** Where the focus is, across the page's frames: each focused document's active element, through shadow roots, by its position. */
 async function focusIn(page: Page): Promise<string> {
