@@ -31,6 +31,19 @@ async function fieldValues(frame: FrameLocator): Promise<Record<string, string>>
 }
 
 /** Where the focus is: the host element of the page, and (inside its frame) the input's autocomplete. */
+/**
+ * Waits until the focus is where a recovery puts it: the SDK asks the frame to focus a field, and
+ * focus into a frame of another site moves through the browser process, after the page's own update
+ * (a fresh-clone run read it once, at the failure status, before it had moved). Fails naming where it was.
+ */
+async function focusMovesTo(page: Page, want: { field?: string; host?: RegExp }): Promise<{ host: string; field?: string; button?: string }> {
+  let last: Awaited<ReturnType<typeof focusOf>> | undefined;
+  return waitFor(`the focus on ${JSON.stringify({ field: want.field, host: want.host?.source })}`, async () => {
+    last = await focusOf(page);
+    return (want.field === undefined || last.field === want.field) && (!want.host || want.host.test(last.host)) && last;
+  }, { context: () => `the focus was ${JSON.stringify(last)}` });
+}
+
 async function focusOf(page: Page): Promise<{ host: string; field?: string; button?: string }> {
   const host = await page.evaluate(() => {
     let active = document.activeElement;
@@ -74,9 +87,8 @@ describe('a payment that did not go through keeps what the shopper typed', { tim
         assert.doesNotMatch(text, /requires_|3-D Secure:|\{|\}|undefined/, `a plain sentence: ${text}`);
         assert.match(text, /nothing was paid/i);
         assert.deepEqual(await fieldValues(cardFrame(page)), FULL, 'every field is kept');
-        const focus = await focusOf(page);
-        assert.match(focus.host, /^cpe-card>iframe$/, `the focus is back in the card element (${focus.host})`);
-        assert.equal(focus.field, 'cc-number');
+        // The focus is back in the card element, on the number.
+        await focusMovesTo(page, { host: /^cpe-card>iframe$/, field: 'cc-number' });
         // And it pays on the next press, with nothing retyped.
         await clickOrPress(page.locator('#pay:not([disabled])'), dialogOpen(page));
         await answerChallenge(page);
@@ -102,8 +114,8 @@ describe('a payment that did not go through keeps what the shopper typed', { tim
       assert.match(text, /declined/i);
       await page.waitForFunction(() => (document.querySelector('#pay') as HTMLButtonElement).disabled);
       assert.deepEqual(await fieldValues(cardFrame(page)), { ...FULL, 'cc-number': '' }, 'only the number is cleared');
-      const focus = await focusOf(page);
-      assert.equal(focus.field, 'cc-number', 'the number, to fix, has the focus');
+      // The number, to fix, has the focus.
+      await focusMovesTo(page, { field: 'cc-number' });
       // Pay waits for a complete form again: no press over an empty number.
       assert.equal(await page.locator('#pay').isDisabled(), true);
       await cardFrame(page).getByLabel('Card number').pressSequentially(digitsOf(CARDS.visa));
@@ -125,7 +137,7 @@ describe('a payment that did not go through keeps what the shopper typed', { tim
       await page.locator('#status[data-state="failure"]').waitFor();
       assert.match((await page.locator('#status').textContent())!, /security code/i);
       assert.deepEqual(await fieldValues(cardFrame(page)), { 'cc-number': '4000 0000 0000 0101', 'cc-exp': '12 / 30', 'cc-csc': '', 'cc-name': 'Ada Lovelace' });
-      assert.equal((await focusOf(page)).field, 'cc-csc');
+      await focusMovesTo(page, { field: 'cc-csc' });
     } finally {
       await context.close();
     }
@@ -145,8 +157,7 @@ describe('a payment that did not go through keeps what the shopper typed', { tim
       assert.equal(await value('Expiry date'), '12 / 30');
       assert.equal(await value('Security code'), '739');
       assert.equal(await value('Name on card'), 'Ada Lovelace');
-      const focus = await focusOf(page);
-      assert.equal(focus.field, 'cc-number');
+      await focusMovesTo(page, { field: 'cc-number' });
     } finally {
       await context.close();
     }
@@ -165,8 +176,7 @@ describe('a payment that did not go through keeps what the shopper typed', { tim
       // The form again, nothing cleared, and a sentence saying what happened.
       await flow.getByRole('status').filter({ hasText: /nothing was paid/i }).waitFor();
       assert.deepEqual(await fieldValues(flow), FULL);
-      const focus = await focusOf(page);
-      assert.match(focus.host, /^cpe-payment-flow>iframe$/, focus.host);
+      await focusMovesTo(page, { host: /^cpe-payment-flow>iframe$/ });
       // A declined card: Try again clears the number only.
       const number = flow.getByLabel('Card number');
       await number.fill('');
