@@ -68,6 +68,9 @@ describe('the demo at 320 px, in English, German and Arabic', { timeout: scaled(
       try {
         const wide: string[] = [];
         const measure = async (name: string) => {
+          // The page's stylesheet applied: a page just navigated to has its elements before its CSS
+          // (a fresh-clone run measured the conversation unstyled, its long word unwrapped: 189 px).
+          await page.waitForLoadState('load');
           const over = await overflow(page);
           if (over > 0) wide.push(`${name}: ${over} px too wide`);
         };
