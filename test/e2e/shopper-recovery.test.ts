@@ -31,19 +31,6 @@ async function fieldValues(frame: FrameLocator): Promise<Record<string, string>>
 }
 
 /** Where the focus is: the host element of the page, and (inside its frame) the input's autocomplete. */
-/**
- * Waits until the focus is where a recovery puts it: the SDK asks the frame to focus a field, and
- * focus into a frame of another site moves through the browser process, after the page's own update
- * (a fresh-clone run read it once, at the failure status, before it had moved). Fails naming where it was.
- */
-async function focusMovesTo(page: Page, want: { field?: string; host?: RegExp }): Promise<{ host: string; field?: string; button?: string }> {
-  let last: Awaited<ReturnType<typeof focusOf>> | undefined;
-  return waitFor(`the focus on ${JSON.stringify({ field: want.field, host: want.host?.source })}`, async () => {
-    last = await focusOf(page);
-    return (want.field === undefined || last.field === want.field) && (!want.host || want.host.test(last.host)) && last;
-  }, { context: () => `the focus was ${JSON.stringify(last)}` });
-}
-
 async function focusOf(page: Page): Promise<{ host: string; field?: string; button?: string }> {
   const host = await page.evaluate(() => {
     let active = document.activeElement;
@@ -64,6 +51,19 @@ async function focusOf(page: Page): Promise<{ host: string; field?: string; butt
     if (inner) return { host, ...inner };
   }
   return { host };
+}
+
+/**
+ * Waits until the focus is where a recovery puts it: the SDK asks the frame to focus a field, and
+ * focus into a frame of another site moves through the browser process, after the page's own update
+ * (a fresh-clone run read it once, at the failure status, before it had moved). Fails naming where it was.
+ */
+async function focusMovesTo(page: Page, want: { field?: string; host?: RegExp }): Promise<{ host: string; field?: string; button?: string }> {
+  let last: Awaited<ReturnType<typeof focusOf>> | undefined;
+  return waitFor(`the focus on ${JSON.stringify({ field: want.field, host: want.host?.source })}`, async () => {
+    last = await focusOf(page);
+    return (want.field === undefined || last.field === want.field) && (!want.host || want.host.test(last.host)) && last;
+  }, { context: () => `the focus was ${JSON.stringify(last)}` });
 }
 
 const FULL = { 'cc-number': '4000 0000 0000 3220', 'cc-exp': '12 / 30', 'cc-csc': '739', 'cc-name': 'Ada Lovelace' };
