@@ -1,3 +1,4 @@
+import { isDeepStrictEqual } from 'node:util';
 import Router from '@koa/router';
 import type { Middleware } from 'koa';
 import { CancelBody, CaptureBody, HomeQuery, KeysView, PaymentsQuery, RequestLogQuery, RollKey, SignIn, type RolledKey, type SessionView } from '../../api/dashboard.ts';
@@ -19,6 +20,9 @@ import { parsed } from './parsed.ts';
 import { dashboardWebhookRoutes } from './webhook-routes.ts';
 import { searchPayments } from './payments-search.ts';
 import { csrfTokenOf } from './sessions.ts';
+
+/** A payment's page read again while its intent changes under it, at most this many times (then the last read). */
+const CONSISTENT_READ_TRIES = 5;
 
 /** Sign-in attempts per client address: 10 at once, then one every 6 seconds (10 a minute). */
 export const DEFAULT_SIGN_IN_LIMIT: RateLimitOptions = { perSecond: 1 / 6, burst: 10 };
@@ -132,13 +136,22 @@ export function dashboardRoutes(services: Services, limiter: Middleware<AppState
   router.get('/payment_intents/:id', async (ctx) => {
     const merchantId = merchantOf(ctx);
     const id = ctx.params.id!;
-    const intent = await payments.get(merchantId, id);
-    ctx.body = {
-      payment_intent: intent,
-      events: await events.forIntent(merchantOwner(merchantId), id),
-      refunds: await allRefunds(merchantId, id),
-      verify: await payments.verify(merchantId, id, []),
-    };
+    // Four reads, one state: a refund created or settled (its row, its event and the intent's
+    // amount_refunded change in one transaction) between them would show a failed refund beside an
+    // amount still counting it. The intent read again unchanged after the others means none did.
+    for (let read = 1; ; read++) {
+      const intent = await payments.get(merchantId, id);
+      const body = {
+        payment_intent: intent,
+        events: await events.forIntent(merchantOwner(merchantId), id),
+        refunds: await allRefunds(merchantId, id),
+        verify: await payments.verify(merchantId, id, []),
+      };
+      if (read === CONSISTENT_READ_TRIES || isDeepStrictEqual(await payments.get(merchantId, id), intent)) {
+        ctx.body = body;
+        return;
+      }
+    }
   });
   router.post('/payment_intents/:id', async (ctx) => {
     ctx.body = await payments.update(merchantOf(ctx), ctx.params.id!, parsed(PaymentIntentUpdate, ctx.request.body));

@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { dashboard, signIn, type DashboardLogin } from '../helpers/dashboard.ts';
-import { startTestService, type TestService } from '../helpers/service.ts';
+import { PENDING_REFUND_SECONDS } from '../../server/payments/test-cards.ts';
+import { ManualClock, startTestService, type TestService } from '../helpers/service.ts';
 import { backend, CARDS, createIntent, tokenOf } from './payments-fixtures.ts';
 
 /**
@@ -147,5 +148,47 @@ describe('the dashboard\'s payments and events', () => {
     const removed = await dashboard(svc, 'POST', `/payment_intents/${id}`, { login, json: { metadata: { note: '' } } });
     assert.deepEqual(removed.body.metadata, { order: '6735' });
     assert.equal((await dashboard(svc, 'POST', `/payment_intents/${id}`, { login: other, json: { metadata: { x: 'y' } } })).status, 404);
+  });
+});
+
+describe("a payment's page while its refund settles", () => {
+  const clock = new ManualClock();
+  let svc: TestService;
+  let login: DashboardLogin;
+  before(async () => {
+    svc = await startTestService({}, clock);
+    login = await signIn(svc, { licence_key: svc.credentials.licenceKey });
+  });
+  after(() => svc?.close());
+
+  it('a refund that settles failed between the page\'s reads shows as failed beside nothing refunded, as the intent is', async () => {
+    const session = await createIntent(svc);
+    const token = await tokenOf(svc, session, '4000000000005126');
+    for (const [op, body] of [['attach', { token }], ['confirm', {}], ['authorise', {}]] as const)
+      assert.equal((await backend(svc, op, { payment_intent_id: session.paymentIntentId, ...body })).status, 200);
+    const id = session.paymentIntentId;
+    assert.equal((await dashboard(svc, 'POST', '/refunds', { login, json: { payment_intent: id, amount: 1234 } })).body.status, 'pending');
+    // The settlement runs exactly after the page has read the intent, before it reads the refunds:
+    // the one place two reads of one request can disagree.
+    const payments = svc.services.payments;
+    const list = payments.listRefunds.bind(payments);
+    let settledBetween = 0;
+    payments.listRefunds = async (...args) => {
+      if (!settledBetween) {
+        clock.advance(PENDING_REFUND_SECONDS);
+        settledBetween = await payments.settleDueRefunds();
+      }
+      return list(...args);
+    };
+    try {
+      const page = (await dashboard(svc, 'GET', `/payment_intents/${id}`, { login })).body;
+      assert.equal(settledBetween, 1, 'the refund settled between the reads');
+      assert.deepEqual(page.refunds.map((r: { status: string }) => r.status), ['failed']);
+      assert.equal(page.payment_intent.amount_refunded, 0, 'the failed refund gave the amount back');
+      assert.equal(page.verify.auth.amount_refunded, 0);
+      assert.ok(page.events.some((e: { type: string }) => e.type === 'refund.failed'), 'its event is on the timeline');
+    } finally {
+      payments.listRefunds = list;
+    }
   });
 });
