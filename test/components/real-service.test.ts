@@ -211,9 +211,12 @@ describe('3-D Secure with the real challenge page', function () {
     expect(card.shadowRoot!.activeElement).to.equal(dialog.querySelector('iframe'));
     // Key down only while the challenge frame has the focus: it is removed as it answers, and a key
     // up sent to a frame being torn down now and then never gets its acknowledgement (send-keys hung
-    // for 20 s in CI). The key goes up once the page has the focus back.
+    // for 20 s in CI). The key goes up once the browser has given the card's frame the focus: the
+    // page's own focus() moves at once, the browser's focused frame (where keys go) after it, and a
+    // fresh-clone run's key up sent between the two went to the removed frame and hung again.
     await sendKeys({ down: 'Escape' });
     const result = await confirming;
+    await inFrame('/frames/card-form/', 'input[data-field="number"]', 'focused');
     await sendKeys({ up: 'Escape' });
     expect(result.status).to.equal('requires_customer_authentication');
     expect(events.find((e) => e.name === 'cpe:error')!.detail).to.include({ code: 'challenge_cancelled', operation: 'challenge' });
