@@ -39,14 +39,15 @@ after(async () => {
 const licence = () => svc.credentials.licenceKey;
 const deliver = () => svc.services.webhooks.deliverer.drain();
 
-async function endpoint(url: string, enabled_events: string[] = ['*'], token = licence()) {
-  const r = await svc.api('POST', '/v1/webhook_endpoints', { token, json: { url, enabled_events } });
+/** An endpoint of `on` (the suite's service unless said), made with `token` (its licence key unless said). */
+async function endpoint(url: string, enabled_events: string[] = ['*'], token?: string, on = svc) {
+  const r = await on.api('POST', '/v1/webhook_endpoints', { token: token ?? on.credentials.licenceKey, json: { url, enabled_events } });
   assert.equal(r.status, 200, JSON.stringify(r.body));
   return r.body as { id: string; secret: string; url: string };
 }
 
-const attempts = async (id: string, query = '') => {
-  const r = await svc.api('GET', `/v1/webhook_endpoints/${id}/attempts?limit=100${query}`, { token: licence() });
+const attempts = async (id: string, query = '', on = svc) => {
+  const r = await on.api('GET', `/v1/webhook_endpoints/${id}/attempts?limit=100${query}`, { token: on.credentials.licenceKey });
   assert.equal(r.status, 200, JSON.stringify(r.body));
   return r.body.data as any[];
 };
@@ -219,12 +220,11 @@ describe('delivery', () => {
     const own = new ManualClock();
     const service = await startTestService({ webhookRetrySchedule: RETRIES, webhookTimeoutMs: 2_000 }, own);
     const dead = await Receiver.start();
-    const key = service.credentials.licenceKey;
     const drain = () => service.services.webhooks.deliverer.drain();
-    const listOf = async (id: string) => (await service.api('GET', `/v1/webhook_endpoints/${id}/attempts?limit=100`, { token: key })).body.data as any[];
+    const listOf = (id: string) => attempts(id, '', service);
     try {
       dead.reply = () => 'hang';
-      const made = (await service.api('POST', '/v1/webhook_endpoints', { token: key, json: { url: dead.url, enabled_events: ['payment_intent.created'] } })).body;
+      const made = await endpoint(dead.url, ['payment_intent.created'], undefined, service);
       await createIntent(service);
       await drain();
       let listed = await listOf(made.id);
