@@ -1,15 +1,17 @@
-// `npm test`: the type check and the build, then every suite in lanes that run side by side (the
-// Chromium suites, the end-to-end suite, the Node suites; `--postgres` (`.ci/run`) adds a lane with
-// the server and model suites on PostgreSQL). Each suite is a package.json script, run with `npm run
-// -s`; its output goes to .tmp/test-logs/<suite>.log and is printed whole when the suite ends (so two
-// suites never interleave), with its time and the machine's load. Every suite runs even after a
-// failure; the exit status is 1 if any failed. `CPE_TEST_JOBS=1` runs the lanes one after the other;
-// names as arguments run only those suites (`npm test -- server e2e`).
+// `npm test`: the type check, the build and the compiled tests (scripts/build-tests.mjs), then
+// every suite in lanes that run side by side (the Chromium suites, the end-to-end suite, the Node
+// suites; `--postgres` (`.ci/run`) adds a lane with the server and model suites on PostgreSQL). Each
+// suite is a package.json script, run with `npm run -s`; its output goes to
+// .tmp/test-logs/<suite>.log and is printed whole when the suite ends (so two suites never
+// interleave), with its time and the machine's load. Every suite runs even after a failure; the exit
+// status is 1 if any failed. `CPE_TEST_JOBS=1` runs the lanes one after the other; names as
+// arguments run only those suites (`npm test -- server e2e`).
 import { spawn } from 'node:child_process';
 import { createWriteStream, existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { OUT as COMPILED_TESTS } from './build-tests.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const args = process.argv.slice(2);
@@ -107,13 +109,15 @@ function run(script) {
 const started = Date.now();
 process.stdout.write(`Tests on ${process.env.CPE_TEST_JOBS === '1' ? 'one lane' : `${Object.keys(LANES).length} lanes`}; load average ${load()}\n`);
 const setup = [];
-for (const script of ['typecheck', 'build']) {
+for (const script of ['typecheck', 'build', 'build:tests']) {
   const result = await run(script);
   setup.push(result);
   if (!result.ok) break;
 }
 const results = [...setup];
 if (setup.every((r) => r.ok)) {
+  // The Node suites run the files build:tests compiled (scripts/node-test.mjs, testkit's serviceEntry).
+  process.env.CPE_TEST_COMPILED = COMPILED_TESTS;
   const lane = async (suites) => {
     const done = [];
     for (const suite of suites.filter(chosen)) done.push(await run(`test:${suite}`));

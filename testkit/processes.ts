@@ -156,7 +156,16 @@ export interface ServiceChild extends Child {
 }
 
 /**
- * `npm start`'s service process (`node --import tsx scripts/start.ts`, without the npm wrapper and its
+ * How to run scripts/start.ts: compiled, under `npm test` (CPE_TEST_COMPILED, scripts/build-tests.mjs:
+ * a third of the processor to start), or from its source through tsx.
+ */
+export function serviceEntry(): string[] {
+  const compiled = process.env.CPE_TEST_COMPILED;
+  return compiled ? ['--enable-source-maps', join(compiled, 'scripts/start.js')] : ['--import', 'tsx', 'scripts/start.ts'];
+}
+
+/**
+ * `npm start`'s service process (`node --import tsx scripts/start.ts`, or compiled (`serviceEntry`), without the npm wrapper and its
  * build check) on ports it binds itself (PORT=0, DEMO_PORT=0) and reports, with its own data folder
  * and the given environment; resolves once it serves (its `cpe:listening` message) with its
  * credentials. `clock`: the service's clock holds still at these Unix seconds, moved only by
@@ -168,7 +177,7 @@ export async function startServiceChild(
   env: Record<string, string> = {},
   options: { nodeFlags?: string[]; keepBytes?: number; startTimeoutMs?: number; clock?: number } = {},
 ): Promise<ServiceChild> {
-  const child = spawnNode('the service', [...(options.nodeFlags ?? []), '--import', 'tsx', 'scripts/start.ts'], {
+  const child = spawnNode('the service', [...(options.nodeFlags ?? []), ...serviceEntry()], {
     cwd: root,
     env: { PORT: '0', DEMO_PORT: '0', CPE_DATA_DIR: dataDir, CPE_PUBLIC_URL: 'http://127.0.0.1:0', ...env, ...(options.clock === undefined ? {} : { CPE_TEST_CLOCK: String(options.clock) }) },
     keepBytes: options.keepBytes,
