@@ -31,12 +31,12 @@ const testFiles = (folder) =>
 const ownAddress = {
   name: 'own-address',
   setup(b) {
-    b.onLoad({ filter: /\.ts$/ }, ({ path }) => {
+    b.onLoad({ filter: /\.(ts|mjs|js)$/ }, ({ path }) => {
       const url = pathToFileURL(path).href;
       const contents = readFileSync(path, 'utf8')
         .replace(/import\(new URL\(('[^']+'), import\.meta\.url\)\.href\)/g, 'import($1)')
         .replace(/\bimport\.meta\.(url|dirname|filename)\b/g, (_, key) => JSON.stringify(key === 'url' ? url : key === 'dirname' ? dirname(path) : path));
-      return { contents, loader: 'ts' };
+      return { contents, loader: path.endsWith('.ts') ? 'ts' : 'js' };
     });
   },
 };
