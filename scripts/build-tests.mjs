@@ -41,13 +41,13 @@ const ownAddress = {
   },
 };
 
-export async function buildTests() {
-  rmSync(OUT, { recursive: true, force: true });
-  const entryPoints = ['scripts/start.ts', ...SUITES.flatMap(testFiles)];
+/** Compiles `entryPoints` (paths from the root; default: the service and every Node test) into `out`; how many. */
+export async function buildTests({ out = OUT, entryPoints = ['scripts/start.ts', ...SUITES.flatMap(testFiles)] } = {}) {
+  rmSync(out, { recursive: true, force: true });
   await build({
     absWorkingDir: root,
     entryPoints,
-    outdir: OUT,
+    outdir: out,
     outbase: root,
     bundle: true,
     splitting: true,
