@@ -1,4 +1,4 @@
 /** .tmp/node-tests, absolute: where `npm test` compiles the Node tests and the service to. */
 export declare const OUT: string;
-/** Compiles `entryPoints` (paths from the root; default: the service and every Node test) into `out`; how many. */
+/** Compiles `entryPoints` (paths from the root; default: the service, the CLI commands and every Node test) into `out`; how many. */
 export declare function buildTests(options?: { out?: string; entryPoints?: string[] }): Promise<number>;

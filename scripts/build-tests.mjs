@@ -1,10 +1,10 @@
-// `node scripts/build-tests.mjs`: compiles the Node test files and the service's entry point
-// (scripts/start.ts) to plain JavaScript in .tmp/node-tests/, so that `npm test` runs them with bare
-// Node instead of through tsx. tsx compiles and resolves every module in a loader thread on each
-// start: the service cost about 1.2 s of processor to load that way and 0.4 s compiled, and `npm
-// test` starts some 480 such processes on two cores. scripts/test.mjs builds this after the type
-// check and sets CPE_TEST_COMPILED to the folder; without it (a file run alone with
-// `node --import tsx --test FILE`) nothing here is used.
+// `node scripts/build-tests.mjs`: compiles the Node test files, the service's entry point
+// (scripts/start.ts) and the CLI commands (server/cli/) to plain JavaScript in .tmp/node-tests/, so
+// that `npm test` runs them with bare Node instead of through tsx. tsx compiles and resolves every
+// module in a loader thread on each start: the service cost about 1.2 s of processor to start that
+// way and 0.6 s compiled, and `npm test` starts some 480 such processes on two cores.
+// scripts/test.mjs builds this after the type check and sets CPE_TEST_COMPILED to the folder;
+// without it (a file run alone with `node --import tsx --test FILE`) nothing here is used.
 //
 // One bundle per test file, modules shared between them split into chunks; packages stay imports of
 // node_modules (found from .tmp/ as from the sources). Each module keeps its own address: its
@@ -41,8 +41,15 @@ const ownAddress = {
   },
 };
 
-/** Compiles `entryPoints` (paths from the root; default: the service and every Node test) into `out`; how many. */
-export async function buildTests({ out = OUT, entryPoints = ['scripts/start.ts', ...SUITES.flatMap(testFiles)] } = {}) {
+/** The CLI commands: package.json's scripts `node --import tsx server/cli/<name>.ts` (testkit's npmRun runs them compiled). */
+const cliCommands = () =>
+  Object.values(JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')).scripts).flatMap((line) => line.match(/^node --import tsx (server\/cli\/[\w-]+\.ts)$/)?.[1] ?? []);
+
+/** The service, the CLI commands and every Node test. */
+const ENTRIES = () => ['scripts/start.ts', ...cliCommands(), ...SUITES.flatMap(testFiles)];
+
+/** Compiles `entryPoints` (paths from the root; default: ENTRIES) into `out`; how many. */
+export async function buildTests({ out = OUT, entryPoints = ENTRIES() } = {}) {
   rmSync(out, { recursive: true, force: true });
   await build({
     absWorkingDir: root,

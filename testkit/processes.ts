@@ -165,6 +165,21 @@ export function serviceEntry(): string[] {
 }
 
 /**
+ * `npm run -s <script> [-- args…]` as a command and its arguments. Under `npm test` a script that is
+ * `node --import tsx server/cli/<name>.ts` (every CLI command) runs compiled, straight from Node, as
+ * its package.json line says (npm and tsx took about a second of processor per command); another
+ * script, or a file run alone, goes through npm.
+ */
+export function npmRun(args: string[]): { command: string; args: string[] } {
+  const compiled = process.env.CPE_TEST_COMPILED;
+  const [script, ...rest] = args;
+  const line = (JSON.parse(readFileSync(join(import.meta.dirname, '../package.json'), 'utf8')).scripts as Record<string, string>)[script!];
+  const file = line?.match(/^node --import tsx (server\/cli\/[\w-]+)\.ts$/)?.[1];
+  if (!compiled || !file) return { command: 'npm', args: ['run', '-s', ...args] };
+  return { command: process.execPath, args: ['--enable-source-maps', join(compiled, `${file}.js`), ...(rest[0] === '--' ? rest.slice(1) : rest)] };
+}
+
+/**
  * `npm start`'s service process (`node --import tsx scripts/start.ts`, or compiled (`serviceEntry`), without the npm wrapper and its
  * build check) on ports it binds itself (PORT=0, DEMO_PORT=0) and reports, with its own data folder
  * and the given environment; resolves once it serves (its `cpe:listening` message) with its

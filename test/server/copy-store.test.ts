@@ -6,14 +6,21 @@ import { COLLECTIONS } from '../../server/store/copy-store.ts';
 import { openStore } from '../../server/store/open-store.ts';
 import { readDataFolder, tempDataDir } from '../../testkit/data-folder.ts';
 import { freshTestDatabase } from '../../testkit/postgres.ts';
+import { npmRun } from '../../testkit/processes.ts';
 import { startTestService, testEngine } from '../helpers/service.ts';
 import { answerChallenge, CARDS, createIntent, tokenOf } from './payments-fixtures.ts';
 
 const root = join(import.meta.dirname, '../..');
 const onPostgres = { skip: testEngine() !== 'postgres' ? 'PostgreSQL leg only (CPE_TEST_ENGINE=postgres)' : false };
 
+/** `npm run -s copy-store -- --from <from> --to <to>`, its status and output. */
+const copyStore = (from: string, to: string) => {
+  const run = npmRun(['copy-store', '--', '--from', from, '--to', to]);
+  return spawnSync(run.command, run.args, { cwd: root, encoding: 'utf8' });
+};
+
 const copy = (from: string, to: string) => {
-  const result = spawnSync('npm', ['run', '-s', 'copy-store', '--', '--from', from, '--to', to], { cwd: root, encoding: 'utf8' });
+  const result = copyStore(from, to);
   assert.equal(result.status, 0, result.stderr);
   return JSON.parse(result.stdout).copied as Record<string, number>;
 };
@@ -90,7 +97,7 @@ describe('copy-store: an embedded data folder into PostgreSQL and back', onPostg
       await onPg.close();
     }
     // Into a target that is not empty: refused.
-    const again = spawnSync('npm', ['run', '-s', 'copy-store', '--', '--from', dir, '--to', databaseUrl], { cwd: root, encoding: 'utf8' });
+    const again = copyStore(dir, databaseUrl);
     assert.equal(again.status, 1);
     assert.match(again.stderr, /already holds/);
   });

@@ -20,6 +20,7 @@ import { BUILD_SCHEMA_VERSION } from '../../server/store/pg-migrate.ts';
 import { freshTestDatabase } from '../../testkit/postgres.ts';
 import { testConfig, testEngine } from '../helpers/service.ts';
 import { TcpSwitch } from './tcp-switch.ts';
+import { npmRun } from '../../testkit/processes.ts';
 import { waitFor } from '../../testkit/wait.ts';
 import { Receiver } from '../helpers/receiver.ts';
 
@@ -176,7 +177,10 @@ describe('PostgreSQL unreachable', onPostgres, () => {
 
   test('a schema newer than the build stops the service and npm run migrate, naming both versions', async () => {
     const url = await freshTestDatabase();
-    const migrate = () => spawnSync('npm', ['run', '-s', 'migrate'], { cwd: root, env: { ...process.env, CPE_DATABASE_URL: url }, encoding: 'utf8' });
+    const migrate = () => {
+      const run = npmRun(['migrate']);
+      return spawnSync(run.command, run.args, { cwd: root, env: { ...process.env, CPE_DATABASE_URL: url }, encoding: 'utf8' });
+    };
     assert.equal(migrate().status, 0);
     const client = new pg.Client({ connectionString: url });
     await client.connect();

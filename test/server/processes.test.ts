@@ -4,7 +4,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, describe, test } from 'node:test';
 import pg from 'pg';
-import { isListening, spawnNode, startServiceChild, stop, type ServiceChild } from '../../testkit/processes.ts';
+import { isListening, npmRun, spawnNode, startServiceChild, stop, type ServiceChild } from '../../testkit/processes.ts';
 import { freshTestDatabase } from '../../testkit/postgres.ts';
 import { tempDataDir } from '../../testkit/data-folder.ts';
 import { waitFor } from '../../testkit/wait.ts';
@@ -257,7 +257,10 @@ describe('several processes on one PostgreSQL database', onPostgres, () => {
     const databaseUrl = await freshTestDatabase();
     const dir = tempDataDir();
     const env = { ...process.env, CPE_DATA_DIR: dir, CPE_DATABASE_URL: databaseUrl };
-    const cli = (args: string[]) => spawnSync('npm', ['run', '-s', ...args], { cwd: root, env, encoding: 'utf8' });
+    const cli = (args: string[]) => {
+      const run = npmRun(args);
+      return spawnSync(run.command, run.args, { cwd: root, env, encoding: 'utf8' });
+    };
     const migrated = cli(['migrate']);
     assert.equal(migrated.status, 0, migrated.stderr);
     const versions = MIGRATIONS.map((m) => m.version).sort((a, b) => a - b);
