@@ -108,12 +108,8 @@ function run(script) {
 
 const started = Date.now();
 process.stdout.write(`Tests on ${process.env.CPE_TEST_JOBS === '1' ? 'one lane' : `${Object.keys(LANES).length} lanes`}; load average ${load()}\n`);
-const setup = [];
-for (const script of ['typecheck', 'build', 'build:tests']) {
-  const result = await run(script);
-  setup.push(result);
-  if (!result.ok) break;
-}
+// Side by side: none reads what another writes (tsc reads the sources, vite writes dist/, build:tests .tmp/).
+const setup = await Promise.all(['typecheck', 'build', 'build:tests'].map(run));
 const results = [...setup];
 if (setup.every((r) => r.ok)) {
   // The Node suites run the files build:tests compiled (scripts/node-test.mjs, testkit's serviceEntry).
