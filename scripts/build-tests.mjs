@@ -2,9 +2,9 @@
 // (scripts/start.ts) and the CLI commands (server/cli/) to plain JavaScript in .tmp/node-tests/, so
 // that `npm test` runs them with bare Node instead of through tsx. tsx compiles and resolves every
 // module in a loader thread on each start: the service cost about 1.2 s of processor to start that
-// way and 0.6 s compiled, and `npm test` starts some 480 such processes on two cores.
-// scripts/test.mjs builds this after the type check and sets CPE_TEST_COMPILED to the folder;
-// without it (a file run alone with `node --import tsx --test FILE`) nothing here is used.
+// way and 0.6 s compiled, and `npm test` starts hundreds of such processes on two cores.
+// scripts/test.mjs builds this beside the type check and the build, and sets CPE_TEST_COMPILED to
+// the folder; without it (a file run alone with `node --import tsx --test FILE`) nothing here is used.
 //
 // One bundle per test file, modules shared between them split into chunks; packages stay imports of
 // node_modules (found from .tmp/ as from the sources). Each module keeps its own address: its
@@ -12,7 +12,6 @@
 // builds from them (the repository's root, a fixture, dist/) is what it was, and a test that prints
 // its file names the source. A module loaded by address (`import(new URL('x.ts', import.meta.url).href)`)
 // is bundled like any other dynamic import.
-import { build } from 'esbuild';
 import { readdirSync, readFileSync, rmSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -41,9 +40,13 @@ const ownAddress = {
   },
 };
 
-/** The CLI commands: package.json's scripts `node --import tsx server/cli/<name>.ts` (testkit's npmRun runs them compiled). */
+/** A CLI command's package.json script; its file without `.ts` (testkit's npmRun runs the compiled one). */
+export const CLI_SCRIPT = /^node --import tsx (server\/cli\/[\w-]+)\.ts$/;
 const cliCommands = () =>
-  Object.values(JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')).scripts).flatMap((line) => line.match(/^node --import tsx (server\/cli\/[\w-]+\.ts)$/)?.[1] ?? []);
+  Object.values(JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')).scripts).flatMap((line) => {
+    const file = line.match(CLI_SCRIPT)?.[1];
+    return file ? [`${file}.ts`] : [];
+  });
 
 /** The service, the CLI commands and every Node test. */
 const ENTRIES = () => ['scripts/start.ts', ...cliCommands(), ...SUITES.flatMap(testFiles)];
@@ -51,6 +54,8 @@ const ENTRIES = () => ['scripts/start.ts', ...cliCommands(), ...SUITES.flatMap(t
 /** Compiles `entryPoints` (paths from the root; default: ENTRIES) into `out`; how many. */
 export async function buildTests({ out = OUT, entryPoints = ENTRIES() } = {}) {
   rmSync(out, { recursive: true, force: true });
+  // Loaded here: testkit imports CLI_SCRIPT in every test process, which never builds.
+  const { build } = await import('esbuild');
   await build({
     absWorkingDir: root,
     entryPoints,

@@ -13,6 +13,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:net';
 import { join } from 'node:path';
+import { CLI_SCRIPT } from '../scripts/build-tests.mjs';
 import { isClockMoved, type ClockMove, type ClockMoved } from '../server/test-clock.ts';
 import { scaled } from './time.ts';
 import { TimeoutError } from './wait.ts';
@@ -157,7 +158,7 @@ export interface ServiceChild extends Child {
 
 /**
  * How to run scripts/start.ts: compiled, under `npm test` (CPE_TEST_COMPILED, scripts/build-tests.mjs:
- * a third of the processor to start), or from its source through tsx.
+ * half the processor to start), or from its source through tsx.
  */
 export function serviceEntry(): string[] {
   const compiled = process.env.CPE_TEST_COMPILED;
@@ -174,17 +175,17 @@ export function npmRun(args: string[]): { command: string; args: string[] } {
   const compiled = process.env.CPE_TEST_COMPILED;
   const [script, ...rest] = args;
   const line = (JSON.parse(readFileSync(join(import.meta.dirname, '../package.json'), 'utf8')).scripts as Record<string, string>)[script!];
-  const file = line?.match(/^node --import tsx (server\/cli\/[\w-]+)\.ts$/)?.[1];
+  const file = line?.match(CLI_SCRIPT)?.[1];
   if (!compiled || !file) return { command: 'npm', args: ['run', '-s', ...args] };
   return { command: process.execPath, args: ['--enable-source-maps', join(compiled, `${file}.js`), ...(rest[0] === '--' ? rest.slice(1) : rest)] };
 }
 
 /**
- * `npm start`'s service process (`node --import tsx scripts/start.ts`, or compiled (`serviceEntry`), without the npm wrapper and its
- * build check) on ports it binds itself (PORT=0, DEMO_PORT=0) and reports, with its own data folder
- * and the given environment; resolves once it serves (its `cpe:listening` message) with its
- * credentials. `clock`: the service's clock holds still at these Unix seconds, moved only by
- * `moveClock` (CPE_TEST_CLOCK, server/test-clock.ts).
+ * `npm start`'s service process (`node --import tsx scripts/start.ts`, or compiled: `serviceEntry`),
+ * without the npm wrapper and its build check, on ports it binds itself (PORT=0, DEMO_PORT=0) and
+ * reports, with its own data folder and the given environment; resolves once it serves (its
+ * `cpe:listening` message) with its credentials. `clock`: the service's clock holds still at these
+ * Unix seconds, moved only by `moveClock` (CPE_TEST_CLOCK, server/test-clock.ts).
  */
 export async function startServiceChild(
   root: string,
