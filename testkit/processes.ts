@@ -9,7 +9,7 @@
  * itself is handed a socket its parent bound (`boundSocket`, `handSocket`); a third-party server that
  * prints the address it bound is read from its output (`child.line`).
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import { spawn, spawnSync, type ChildProcess, type SpawnSyncReturns } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:net';
 import { join } from 'node:path';
@@ -157,13 +157,17 @@ export interface ServiceChild extends Child {
 }
 
 /**
- * How to run scripts/start.ts: compiled, under `npm test` (CPE_TEST_COMPILED, scripts/build-tests.mjs:
- * half the processor to start), or from its source through tsx.
+ * Node's arguments to run one of the project's entry files (`scripts/start`, `server/cli/<name>`), from
+ * the root: compiled, under `npm test` (CPE_TEST_COMPILED, scripts/build-tests.mjs: half the processor
+ * to start), or from its source through tsx.
  */
-export function serviceEntry(): string[] {
+export function nodeEntry(file: string): string[] {
   const compiled = process.env.CPE_TEST_COMPILED;
-  return compiled ? ['--enable-source-maps', join(compiled, 'scripts/start.js')] : ['--import', 'tsx', 'scripts/start.ts'];
+  return compiled ? ['--enable-source-maps', join(compiled, `${file}.js`)] : ['--import', 'tsx', `${file}.ts`];
 }
+
+/** How to run scripts/start.ts, the service (`nodeEntry`). */
+export const serviceEntry = (): string[] => nodeEntry('scripts/start');
 
 /**
  * `npm run -s <script> [-- args…]` as a command and its arguments. Under `npm test` a script that is
@@ -171,13 +175,19 @@ export function serviceEntry(): string[] {
  * its package.json line says (npm and tsx took about a second of processor per command); another
  * script, or a file run alone, goes through npm.
  */
-export function npmRun(args: string[]): { command: string; args: string[] } {
+function npmRun(args: string[]): { command: string; args: string[] } {
   const compiled = process.env.CPE_TEST_COMPILED;
   const [script, ...rest] = args;
   const line = (JSON.parse(readFileSync(join(import.meta.dirname, '../package.json'), 'utf8')).scripts as Record<string, string>)[script!];
   const file = line?.match(CLI_SCRIPT)?.[1];
   if (!compiled || !file) return { command: 'npm', args: ['run', '-s', ...args] };
-  return { command: process.execPath, args: ['--enable-source-maps', join(compiled, `${file}.js`), ...(rest[0] === '--' ? rest.slice(1) : rest)] };
+  return { command: process.execPath, args: [...nodeEntry(file), ...(rest[0] === '--' ? rest.slice(1) : rest)] };
+}
+
+/** Runs `npm run -s <script> [-- args…]` (as `npmRun` says) from the project's root, to its end. */
+export function npmRunSync(args: string[], env: NodeJS.ProcessEnv = process.env): SpawnSyncReturns<string> {
+  const run = npmRun(args);
+  return spawnSync(run.command, run.args, { cwd: join(import.meta.dirname, '..'), env, encoding: 'utf8' });
 }
 
 /**

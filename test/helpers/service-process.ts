@@ -1,7 +1,7 @@
-import { spawnSync, type ChildProcess } from 'node:child_process';
+import { type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { moveClock, npmRun, startServiceChild } from '../../testkit/processes.ts';
+import { moveClock, npmRunSync, startServiceChild } from '../../testkit/processes.ts';
 
 export interface ServiceProcess {
   url: string;
@@ -41,7 +41,6 @@ export const accessTokenOf = (dataDir: string): string =>
 
 /** Runs an npm CLI command of the project (`credentials`, `token`, `merchant`) against `dataDir`. */
 export function cli(dataDir: string, args: string[]): { stdout: string; stderr: string; status: number | null } {
-  const run = npmRun(args);
-  const result = spawnSync(run.command, run.args, { cwd: root, env: { ...process.env, CPE_DATA_DIR: dataDir }, encoding: 'utf8' });
+  const result = npmRunSync(args, { ...process.env, CPE_DATA_DIR: dataDir });
   return { stdout: result.stdout.trim(), stderr: result.stderr, status: result.status };
 }

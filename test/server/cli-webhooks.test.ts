@@ -4,7 +4,7 @@ import { after, before, describe, test } from 'node:test';
 import { Webhook as StandardWebhook } from 'standardwebhooks';
 import { EVENT_TYPES } from '../../api/events.ts';
 import { tempDataDir } from '../../testkit/data-folder.ts';
-import { spawnNode, stop, type Child } from '../../testkit/processes.ts';
+import { nodeEntry, spawnNode, stop, type Child } from '../../testkit/processes.ts';
 import { waitFor } from '../../testkit/wait.ts';
 import { Receiver } from '../helpers/receiver.ts';
 import { cli, startServiceProcess, type ServiceProcess } from '../helpers/service-process.ts';
@@ -62,7 +62,7 @@ describe('the webhook commands', embeddedOnly, () => {
       const receiver = await Receiver.start();
       try {
         receiver.reply = (request) => (request.event.type === 'payment_intent.created' ? { status: 200 } : { status: 404 });
-        const listen = spawnNode('listen', ['--import', 'tsx', 'server/cli/listen.ts', '--forward-to', receiver.url, '--events', 'payment_intent.created,payment_intent.succeeded'], {
+        const listen = spawnNode('listen', [...nodeEntry('server/cli/listen'), '--forward-to', receiver.url, '--events', 'payment_intent.created,payment_intent.succeeded'], {
           cwd: root,
           env: { CPE_DATA_DIR: dir },
         });

@@ -1,23 +1,17 @@
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
-import { join } from 'node:path';
 import { describe, test } from 'node:test';
 import { COLLECTIONS } from '../../server/store/copy-store.ts';
 import { openStore } from '../../server/store/open-store.ts';
 import { readDataFolder, tempDataDir } from '../../testkit/data-folder.ts';
 import { freshTestDatabase } from '../../testkit/postgres.ts';
-import { npmRun } from '../../testkit/processes.ts';
+import { npmRunSync } from '../../testkit/processes.ts';
 import { startTestService, testEngine } from '../helpers/service.ts';
 import { answerChallenge, CARDS, createIntent, tokenOf } from './payments-fixtures.ts';
 
-const root = join(import.meta.dirname, '../..');
 const onPostgres = { skip: testEngine() !== 'postgres' ? 'PostgreSQL leg only (CPE_TEST_ENGINE=postgres)' : false };
 
 /** `npm run -s copy-store -- --from <from> --to <to>`, its status and output. */
-const copyStore = (from: string, to: string) => {
-  const run = npmRun(['copy-store', '--', '--from', from, '--to', to]);
-  return spawnSync(run.command, run.args, { cwd: root, encoding: 'utf8' });
-};
+const copyStore = (from: string, to: string) => npmRunSync(['copy-store', '--', '--from', from, '--to', to]);
 
 const copy = (from: string, to: string) => {
   const result = copyStore(from, to);

@@ -8,7 +8,6 @@
  * service and `npm run migrate`, naming both versions. Runs in the PostgreSQL leg.
  */
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
 import { Writable } from 'node:stream';
 import { after, describe, test } from 'node:test';
 import pg from 'pg';
@@ -20,12 +19,11 @@ import { BUILD_SCHEMA_VERSION } from '../../server/store/pg-migrate.ts';
 import { freshTestDatabase } from '../../testkit/postgres.ts';
 import { testConfig, testEngine } from '../helpers/service.ts';
 import { TcpSwitch } from './tcp-switch.ts';
-import { npmRun } from '../../testkit/processes.ts';
+import { npmRunSync } from '../../testkit/processes.ts';
 import { waitFor } from '../../testkit/wait.ts';
 import { Receiver } from '../helpers/receiver.ts';
 
 const onPostgres = { skip: testEngine() !== 'postgres' ? 'PostgreSQL leg only (CPE_TEST_ENGINE=postgres)' : false };
-const root = new URL('../..', import.meta.url).pathname;
 const cleanup: (() => Promise<unknown>)[] = [];
 after(() => Promise.all(cleanup.map((close) => close())));
 
@@ -177,10 +175,7 @@ describe('PostgreSQL unreachable', onPostgres, () => {
 
   test('a schema newer than the build stops the service and npm run migrate, naming both versions', async () => {
     const url = await freshTestDatabase();
-    const migrate = () => {
-      const run = npmRun(['migrate']);
-      return spawnSync(run.command, run.args, { cwd: root, env: { ...process.env, CPE_DATABASE_URL: url }, encoding: 'utf8' });
-    };
+    const migrate = () => npmRunSync(['migrate'], { ...process.env, CPE_DATABASE_URL: url });
     assert.equal(migrate().status, 0);
     const client = new pg.Client({ connectionString: url });
     await client.connect();

@@ -4,7 +4,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, describe, test } from 'node:test';
 import pg from 'pg';
-import { isListening, npmRun, spawnNode, startServiceChild, stop, type ServiceChild } from '../../testkit/processes.ts';
+import { isListening, npmRunSync, serviceEntry, spawnNode, startServiceChild, stop, type ServiceChild } from '../../testkit/processes.ts';
 import { freshTestDatabase } from '../../testkit/postgres.ts';
 import { tempDataDir } from '../../testkit/data-folder.ts';
 import { waitFor } from '../../testkit/wait.ts';
@@ -257,10 +257,7 @@ describe('several processes on one PostgreSQL database', onPostgres, () => {
     const databaseUrl = await freshTestDatabase();
     const dir = tempDataDir();
     const env = { ...process.env, CPE_DATA_DIR: dir, CPE_DATABASE_URL: databaseUrl };
-    const cli = (args: string[]) => {
-      const run = npmRun(args);
-      return spawnSync(run.command, run.args, { cwd: root, env, encoding: 'utf8' });
-    };
+    const cli = (args: string[]) => npmRunSync(args, env);
     const migrated = cli(['migrate']);
     assert.equal(migrated.status, 0, migrated.stderr);
     const versions = MIGRATIONS.map((m) => m.version).sort((a, b) => a - b);
@@ -286,7 +283,7 @@ describe('several processes on one PostgreSQL database', onPostgres, () => {
   test('CPE_PROCESSES=2: two workers on one port; a worker killed is replaced and the port keeps answering', async () => {
     const databaseUrl = await freshTestDatabase();
     const dir = tempDataDir();
-    const child = spawnNode('cluster', ['--import', 'tsx', 'scripts/start.ts'], {
+    const child = spawnNode('cluster', serviceEntry(), {
       cwd: root,
       env: { ...QUIET, PORT: '0', DEMO_PORT: '0', CPE_DATA_DIR: dir, CPE_DATABASE_URL: databaseUrl, CPE_PROCESSES: '2', CPE_PUBLIC_URL: 'http://127.0.0.1:0' },
     });
@@ -337,7 +334,7 @@ describe('the embedded store and processes', embeddedOnly, () => {
   });
 
   test('CPE_PROCESSES above 1 without CPE_DATABASE_URL stops with a message', () => {
-    const result = spawnSync(process.execPath, ['--import', 'tsx', 'scripts/start.ts'], { cwd: root, env: { ...process.env, CPE_PROCESSES: '2', CPE_DATABASE_URL: '', CPE_DATA_DIR: tempDataDir() }, encoding: 'utf8' });
+    const result = spawnSync(process.execPath, serviceEntry(), { cwd: root, env: { ...process.env, CPE_PROCESSES: '2', CPE_DATABASE_URL: '', CPE_DATA_DIR: tempDataDir() }, encoding: 'utf8' });
     assert.equal(result.status, 1);
     assert.match(result.stderr, /CPE_PROCESSES=2 needs CPE_DATABASE_URL/);
   });

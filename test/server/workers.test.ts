@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { after, describe, test } from 'node:test';
 import { tempDataDir } from '../../testkit/data-folder.ts';
 import { freshTestDatabase } from '../../testkit/postgres.ts';
-import { boundSocket, spawnNode, startServiceChild, stop, type Child } from '../../testkit/processes.ts';
+import { boundSocket, serviceEntry, spawnNode, startServiceChild, stop, type Child } from '../../testkit/processes.ts';
 import { testEngine } from '../helpers/service.ts';
 
 const root = join(import.meta.dirname, '../..');
@@ -77,7 +77,7 @@ describe('CPE_PROCESSES workers', onPostgres, () => {
     // The service's port, held by this test (bound on port 0: nothing else can take it meanwhile).
     const { server: holder, port } = await boundSocket('::');
     try {
-      const service = spawnNode('the service', ['--import', 'tsx', 'scripts/start.ts'], {
+      const service = spawnNode('the service', serviceEntry(), {
         cwd: root,
         env: { PORT: String(port), DEMO_PORT: '0', CPE_DATA_DIR: tempDataDir(), CPE_DATABASE_URL: await freshTestDatabase(), CPE_PROCESSES: '2', CPE_LOG_LEVEL: 'warn' },
       });
