@@ -107,7 +107,8 @@ describe('request errors', () => {
 
 describe('rate limit and unexpected errors', () => {
   test('over the per-token rate: 429 with Retry-After; another token is unaffected', async () => {
-    const limited = await startTestService({ rateLimit: { perSecond: 1, burst: 3 } });
+    // Next to no refill (one token in 10,000 s): the fourth request is refused however slow the machine.
+    const limited = await startTestService({ rateLimit: { perSecond: 0.0001, burst: 3 } });
     try {
       const mine = limited.credentials.accessToken;
       const statuses = [];

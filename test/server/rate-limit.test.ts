@@ -9,7 +9,8 @@ import { createIntent, tokenise } from './payments-fixtures.ts';
 
 describe('the limiter runs before a credential is refused', () => {
   test('a flood of bad credentials from one address gets 429, on every kind of route; a good credential still passes', async () => {
-    const svc = await startTestService({ rateLimit: { perSecond: 1, burst: 3 } });
+    // Next to no refill (one token in 10,000 s): the fourth guess is refused however slow the machine.
+    const svc = await startTestService({ rateLimit: { perSecond: 0.0001, burst: 3 } });
     try {
       const session = await createIntent(svc);
       const probes: [string, string, Record<string, string>][] = [
