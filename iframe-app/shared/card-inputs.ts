@@ -159,7 +159,7 @@ export class CardInputs extends LitElement {
     if (message) this.#refusals[field] = message;
     this.refresh(field);
     this.emitState();
-    void this.updateComplete.then(() => this.renderRoot.querySelector<HTMLInputElement>(`#cpe-${field}`)?.focus());
+    void this.updateComplete.then(() => this.#take(this.renderRoot.querySelector<HTMLInputElement>(`#cpe-${field}`)));
     return true;
   }
 
@@ -245,7 +245,11 @@ export class CardInputs extends LitElement {
   /** Focuses the first or last input (in the service's form too, before Lit has taken it over). */
   focusAt(position: 'first' | 'last'): void {
     const inputs = this.shadowRoot?.querySelectorAll<HTMLInputElement>('input.in') ?? [];
-    const input = inputs[position === 'first' ? 0 : inputs.length - 1];
+    this.#take(inputs[position === 'first' ? 0 : inputs.length - 1]);
+  }
+
+  /** Focuses `input` for a focus or fix request, and keeps it focused (`#wanted`). */
+  #take(input: HTMLInputElement | null | undefined): void {
     if (!input) return;
     input.focus();
     this.#wanted = input.dataset.field;
@@ -254,7 +258,7 @@ export class CardInputs extends LitElement {
   }
 
   /**
-   * The field a focus request focused, until the shopper points somewhere. The element's own
+   * The field a focus or fix request focused, until the shopper points somewhere. The element's own
    * `iframe.focus()` (frame-host.ts) may reach this frame after the request did: Chromium then
    * empties the frame's focus (the input blurs, the window blurs and gets the focus again, the
    * document's focus on its body), when the field takes it back.

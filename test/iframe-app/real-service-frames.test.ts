@@ -138,6 +138,20 @@ describe('issue-7 frames served by the real service', function () {
     elsewhere.remove();
   });
 
+  it('card form: the field a fix request focused keeps the focus when the element\'s own iframe.focus() reaches the frame after it', async () => {
+    const { iframe, end, events } = await mountRemote('card-form', 'layout=row', true);
+    // After a decline (frame-host.ts fix): the number cleared and focused, then the element focuses its iframe.
+    await end.request('fix', { field: 'number', clear: true });
+    await inFrame('/frames/card-form/', 'input[data-field="number"]', 'focused');
+    const changes = () => events.filter((e) => e.name === 'change').length;
+    const before = changes();
+    iframe.focus();
+    await waitUntil(() => changes() > before, 'the field did not blur');
+    await inFrame('/frames/card-form/', 'input[data-field="number"]', 'focused');
+    await sendKeys({ type: '4242' });
+    await waitUntil(() => events.some((e) => e.name === 'change' && !e.detail.empty), 'what was typed did not reach the field');
+  });
+
   it('wallet sheet: Escape cancels', async () => {
     const { iframe, messages, uuid } = await openSheet({ wallet: 'a' });
     iframe.focus();
