@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { seriousViolations } from './helpers/axe.ts';
 import { CARDS } from './helpers/checkout.ts';
+import { settled } from './helpers/settle.ts';
 import { checkout, fillBasket, openShop, orderShown, typeShopCard } from './helpers/shop.ts';
 import { startStack, type Stack } from '../../testkit/stack.ts';
 import { waitFor } from '../../testkit/wait.ts';
@@ -108,6 +109,8 @@ describe('the refunds panel in every look', () => {
         await page.locator('#refund-amount').fill('1.50');
         await page.locator('#refund').click();
         await page.locator('#refund-notice.good').waitFor();
+        // The notice is in the new page's DOM before its stylesheet may have loaded: measure once it has.
+        await settled(page);
         const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
         const wide = await page.evaluate(() => [...document.querySelectorAll('body *')].filter((e) => e.getBoundingClientRect().right > document.documentElement.clientWidth + 1).map((e) => `${e.tagName}#${e.id}.${e.className}`).slice(0, 8));
         assert.ok(overflow <= 0, `the page scrolls sideways by ${overflow} px: ${wide.join(', ')}`);
