@@ -6,6 +6,7 @@ import type { Config } from '../../server/config.ts';
 import { addressGroup, clientAddress } from '../../server/http/client-address.ts';
 import { startServiceProcess } from '../helpers/service-process.ts';
 import { tempDataDir } from '../../testkit/data-folder.ts';
+import { off, only } from '../helpers/rate-limits.ts';
 import { startTestService, type TestService } from '../helpers/service.ts';
 import { CARDS, createIntent, fromFrame, futureYear, type Session } from '../server/payments-fixtures.ts';
 import { rawRequest } from './helpers/raw-request.ts';
@@ -16,9 +17,6 @@ import { rawRequest } from './helpers/raw-request.ts';
  * sessions, over the 2⁶⁴ addresses of one IPv6 network, or by writing X-Forwarded-For; behind a
  * load balancer (CPE_TRUST_PROXY) the address it saw is the one that counts.
  */
-const off = { perSecond: 0, burst: 0 };
-/** A limit of `burst` requests that does not refill within a test. */
-const only = (burst: number) => ({ perSecond: 0.0001, burst });
 
 const card = { number: CARDS.visa, exp_month: '12', exp_year: futureYear, cvc: '123', name: 'Ada Lovelace' };
 

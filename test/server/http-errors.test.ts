@@ -6,6 +6,7 @@ import fc from 'fast-check';
 import { createApp, createServices } from '../../server/app.ts';
 import { EmbeddedStore } from '../../server/store/embedded-store.ts';
 import { ensureSeeded } from '../../server/seed.ts';
+import { only } from '../helpers/rate-limits.ts';
 import { apiClient, startTestService, testConfig, type TestService } from '../helpers/service.ts';
 
 let svc: TestService;
@@ -108,7 +109,7 @@ describe('request errors', () => {
 describe('rate limit and unexpected errors', () => {
   test('over the per-token rate: 429 with Retry-After; another token is unaffected', async () => {
     // Next to no refill (one token in 10,000 s): the fourth request is refused however slow the machine.
-    const limited = await startTestService({ rateLimit: { perSecond: 0.0001, burst: 3 } });
+    const limited = await startTestService({ rateLimit: only(3) });
     try {
       const mine = limited.credentials.accessToken;
       const statuses = [];
