@@ -59,6 +59,10 @@ export const embeddedOnly = { skip: testEngine() === 'postgres' ? 'the embedded 
  */
 export async function startTestService(overrides: Partial<Config> = {}, clock: Clock = systemClock): Promise<TestService> {
   const server: Server = createServer();
+  // The server and the test share one event loop: a stall of the test would fire the keep-alive
+  // timer under a request the client had just sent on the idle connection. Idle connections stay
+  // until the client drops them (close() ends them all).
+  server.keepAliveTimeout = 0;
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   const databaseUrl = overrides.databaseUrl ?? (testEngine() === 'postgres' && !overrides.dataDir ? await freshTestDatabase() : undefined);
@@ -87,7 +91,9 @@ export async function startTestService(overrides: Partial<Config> = {}, clock: C
 
 export function apiClient(url: string): Api {
   return async (method, path, options = {}) => {
-    const headers: Record<string, string> = { ...options.headers };
+    // A connection of its own for each request: a reused one races the server's keep-alive timer
+    // when the test's process stalls for its 5 s (a loaded machine: 'fetch failed', 'other side closed').
+    const headers: Record<string, string> = { connection: 'close', ...options.headers };
     if (options.token) headers.authorization = `Bearer ${options.token}`;
     let body: string | undefined = options.raw;
     if (options.json !== undefined) {
