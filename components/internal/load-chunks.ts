@@ -5,14 +5,14 @@ import { sheet } from './styles.ts';
  * The SDK's chunks fetched from the service on demand, not with cpe.js: the dialogs (dialogs.ts)
  * and the payment code (payment-steps.ts). When one cannot be fetched (offline, the service gone)
  * its load rejects at once with an SdkError `network_error` saying so: the operation that asked
- * fails with `cpe:error` like any request that did not go through, and nothing waits. Every later
- * call on that page rejects the same way at once: the browser does not fetch a failed module again.
+ * fails with `cpe:error` like any request that did not go through, and nothing waits. A later call
+ * imports again: a browser that keeps a failed module for the page's life (Chromium 156.0.8078.73)
+ * rejects it the same way at once, one that fetches it again (156.0.8078.108) goes on if the network is back.
  */
 async function load<T>(what: string, chunk: () => Promise<T>): Promise<T> {
   try {
     return await chunk();
   } catch (cause) {
-    // The browser keeps a failed module for the page's life (Chromium fetches it again only after a reload).
     throw new SdkError('network_error', `The ${what} could not be loaded from the service: check the connection and reload the page.`, undefined, { cause });
   }
 }

@@ -120,7 +120,22 @@ ${sdkScript()}</body></html>`,
     assert.deepEqual(ended.map((r) => [r.status, r.error?.type, r.error?.code]), [['requires_payment_method', 'api_error', 'network_error']]);
   });
 
-  it('offline, a wallet button pressed is a cpe:error network_error at once, with no sheet; pressed again, the same at once (the browser keeps the failed module)', async () => {
+  /**
+   * Whether this browser fetches a dynamically imported module again after its fetch failed. Chromium
+   * 156.0.8078.108 does; 156.0.8078.73 kept the failure in the page's module map, so every later
+   * import of it failed at once. Asked of a module of its own, in `page`.
+   */
+  async function retriesFailedImports(page: Page): Promise<boolean> {
+    const url = `${shop.url}/retry-probe.js`;
+    let online = false;
+    await page.route(url, (route) => (online ? route.fulfill({ contentType: 'text/javascript', body: 'export {};' }) : route.abort('internetdisconnected')));
+    const imports = () => page.evaluate((address) => import(address).then(() => true, () => false), url);
+    assert.equal(await imports(), false, 'the probe module fails offline');
+    online = true;
+    return imports();
+  }
+
+  it('offline, a wallet button pressed is a cpe:error network_error at once, with no sheet; pressed again online, the sheet where the browser fetches the module again, else the same error at once', async () => {
     const { page } = await open(
       '/wallet',
       `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Wallet</title></head><body>
@@ -140,9 +155,15 @@ ${sdkScript()}</body></html>`,
     assert.equal(error!.operation, 'wallet');
     assert.equal(await page.locator('cpe-wallet-a dialog').count(), 0);
     await page.context().unroute(offline);
+    const retries = await retriesFailedImports(page);
     await button.click();
-    await errors(2);
-    assert.equal(await page.locator('cpe-wallet-a dialog').count(), 0);
+    if (retries) {
+      await page.locator('cpe-wallet-a dialog[open]').waitFor();
+      assert.equal((await page.evaluate('errors') as unknown[]).length, 1, 'no second error');
+    } else {
+      await errors(2);
+      assert.equal(await page.locator('cpe-wallet-a dialog').count(), 0);
+    }
   });
 
   it('from the immutable (SRI) address, the chunk imports that same file: one copy of the SDK, and the challenge completes', async () => {
