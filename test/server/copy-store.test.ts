@@ -36,33 +36,36 @@ describe('copy-store: an embedded data folder into PostgreSQL and back', onPostg
     const dir = tempDataDir();
     const svc = await startTestService({ dataDir: dir });
     const token = svc.credentials.accessToken;
-    // Messaging: contacts, a group conversation, messages, a deleted contact and a replaced conversation.
     const contacts = [];
-    for (let i = 0; i < 5; i++) contacts.push((await svc.api('POST', '/v1/contacts', { token, json: { username: `u${i}`, phone_number: '+441234567' } })).body);
-    await svc.api('PUT', `/v1/contacts/${contacts[1].id}`, { token, json: { display_name: 'Ada' } });
-    const group = (await svc.api('POST', '/v1/conversations', { token, json: { group_id: 'grp_1' } })).body;
-    for (let i = 0; i < 3; i++) await svc.api('POST', `/v1/conversations/${group.id}/messages`, { token, json: { text: `m${i}` } });
-    await svc.api('POST', `/v1/conversations/${contacts[2].conversation_id}/messages`, { token, json: { text: 'hi' } });
-    await svc.api('PUT', `/v1/conversations/${group.id}`, { token, json: { archived: true, is_pinned: true } });
-    await svc.api('DELETE', `/v1/contacts/${contacts[3].id}`, { token });
-    await svc.api('DELETE', `/v1/conversations/${contacts[4].conversation_id}`, { token });
-    await svc.api('POST', '/v1/conversations', { token, json: { contact_id: contacts[4].id } });
-    // Payments: a challenge, a decline, a server-made token unused, idempotency records, a vaulted card.
-    const challenged = await createIntent(svc, { account_id: 'acct_1' });
-    const challengeToken = await tokenOf(svc, challenged, CARDS.challenge);
-    await svc.api('POST', '/v1/payment_intents/attach', { token: svc.credentials.licenceKey, json: { payment_intent_id: challenged.paymentIntentId, token: challengeToken, storeCard: true } });
-    const confirm = await svc.api('POST', '/v1/payment_intents/confirm', { token: svc.credentials.licenceKey, json: { payment_intent_id: challenged.paymentIntentId } });
-    await answerChallenge(svc, confirm.body.challenge.url, 'complete');
-    await svc.api('POST', '/v1/payment_intents/authorise', { token: svc.credentials.licenceKey, json: { payment_intent_id: challenged.paymentIntentId }, headers: { 'X-Idempotency-Key': 'auth-1' } });
-    const declined = await createIntent(svc);
-    await svc.api('POST', '/v1/payment_intents/attach', { token: svc.credentials.licenceKey, json: { payment_intent_id: declined.paymentIntentId, token: await tokenOf(svc, declined, CARDS.declined) } });
-    await svc.api('POST', '/v1/payment_intents/confirm', { token: svc.credentials.licenceKey, json: { payment_intent_id: declined.paymentIntentId } });
-    await svc.api('POST', '/v1/payment_intents/authorise', { token: svc.credentials.licenceKey, json: { payment_intent_id: declined.paymentIntentId } });
-    await svc.api('POST', '/v1/tokens', { token: svc.credentials.licenceKey, json: { card: { number: '4242424242424242', exp_month: '12', exp_year: '2040', cvc: '123' } } });
-    // A refund with metadata, and the intent's own metadata and description.
-    await svc.api('POST', '/v1/refunds', { token: svc.credentials.licenceKey, json: { payment_intent: challenged.paymentIntentId, amount: 234, metadata: { ticket: 'T-1' } } });
-    await svc.api('POST', `/v1/payment_intents/${declined.paymentIntentId}`, { token: svc.credentials.licenceKey, json: { metadata: { order: 'o-1' }, description: 'Declined' } });
-    await svc.close();
+    try {
+      // Messaging: contacts, a group conversation, messages, a deleted contact and a replaced conversation.
+      for (let i = 0; i < 5; i++) contacts.push((await svc.api('POST', '/v1/contacts', { token, json: { username: `u${i}`, phone_number: '+441234567' } })).body);
+      await svc.api('PUT', `/v1/contacts/${contacts[1].id}`, { token, json: { display_name: 'Ada' } });
+      const group = (await svc.api('POST', '/v1/conversations', { token, json: { group_id: 'grp_1' } })).body;
+      for (let i = 0; i < 3; i++) await svc.api('POST', `/v1/conversations/${group.id}/messages`, { token, json: { text: `m${i}` } });
+      await svc.api('POST', `/v1/conversations/${contacts[2].conversation_id}/messages`, { token, json: { text: 'hi' } });
+      await svc.api('PUT', `/v1/conversations/${group.id}`, { token, json: { archived: true, is_pinned: true } });
+      await svc.api('DELETE', `/v1/contacts/${contacts[3].id}`, { token });
+      await svc.api('DELETE', `/v1/conversations/${contacts[4].conversation_id}`, { token });
+      await svc.api('POST', '/v1/conversations', { token, json: { contact_id: contacts[4].id } });
+      // Payments: a challenge, a decline, a server-made token unused, idempotency records, a vaulted card.
+      const challenged = await createIntent(svc, { account_id: 'acct_1' });
+      const challengeToken = await tokenOf(svc, challenged, CARDS.challenge);
+      await svc.api('POST', '/v1/payment_intents/attach', { token: svc.credentials.licenceKey, json: { payment_intent_id: challenged.paymentIntentId, token: challengeToken, storeCard: true } });
+      const confirm = await svc.api('POST', '/v1/payment_intents/confirm', { token: svc.credentials.licenceKey, json: { payment_intent_id: challenged.paymentIntentId } });
+      await answerChallenge(svc, confirm.body.challenge.url, 'complete');
+      await svc.api('POST', '/v1/payment_intents/authorise', { token: svc.credentials.licenceKey, json: { payment_intent_id: challenged.paymentIntentId }, headers: { 'X-Idempotency-Key': 'auth-1' } });
+      const declined = await createIntent(svc);
+      await svc.api('POST', '/v1/payment_intents/attach', { token: svc.credentials.licenceKey, json: { payment_intent_id: declined.paymentIntentId, token: await tokenOf(svc, declined, CARDS.declined) } });
+      await svc.api('POST', '/v1/payment_intents/confirm', { token: svc.credentials.licenceKey, json: { payment_intent_id: declined.paymentIntentId } });
+      await svc.api('POST', '/v1/payment_intents/authorise', { token: svc.credentials.licenceKey, json: { payment_intent_id: declined.paymentIntentId } });
+      await svc.api('POST', '/v1/tokens', { token: svc.credentials.licenceKey, json: { card: { number: '4242424242424242', exp_month: '12', exp_year: '2040', cvc: '123' } } });
+      // A refund with metadata, and the intent's own metadata and description.
+      await svc.api('POST', '/v1/refunds', { token: svc.credentials.licenceKey, json: { payment_intent: challenged.paymentIntentId, amount: 234, metadata: { ticket: 'T-1' } } });
+      await svc.api('POST', `/v1/payment_intents/${declined.paymentIntentId}`, { token: svc.credentials.licenceKey, json: { metadata: { order: 'o-1' }, description: 'Declined' } });
+    } finally {
+      await svc.close();
+    }
 
     const original = await readDataFolder(dir);
     const databaseUrl = await freshTestDatabase();
