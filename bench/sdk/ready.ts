@@ -14,7 +14,7 @@
  */
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { BrowserContext, Page } from 'playwright-core';
+import type { BrowserContext, Frame, Page } from 'playwright-core';
 import { CpeClient, toSession } from '../../client/index.ts';
 import type { Stack } from '../../testkit/stack.ts';
 
@@ -41,7 +41,9 @@ export interface ReadyResult {
 }
 
 /** One run: init → ready, when its frame first painted (from init), the element's shifts, warm remounts. */
-type Run = { ms: number; hello?: number; session?: number; t0: number; origin: number; shift: number; skeletonShift: number; height: number; heights?: { h: number; shown: boolean }[]; fcp?: number; remounts?: number[] };
+type Run = { ms: number; phases?: Phases; hello?: number; session?: number; t0: number; origin: number; shift: number; skeletonShift: number; height: number; heights?: { h: number; shown: boolean }[]; fcp?: number; remounts?: number[] };
+/** A frame's navigation, from the parent's start (init(), or the floor's append), in ms: its request sent, first byte, last byte, DOM parsed. */
+export type Phases = { requestStart: number; responseStart: number; responseEnd: number; domInteractive: number };
 type PageAnswer = Run | { missing: string } | { error: string };
 
 const PAGE_PATH = '/__bench/sdk.html';
@@ -58,13 +60,16 @@ function benchPage(serviceUrl: string, pubKey: string, warm = 0): string {
 <script type="module">
 const serviceUrl = ${forScript(serviceUrl)};
 const pubKey = ${forScript(pubKey)};
-// The element's heights as the page lays it out, from its insertion on: each with whether its frame
-// was shown yet (the iframe gets class "ready" at the frame's hello, before the form's first paint).
+// The element's heights as the page lays it out, from its insertion on, each with whether its frame
+// was shown yet (the iframe gets class "ready" at the frame's hello, before the form's first paint),
+// and the moment it was shown. Read as the page renders (ResizeObserver), never by forcing a layout
+// inside the timed span: the floor's page does no such work.
 const heights = [];
+let shownAt;
 const watch = (el) => {
   const frameShown = () => el.shadowRoot?.querySelector('iframe')?.className === 'ready';
-  new ResizeObserver(() => heights.push({ h: el.getBoundingClientRect().height, shown: frameShown(), t: performance.now() })).observe(el);
-  new MutationObserver(() => heights.push({ h: el.getBoundingClientRect().height, shown: frameShown(), t: performance.now() })).observe(el.shadowRoot, { subtree: true, attributes: true, attributeFilter: ['class'] });
+  new ResizeObserver(([entry]) => heights.push({ h: entry.borderBoxSize[0].blockSize, shown: frameShown(), t: performance.now() })).observe(el);
+  new MutationObserver(() => { if (shownAt === undefined && frameShown()) shownAt = performance.now(); }).observe(el.shadowRoot, { subtree: true, attributes: true, attributeFilter: ['class'] });
 };
 window.__cpeBench = (async () => {
   try {
@@ -95,12 +100,13 @@ window.__cpeBench = (async () => {
     // Until the frame's code has taken the form over (its port answers), and a little after.
     await el.reset();
     await new Promise((resolve) => setTimeout(resolve, 300));
-    const shownAt = heights.findIndex((r) => r.shown);
-    const after = shownAt < 0 ? [] : heights.slice(shownAt).map((r) => r.h);
+    // The height the element had when its frame was shown (the last one laid out before), then each one after.
+    const before = heights.filter((r) => !r.shown);
+    const after = [...before.slice(-1), ...heights.filter((r) => r.shown)].map((r) => r.h);
     const shift = after.slice(1).reduce((sum, h, i) => sum + Math.abs(h - after[i]), 0);
     const reserved = heights[0] ? heights[0].h : 0;
     const final = after.length ? after[after.length - 1] : 0;
-    const result = { ms: t1 - t0, t0, origin: performance.timeOrigin, shift, skeletonShift: Math.abs(final - reserved), height: final, heights, hello: shownAt < 0 ? undefined : heights[shownAt].t - t0, session: sessionAt - t0 };
+    const result = { ms: t1 - t0, t0, origin: performance.timeOrigin, shift, skeletonShift: Math.abs(final - reserved), height: final, heights, hello: shownAt === undefined ? undefined : shownAt - t0, session: sessionAt - t0 };
     // Warm remounts: the same page mounts a new card element (its frame page revalidated from the cache).
     if (${warm}) {
       result.remounts = [];
@@ -201,11 +207,23 @@ async function timed(shop: Shop, page: Page, timeoutMs: number, warm = 0): Promi
       const frame = page.frames().find((f) => f.url().includes('/frames/card-form/'));
       const painted = (await frame?.evaluate(() => ({ origin: performance.timeOrigin, fcp: performance.getEntriesByName('first-contentful-paint')[0]?.startTime }))) as { origin: number; fcp?: number } | undefined;
       if (painted?.fcp !== undefined) answer.fcp = painted.origin + painted.fcp - (answer.origin + answer.t0);
+      if (frame) answer.phases = await phasesOf(frame, answer.origin + answer.t0);
     }
     return answer;
   } finally {
     clearTimeout(timer);
   }
+}
+
+/** The frame's navigation timing on the parent's clock, from `start` (an absolute time, ms). */
+async function phasesOf(frame: Frame, start: number): Promise<Phases | undefined> {
+  const nav = await frame.evaluate(() => {
+    const entry = performance.getEntriesByType('navigation')[0] as PerformanceNavigationTiming | undefined;
+    return entry && { origin: performance.timeOrigin, requestStart: entry.requestStart, responseStart: entry.responseStart, responseEnd: entry.responseEnd, domInteractive: entry.domInteractive };
+  });
+  if (!nav) return undefined;
+  const at = (t: number) => nav.origin + t - start;
+  return { requestStart: at(nav.requestStart), responseStart: at(nav.responseStart), responseEnd: at(nav.responseEnd), domInteractive: at(nav.domInteractive) };
 }
 
 /** One run in a fresh context (empty cache: a first visit); throws on timeout. */
@@ -289,7 +307,7 @@ async function floorRunner(stack: Stack, timeoutMs: number) {
   const src = `http://127.0.0.1:${(frame.address() as AddressInfo).port}/`;
   const page = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>floor</title></head><body><script>
 window.__cpeBench = new Promise((resolve) => {
-  addEventListener('message', (event) => { if (event.data === 'floor') resolve({ ms: performance.now() - t0 }); });
+  addEventListener('message', (event) => { if (event.data === 'floor') resolve({ ms: performance.now() - t0, start: performance.timeOrigin + t0 }); });
   const iframe = document.createElement('iframe');
   iframe.src = ${forScript(src)};
   const t0 = performance.now();
@@ -298,12 +316,14 @@ window.__cpeBench = new Promise((resolve) => {
 </script></body></html>`;
   floorPages.set(src, page);
   return {
-    async once(): Promise<number> {
+    async once(): Promise<{ ms: number; phases?: Phases }> {
       const { context, page: tab } = await stack.newPage();
       try {
         const shop = await prepare(stack, context);
         await tab.goto(`${shop.url}${FLOOR_PAGE}?src=${encodeURIComponent(src)}`, { waitUntil: 'domcontentloaded', timeout: timeoutMs });
-        return ((await tab.evaluate('window.__cpeBench')) as { ms: number }).ms;
+        const { ms, start } = (await tab.evaluate('window.__cpeBench')) as { ms: number; start: number };
+        const frame = tab.frames().find((f) => f !== tab.mainFrame());
+        return { ms, phases: frame && (await phasesOf(frame, start)) };
       } finally {
         await context.close().catch(() => {});
       }
@@ -314,6 +334,9 @@ window.__cpeBench = new Promise((resolve) => {
     },
   };
 }
+
+const medianPhases = (runs: Phases[]): Phases | undefined =>
+  runs.length ? { requestStart: median(runs.map((p) => p.requestStart)), responseStart: median(runs.map((p) => p.responseStart)), responseEnd: median(runs.map((p) => p.responseEnd)), domInteractive: median(runs.map((p) => p.domInteractive)) } : undefined;
 
 const summary = (samples: number[]) => {
   const sorted = [...samples].sort((a, b) => a - b);
@@ -335,6 +358,8 @@ export type ReadyFigures = ReadyResult & {
   fcp?: Figures;
   /** From init(): the frame's hello (the form shown), and the merchant's createServerIntent answered. */
   hello?: Figures;
+  /** Medians of each frame's navigation phases, the card's (from init()) and the floor's (from its append). */
+  phases?: { card?: Phases; floor?: Phases };
   session?: Figures;
   /** The element's height changes after its frame was shown (px, summed per run), and between the reserved height and the form's. */
   shift?: { max: number; samples: number[] };
@@ -428,6 +453,8 @@ export async function measureReady(options: { runs: number; timeoutMs: number; l
   const shifts: number[] = [];
   const skeletonShifts: number[] = [];
   const hellos: number[] = [];
+  const cardPhases: Phases[] = [];
+  const floorPhases: Phases[] = [];
   const sessions: number[] = [];
   try {
     floorRuns = await floorRunner(stack, options.timeoutMs).catch((error: Error) => ((floor = { error: error.message }), undefined));
@@ -457,6 +484,7 @@ export async function measureReady(options: { runs: number; timeoutMs: number; l
         result.samples.push(answer.ms);
         if (answer.fcp !== undefined) fcps.push(answer.fcp);
         if (answer.hello !== undefined) hellos.push(answer.hello);
+        if (answer.phases) cardPhases.push(answer.phases);
         if (answer.session !== undefined) sessions.push(answer.session);
         shifts.push(answer.shift);
         skeletonShifts.push(answer.skeletonShift);
@@ -464,8 +492,9 @@ export async function measureReady(options: { runs: number; timeoutMs: number; l
       }
       if (floorRuns && !floor) {
         try {
-          const ms = await floorRuns.once();
+          const { ms, phases } = await floorRuns.once();
           if (run > 0) floorSamples.push(ms);
+          if (run > 0 && phases) floorPhases.push(phases);
         } catch (error) {
           floor = { error: (error as Error).message };
         }
@@ -482,6 +511,7 @@ export async function measureReady(options: { runs: number; timeoutMs: number; l
       remounts,
       fcp: fcps.length ? summary(fcps) : { error: 'no first-contentful-paint entry in the card frame' },
       hello: hellos.length ? summary(hellos) : undefined,
+      phases: { card: medianPhases(cardPhases), floor: medianPhases(floorPhases) },
       session: sessions.length ? summary(sessions) : undefined,
       shift: { max: Math.max(...shifts), samples: shifts },
       skeletonShift: { max: Math.max(...skeletonShifts), samples: skeletonShifts },

@@ -324,12 +324,11 @@ export abstract class FrameHost extends HTMLElementOrStub implements FrameOwner,
       // Removed (or mounted again) meanwhile: that mount goes on, not this one.
       if (gen !== this.#gen) return;
       if (checks.includes(false)) return this.#mount.fail(new SdkError('unavailable', `${this.#apiName}: not available here (see its availability)`));
-      // The frame loads while createServerIntent runs: ready is the later of the two, not their sum.
-      const initial = controller.initial();
-      initial.catch(noop);
       controller.hosts.add(this);
       const { width } = this.options;
       if (width !== undefined) this.style.width = px(width);
+      // The frame's navigation starts first, then createServerIntent (the merchant's code) runs while
+      // the frame loads: ready is the later of the two, not their sum.
       this.#mount.start(this.#parts.flatMap((part) => part.hostFrames?.(controller, this.options) ?? []), controller.handshakeTimer, () =>
         this.#fail(
           'init',
@@ -339,6 +338,8 @@ export abstract class FrameHost extends HTMLElementOrStub implements FrameOwner,
           ),
         ),
       );
+      const initial = controller.initial();
+      initial.catch(noop);
       // The service named a bad key or an unregistered origin (asked once per controller): say so now, not at the timeout.
       const problem = await controller.keyCheck();
       if (problem) throw problem;

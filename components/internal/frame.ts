@@ -38,6 +38,9 @@ function keepProcess(origin: string, pk: string): void {
   document.body.append(page);
 }
 
+/** Once the page is idle (or soon after, where the browser has no idle callbacks). */
+const afterReady = (run: () => void) => ('requestIdleCallback' in window ? requestIdleCallback(run, { timeout: 1000 }) : setTimeout(run, 50));
+
 /**
  * One hosted iframe and its end of the bridge (protocol/schemas/bridge.ts). The frame's `Hello` is accepted
  * only from the service origin, from this iframe's window and with this mount's session uuid: the
@@ -102,7 +105,9 @@ export class Frame {
     this.skeleton.remove();
     this.#height(event.data.height);
     this.owner.frameHello(this, event.data.texts);
-    keepProcess(this.origin, this.#pk);
+    // Not in this task: an iframe's insertion costs the page a few milliseconds, and its page's commit
+    // would take the frame's renderer while it paints the form.
+    afterReady(() => keepProcess(this.origin, this.#pk));
   };
 
   #height(height: number): void {

@@ -125,3 +125,28 @@ describe('long labels never overlap or get cut off', function () {
     }
   });
 });
+
+describe('the arrangement measures each text once', () => {
+  it('arranging the same form again measures no text again', async () => {
+    // 200 px fits none of the row layout's arrangements but the last: all four are tried.
+    const container = await fixture<HTMLDivElement>(html`<div style="width: 200px"></div>`);
+    const form = new CardForm();
+    form.layout = 'row';
+    container.append(form);
+    await form.updateComplete;
+    expect(form.getAttribute('arr')).to.equal('column');
+    const measure = CanvasRenderingContext2D.prototype.measureText;
+    let measured = 0;
+    CanvasRenderingContext2D.prototype.measureText = function (text) {
+      measured++;
+      return measure.call(this, text);
+    };
+    try {
+      form.arrange();
+      expect(form.getAttribute('arr')).to.equal('column');
+      expect(measured, 'texts measured again').to.equal(0);
+    } finally {
+      CanvasRenderingContext2D.prototype.measureText = measure;
+    }
+  });
+});
