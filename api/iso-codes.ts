@@ -21,12 +21,30 @@ SV SX SY SZ TC TD TF TG TH TJ TK TL TM TN TO TR TT TV TW TZ UA UG UM US UY UZ VA
 YE YT ZA ZM ZW`.split(/\s+/),
 );
 
+/**
+ * Intl's currency formatter for a locale and currency, kept: making one takes about a millisecond,
+ * and every session check (GET /intent) and payment view formats an amount. At most FORMATS_KEPT,
+ * the oldest going first: a challenge page's locale is the shopper's address's language tag.
+ */
+const formatters = new Map<string, Intl.NumberFormat>();
+const FORMATS_KEPT = 256;
+function currencyFormat(locale: string, currency: string): Intl.NumberFormat {
+  const key = `${locale} ${currency}`;
+  let format = formatters.get(key);
+  if (!format) {
+    format = new Intl.NumberFormat(locale, { style: 'currency', currency });
+    if (formatters.size >= FORMATS_KEPT) formatters.delete(formatters.keys().next().value!);
+    formatters.set(key, format);
+  }
+  return format;
+}
+
 /** Digits after the decimal point of a currency (JPY 0, GBP 2, KWD 3), as Intl knows them. */
 export function minorDigits(currency: string): number {
-  return new Intl.NumberFormat('en', { style: 'currency', currency }).resolvedOptions().maximumFractionDigits ?? 2;
+  return currencyFormat('en', currency).resolvedOptions().maximumFractionDigits ?? 2;
 }
 
 /** `1234` GBP → `£12.34`: an amount in minor units as a shopper reads it. */
 export function formatAmount(amount: number, currency: string, locale = 'en-GB'): string {
-  return new Intl.NumberFormat(locale, { style: 'currency', currency }).format(amount / 10 ** minorDigits(currency));
+  return currencyFormat(locale, currency).format(amount / 10 ** minorDigits(currency));
 }
