@@ -41,7 +41,7 @@ export interface ReadyResult {
 }
 
 /** One run: init → ready, when its frame first painted (from init), the element's shifts, warm remounts. */
-type Run = { ms: number; phases?: Phases; hello?: number; session?: number; t0: number; origin: number; shift: number; skeletonShift: number; height: number; heights?: { h: number; shown: boolean }[]; fcp?: number; remounts?: number[] };
+type Run = { ms: number; shownHeight?: string; phases?: Phases; hello?: number; session?: number; t0: number; origin: number; shift: number; skeletonShift: number; height: number; heights?: { h: number; shown: boolean }[]; fcp?: number; remounts?: number[] };
 /** A frame's navigation, from the parent's start (init(), or the floor's append), in ms: its request sent, first byte, last byte, DOM parsed. */
 export type Phases = { requestStart: number; responseStart: number; responseEnd: number; domInteractive: number };
 type PageAnswer = Run | { missing: string } | { error: string };
@@ -62,14 +62,20 @@ const serviceUrl = ${forScript(serviceUrl)};
 const pubKey = ${forScript(pubKey)};
 // The element's heights as the page lays it out, from its insertion on, each with whether its frame
 // was shown yet (the iframe gets class "ready" at the frame's hello, before the form's first paint),
-// and the moment it was shown. Read as the page renders (ResizeObserver), never by forcing a layout
-// inside the timed span: the floor's page does no such work.
+// and the moment it was shown with the height its hello gave the iframe. Read as the page renders
+// (ResizeObserver), never by forcing a layout inside the timed span: the floor's page does no such work.
 const heights = [];
 let shownAt;
+let shownHeight;
 const watch = (el) => {
-  const frameShown = () => el.shadowRoot?.querySelector('iframe')?.className === 'ready';
+  const iframe = () => el.shadowRoot?.querySelector('iframe');
+  const frameShown = () => iframe()?.className === 'ready';
   new ResizeObserver(([entry]) => heights.push({ h: entry.borderBoxSize[0].blockSize, shown: frameShown(), t: performance.now() })).observe(el);
-  new MutationObserver(() => { if (shownAt === undefined && frameShown()) shownAt = performance.now(); }).observe(el.shadowRoot, { subtree: true, attributes: true, attributeFilter: ['class'] });
+  new MutationObserver(() => {
+    if (shownAt !== undefined || !frameShown()) return;
+    shownAt = performance.now();
+    shownHeight = iframe().style.height;
+  }).observe(el.shadowRoot, { subtree: true, attributes: true, attributeFilter: ['class'] });
 };
 window.__cpeBench = (async () => {
   try {
@@ -106,7 +112,7 @@ window.__cpeBench = (async () => {
     const shift = after.slice(1).reduce((sum, h, i) => sum + Math.abs(h - after[i]), 0);
     const reserved = heights[0] ? heights[0].h : 0;
     const final = after.length ? after[after.length - 1] : 0;
-    const result = { ms: t1 - t0, t0, origin: performance.timeOrigin, shift, skeletonShift: Math.abs(final - reserved), height: final, heights, hello: shownAt === undefined ? undefined : shownAt - t0, session: sessionAt - t0 };
+    const result = { ms: t1 - t0, t0, origin: performance.timeOrigin, shift, skeletonShift: Math.abs(final - reserved), height: final, heights, shownHeight, hello: shownAt === undefined ? undefined : shownAt - t0, session: sessionAt - t0 };
     // Warm remounts: the same page mounts a new card element (its frame page revalidated from the cache).
     if (${warm}) {
       result.remounts = [];
@@ -488,7 +494,7 @@ export async function measureReady(options: { runs: number; timeoutMs: number; l
         if (answer.session !== undefined) sessions.push(answer.session);
         shifts.push(answer.shift);
         skeletonShifts.push(answer.skeletonShift);
-        if (answer.skeletonShift) options.log(`run ${run}: the element's heights (px, whether its frame was shown) ${JSON.stringify(answer.heights?.map((r) => [r.h, r.shown]))}`);
+        if (answer.skeletonShift || answer.shift) options.log(`run ${run}: the element's heights (px, whether its frame was shown) ${JSON.stringify(answer.heights?.map((r) => [r.h, r.shown]))}, the iframe's height when shown ${answer.shownHeight}`);
       }
       if (floorRuns && !floor) {
         try {

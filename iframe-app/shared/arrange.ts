@@ -19,20 +19,12 @@ const SAMPLES: Record<CardField, string> = { number: '4242 4242 4242 4242', expi
 const END_ROOM = { logo: 36, check: 22 };
 
 let canvas: CanvasRenderingContext2D | undefined;
-let canvasFont = '';
 /** Widths measured, by font and text: each arrangement tried measures the same texts again. */
-const widths = new Map<string, number>();
+const widths: Record<string, number> = {};
 function textWidth(text: string, style: CSSStyleDeclaration): number {
   const font = `${style.fontStyle} ${style.fontWeight} ${style.fontSize} ${style.fontFamily}`;
-  const key = `${font}\n${text}`;
-  let width = widths.get(key);
-  if (width === undefined) {
-    const ctx = (canvas ??= document.createElement('canvas').getContext('2d')!);
-    // Setting the font parses it again, even when it is the same one.
-    if (canvasFont !== font) ctx.font = canvasFont = font;
-    widths.set(key, (width = ctx.measureText(text).width));
-  }
-  return width;
+  const ctx = (canvas ??= document.createElement('canvas').getContext('2d')!);
+  return (widths[`${font}\n${text}`] ??= ((ctx.font = font), ctx.measureText(text).width));
 }
 
 /**
