@@ -33,8 +33,10 @@ function hello(): void {
   if ((window as { __cpeHello?: number }).__cpeHello !== undefined) return;
   if (el.shadowRoot) arrange(el, el.shadowRoot, el.getAttribute('layout') as Layout, CARD_FIELDS);
   const texts = pageTexts();
-  if (window.parent === window || !UUID.test(session) || !texts) return;
   const height = Math.ceil(el.getBoundingClientRect().height);
+  // No height: the frame is not laid out yet (its iframe not displayed in the parent, or not yet laid
+  // out there): a 0 would make the element collapse until the form's first resize. Its size comes with a resize.
+  if (window.parent === window || !UUID.test(session) || !texts || !height) return;
   const said: Hello = { cpe: BRIDGE_VERSION, type: 'hello', session, height, texts: dialogTexts(texts.lang, texts.catalogue) };
   window.parent.postMessage(said, '*');
   // host.ts: the height the element has; it sends a resize if its code lays the form out otherwise.
@@ -42,10 +44,8 @@ function hello(): void {
 }
 
 // A frame of another site may parse its page before it knows its size (the element's width comes
-// in the fragment): until then, no arrangement is measured and no height said (at most 200 ms).
+// in the fragment): until then, no arrangement is measured and no height said (at most 200 ms, unless
+// it has no size at all). Once said, a resize asks nothing more.
+addEventListener('resize', hello);
 if (!look.width || Math.abs(innerWidth - look.width) <= 1) hello();
-else {
-  const once = () => (removeEventListener('resize', once), clearTimeout(timer), hello());
-  const timer = setTimeout(once, 200);
-  addEventListener('resize', once);
-}
+else setTimeout(hello, 200);

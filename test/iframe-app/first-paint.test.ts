@@ -57,3 +57,35 @@ describe('the card form keeps the height it reported before its first paint', fu
       expect(found, found.join('\n')).to.deep.equal([]);
     });
 });
+
+describe('a card form page parsed before its iframe is laid out', () => {
+  it('says hello only once it has a size, with the height the form has (never 0)', async () => {
+    const session = crypto.randomUUID();
+    const iframe = document.createElement('iframe');
+    // Not laid out in the page yet: as a new iframe is until the page around it renders (on a busy machine, for longer than the page's wait for its width).
+    iframe.style.cssText = 'display: none; width: 520px; height: 600px; border: 0';
+    iframe.src = `/iframe-app/card-form/index.html?pk=pk_test_1&lang=en&layout=row&__nomodule#${session}&w=520`;
+    const hellos: number[] = [];
+    const said = (e: MessageEvent) => e.source === iframe.contentWindow && Hello.safeParse(e.data).success && e.data.session === session && hellos.push(e.data.height);
+    addEventListener('message', said);
+    try {
+      const loaded = new Promise((resolve) => iframe.addEventListener('load', resolve, { once: true }));
+      document.body.append(iframe);
+      await loaded;
+      // What the page's wait for its width ends on (a resize, or its 200 ms): the form has no box yet.
+      iframe.contentWindow!.dispatchEvent(new Event('resize'));
+      iframe.style.display = 'block';
+      await waitUntil(() => hellos.length > 0, 'no hello once the iframe was laid out');
+      const form = iframe.contentDocument!.querySelector('cpe-card-form')!;
+      expect(hellos[0], 'the first hello').to.be.above(0);
+      expect(hellos[0], 'the first hello').to.equal(Math.ceil(form.getBoundingClientRect().height));
+      // One hello per page load.
+      iframe.contentWindow!.dispatchEvent(new Event('resize'));
+      await new Promise((resolve) => requestAnimationFrame(resolve));
+      expect(hellos).to.have.length(1);
+    } finally {
+      removeEventListener('message', said);
+      iframe.remove();
+    }
+  });
+});
