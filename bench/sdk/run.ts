@@ -36,7 +36,7 @@ import { parseArgs } from 'node:util';
 import { chromiumPath } from '../../scripts/chromium-path.mjs';
 import { ensureBuilt, isStale } from '../../scripts/ensure-built.mjs';
 import { bundlePeers, type PeerResult } from './peers.ts';
-import { measureEveryElement, measureReady, type ReadyFigures } from './ready.ts';
+import { measureEveryElement, measureReady, type Phases, type ReadyFigures } from './ready.ts';
 import { AssetWalker, filesUnder, frameApps, notLoaded, type Graph } from './sizes.ts';
 import { scaled } from '../../testkit/time.ts';
 
@@ -297,7 +297,7 @@ else {
   if (fcp?.error) out(`the card frame's first contentful paint: not measured (${fcp.error})`);
   else if (fcp) out(`the card frame's first contentful paint, from init(), runs ${fcp.samples!.length}: min ${ms(fcp.min)}, median ${ms(fcp.median)}, p90 ${ms(fcp.p90)}${floor?.median ? `; ÷ floor ${(fcp.median! / floor.median).toFixed(2)}×` : ''}`);
   const part = (figures: unknown) => (figures as { median?: number } | undefined)?.median;
-  const phase = (p?: { requestStart: number; responseStart: number; responseEnd: number; domInteractive: number }) => (p ? `request sent ${ms(p.requestStart)}, first byte ${ms(p.responseStart)}, last byte ${ms(p.responseEnd)}, parsed ${ms(p.domInteractive)}` : 'not measured');
+  const phase = (p?: Phases) => (p ? `request sent ${ms(p.requestStart)}, first byte ${ms(p.responseStart)}, last byte ${ms(p.responseEnd)}, parsed ${ms(p.domInteractive)}` : 'not measured');
   if (ready.phases) out(`the frame's navigation (medians): card from init() ${phase(ready.phases.card)}; floor from its append ${phase(ready.phases.floor)}`);
   if (part(ready.hello) !== undefined) out(`where a first visit's time goes (medians from init()): the frame's hello (form shown, interactive) ${ms(part(ready.hello))}, the merchant's createServerIntent answered ${ms(part(ready.session))}, ready ${ms(ready.median)}`);
   const remounts = ready.remounts as { median?: number; min?: number; p90?: number; samples?: number[]; error?: string } | undefined;
