@@ -10,11 +10,18 @@ import { pay } from './pay.ts';
  * A cancelled challenge goes straight back to the form, every field kept, with what happened said
  * under the button. Try again clears only the field that must change (the number of a declined
  * card, a wrong code) and focuses it; the expiry and the name stay. The next press is a new attempt.
+ * Before an intent exists (Checkout Context) the frame's config has the amount its button shows.
  */
 export function flowButton(host: FrameHost): void {
   const state = (frame: Frame, state: FlowState) => void frame.request('flowState', state).catch(noop);
   let fix: CardField | undefined;
   host.addController({
+    // Checkout Context, before an intent exists: the amount the button shows.
+    hostExtra(extra) {
+      const controller = host.controller!;
+      const context = !controller.current && controller.context;
+      return { ...extra, ...(context && { amount: context.amount, currency: context.currency }) };
+    },
     async hostFrameEvent(frame, name) {
       if (name === 'retry') {
         state(frame, { state: 'idle' });

@@ -59,7 +59,7 @@ export class CpePaymentFlow extends FrameHost {
 /**
  * A Flow's identifier, one per Flow of a controller (`controller.claim`): a second Flow with the
  * same one is the factory's SdkError, also when set as a property; a Flow removed from the page
- * (`released`) frees it. The frames get it, and (Checkout Context, before an intent) the amount the button shows.
+ * (`released`) frees it. The frames get it in their config.
  */
 function flowIdentity(host: CpePaymentFlow, where: string, identifier: string): void {
   const claim = (controller: ElementsController | undefined, value: unknown) => controller?.claim(host, where, (value ?? identifier) as string);
@@ -69,11 +69,6 @@ function flowIdentity(host: CpePaymentFlow, where: string, identifier: string): 
     },
     hostInit(controller, options) {
       claim(controller, (options.identifier ??= identifier));
-    },
-    hostExtra(_extra, { identifier }) {
-      const controller = host.controller!;
-      const context = !controller.current && controller.context;
-      return { identifier, ...(context && { amount: context.amount, currency: context.currency }) };
     },
   } satisfies HostController<FlowOptions>);
 }

@@ -54,11 +54,6 @@ export class CpePayment extends FrameHost {
 
   constructor() {
     super('paymentElement', schema, styles, { layout: 'stack', methods: [...PAYMENT_METHODS], payButton: true });
-    // The tabs (48) and the button (56) above and below the card form's minimum.
-    hostedFrame<PaymentElementOptions>(this, 'paymentElement', '[data-cpe-payment]', 'payment', 'Payment', ({ layout = 'stack', height = 0, theme = 'auto' }) => [
-      Math.max(height, LAYOUT_MIN_HEIGHT[layout] + 104),
-      { layout, theme },
-    ]);
     this.availability = methods(this);
     flowButton(this);
   }
@@ -67,7 +62,7 @@ export class CpePayment extends FrameHost {
 /**
  * The methods' part: in HTML `methods` is space-separated and `pay-button="false"` turns the button
  * off; at init each wallet's availability (test keys: always), one `cpe:availability` each; the frame
- * gets the available ones (and, before an intent exists, Checkout Context's amount for its button);
+ * gets the available ones in its address;
  * the tab the shopper chooses decides what `pay()` (and the button) pays with.
  */
 function methods(host: CpePayment): Promise<PaymentAvailability> {
@@ -85,7 +80,9 @@ function methods(host: CpePayment): Promise<PaymentAvailability> {
     },
     async hostInit(controller, o) {
       options = o;
-      const asked = PAYMENT_METHODS.filter((m) => (o.methods ?? PAYMENT_METHODS).includes(m));
+      // Each once, in the page's order (the tabs').
+      const given = o.methods ?? PAYMENT_METHODS;
+      const asked = PAYMENT_METHODS.filter((m) => given.includes(m)).sort((a, b) => given.indexOf(a) - given.indexOf(b));
       const checks = await Promise.all(asked.map((m) => (m === 'card' ? { available: true } : walletAvailability(controller.pubKey, walletOfMethod(m)))));
       const availability = Object.fromEntries(PAYMENT_METHODS.map((m) => [m, { available: false }])) as PaymentAvailability;
       asked.forEach((m, i) => (availability[m] = checks[i]!));
@@ -95,15 +92,16 @@ function methods(host: CpePayment): Promise<PaymentAvailability> {
       found(availability);
       return offered.length > 0;
     },
-    hostExtra(extra, o) {
-      const controller = host.controller!;
-      const context = !controller.current && controller.context;
-      return { ...extra, methods: offered, payButton: o.payButton !== false, ...(context && { amount: context.amount, currency: context.currency }) };
-    },
     hostFrameEvent(_frame, name, detail) {
       if (name === 'select') choose((detail as FrameEventDetail<'select'>).method);
     },
   } satisfies HostController<PaymentElementOptions>);
+  // The methods found and the button go in the frame's address: its first render, at the height its
+  // hello says, is its final one. The tabs (48) and the button (56) above and below the card form's minimum.
+  hostedFrame<PaymentElementOptions>(host, 'paymentElement', '[data-cpe-payment]', 'payment', 'Payment', ({ layout = 'stack', height = 0, theme = 'auto', payButton }) => [
+    Math.max(height, LAYOUT_MIN_HEIGHT[layout] + 104),
+    { layout, theme, methods: offered + '', button: payButton === false ? 'none' : undefined },
+  ]);
   return new Promise((resolve) => (found = resolve));
 }
 

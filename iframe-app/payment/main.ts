@@ -5,5 +5,6 @@ import { PaymentForm } from './payment-form.ts';
 
 void startFrame((params) => {
   const form = new PaymentForm('pay', params.lang);
+  form.offer(params.methods, params.button);
   return cardFrameApp(form, params, { flowState: (state) => (form.setFlowState(state), {}) });
 }, loadCatalogue);

@@ -1,4 +1,4 @@
-import { css, html, nothing, svg } from 'lit';
+import { css, html, nothing, svg, type PropertyValues } from 'lit';
 import { unsafeSVG } from 'lit/directives/unsafe-svg.js';
 import { PAYMENT_METHODS, type PaymentMethod } from '../../protocol/runtime/frame-address.ts';
 import { WALLET_BUTTONS } from '../../protocol/wallets/buttons.ts';
@@ -18,9 +18,9 @@ const icon = (method: PaymentMethod) => (method === 'card' ? CARD_ICON : unsafeS
 
 /**
  * `<cpe-payment-form>`: the payment element's frame. Every method the element found available (its
- * config's `extra.methods`) as tabs, or below 400 px an accordion; the card's tab is the card form of
+ * address's `methods`) as tabs, or below 400 px an accordion; the card's tab is the card form of
  * the Flows (same fields, layouts, messages and tokenise), a wallet's tab says the wallet will ask.
- * One action button (unless `extra.payButton` is false: the merchant's own calls `pay()`): "Pay
+ * One action button (unless the address says `button=none`: the merchant's own calls `pay()`): "Pay
  * £12.34" for the card, "Pay with Wallet A" for a wallet. Choosing a tab emits `select`; the button
  * emits `submit` (the card validated first); the element drives the outcome with `flowState`, as for
  * a Flow. Tabs follow the ARIA tabs pattern: arrow keys (mirrored right to left), Home and End, the
@@ -99,27 +99,36 @@ export class PaymentForm extends FlowForm {
     `;
   static override properties = { ...FlowForm.properties, methods: { state: true }, selected: { state: true }, narrow: { state: true }, ownButton: { state: true } };
 
-  /** The methods to offer, as the element found them available; the card until it says. */
+  /** The methods to offer, as the element found them available (`offer`). */
   methods: PaymentMethod[] = ['card'];
   selected: PaymentMethod = 'card';
   narrow = false;
   /** Whether the frame shows its own Pay button (false: the merchant's calls `pay()`). */
   ownButton = true;
-  /** After each render and on every resize (the card inputs' observer): tabs, or below 400 px the accordion. */
-  override arrange(): void {
+  /** Tabs, or below 400 px the accordion (a frame not laid out yet, with no width, waits for its resize). */
+  #fit(): void {
     const width = this.getBoundingClientRect().width;
     if (width) this.narrow = width < ACCORDION_BELOW;
+  }
+
+  /** Before the first render too: drawn as tabs first, it said the tabs' height in its hello, then became an accordion. */
+  protected override willUpdate(changed: PropertyValues<this>): void {
+    super.willUpdate(changed);
+    if (!this.hasUpdated) this.#fit();
+  }
+
+  /** After each render and on every resize (the card inputs' observer). */
+  override arrange(): void {
+    this.#fit();
     super.arrange();
   }
 
-  override applyExtra(extra: Record<string, unknown>): void {
-    super.applyExtra(extra);
-    if (Array.isArray(extra.methods)) {
-      const methods = PAYMENT_METHODS.filter((m) => (extra.methods as unknown[]).includes(m));
-      if (methods.length) this.methods = methods;
-      if (!this.methods.includes(this.selected)) this.#select(this.methods[0]!);
-    }
-    if (typeof extra.payButton === 'boolean') this.ownButton = extra.payButton;
+  /** What its address says (the element's `methods` found available, in its order; `button=none`), before the first render. */
+  offer(methods = 'card', button?: string): void {
+    const given = methods.split(',');
+    this.methods = PAYMENT_METHODS.filter((m) => given.includes(m)).sort((a, b) => given.indexOf(a) - given.indexOf(b));
+    this.selected = this.methods[0] ?? 'card';
+    this.ownButton = button !== 'none';
   }
 
   #name(method: PaymentMethod): string {

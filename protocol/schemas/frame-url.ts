@@ -33,5 +33,12 @@ export const FrameParams = z.object({
   wallet: z.optional(z.enum(WALLET_IDS)),
   type: z.optional(z.string().check(z.regex(/^[a-z-]{2,20}$/))),
   style: z.optional(z.enum(['dark', 'white', 'white-outline'])),
+  /**
+   * The payment frame (cpe-payment): the methods it offers, comma-separated in their order (the frame
+   * keeps the names it knows), and `button=none` when the merchant's own button pays. In the address,
+   * not the init, so its first render (the height its hello says) is its final one.
+   */
+  methods: z.optional(z.string().check(z.regex(/^[a-z,-]{2,40}$/))),
+  button: z.optional(z.enum(['none'])),
 });
 export type FrameParams = z.infer<typeof FrameParams>;

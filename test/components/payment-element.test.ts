@@ -31,11 +31,13 @@ describe('<cpe-payment>', function () {
     expect(element.shadowRoot!.querySelector('iframe')).to.equal(null);
   });
 
-  it('test keys: every method asked for is offered; the card is always there', async () => {
-    const element = new ElementsController(config.serviceUrl, config.publicKey, createServerIntent, {}, undefined, { handshakeTimer: patientHandshake }).paymentElement({ element: await target(), methods: ['card', 'wallet-b'] });
+  it('test keys: every method asked for is offered, in the page\'s order, in the frame\'s address; the card is always there', async () => {
+    const element = new ElementsController(config.serviceUrl, config.publicKey, createServerIntent, {}, undefined, { handshakeTimer: patientHandshake }).paymentElement({ element: await target(), methods: ['wallet-b', 'card'] });
     await element.init();
     await element.awaitReady();
     expect(await element.availability).to.deep.equal({ card: { available: true }, 'wallet-a': { available: false }, 'wallet-b': { available: true } });
+    // In the page's order; the frame draws them from its first render (its hello's height is its final one).
+    expect(new URL(element.shadowRoot!.querySelector('iframe')!.src).searchParams.get('methods')).to.equal('wallet-b,card');
   });
 
   it('options as attributes and properties: methods space-separated, pay-button="false"; a bad method is an SdkError naming it', async () => {

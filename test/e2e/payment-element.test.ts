@@ -110,6 +110,45 @@ describe('<cpe-payment>: every method in one element', { timeout: scaled(600_000
     }
   });
 
+  it('shown at ready at the height of its configured form, which then stays: a 360 px accordion, tabs, and no Pay button of its own', async () => {
+    // The methods and the button came with the init, after the hello: the frame was shown at the card
+    // form's height and grew 168 px (the accordion) just after ready, under a click already on its way
+    // (a lost click on the "Wallet A" row in CI).
+    for (const [width, payButton] of [[360, true], [1100, true], [1100, false]] as const) {
+      const { page, context, problems } = await openShop(stack, { viewport: { width, height: 800 } });
+      try {
+        await fillBasket(page);
+        await page.goto(`${stack.demoUrl}/checkout?method=card`);
+        await page.waitForSelector('body[data-ready]', { state: 'attached' });
+        const atReady = await page.evaluate(`(async () => {
+          const { createElements } = await import(${JSON.stringify(`${stack.serviceUrl}/sdk/cpe.js`)});
+          const config = JSON.parse(document.getElementById('cpe-config').textContent);
+          document.querySelector('#pay-element').replaceChildren();
+          const elements = await createElements({ pubKey: config.publicKey, createServerIntent: () => fetch('/shop/intent?method=card', { method: 'POST' }).then((r) => r.json()), middleware: { authorise: '/api/cpe/authorise' } });
+          const payment = elements.paymentElement({ element: '#pay-element', payButton: ${payButton} });
+          await payment.init();
+          await payment.awaitReady();
+          return payment.shadowRoot.querySelector('iframe').style.height;
+        })()`);
+        const frame = page.frames().find((f) => f.url().includes('/frames/payment/'))!;
+        // The form once the init is applied (its methods, its button) and drawn.
+        const form = await frame.evaluate(`(async () => {
+          const form = document.querySelector('cpe-payment-form');
+          while (!(await form.updateComplete));
+          await new Promise((resolve) => requestAnimationFrame(resolve));
+          return { height: Math.ceil(form.getBoundingClientRect().height), rows: form.shadowRoot.querySelectorAll('.row, .tab').length, action: form.shadowRoot.querySelectorAll('button.action').length };
+        })()`);
+        const where = `${width} px, payButton ${payButton}`;
+        assert.equal((form as { rows: number }).rows, 3, `${where}: the three methods`);
+        assert.equal((form as { action: number }).action, payButton ? 1 : 0, `${where}: its own Pay button or none`);
+        assert.equal(atReady, `${(form as { height: number }).height}px`, `${where}: the frame's height at ready is its configured form's`);
+        assert.deepEqual(problems, []);
+      } finally {
+        await context.close();
+      }
+    }
+  });
+
   it("the page's own button: payButton false, pay() pays with the chosen tab and resolves {status, paymentIntentId}; each wallet's availability is an event naming it", async () => {
     const { page, context, problems } = await openShop(stack);
     try {

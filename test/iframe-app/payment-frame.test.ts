@@ -1,0 +1,42 @@
+import { expect } from '@open-wc/testing';
+import type { PaymentForm } from '../../iframe-app/payment/payment-form.ts';
+import { mountFrame } from './frame-mount.ts';
+
+/**
+ * The payment frame draws what its address says from its first render: the methods (the names it
+ * knows, in the address's order) and whether it has its own Pay button. Its hello's height is then its final
+ * one (they came with the init, after the hello, and the element grew just after ready).
+ */
+describe('payment frame', () => {
+  afterEach(() => document.querySelectorAll('iframe').forEach((f) => f.remove()));
+
+  it('methods and button=none from its address: tabs in its order, unknown names left out, no Pay button; the hello says the height it keeps', async () => {
+    const { doc, hello } = await mountFrame('payment', 'pk=pk_test_1&lang=en&layout=stack&methods=wallet-b,cash,card&button=none');
+    const el = doc.querySelector('cpe-payment-form') as PaymentForm;
+    await el.updateComplete;
+    const tabs = [...el.shadowRoot!.querySelectorAll('[role=tab]')].map((t) => [t.textContent!.trim(), t.getAttribute('aria-selected')]);
+    expect(tabs).to.deep.equal([
+      ['Wallet B', 'true'],
+      ['Card', 'false'],
+    ]);
+    expect(el.shadowRoot!.querySelector('button.action')).to.equal(null);
+    expect(hello.height).to.equal(Math.ceil(el.getBoundingClientRect().height));
+  });
+
+  it('a methods parameter that is not a list of names: the frame refuses its address', async () => {
+    const iframe = document.createElement('iframe');
+    iframe.src = `/iframe-app/payment/index.html?pk=pk_test_1&lang=en&methods=${encodeURIComponent('card;<b>')}#${crypto.randomUUID()}`;
+    document.body.append(iframe);
+    await new Promise((resolve) => iframe.addEventListener('load', resolve, { once: true }));
+    const alert = await new Promise<Element>((resolve) => {
+      const look = () => {
+        const found = iframe.contentDocument?.querySelector('[role=alert]');
+        if (found) resolve(found);
+        else requestAnimationFrame(look);
+      };
+      look();
+    });
+    expect(iframe.contentDocument!.querySelector('cpe-payment-form')).to.equal(null);
+    expect(alert.textContent).to.not.equal('');
+  });
+});
