@@ -1,4 +1,4 @@
-import type { Page } from 'playwright-core';
+import type { Frame, Page } from 'playwright-core';
 
 /**
  * Waits until what the page shows is final, instead of a pause before a picture or a measurement:
@@ -13,6 +13,9 @@ export async function painted(page: Page): Promise<void> {
       // viewport: a hidden frame paints nothing, ever (its address is read now: listed while still
       // about:blank, the hidden page was waited on for ever).
       if (frame.url().includes('/frames/keep/')) continue;
+      // Nor a frame of another site scrolled out of its page's view: Chromium throttles its
+      // rendering, and its animation frames never come (a phone-sized page's checkout waited for ever).
+      if (frame !== page.mainFrame() && !(await inView(frame))) continue;
       await frame
         .evaluate(async () => {
           if (!innerWidth || !innerHeight) return;
@@ -23,6 +26,19 @@ export async function painted(page: Page): Promise<void> {
         .catch(() => {}); // a frame that went away meanwhile
     }
   }
+}
+
+/** Whether a frame's iframe is at least partly inside its parent's viewport (false once it is gone). */
+async function inView(frame: Frame): Promise<boolean> {
+  const element = await frame.frameElement().catch(() => undefined);
+  return (
+    (await element
+      ?.evaluate((iframe: Element) => {
+        const box = iframe.getBoundingClientRect();
+        return box.bottom > 0 && box.right > 0 && box.top < innerHeight && box.left < innerWidth;
+      })
+      .catch(() => false)) ?? false
+  );
 }
 
 /** Demo pages whose script sets `body[data-ready]` once its elements are mounted and ready. */
