@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { waitFor } from '../../testkit/wait.ts';
 import { after, before, describe, it } from 'node:test';
+import type { Page } from 'playwright-core';
 import { CARDS, digitsOf } from './helpers/checkout.ts';
 import { seriousViolations } from './helpers/axe.ts';
 import { cardFrame, checkout, fillBasket, openShop, orderShown, typeShopCard } from './helpers/shop.ts';
@@ -15,6 +16,29 @@ import { clickOrPress, dialogOpen } from './helpers/frame-click.ts';
  * button through `pay()`; outcomes said in the element as a Flow says them.
  */
 let stack: Stack;
+
+/**
+ * A page of the shop's origin with its own `<cpe-payment>` (the SDK's, made with `options`), the
+ * shop's intent route and middleware, in place of the checkout's element: runs `made` once the
+ * element is made (`payment`) and `ready` once it is ready, whose value it returns.
+ */
+async function ownPaymentElement(page: Page, options: Record<string, unknown>, script: { made?: string; ready: string }): Promise<unknown> {
+  await fillBasket(page);
+  await page.goto(`${stack.demoUrl}/checkout?method=card`);
+  await page.waitForSelector('body[data-ready]', { state: 'attached' });
+  return page.evaluate(`(async () => {
+    const { createElements } = await import(${JSON.stringify(`${stack.serviceUrl}/sdk/cpe.js`)});
+    const config = JSON.parse(document.getElementById('cpe-config').textContent);
+    document.querySelector('#pay-element').replaceChildren();
+    const elements = await createElements({ pubKey: config.publicKey, createServerIntent: () => fetch('/shop/intent?method=card', { method: 'POST' }).then((r) => r.json()), middleware: { authorise: '/api/cpe/authorise' } });
+    const payment = elements.paymentElement({ element: '#pay-element', ...${JSON.stringify(options)} });
+    ${script.made ?? ''}
+    await payment.init();
+    await payment.awaitReady();
+    ${script.ready}
+  })()`);
+}
+
 before(async () => {
   stack = await startStack();
 });
@@ -117,19 +141,7 @@ describe('<cpe-payment>: every method in one element', { timeout: scaled(600_000
     for (const [width, payButton] of [[360, true], [1100, true], [1100, false]] as const) {
       const { page, context, problems } = await openShop(stack, { viewport: { width, height: 800 } });
       try {
-        await fillBasket(page);
-        await page.goto(`${stack.demoUrl}/checkout?method=card`);
-        await page.waitForSelector('body[data-ready]', { state: 'attached' });
-        const atReady = await page.evaluate(`(async () => {
-          const { createElements } = await import(${JSON.stringify(`${stack.serviceUrl}/sdk/cpe.js`)});
-          const config = JSON.parse(document.getElementById('cpe-config').textContent);
-          document.querySelector('#pay-element').replaceChildren();
-          const elements = await createElements({ pubKey: config.publicKey, createServerIntent: () => fetch('/shop/intent?method=card', { method: 'POST' }).then((r) => r.json()), middleware: { authorise: '/api/cpe/authorise' } });
-          const payment = elements.paymentElement({ element: '#pay-element', payButton: ${payButton} });
-          await payment.init();
-          await payment.awaitReady();
-          return payment.shadowRoot.querySelector('iframe').style.height;
-        })()`);
+        const atReady = await ownPaymentElement(page, { payButton }, { ready: `return payment.shadowRoot.querySelector('iframe').style.height;` });
         const frame = page.frames().find((f) => f.url().includes('/frames/payment/'))!;
         // The form once the init is applied (its methods, its button) and drawn.
         const form = await frame.evaluate(`(async () => {
@@ -152,23 +164,14 @@ describe('<cpe-payment>: every method in one element', { timeout: scaled(600_000
   it("the page's own button: payButton false, pay() pays with the chosen tab and resolves {status, paymentIntentId}; each wallet's availability is an event naming it", async () => {
     const { page, context, problems } = await openShop(stack);
     try {
-      await fillBasket(page);
-      await page.goto(`${stack.demoUrl}/checkout?method=card`);
-      await page.waitForSelector('body[data-ready]', { state: 'attached' });
-      // A page of the shop's origin with its own button, the SDK's element and the shop's intent route.
-      const heard = await page.evaluate(`(async () => {
-        const { createElements } = await import(${JSON.stringify(`${stack.serviceUrl}/sdk/cpe.js`)});
-        const config = JSON.parse(document.getElementById('cpe-config').textContent);
-        document.querySelector('#pay-element').replaceChildren();
-        const elements = await createElements({ pubKey: config.publicKey, createServerIntent: () => fetch('/shop/intent?method=card', { method: 'POST' }).then((r) => r.json()), middleware: { authorise: '/api/cpe/authorise' } });
-        const payment = elements.paymentElement({ element: '#pay-element', payButton: false });
-        const events = [];
-        payment.addEventListener('cpe:availability', (e) => events.push(e.detail));
-        await payment.init();
-        await payment.awaitReady();
-        window.paymentElement = payment;
-        return { events, availability: await payment.availability };
-      })()`);
+      const heard = await ownPaymentElement(
+        page,
+        { payButton: false },
+        {
+          made: `const events = []; payment.addEventListener('cpe:availability', (e) => events.push(e.detail));`,
+          ready: `window.paymentElement = payment; return { events, availability: await payment.availability };`,
+        },
+      );
       assert.deepEqual((heard as { events: unknown[] }).events, [
         { method: 'wallet-a', available: true },
         { method: 'wallet-b', available: true },
