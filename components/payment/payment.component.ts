@@ -1,4 +1,4 @@
-import { PAYMENT_METHODS, type PaymentMethod } from '../../protocol/runtime/frame-address.ts';
+import { methodsIn, PAYMENT_METHODS, type PaymentMethod } from '../../protocol/runtime/frame-address.ts';
 import { walletOfMethod } from '../../protocol/wallets/ids.ts';
 import { PaymentElementOptions as schema } from '../../protocol/runtime/guards.ts';
 import type { FrameEventDetail } from '../../protocol/schemas/bridge.ts';
@@ -81,8 +81,7 @@ function methods(host: CpePayment): Promise<PaymentAvailability> {
     async hostInit(controller, o) {
       options = o;
       // Each once, in the page's order (the tabs').
-      const given = o.methods ?? PAYMENT_METHODS;
-      const asked = PAYMENT_METHODS.filter((m) => given.includes(m)).sort((a, b) => given.indexOf(a) - given.indexOf(b));
+      const asked = methodsIn(o.methods ?? PAYMENT_METHODS);
       const checks = await Promise.all(asked.map((m) => (m === 'card' ? { available: true } : walletAvailability(controller.pubKey, walletOfMethod(m)))));
       const availability = Object.fromEntries(PAYMENT_METHODS.map((m) => [m, { available: false }])) as PaymentAvailability;
       asked.forEach((m, i) => (availability[m] = checks[i]!));

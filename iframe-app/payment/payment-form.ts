@@ -1,6 +1,6 @@
 import { css, html, nothing, svg, type PropertyValues } from 'lit';
 import { unsafeSVG } from 'lit/directives/unsafe-svg.js';
-import { PAYMENT_METHODS, type PaymentMethod } from '../../protocol/runtime/frame-address.ts';
+import { methodsIn, type PaymentMethod } from '../../protocol/runtime/frame-address.ts';
 import { WALLET_BUTTONS } from '../../protocol/wallets/buttons.ts';
 import { WALLETS, walletOfMethod, type WalletMethod } from '../../protocol/wallets/index.ts';
 import { FlowForm } from '../flow/flow-form.ts';
@@ -125,9 +125,9 @@ export class PaymentForm extends FlowForm {
 
   /** What its address says (the element's `methods` found available, in its order; `button=none`), before the first render. */
   offer(methods = 'card', button?: string): void {
-    const given = methods.split(',');
-    this.methods = PAYMENT_METHODS.filter((m) => given.includes(m)).sort((a, b) => given.indexOf(a) - given.indexOf(b));
-    this.selected = this.methods[0] ?? 'card';
+    const known = methodsIn(methods.split(','));
+    this.methods = known.length ? known : ['card'];
+    this.selected = this.methods[0]!;
     this.ownButton = button !== 'none';
   }
 

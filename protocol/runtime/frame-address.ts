@@ -12,6 +12,8 @@ export type FrameAppName = (typeof FRAME_APPS)[number];
 /** The methods `<cpe-payment>` offers, in the order of its tabs. */
 export const PAYMENT_METHODS = ['card', ...WALLET_METHODS] as const;
 export type PaymentMethod = (typeof PAYMENT_METHODS)[number];
+/** The known methods among `given` (a list, or their names in a string), each once, in `given`'s order. */
+export const methodsIn = (given: readonly string[] | string): PaymentMethod[] => PAYMENT_METHODS.filter((m) => given.includes(m)).sort((a, b) => given.indexOf(a) - given.indexOf(b));
 
 /** The fields of a card, in their order on the form: the one list (schemas, SDK and frames). */
 export const CARD_FIELDS = ['number', 'expiry', 'cvc', 'name'] as const;

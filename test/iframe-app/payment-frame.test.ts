@@ -23,6 +23,16 @@ describe('payment frame', () => {
     expect(hello.height).to.equal(Math.ceil(el.getBoundingClientRect().height));
   });
 
+  it('no name it knows: the card alone, with its Pay button', async () => {
+    const { doc } = await mountFrame('payment', 'pk=pk_test_1&lang=en&layout=stack&methods=cash');
+    const el = doc.querySelector('cpe-payment-form') as PaymentForm;
+    await el.updateComplete;
+    expect(el.methods).to.deep.equal(['card']);
+    expect(el.shadowRoot!.querySelectorAll('[role=tab], .row')).to.have.length(0);
+    expect(el.shadowRoot!.querySelector('#cpe-number')).to.not.equal(null);
+    expect(el.shadowRoot!.querySelector('button.action')).to.not.equal(null);
+  });
+
   it('a methods parameter that is not a list of names: the frame refuses its address', async () => {
     const iframe = document.createElement('iframe');
     iframe.src = `/iframe-app/payment/index.html?pk=pk_test_1&lang=en&methods=${encodeURIComponent('card;<b>')}#${crypto.randomUUID()}`;
