@@ -1,6 +1,6 @@
 import { cardFrameApp } from '../shared/card-app.ts';
 import { startFrame } from '../shared/host.ts';
-import { loadCatalogue } from '../shared/i18n.ts';
+import { textsAtWidth } from '../shared/known-width.ts';
 import { CardFieldElement } from './card-field.ts';
 
 void startFrame((params) => {
@@ -9,4 +9,4 @@ void startFrame((params) => {
   el.field = params.field;
   el.group = params.group;
   return cardFrameApp(el, params);
-}, loadCatalogue);
+}, textsAtWidth);

@@ -1,5 +1,6 @@
-import { expect } from '@open-wc/testing';
+import { expect, waitUntil } from '@open-wc/testing';
 import type { PaymentForm } from '../../iframe-app/payment/payment-form.ts';
+import { knownWidth } from '../../iframe-app/shared/known-width.ts';
 import { mountFrame } from './frame-mount.ts';
 
 /**
@@ -48,5 +49,43 @@ describe('payment frame', () => {
     });
     expect(iframe.contentDocument!.querySelector('cpe-payment-form')).to.equal(null);
     expect(alert.textContent).to.not.equal('');
+  });
+});
+
+describe("a frame's first render waits for its width (knownWidth)", () => {
+  afterEach(() => document.querySelectorAll('iframe').forEach((f) => f.remove()));
+
+  /** A same-origin frame 300 px wide (Chromium's default for an iframe), as a frame before its size reaches it. */
+  async function narrowFrame(): Promise<HTMLIFrameElement> {
+    const iframe = document.createElement('iframe');
+    iframe.style.width = '300px';
+    document.body.append(iframe);
+    await new Promise((resolve) => requestAnimationFrame(resolve));
+    return iframe;
+  }
+  const settled = (promise: Promise<void>) => {
+    let done = false;
+    void promise.then(() => (done = true));
+    return () => done;
+  };
+
+  it('waits while the viewport is not the width the address says, and resolves once it is', async () => {
+    const iframe = await narrowFrame();
+    const done = settled(knownWidth(iframe.contentWindow!, 600, 600_000));
+    await new Promise((resolve) => requestAnimationFrame(resolve));
+    expect(done(), 'resolved at 300 px').to.equal(false);
+    iframe.style.width = '600px';
+    await waitUntil(done, 'not resolved at 600 px');
+  });
+
+  it('resolves at once when the width is already right or unknown, and after its patience otherwise', async () => {
+    const iframe = await narrowFrame();
+    const win = iframe.contentWindow!;
+    for (const width of [300, undefined]) {
+      const done = settled(knownWidth(win, width, 600_000));
+      await Promise.resolve();
+      expect(done(), `width ${width}`).to.equal(true);
+    }
+    await knownWidth(win, 600, 0);
   });
 });
