@@ -55,10 +55,10 @@ describe('payment frame', () => {
 describe("a frame's first render waits for its width (knownWidth)", () => {
   afterEach(() => document.querySelectorAll('iframe').forEach((f) => f.remove()));
 
-  /** A same-origin frame 300 px wide (Chromium's default for an iframe), as a frame before its size reaches it. */
-  async function narrowFrame(): Promise<HTMLIFrameElement> {
+  /** A same-origin frame `width` px wide, as a frame before its size reaches it (Chromium's default 300 px, or none). */
+  async function narrowFrame(width = 300): Promise<HTMLIFrameElement> {
     const iframe = document.createElement('iframe');
-    iframe.style.width = '300px';
+    iframe.style.width = `${width}px`;
     document.body.append(iframe);
     await new Promise((resolve) => requestAnimationFrame(resolve));
     return iframe;
@@ -76,6 +76,17 @@ describe("a frame's first render waits for its width (knownWidth)", () => {
     expect(done(), 'resolved at 300 px').to.equal(false);
     iframe.style.width = '600px';
     await waitUntil(done, 'not resolved at 600 px');
+  });
+
+  // A card field's element is display: contents, so its address says no width: the field said its
+  // height laid out at none (86 px), then drew itself 80 px tall once its size came.
+  it('with no width in its address, waits while the frame has none, and resolves once it has one', async () => {
+    const iframe = await narrowFrame(0);
+    const done = settled(knownWidth(iframe.contentWindow!, undefined, 600_000));
+    await new Promise((resolve) => requestAnimationFrame(resolve));
+    expect(done(), 'resolved at 0 px').to.equal(false);
+    iframe.style.width = '123px';
+    await waitUntil(done, 'not resolved at 123 px');
   });
 
   it('resolves at once when the width is already right or unknown, and after its patience otherwise', async () => {
