@@ -19,7 +19,8 @@ import { makeController, type ElementsController } from './controller.ts';
 import './elements/elements.ts';
 
 export { ElementsController } from './controller.ts';
-export { CpeCard, LAYOUT_MIN_HEIGHT } from './card/card.component.ts';
+export { CpeCard } from './card/card.component.ts';
+export { LAYOUT_MIN_HEIGHT } from './card/form-height.ts';
 export { CpeCardFields, FIELD_MIN_HEIGHT } from './card-fields/card-fields.component.ts';
 export { CpeElements } from './elements/elements.component.ts';
 export { CpePaymentFlow } from './payment-flow/payment-flow.component.ts';

@@ -1,19 +1,10 @@
-import type { Layout } from '../../protocol/runtime/frame-address.ts';
 import { FrameHost } from '../internal/frame-host.ts';
-import { hostedFrame } from '../internal/hosted-frame.ts';
+import { cardFormFrame } from '../internal/card-form-frame.ts';
 import { CardElementOptions as schema } from '../../protocol/runtime/guards.ts';
 import type { CardElementOptions } from '../internal/options.ts';
 import type { OptionProperties } from '../internal/properties.ts';
 import styles from './card.styles.ts';
-import { formHeight } from './form-height.ts';
 
-/**
- * Minimum heights in CSS pixels: a `height` option below them is raised to them. The element reserves
- * the form's own height at once (form-height.ts), so the page does not jump when the form appears;
- * the frame grows past it to fit its content (validation messages included). Minimum width: 200 px
- * (or the container's width if narrower).
- */
-export const LAYOUT_MIN_HEIGHT: Record<Layout, number> = { stack: 180, 'row-minimal': 48, 'row-compact': 64, row: 72, 'column-compact': 220, column: 280 };
 
 /**
  * The hosted card form: number, expiry, security code and name in one frame of the service.
@@ -37,7 +28,7 @@ export const LAYOUT_MIN_HEIGHT: Record<Layout, number> = { stack: 180, 'row-mini
  * @attr {string} identifier - Instance identifier (property `identifier`).
  * @attr {'all' | 'detected' | 'none'} [card-schemes-display=detected] - Scheme badges: every accepted scheme, the one typed, or none (property `cardSchemesDisplay`).
  * @attr {string | number} width - CSS width (a number is pixels), default the container's (property `width`).
- * @attr {number} height - Height in pixels to reserve, never below the layout's minimum (property `height`).
+ * @attr {number} height - Height in pixels to reserve until the form is shown, never below the form's own height (property `height`).
  * @fires {CustomEvent<ChangeState>} cpe:change - The form changed: `{complete, empty, scheme, invalid}`, never digits.
  * @fires {CustomEvent<{}>} cpe:processing:start - `tokenise()` started.
  * @fires {CustomEvent<{}>} cpe:processing:end - `tokenise()` ended.
@@ -46,10 +37,7 @@ export class CpeCard extends FrameHost {
   static observedAttributes = ['layout', 'language', 'theme', 'identifier', 'card-schemes-display', 'width', 'height'];
   constructor() {
     super('cardElement', schema, styles);
-    hostedFrame<CardElementOptions>(this, 'cardElement', '#cpe-card, [data-cpe-card]', 'card-form', 'Card payment', ({ layout = 'row', height = 0, theme = 'auto', cardSchemesDisplay }, host) => [
-      Math.max(height, LAYOUT_MIN_HEIGHT[layout], formHeight(layout, host.clientWidth, cardSchemesDisplay, getComputedStyle(host))),
-      { layout, theme, marks: cardSchemesDisplay },
-    ]);
+    cardFormFrame<CardElementOptions>(this, 'cardElement', '#cpe-card, [data-cpe-card]', 'card-form', 'Card payment', 'row');
   }
 }
 

@@ -1,6 +1,15 @@
 import type { Layout } from '../../protocol/runtime/frame-address.ts';
 
 /**
+ * About the smallest each layout's card form is drawn, in CSS pixels, for a page that sizes a
+ * container before the SDK has loaded (exported by the package). The elements reserve the form's own
+ * height at their width (internal/card-form-frame.ts), so the page does not jump when the form
+ * appears; the frame then takes its content's height (validation messages included). Minimum width:
+ * 200 px (or the container's width if narrower).
+ */
+export const LAYOUT_MIN_HEIGHT: Record<Layout, number> = { stack: 180, 'row-minimal': 48, 'row-compact': 64, row: 72, 'column-compact': 220, column: 280 };
+
+/**
  * Widths (CSS px) from which the card form's fields fit in one, two or three bands, as the frame
  * chooses them (iframe-app/shared/arrange.ts measures the texts; these are its choices in English with
  * the system font): with the scheme's mark in the number field (`detected`), then without (`all`, `none`).
@@ -32,3 +41,6 @@ export function formHeight(layout: Layout, width: number, marks: string | undefi
   const bands = fit < 0 ? 4 : fit + 1;
   return Math.ceil((marks === 'all' ? (width < 256 ? 46 : 20) + lgap : 0) + bands * band + (bands - 1) * gap);
 }
+
+/** A Flow's own Pay button and the gap above it: the input's height (4 px less in the compact layouts) and 12 px. */
+export const buttonBand = (layout: Layout): number => (layout.endsWith('-compact') ? 52 : 56);

@@ -405,14 +405,9 @@ export abstract class FrameHost extends HTMLElementOrStub implements FrameOwner,
     };
   }
 
-  /** @internal FrameOwner: the look a frame paints first (the fragment of its address). */
+  /** @internal FrameOwner: the look a frame paints first (the fragment of its address), and the element's width, its frame's. */
   frameLook(): FrameLook {
-    return this.#mount.look(this.options.theme);
-  }
-
-  /** @internal FrameOwner: the width of the element's own frame (the element's). */
-  frameWidth(): number {
-    return this.clientWidth;
+    return { ...this.#mount.look(this.options.theme), width: this.clientWidth };
   }
 
   /** @internal FrameOwner: a frame said hello. */

@@ -9,10 +9,8 @@ import type { ElementsController } from '../controller.ts';
 export interface FrameOwner {
   /** The config sent in Init (and again with `configure`). */
   frameConfig(): FrameConfig;
-  /** The look the frame paints first (its address's fragment). */
+  /** The look the frame paints first (its address's fragment), with the width the frame will have when the owner knows it (the frame arranges its form for it before its first paint). */
   frameLook(): FrameLook;
-  /** The width the frame will have, when the owner knows it (the frame arranges its form for it before its first paint). */
-  frameWidth?(): number;
   /** The frame said hello: its form can be typed in and is shown at its height. */
   frameHello(frame: Frame, texts?: DialogTexts): void;
   frameEvent<E extends FrameEventName>(frame: Frame, name: E, detail: FrameEventDetail<E>): void;
@@ -86,7 +84,7 @@ export class Frame {
     // docs/security/autofill-across-iframes.md), granted only where the browser knows it: elsewhere
     // (Chromium 156 included) the name would log "Unrecognized feature".
     iframe.allow = (document as { featurePolicy?: { features(): string[] } }).featurePolicy?.features().includes('autofill') ? 'payment; autofill' : 'payment';
-    const look = { ...owner.frameLook(), width: owner.frameWidth?.() };
+    const look = owner.frameLook();
     if (look.scheme) iframe.style.colorScheme = look.scheme;
     iframe.src = frameUrl(origin, app, { pk: controller.pubKey, ok: controller.current?.opaqueKey, lang: language, ...params }, this.session, look);
     this.skeleton.className = 'skeleton';

@@ -1,10 +1,9 @@
 import { CardElementOptions as schema } from '../../protocol/runtime/guards.ts';
-import { LAYOUT_MIN_HEIGHT } from '../card/card.component.ts';
-import { formHeight } from '../card/form-height.ts';
+import { buttonBand } from '../card/form-height.ts';
 import type { ElementsController } from '../controller.ts';
 import { flowButton } from '../internal/flow-lifecycle.ts';
 import { FrameHost, type HostController } from '../internal/frame-host.ts';
-import { hostedFrame } from '../internal/hosted-frame.ts';
+import { cardFormFrame } from '../internal/card-form-frame.ts';
 import type { FlowOptions } from '../internal/options.ts';
 import type { OptionProperties } from '../internal/properties.ts';
 import styles from './payment-flow.styles.ts';
@@ -32,7 +31,7 @@ import styles from './payment-flow.styles.ts';
  * @attr {string} identifier - The Flow's identifier, one per Flow of a controller, default `default_payment_flow` (property `identifier`).
  * @attr {'all' | 'detected' | 'none'} [card-schemes-display=detected] - Scheme badges: every accepted scheme, the one typed, or none (property `cardSchemesDisplay`).
  * @attr {string | number} width - CSS width (a number is pixels), default the container's (property `width`).
- * @attr {number} height - Height in pixels to reserve, never below the layout's minimum (property `height`).
+ * @attr {number} height - Height in pixels to reserve until the form is shown, never below the form's own height (property `height`).
  * @fires {CustomEvent<ChangeState>} cpe:change - The form changed: `{complete, empty, scheme, invalid}`, never digits.
  * @fires {CustomEvent<{}>} cpe:processing:start - `tokenise()` started.
  * @fires {CustomEvent<{}>} cpe:processing:end - `tokenise()` ended.
@@ -46,12 +45,7 @@ export class CpePaymentFlow extends FrameHost {
     const identifier = `default_${name}_flow`;
     super(apiName, schema, styles, { layout: 'stack', identifier });
     flowIdentity(this, apiName, identifier);
-    // The form's minimum and the button's 56 px.
-    hostedFrame<FlowOptions>(this, apiName, '[data-cpe-flow]', 'flow', 'Card payment', ({ layout = 'stack', height = 0, theme = 'auto', cardSchemesDisplay }, host) => [
-      // The form, then the button (44 px) a gap (12 px) below it.
-      Math.max(height, LAYOUT_MIN_HEIGHT[layout] + 56, formHeight(layout, host.clientWidth, cardSchemesDisplay, getComputedStyle(host)) + 56),
-      { layout, theme, flow, marks: cardSchemesDisplay },
-    ]);
+    cardFormFrame<FlowOptions>(this, apiName, '[data-cpe-flow]', 'flow', 'Card payment', 'stack', (_, layout) => [buttonBand(layout), { flow }]);
     flowButton(this);
   }
 }

@@ -2,11 +2,11 @@ import { methodsIn, PAYMENT_METHODS, type PaymentMethod } from '../../protocol/r
 import { walletOfMethod } from '../../protocol/wallets/ids.ts';
 import { PaymentElementOptions as schema } from '../../protocol/runtime/guards.ts';
 import type { FrameEventDetail } from '../../protocol/schemas/bridge.ts';
-import { LAYOUT_MIN_HEIGHT } from '../card/card.component.ts';
+import { buttonBand } from '../card/form-height.ts';
 import { dispatchCpeEvent } from '../events.ts';
 import { flowButton } from '../internal/flow-lifecycle.ts';
 import { FrameHost, type HostController } from '../internal/frame-host.ts';
-import { hostedFrame } from '../internal/hosted-frame.ts';
+import { cardFormFrame } from '../internal/card-form-frame.ts';
 import type { PaymentElementOptions } from '../internal/options.ts';
 import type { OptionProperties } from '../internal/properties.ts';
 import { sheetToken, walletAvailability, type WalletAvailability } from '../internal/wallet.ts';
@@ -36,7 +36,7 @@ export type PaymentAvailability = Record<PaymentMethod, WalletAvailability>;
  * @attr {string} identifier - Instance identifier (property `identifier`).
  * @attr {'all' | 'detected' | 'none'} [card-schemes-display=detected] - Scheme badges on the card form (property `cardSchemesDisplay`).
  * @attr {string | number} width - CSS width (a number is pixels), default the container's (property `width`).
- * @attr {number} height - Height in pixels to reserve, never below the minimum (property `height`).
+ * @attr {number} height - Height in pixels to reserve until the form is shown, never below the form's own height (property `height`).
  * @attr {string} methods - The methods to offer, in this order, space-separated: `card wallet-a wallet-b` (the default; property `methods`, an array).
  * @attr {boolean} [pay-button=true] - `"false"`: no Pay button of its own; your button calls `pay()` (property `payButton`).
  * @fires {CustomEvent<ChangeState>} cpe:change - The card form changed: `{complete, empty, scheme, invalid}`, never digits.
@@ -96,10 +96,11 @@ function methods(host: CpePayment): Promise<PaymentAvailability> {
     },
   } satisfies HostController<PaymentElementOptions>);
   // The methods found and the button go in the frame's address: its first render, at the height its
-  // hello says, is its final one. The tabs (48) and the button (56) above and below the card form's minimum.
-  hostedFrame<PaymentElementOptions>(host, 'paymentElement', '[data-cpe-payment]', 'payment', 'Payment', ({ layout = 'stack', height = 0, theme = 'auto', payButton }) => [
-    Math.max(height, LAYOUT_MIN_HEIGHT[layout] + 104),
-    { layout, theme, methods: offered + '', button: payButton === false ? 'none' : undefined },
+  // hello says, is its final one, and the element reserves it: the card form, with two methods or more
+  // tabs (77 px) or below 400 px an accordion (a row of 44 px and a gap each), and its own button.
+  cardFormFrame<PaymentElementOptions>(host, 'paymentElement', '[data-cpe-payment]', 'payment', 'Payment', 'stack', ({ payButton }, layout) => [
+    (offered[1] ? (host.clientWidth < 400 ? 56 * offered.length : 77) : 0) + (payButton === false ? 0 : buttonBand(layout)),
+    { methods: offered + '', button: payButton === false ? 'none' : undefined },
   ]);
   return new Promise((resolve) => (found = resolve));
 }

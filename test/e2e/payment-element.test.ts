@@ -161,6 +161,47 @@ describe('<cpe-payment>: every method in one element', { timeout: scaled(600_000
     }
   });
 
+  it('reserves, before its frame is shown, the height it is shown at: layouts, one to three methods, its button or none, 360 and 1100 px; a Flow too', async () => {
+    // It reserved the card form's minimum and 104 px whatever its methods, width and button: at
+    // 360 px 284 px, then 452 px at the hello (the page below it moved by 168 px).
+    const wrong: string[] = [];
+    for (const width of [360, 1100]) {
+      const { page, context, problems } = await openShop(stack, { viewport: { width, height: 900 } });
+      try {
+        await fillBasket(page);
+        await page.goto(`${stack.demoUrl}/checkout?method=card`);
+        await page.waitForSelector('body[data-ready]', { state: 'attached' });
+        const cases = [
+          ...['stack', 'row-compact'].flatMap((layout) =>
+            [undefined, ['card', 'wallet-b'], ['card']].flatMap((methods) => [true, false].map((payButton) => ['paymentElement', { layout, payButton, methods }] as const)),
+          ),
+          ['paymentElement', { layout: 'row', cardSchemesDisplay: 'all' }],
+          ['paymentFlow', { layout: 'row-compact' }],
+        ] as const;
+        for (const [factory, options] of cases) {
+          const heights = (await page.evaluate(`(async () => {
+            const { createElements } = await import(${JSON.stringify(`${stack.serviceUrl}/sdk/cpe.js`)});
+            const config = JSON.parse(document.getElementById('cpe-config').textContent);
+            const box = document.querySelector('#pay-element');
+            box.replaceChildren();
+            const elements = await createElements({ pubKey: config.publicKey, createServerIntent: () => fetch('/shop/intent?method=card', { method: 'POST' }).then((r) => r.json()), middleware: { authorise: '/api/cpe/authorise' } });
+            const el = elements[${JSON.stringify(factory)}]({ element: box, ...${JSON.stringify(options)} });
+            const reserved = [];
+            new MutationObserver(() => el.style.minHeight && reserved.push(el.style.minHeight)).observe(el, { attributes: true, attributeFilter: ['style'] });
+            await el.init();
+            await el.awaitReady();
+            return { reserved: reserved[0], shown: el.shadowRoot.querySelector('iframe').style.height };
+          })()`)) as { reserved: string; shown: string };
+          if (heights.reserved !== heights.shown) wrong.push(`${width} px, ${factory} ${JSON.stringify(options)}: reserved ${heights.reserved}, shown at ${heights.shown}`);
+        }
+        assert.deepEqual(problems, []);
+      } finally {
+        await context.close();
+      }
+    }
+    assert.deepEqual(wrong, []);
+  });
+
   it("the page's own button: payButton false, pay() pays with the chosen tab and resolves {status, paymentIntentId}; each wallet's availability is an event naming it", async () => {
     const { page, context, problems } = await openShop(stack);
     try {
