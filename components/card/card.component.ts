@@ -5,7 +5,6 @@ import type { CardElementOptions } from '../internal/options.ts';
 import type { OptionProperties } from '../internal/properties.ts';
 import styles from './card.styles.ts';
 
-
 /**
  * The hosted card form: number, expiry, security code and name in one frame of the service.
  *
