@@ -26,8 +26,12 @@ const UNREACHABLE_CODES = new Set([
   '53300',
 ]);
 
-/** What node-postgres says when a connection ends under it or cannot be made in time (it sets no code). */
-const UNREACHABLE_MESSAGES = /^(Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error|Connection ended unexpectedly)/;
+/**
+ * What node-postgres says when a connection ends under it or cannot be made in time (it sets no
+ * code): a client's own connect timeout is "timeout expired", a pool's wait for a free connection
+ * "timeout exceeded when trying to connect".
+ */
+const UNREACHABLE_MESSAGES = /^(Connection terminated|timeout expired$|timeout exceeded when trying to connect|Client has encountered a connection error|Connection ended unexpectedly)/;
 
 /** Why `error` means the database is unreachable (its code, or node-postgres's message); undefined for any other error. */
 export function unreachableReason(error: unknown): string | undefined {

@@ -48,8 +48,23 @@ const CACHED_ROWS = 50_000;
 /** The wait between tries to reach the database at start (it may start after the service). */
 const START_BACKOFF: Backoff = { initialMs: 250, maxMs: 5_000 };
 
-/** How long a request waits for a new connection before the database counts as unreachable. */
+/** How long a new connection may take to open before the database counts as unreachable. */
 const CONNECT_TIMEOUT_MS = 5_000;
+
+/**
+ * How long a request waits for a connection while every one of the pool's is busy. node-postgres
+ * times that wait with its connect timeout: under load a busy, healthy pool answered 503
+ * database_unavailable after 5 s and logged an outage (CI, 40 writes through a pool of 2). So the
+ * pool waits this long for a free connection, and each client times its own connect.
+ */
+const BUSY_POOL_WAIT_MS = 30_000;
+
+/** A client that gives up opening its connection after CONNECT_TIMEOUT_MS (node-postgres says "timeout expired"). */
+class TimedClient extends pg.Client {
+  constructor(config?: pg.ClientConfig) {
+    super({ ...config, connectionTimeoutMillis: CONNECT_TIMEOUT_MS });
+  }
+}
 
 export interface PgStoreOptions {
   poolSize?: number;
@@ -102,7 +117,7 @@ export class PgStore implements Store {
    * any other failure (a wrong password, no such database, a schema newer than this build) is thrown.
    */
   static async open(url: string, { poolSize = 20, logger, database = url, onWaiting }: PgStoreOptions = {}): Promise<PgStore> {
-    const settings = { connectionString: url, types, connectionTimeoutMillis: CONNECT_TIMEOUT_MS, keepAlive: true };
+    const settings = { connectionString: url, types, connectionTimeoutMillis: BUSY_POOL_WAIT_MS, Client: TimedClient as new () => pg.ClientBase, keepAlive: true };
     const pool = new pg.Pool({ ...settings, max: poolSize });
     const ratePool = new pg.Pool({ ...settings, max: Math.max(2, Math.ceil(poolSize / 4)) });
     const availability = new DatabaseAvailability(logger, database);

@@ -201,6 +201,7 @@ describe('what counts as the database being unreachable', () => {
       error({ code: '08006' }),
       error({ message: 'Connection terminated unexpectedly' }),
       error({ message: 'timeout exceeded when trying to connect' }),
+      error({ message: 'timeout expired' }),
       Object.assign(new AggregateError([error({ code: 'ECONNREFUSED' })]), {}),
     ])
       assert.ok(unreachableReason(unreachable), `${(unreachable as { code?: string }).code ?? unreachable.message}`);
