@@ -82,7 +82,7 @@ export const ERROR_CODES = {
   invalid_response: { status: 502, type: service, client: true, means: "CpeClient: the service's answer is not JSON (a proxy's page, a cut body)." },
   unexpected_answer: { status: 502, type: service, client: true, means: 'CpeClient: an error answer without the error object (the HTTP status is kept).' },
   starting: { status: 503, type: service, means: 'The service is starting: retry after `Retry-After`.' },
-  database_unavailable: { status: 503, type: service, means: 'The service cannot reach its PostgreSQL database (stopped, restarting, unreachable), or waits for it at start: retry after `Retry-After`.' },
+  database_unavailable: { status: 503, type: service, means: 'The service cannot reach its PostgreSQL database (stopped, restarting, unreachable), or waits for it at start, or every connection of its pool stayed busy for 30 s: retry after `Retry-After`.' },
   sdk_not_built: { status: 503, type: service, means: 'The browser SDK has not been built (`npm run build`).' },
   dashboard_not_built: { status: 503, type: service, means: 'The dashboard has not been built (`npm run build`).' },
   // In a 200 answer: a payment attempt's `error` (`requires_payment_method`, `failed`, `authorised: false`).
