@@ -4,7 +4,7 @@ import type { Frame, Page } from 'playwright-core';
 import { CARDS, cscFor, digitsOf, pressPay, typeCard, watchMerchantPage } from './helpers/checkout.ts';
 import { DARK_PAGE, frameOf, openSheet, payInFlow, startLook } from './helpers/look.ts';
 import { seriousViolations } from './helpers/axe.ts';
-import { dialogClosed, pressEscape, pressTab, pressUntil } from './helpers/frame-click.ts';
+import { dialogClosed, focusIn, pressEscape, pressTab, pressUntil } from './helpers/frame-click.ts';
 import { startStack, type Stack } from '../../testkit/stack.ts';
 import { waitFor } from '../../testkit/wait.ts';
 
@@ -142,9 +142,13 @@ describe('keyboard only', () => {
       await page.waitForFunction(() => document.querySelector('cpe-card')?.shadowRoot?.querySelector('dialog[open]'));
       const challenge: Frame = await waitFor('the challenge frame', inner);
       await challenge.waitForSelector('button[value="complete"]:enabled');
-      // One Tab from the dialog reaches Complete, once the focus has moved into the frame.
+      // One Tab from the dialog reaches Complete, once the focus has moved into the frame. Polled on
+      // a timer, not on the frame's animation frames (Playwright's default): a check that waits for
+      // the frame to paint again can wait for ever. If it fails, the error says where the focus went.
       await page.keyboard.press('Tab');
-      await challenge.waitForFunction(() => document.hasFocus() && (document.activeElement as HTMLButtonElement | null)?.value === 'complete');
+      await challenge
+        .waitForFunction(() => document.hasFocus() && (document.activeElement as HTMLButtonElement | null)?.value === 'complete', undefined, { polling: 100 })
+        .catch(async (error: Error) => assert.fail(`${error.message}\nThe focus is at ${await focusIn(page)}; the frames: ${page.frames().map((f) => new URL(f.url()).pathname).join(', ')}`));
       // Complete removes the frame the key went down in: the key goes up once the dialog is gone.
       await pressUntil(page, 'Enter', dialogClosed(page));
       const status = page.locator('#status[data-state="success"], #status[data-state="failure"]');

@@ -17,24 +17,28 @@ import { clickOrPress, dialogOpen } from './helpers/frame-click.ts';
  */
 let stack: Stack;
 
-/**
- * A page of the shop's origin with its own `<cpe-payment>` (the SDK's, made with `options`), the
- * shop's intent route and middleware, in place of the checkout's element: runs `made` once the
- * element is made (`payment`) and `ready` once it is ready, whose value it returns.
- */
-async function ownPaymentElement(page: Page, options: Record<string, unknown>, script: { made?: string; ready: string }): Promise<unknown> {
+/** The shop's card checkout with a basket: a page of the shop's origin for `mountOwn`. */
+async function openOwnCheckout(page: Page): Promise<void> {
   await fillBasket(page);
   await page.goto(`${stack.demoUrl}/checkout?method=card`);
   await page.waitForSelector('body[data-ready]', { state: 'attached' });
+}
+
+/**
+ * In place of the checkout's element, the SDK's own (`elements[factory](options)`, `element` in the
+ * script) with the shop's intent route and middleware: runs `made` once it is made and `ready` once
+ * it is ready, whose value it returns.
+ */
+function mountOwn(page: Page, options: Record<string, unknown>, script: { factory?: string; made?: string; ready: string }): Promise<unknown> {
   return page.evaluate(`(async () => {
     const { createElements } = await import(${JSON.stringify(`${stack.serviceUrl}/sdk/cpe.js`)});
     const config = JSON.parse(document.getElementById('cpe-config').textContent);
     document.querySelector('#pay-element').replaceChildren();
     const elements = await createElements({ pubKey: config.publicKey, createServerIntent: () => fetch('/shop/intent?method=card', { method: 'POST' }).then((r) => r.json()), middleware: { authorise: '/api/cpe/authorise' } });
-    const payment = elements.paymentElement({ element: '#pay-element', ...${JSON.stringify(options)} });
+    const element = elements[${JSON.stringify(script.factory ?? 'paymentElement')}]({ element: '#pay-element', ...${JSON.stringify(options)} });
     ${script.made ?? ''}
-    await payment.init();
-    await payment.awaitReady();
+    await element.init();
+    await element.awaitReady();
     ${script.ready}
   })()`);
 }
@@ -141,7 +145,8 @@ describe('<cpe-payment>: every method in one element', { timeout: scaled(600_000
     for (const [width, payButton] of [[360, true], [1100, true], [1100, false]] as const) {
       const { page, context, problems } = await openShop(stack, { viewport: { width, height: 800 } });
       try {
-        const atReady = await ownPaymentElement(page, { payButton }, { ready: `return payment.shadowRoot.querySelector('iframe').style.height;` });
+        await openOwnCheckout(page);
+        const atReady = await mountOwn(page, { payButton }, { ready: `return element.shadowRoot.querySelector('iframe').style.height;` });
         const frame = page.frames().find((f) => f.url().includes('/frames/payment/'))!;
         // The form once the init is applied (its methods, its button) and drawn.
         const form = await frame.evaluate(`(async () => {
@@ -168,9 +173,7 @@ describe('<cpe-payment>: every method in one element', { timeout: scaled(600_000
     for (const width of [360, 1100]) {
       const { page, context, problems } = await openShop(stack, { viewport: { width, height: 900 } });
       try {
-        await fillBasket(page);
-        await page.goto(`${stack.demoUrl}/checkout?method=card`);
-        await page.waitForSelector('body[data-ready]', { state: 'attached' });
+        await openOwnCheckout(page);
         const cases = [
           ...['stack', 'row-compact'].flatMap((layout) =>
             [undefined, ['card', 'wallet-b'], ['card']].flatMap((methods) => [true, false].map((payButton) => ['paymentElement', { layout, payButton, methods }] as const)),
@@ -179,19 +182,11 @@ describe('<cpe-payment>: every method in one element', { timeout: scaled(600_000
           ['paymentFlow', { layout: 'row-compact' }],
         ] as const;
         for (const [factory, options] of cases) {
-          const heights = (await page.evaluate(`(async () => {
-            const { createElements } = await import(${JSON.stringify(`${stack.serviceUrl}/sdk/cpe.js`)});
-            const config = JSON.parse(document.getElementById('cpe-config').textContent);
-            const box = document.querySelector('#pay-element');
-            box.replaceChildren();
-            const elements = await createElements({ pubKey: config.publicKey, createServerIntent: () => fetch('/shop/intent?method=card', { method: 'POST' }).then((r) => r.json()), middleware: { authorise: '/api/cpe/authorise' } });
-            const el = elements[${JSON.stringify(factory)}]({ element: box, ...${JSON.stringify(options)} });
-            const reserved = [];
-            new MutationObserver(() => el.style.minHeight && reserved.push(el.style.minHeight)).observe(el, { attributes: true, attributeFilter: ['style'] });
-            await el.init();
-            await el.awaitReady();
-            return { reserved: reserved[0], shown: el.shadowRoot.querySelector('iframe').style.height };
-          })()`)) as { reserved: string; shown: string };
+          const heights = (await mountOwn(page, options, {
+            factory,
+            made: `const reserved = []; new MutationObserver(() => element.style.minHeight && reserved.push(element.style.minHeight)).observe(element, { attributes: true, attributeFilter: ['style'] });`,
+            ready: `return { reserved: reserved[0], shown: element.shadowRoot.querySelector('iframe').style.height };`,
+          })) as { reserved: string; shown: string };
           if (heights.reserved !== heights.shown) wrong.push(`${width} px, ${factory} ${JSON.stringify(options)}: reserved ${heights.reserved}, shown at ${heights.shown}`);
         }
         assert.deepEqual(problems, []);
@@ -205,12 +200,13 @@ describe('<cpe-payment>: every method in one element', { timeout: scaled(600_000
   it("the page's own button: payButton false, pay() pays with the chosen tab and resolves {status, paymentIntentId}; each wallet's availability is an event naming it", async () => {
     const { page, context, problems } = await openShop(stack);
     try {
-      const heard = await ownPaymentElement(
+      await openOwnCheckout(page);
+      const heard = await mountOwn(
         page,
         { payButton: false },
         {
-          made: `const events = []; payment.addEventListener('cpe:availability', (e) => events.push(e.detail));`,
-          ready: `window.paymentElement = payment; return { events, availability: await payment.availability };`,
+          made: `const events = []; element.addEventListener('cpe:availability', (e) => events.push(e.detail));`,
+          ready: `window.paymentElement = element; return { events, availability: await element.availability };`,
         },
       );
       assert.deepEqual((heard as { events: unknown[] }).events, [

@@ -51,7 +51,7 @@ export async function pressUntil(page: Page, key: string, done: (timeout: number
 export const pressEscape = (page: Page, closed: (timeout: number) => Promise<unknown>, timeout?: number) => pressUntil(page, 'Escape', closed, timeout);
 
 /** Where the focus is, across the page's frames: each focused document's active element, through shadow roots, by its position. */
-async function focusIn(page: Page): Promise<string> {
+export async function focusIn(page: Page): Promise<string> {
   const each = await Promise.all(
     page.frames().map((frame) =>
       frame

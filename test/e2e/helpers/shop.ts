@@ -52,7 +52,15 @@ export async function useWallet(page: Page, mount: string, answer: 'visa' | 'dec
 
 /** The order page the checkout goes to once paid: its outcome and the checks' rows. */
 export async function orderShown(page: Page): Promise<{ reference: string; status: string; checks: Record<string, { expected: string; got: string; passed: boolean }> }> {
-  await page.waitForURL(/\/orders\/ORD-/);
+  await page.waitForURL(/\/orders\/ORD-/).catch(async (error: Error) => {
+    const said = await page
+      .evaluate(() => {
+        const status = document.getElementById('status');
+        return status ? `${status.dataset.state}: ${status.textContent}` : 'none';
+      })
+      .catch(() => 'unknown');
+    throw new Error(`${error.message}\nAt ${new URL(page.url()).pathname}; the checkout's status: ${said}`);
+  });
   const status = (await page.locator('#order-status').getAttribute('data-status'))!;
   const rows = await page.locator('table.checks tbody tr').evaluateAll((trs) =>
     trs.map((tr) => [tr.getAttribute('data-check')!, { expected: tr.children[1]!.textContent!, got: tr.children[2]!.textContent!, passed: tr.getAttribute('data-passed') === 'true' }] as const),
