@@ -33,4 +33,6 @@ flow.addEventListener('cpe:authorise:end', ended('the card'));
 flow.addEventListener('cpe:payment:end', notPaid);
 flow.addEventListener('cpe:error', error);
 await Promise.all([walletA.init(), flow.init()]);
+// Both ready (a wallet only where available): the end-to-end tests wait for it.
+await Promise.all([(await walletA.availability).available && walletA.awaitReady(), flow.awaitReady()]);
 document.body.dataset.ready = 'true';

@@ -53,6 +53,15 @@ const onError = (event) => {
   else if (event.detail?.operation === 'init') say('failure', fill(texts.failed, { reason: message ?? '' }));
 };
 
+/**
+ * Mounted and ready (a wallet unavailable here renders nothing and is never ready): the page says
+ * so by body[data-ready] only after this, so a shopper's or a test's first click reaches a live control.
+ */
+async function mounted(element) {
+  await element.init();
+  if ((await element.availability)?.available !== false) await element.awaitReady();
+}
+
 // The card element and the card fields: the page's own Pay button, enabled only when the form is
 // complete; pay() runs the whole payment (3-D Secure included) through the shop's backend.
 async function card(elements, element) {
@@ -61,8 +70,7 @@ async function card(elements, element) {
     payButton.disabled = !event.detail.complete;
     if (['ready', 'incomplete'].includes(status.dataset.state)) say(event.detail.complete ? 'ready' : 'incomplete', event.detail.complete ? '' : texts.complete);
   });
-  await element.init();
-  await element.awaitReady();
+  await mounted(element);
   say('incomplete', texts.complete);
   payButton.addEventListener('click', async () => {
     // aria-disabled, not disabled: the button keeps focus while the 3-D Secure modal is open.
@@ -101,8 +109,7 @@ const mounts = {
     const element = elements.paymentElement({ element: '#pay-element', ...common });
     element.addEventListener('cpe:payment:end', (event) => ended(elements, event.detail, true));
     element.addEventListener('cpe:error', onError);
-    await element.init();
-    await element.awaitReady();
+    await mounted(element);
   },
   card: async () => {
     const elements = await sdk.createElements({ pubKey: config.publicKey, createServerIntent, middleware });
@@ -120,19 +127,17 @@ const mounts = {
     const elements = await sdk.createElements({ pubKey: config.publicKey, createServerIntent, middleware: { verifyAuth: middleware.verifyAuth } });
     const flow = elements.paymentFlow({ element: '#pay-element', layout: 'stack', ...common });
     flowOutcome(elements, flow);
-    await flow.init();
-    await flow.awaitReady();
+    await mounted(flow);
   },
   verify: async () => {
     const elements = await sdk.createElements({ pubKey: config.publicKey, createServerIntent, middleware: { verifyAuth: middleware.verifyAuth } });
     const flow = elements.verifyFlow({ element: '#pay-element', layout: 'stack', ...common });
     flowOutcome(elements, flow, true);
-    await flow.init();
-    await flow.awaitReady();
+    await mounted(flow);
   },
   'wallet-a': async () => {
     const elements = await sdk.createElements({ pubKey: config.publicKey, createServerIntent, middleware });
-    await walletA(elements, '#pay-element').init();
+    await mounted(walletA(elements, '#pay-element'));
   },
   'wallet-b': async () => {
     const elements = await sdk.createElements({ pubKey: config.publicKey, createServerIntent, middleware });
@@ -149,7 +154,7 @@ const mounts = {
       .onCancel(() => say('cancelled', texts.cancelled))
       .onError(onError);
     wallet.availability.then(({ available, reason }) => !available && say('failure', fill(texts.unavailable, { reason })));
-    await wallet.init();
+    await mounted(wallet);
   },
   // Checkout Context: the buttons are live before any Payment Intent exists; the shopper's commit
   // (the Flow's Pay, the wallet's sheet) exchanges the basket's reference for one, priced by the backend.
@@ -162,7 +167,7 @@ const mounts = {
     const wallet = walletA(elements, '#express-wallet');
     const flow = elements.paymentFlow({ element: '#pay-element', layout: 'stack', ...common });
     flowOutcome(elements, flow);
-    await Promise.all([wallet.init(), flow.init()]);
+    await Promise.all([mounted(wallet), mounted(flow)]);
   },
 };
 

@@ -60,5 +60,6 @@ walletB
   );
 walletB.availability.then(({ available, reason }) => !available && status('wallet-b-status', `Wallet B unavailable: ${reason}`));
 await walletB.init();
-// Both mounted (the end-to-end tests wait for it).
+// Both mounted and ready where available (the end-to-end tests wait for it).
+await Promise.all([walletA, walletB].map(async (wallet) => (await wallet.availability).available && wallet.awaitReady()));
 document.body.dataset.ready = 'true';

@@ -137,6 +137,38 @@ describe('buying in the shop', () => {
   });
 });
 
+describe('the checkout says it is ready only once its elements are', () => {
+  it('every method, and the component pages that say it: body[data-ready] comes after each element\'s cpe:ready', async () => {
+    // The wallet and express checkouts set it once init() resolved, before their frames' handshake:
+    // a first click could reach a frame not yet live (clickOrPress's fallback covered it in tests).
+    const early: string[] = [];
+    const pages = [...(['payment', 'card', 'fields', 'flow', 'wallet-a', 'wallet-b', 'express', 'verify'] as const).map((m) => `/checkout?method=${m}`), ...['card', 'fields', 'wallets', 'checkout-context'].map((c) => `/components/${c}`)];
+    for (const path of pages) {
+      const { page, context } = await openShop(stack);
+      try {
+        // When data-ready is set, which of the page's elements have not yet said cpe:ready.
+        await page.addInitScript(`{
+          const ready = new Set();
+          document.addEventListener('cpe:ready', (event) => ready.add(event.target), true);
+          new MutationObserver((changes, observer) => {
+            if (!document.body?.dataset.ready) return;
+            observer.disconnect();
+            window.__notReady = [...document.querySelectorAll('*')].filter((e) => e.localName.startsWith('cpe-') && !ready.has(e)).map((e) => e.localName);
+          }).observe(document, { attributes: true, subtree: true, attributeFilter: ['data-ready'] });
+        }`);
+        if (path.startsWith('/checkout')) await fillBasket(page);
+        await page.goto(`${stack.demoUrl}${path}`);
+        await page.waitForSelector('body[data-ready]', { state: 'attached' });
+        const notReady = (await page.evaluate('window.__notReady')) as string[];
+        if (notReady.length) early.push(`${path}: ${notReady.join(', ')}`);
+      } finally {
+        await context.close();
+      }
+    }
+    assert.deepEqual(early, []);
+  });
+});
+
 describe('every outcome shows on the page', () => {
   it('a declined card: the checkout says so and stays; another card then pays the same order', async () => {
     const { page, context } = await openShop(stack);
