@@ -4,7 +4,7 @@
 // Without Vite (a production install with --omit=dev) it only warns: the service then answers
 // /sdk/cpe.js with a 503 that says to run `npm run build`.
 import { spawnSync } from 'node:child_process';
-import { existsSync, readdirSync, statSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -28,7 +28,49 @@ export function isStale() {
   return SOURCES.some((source) => newestMtime(join(root, source)) > built);
 }
 
-/** Runs `vite build` if stale; returns whether the SDK file exists afterwards. */
+const LOCK = join(root, '.tmp', 'build.lock');
+const pause = (ms) => Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
+const alive = (pid) => {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return error.code === 'EPERM';
+  }
+};
+
+/**
+ * Runs `build` holding a lock shared by every process of this checkout: test files run two at a
+ * time, and two `vite build`s at once empty each other's dist/ (a frame page then names an asset
+ * that is gone). A lock whose process has gone is taken over.
+ */
+export function locked(build, lock = LOCK) {
+  mkdirSync(dirname(lock), { recursive: true });
+  for (;;) {
+    try {
+      mkdirSync(lock);
+      break;
+    } catch (error) {
+      if (error.code !== 'EEXIST') throw error;
+      let owner = 0;
+      try {
+        owner = Number(readFileSync(join(lock, 'pid'), 'utf8'));
+      } catch {
+        // Taken a moment ago, its pid not written yet.
+      }
+      if (owner && !alive(owner)) rmSync(lock, { recursive: true, force: true });
+      else pause(100);
+    }
+  }
+  try {
+    writeFileSync(join(lock, 'pid'), String(process.pid));
+    return build();
+  } finally {
+    rmSync(lock, { recursive: true, force: true });
+  }
+}
+
+/** Runs `vite build` if stale (once, whatever the number of processes asking); returns whether the SDK file exists afterwards. */
 export function ensureBuilt({ quiet = false } = {}) {
   if (!isStale()) return true;
   const vite = join(root, 'node_modules/vite/bin/vite.js');
@@ -36,10 +78,14 @@ export function ensureBuilt({ quiet = false } = {}) {
     process.stderr.write('Vite is not installed, so the browser SDK cannot be built: /sdk/cpe.js will answer 503 until `npm install && npm run build`.\n');
     return existsSync(SDK_FILE);
   }
-  if (!quiet) process.stderr.write('Building the browser SDK (vite build)…\n');
-  const result = spawnSync(process.execPath, [vite, 'build', '--logLevel', quiet ? 'error' : 'warn'], { cwd: root, stdio: ['ignore', 'inherit', 'inherit'] });
-  if (result.status !== 0) throw new Error(`vite build failed (exit ${result.status}).`);
-  return existsSync(SDK_FILE);
+  return locked(() => {
+    // Another process may have built it while this one waited.
+    if (!isStale()) return true;
+    if (!quiet) process.stderr.write('Building the browser SDK (vite build)…\n');
+    const result = spawnSync(process.execPath, [vite, 'build', '--logLevel', quiet ? 'error' : 'warn'], { cwd: root, stdio: ['ignore', 'inherit', 'inherit'] });
+    if (result.status !== 0) throw new Error(`vite build failed (exit ${result.status}).`);
+    return existsSync(SDK_FILE);
+  });
 }
 
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
