@@ -6,7 +6,7 @@ import type { Page } from 'playwright-core';
 import { CpeClient } from '../../client/index.ts';
 import { CARDS, digitsOf } from './helpers/checkout.ts';
 import { goTo, openDashboard } from './helpers/dashboard.ts';
-import { checkout, fillBasket, openShop, orderShown, typeShopCard } from './helpers/shop.ts';
+import { checkout, fillBasket, openShop, orderShown, payInShop, typeShopCard } from './helpers/shop.ts';
 import { startStack, type Stack } from '../../testkit/stack.ts';
 
 /**
@@ -61,7 +61,7 @@ describe('the dashboard, end to end', () => {
       await fillBasket(shop.page);
       await checkout(shop.page, stack, 'card');
       await typeShopCard(shop.page, CARDS.visa);
-      await shop.page.locator('#pay:not([disabled])').click();
+      await payInShop(shop.page);
       const order = await orderShown(shop.page);
       assert.equal(order.status, 'paid');
       reference = order.reference;

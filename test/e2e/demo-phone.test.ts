@@ -6,7 +6,7 @@ import { boundSocket } from '../../testkit/processes.ts';
 import { startStack, type Stack } from '../../testkit/stack.ts';
 import { scaled } from '../../testkit/time.ts';
 import { CARDS } from './helpers/checkout.ts';
-import { cardFrame, checkout, fillBasket, METHODS, openShop, orderShown, typeShopCard } from './helpers/shop.ts';
+import { cardFrame, checkout, fillBasket, METHODS, openShop, orderShown, payInShop, typeShopCard } from './helpers/shop.ts';
 import { clickOrPress, dialogOpen } from './helpers/frame-click.ts';
 import { settled } from './helpers/settle.ts';
 
@@ -71,7 +71,7 @@ async function paidOrder(page: Page, lang: keyof typeof LABELS): Promise<string>
   await frame.locator('input[autocomplete=cc-exp]').pressSequentially('1230');
   await frame.locator('input[autocomplete=cc-csc]').pressSequentially('123');
   await frame.getByLabel(LABELS[lang]).fill('Ada Lovelace');
-  await page.locator('#pay:not([disabled])').click();
+  await payInShop(page);
   await orderShown(page);
   return new URL(page.url()).pathname;
 }

@@ -3,7 +3,7 @@ import { after, before, describe, it } from 'node:test';
 import { seriousViolations } from './helpers/axe.ts';
 import { CARDS } from './helpers/checkout.ts';
 import { settled } from './helpers/settle.ts';
-import { checkout, fillBasket, openShop, orderShown, typeShopCard } from './helpers/shop.ts';
+import { checkout, fillBasket, openShop, orderShown, payInShop, typeShopCard } from './helpers/shop.ts';
 import { startStack, type Stack } from '../../testkit/stack.ts';
 import { waitFor } from '../../testkit/wait.ts';
 
@@ -27,7 +27,7 @@ describe('refunds on the order page', () => {
       await fillBasket(page);
       await checkout(page, stack, 'card');
       await typeShopCard(page, CARDS.visa);
-      await page.locator('#pay:not([disabled])').click();
+      await payInShop(page);
       const order = await orderShown(page);
       assert.equal(order.status, 'paid');
       const captured = Number(await page.locator('#refunded').getAttribute('data-captured'));
@@ -61,7 +61,7 @@ describe('refunds on the order page', () => {
       await fillBasket(page);
       await checkout(page, stack, 'card');
       await typeShopCard(page, '4000 0000 0000 5126');
-      await page.locator('#pay:not([disabled])').click();
+      await payInShop(page);
       await orderShown(page);
       await page.locator('#refund').click();
       await page.locator('#refund-notice', { hasText: ': pending.' }).waitFor();
@@ -102,7 +102,7 @@ describe('the refunds panel in every look', () => {
         await fillBasket(page);
         await checkout(page, stack, 'card');
         await typeShopCard(page, CARDS.visa);
-        await page.locator('#pay:not([disabled])').click();
+        await payInShop(page);
         await orderShown(page);
         // Paid with the English labels (the card helper types by them); the order page in the look's language.
         if (lang) await page.goto(`${page.url().split('?')[0]}?lang=${lang}`);

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { Page } from 'playwright-core';
 import { CARDS, cscFor, digitsOf } from './helpers/checkout.ts';
-import { cardFrame, checkout, fillBasket, openShop, orderShown, typeShopCard, useWallet, type Method } from './helpers/shop.ts';
+import { cardFrame, checkout, fillBasket, type Method, openShop, orderShown, payInShop, typeShopCard, useWallet } from './helpers/shop.ts';
 import { startStack, type Stack } from '../../testkit/stack.ts';
 import { answerChallenge, pressTab } from './helpers/frame-click.ts';
 
@@ -87,7 +87,7 @@ describe('buying in the shop', () => {
   const buys: Array<[Method, string, (page: Page) => Promise<void>]> = [
     ['fields', 'card fields', async (page) => {
       await typeShopCard(page, CARDS.mastercard, true);
-      await page.locator('#pay:not([disabled])').click();
+      await payInShop(page);
     }],
     ['flow', 'the payment flow, through 3-D Secure', async (page) => {
       await typeShopCard(page, CARDS.challenge);
@@ -176,13 +176,13 @@ describe('every outcome shows on the page', () => {
       await fillBasket(page);
       await checkout(page, stack, 'card');
       await typeShopCard(page, CARDS.declined);
-      await page.locator('#pay:not([disabled])').click();
+      await payInShop(page);
       await page.locator('#status[data-state="failure"]').waitFor();
       assert.equal(await page.locator('#status').textContent(), 'Your card was declined. Use another card.');
       assert.match(page.url(), /\/checkout/);
       // The number was cleared (expiry, code and name kept): another card's number is all it takes.
       await cardFrame(page).getByLabel('Card number').pressSequentially(digitsOf(CARDS.visa));
-      await page.locator('#pay:not([disabled])').click();
+      await payInShop(page);
       const order = await orderShown(page);
       assert.equal(order.status, 'paid');
     } finally {

@@ -3,7 +3,7 @@ import { waitFor } from '../../testkit/wait.ts';
 import { after, before, describe, it } from 'node:test';
 import type { FrameLocator, Page } from 'playwright-core';
 import { CARDS, digitsOf } from './helpers/checkout.ts';
-import { cardFrame, checkout, fillBasket, openShop, typeShopCard } from './helpers/shop.ts';
+import { cardFrame, checkout, fillBasket, openShop, payInShop, typeShopCard } from './helpers/shop.ts';
 import { startStack, type Stack } from '../../testkit/stack.ts';
 import { scaled } from '../../testkit/time.ts';
 import { answerChallenge, clickOrPress, dialogClosed, dialogOpen, pressEscape } from './helpers/frame-click.ts';
@@ -106,7 +106,7 @@ describe('a payment that did not go through keeps what the shopper typed', { tim
       await fillBasket(page);
       await checkout(page, stack, 'card');
       await typeShopCard(page, CARDS.declined);
-      await page.locator('#pay:not([disabled])').click();
+      await payInShop(page);
       const status = page.locator('#status[data-state="failure"]');
       await status.waitFor();
       const text = (await status.textContent())!;
@@ -119,7 +119,7 @@ describe('a payment that did not go through keeps what the shopper typed', { tim
       // Pay waits for a complete form again: no press over an empty number.
       assert.equal(await page.locator('#pay').isDisabled(), true);
       await cardFrame(page).getByLabel('Card number').pressSequentially(digitsOf(CARDS.visa));
-      await page.locator('#pay:not([disabled])').click();
+      await payInShop(page);
       await page.waitForURL(/\/orders\/ORD-/);
       assert.deepEqual(problems, []);
     } finally {
@@ -133,7 +133,7 @@ describe('a payment that did not go through keeps what the shopper typed', { tim
       await fillBasket(page);
       await checkout(page, stack, 'card');
       await typeShopCard(page, CARDS.incorrectCvc);
-      await page.locator('#pay:not([disabled])').click();
+      await payInShop(page);
       await page.locator('#status[data-state="failure"]').waitFor();
       assert.match((await page.locator('#status').textContent())!, /security code/i);
       assert.deepEqual(await fieldValues(cardFrame(page)), { 'cc-number': '4000 0000 0000 0101', 'cc-exp': '12 / 30', 'cc-csc': '', 'cc-name': 'Ada Lovelace' });
@@ -149,7 +149,7 @@ describe('a payment that did not go through keeps what the shopper typed', { tim
       await fillBasket(page);
       await checkout(page, stack, 'fields');
       await typeShopCard(page, CARDS.insufficient, true);
-      await page.locator('#pay:not([disabled])').click();
+      await payInShop(page);
       await page.locator('#status[data-state="failure"]').waitFor();
       assert.match((await page.locator('#status').textContent())!, /funds/i);
       const value = (label: string) => cardFrame(page, label).getByLabel(label).inputValue();

@@ -98,20 +98,28 @@ export async function typeCard(page: Page, number: string, { split = false, expi
   await fieldFrame(page, 'Name on card', split).getByLabel('Name on card').fill(name);
 }
 
-/** Clicks Pay (by keyboard when the click is lost: see clickOrPress) and waits until the payment started. */
-export async function pressPay(page: Page): Promise<void> {
-  // Started means the page said "busy" after this press: a status left from an earlier attempt
-  // (a failure before a second card) must not pass for this attempt's outcome.
+/**
+ * Clicks the page's own Pay button (`pay`), by keyboard when the click is lost (see clickOrPress), and
+ * waits until the payment started: the page's #status said "busy" after this press (a status left
+ * from an earlier attempt, a failure before a second card, must not pass for this attempt's), or the
+ * page has gone on (the shop's checkout goes to the order page once paid).
+ */
+export async function pressPay(page: Page, pay = page.locator('#pay')): Promise<void> {
+  await pay.waitFor();
   await page.evaluate(() => {
     const status = document.getElementById('status')!;
-    const w = window as unknown as { __cpePayStarted: boolean };
-    w.__cpePayStarted = false;
+    const w = window as unknown as { __cpePayStarted: string };
+    w.__cpePayStarted = location.pathname;
     new MutationObserver((_, observer) => {
-      if (status.dataset.state === 'busy') (w.__cpePayStarted = true), observer.disconnect();
+      if (status.dataset.state === 'busy') (w.__cpePayStarted = 'busy'), observer.disconnect();
     }).observe(status, { attributes: true, attributeFilter: ['data-state'] });
   });
-  const started = (timeout: number) => page.waitForFunction(() => (window as unknown as { __cpePayStarted: boolean }).__cpePayStarted, undefined, { timeout });
-  await clickOrPress(page.locator('#pay'), started, { within: scaled(3_000) });
+  const started = (timeout: number) =>
+    page.waitForFunction(() => {
+      const said = (window as unknown as { __cpePayStarted?: string }).__cpePayStarted;
+      return said === 'busy' || said !== location.pathname;
+    }, undefined, { timeout, polling: 100 });
+  await clickOrPress(pay, started, { within: scaled(3_000) });
 }
 
 /** Clicks Pay and waits for the outcome the page shows: 'success' or 'failure', with its text. */

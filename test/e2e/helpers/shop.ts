@@ -1,5 +1,5 @@
 import type { BrowserContextOptions, FrameLocator, Page } from 'playwright-core';
-import { cscFor, digitsOf } from './checkout.ts';
+import { cscFor, digitsOf, pressPay } from './checkout.ts';
 import type { Stack, TestPage } from '../../../testkit/stack.ts';
 import { clickOrPress, dialogOpen } from './frame-click.ts';
 
@@ -40,6 +40,9 @@ export async function typeShopCard(page: Page, number: string, split = false): P
   await at('Security code').pressSequentially(cscFor(number));
   await at('Name on card').fill('Ada Lovelace');
 }
+
+/** Pays with the checkout's own Pay button (the card and card fields methods) once the form is complete. */
+export const payInShop = (page: Page): Promise<void> => pressPay(page, page.locator('#pay:not([disabled])'));
 
 /** Presses a wallet button (in its frame under `mount`), then answers the wallet test sheet. */
 export async function useWallet(page: Page, mount: string, answer: 'visa' | 'declined' | 'cancel'): Promise<void> {
