@@ -5,10 +5,11 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import type { Page } from 'playwright-core';
 import { boundSocket, handSocket, spawnNode, type Child } from '../../testkit/processes.ts';
 import { CARDS, cscFor, digitsOf } from './helpers/checkout.ts';
 import { startStack, type Stack } from '../../testkit/stack.ts';
-import { answerChallenge } from './helpers/frame-click.ts';
+import { answerChallenge, clickOrPress } from './helpers/frame-click.ts';
 import { docBlock, LISTEN_LINE, LISTEN_ON_SOCKET } from '../../testkit/docs.ts';
 
 /**
@@ -58,6 +59,16 @@ after(async () => {
   if (folder) rmSync(folder, { recursive: true, force: true });
 });
 
+/**
+ * Presses the page's Pay (by keyboard if the click is lost, as the demo's Pay: see clickOrPress):
+ * pressed once the page's status says something else than before (its "Paying…").
+ */
+async function pressDocsPay(page: Page): Promise<void> {
+  const earlier = await page.locator('#status').textContent();
+  const started = (timeout: number) => page.waitForFunction((said) => document.getElementById('status')?.textContent !== said, earlier, { timeout, polling: 100 });
+  await clickOrPress(page.locator('#pay:not([disabled])'), started);
+}
+
 describe("the documentation's page and backend", () => {
   it('Pay waits for a complete form; a decline says so and keeps all but the number; a payment through 3-D Secure is verified by the backend as paid', async () => {
     const { page, context, problems } = await stack.newPage();
@@ -69,13 +80,13 @@ describe("the documentation's page and backend", () => {
       await frame.getByLabel('Security code').pressSequentially(cscFor(CARDS.declined));
       assert.equal(await page.locator('#pay').isDisabled(), true, 'Pay waits while the form is incomplete');
       await frame.getByLabel('Name on card').fill('Ada Lovelace');
-      await page.locator('#pay:not([disabled])').click();
+      await pressDocsPay(page);
       await page.locator('#status', { hasText: 'Your card was declined. Use another card.' }).waitFor();
       assert.equal(await frame.getByLabel('Card number').inputValue(), '');
       assert.equal(await frame.getByLabel('Expiry date').inputValue(), '12 / 30');
       await page.locator('#pay[disabled]').waitFor();
       await frame.getByLabel('Card number').pressSequentially(digitsOf(CARDS.challenge));
-      await page.locator('#pay:not([disabled])').click();
+      await pressDocsPay(page);
       await answerChallenge(page);
       await page.locator('#status', { hasText: 'Paid. Thank you!' }).waitFor();
       assert.deepEqual(problems.filter((p) => !p.includes('404')), []);
