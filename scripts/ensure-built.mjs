@@ -4,7 +4,7 @@
 // Without Vite (a production install with --omit=dev) it only warns: the service then answers
 // /sdk/cpe.js with a 503 that says to run `npm run build`.
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, linkSync, mkdirSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -28,7 +28,8 @@ export function isStale() {
   return SOURCES.some((source) => newestMtime(join(root, source)) > built);
 }
 
-const LOCK = join(root, '.tmp', 'build.lock');
+// A file (the holder's pid); `build.lock` before, a folder, which an old checkout may still hold.
+const LOCK = join(root, '.tmp', 'build-lock');
 const pause = (ms) => Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
 const alive = (pid) => {
   try {
@@ -39,34 +40,79 @@ const alive = (pid) => {
   }
 };
 
+/** Links `from` to `to` unless `to` exists: true if it did. `to` appears whole (pid written) or not at all. */
+function linkNew(from, to) {
+  try {
+    linkSync(from, to);
+    return true;
+  } catch (error) {
+    if (error.code === 'EEXIST') return false;
+    throw error;
+  }
+}
+
+/** The pid in a lock or claim file; 0 when there is none. */
+function ownerOf(file) {
+  try {
+    return Number(readFileSync(file, 'utf8')) || 0;
+  } catch (error) {
+    if (error.code === 'ENOENT') return 0;
+    throw error;
+  }
+}
+
+/**
+ * Removes `lock` if it still belongs to `owner`, a process that has gone. Two waiters can both see
+ * the dead owner; were both to remove the lock, the second would remove the lock a third process
+ * made meanwhile. So only the holder of the claim on that owner's lock (`<lock>.takeover-<owner>`,
+ * made whole and linked in like the lock) removes it, and only after looking again. A claim whose
+ * holder died is passed on (`…-2`, `…-3`).
+ */
+export function takeOver(lock, owner) {
+  const mine = `${lock}.${process.pid}.claim`;
+  writeFileSync(mine, String(process.pid));
+  try {
+    for (let n = 1; ; n++) {
+      const claim = `${lock}.takeover-${owner}${n > 1 ? `-${n}` : ''}`;
+      if (linkNew(mine, claim)) {
+        try {
+          if (ownerOf(lock) === owner) rmSync(lock, { force: true });
+        } finally {
+          rmSync(claim, { force: true });
+        }
+        return;
+      }
+      const claimant = ownerOf(claim);
+      // Another waiter is taking it over (or has just done so): let it.
+      if (!claimant || alive(claimant)) return;
+    }
+  } finally {
+    rmSync(mine, { force: true });
+  }
+}
+
 /**
  * Runs `build` holding a lock shared by every process of this checkout: test files run two at a
  * time, and two `vite build`s at once empty each other's dist/ (a frame page then names an asset
- * that is gone). A lock whose process has gone is taken over.
+ * that is gone). A lock whose process has gone is taken over (`takeOver`).
  */
 export function locked(build, lock = LOCK) {
   mkdirSync(dirname(lock), { recursive: true });
-  for (;;) {
-    try {
-      mkdirSync(lock);
-      break;
-    } catch (error) {
-      if (error.code !== 'EEXIST') throw error;
-      let owner = 0;
-      try {
-        owner = Number(readFileSync(join(lock, 'pid'), 'utf8'));
-      } catch {
-        // Taken a moment ago, its pid not written yet.
-      }
-      if (owner && !alive(owner)) rmSync(lock, { recursive: true, force: true });
+  const mine = `${lock}.${process.pid}.tmp`;
+  writeFileSync(mine, String(process.pid));
+  try {
+    while (!linkNew(mine, lock)) {
+      const owner = ownerOf(lock);
+      if (owner && !alive(owner)) takeOver(lock, owner);
       else pause(100);
     }
+  } finally {
+    rmSync(mine, { force: true });
   }
   try {
-    writeFileSync(join(lock, 'pid'), String(process.pid));
     return build();
   } finally {
-    rmSync(lock, { recursive: true, force: true });
+    rmSync(lock, { force: true });
   }
 }
 

@@ -5,12 +5,12 @@
  */
 import assert from 'node:assert/strict';
 import { spawn, spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { describe, it } from 'node:test';
-import { locked } from '../../scripts/ensure-built.mjs';
+import { locked, takeOver } from '../../scripts/ensure-built.mjs';
 
 const module = pathToFileURL(resolve(import.meta.dirname, '../../scripts/ensure-built.mjs')).href;
 
@@ -44,12 +44,40 @@ describe('the build lock', () => {
     assert.deepEqual(lines.filter((l) => l.startsWith('start')).map((l) => Number(l.split(' ')[1])).sort(), [...pids].sort());
   });
 
+  /** The pid of a process that has exited. */
+  const gonePid = () => Number(spawnSync(process.execPath, ['-e', 'process.stdout.write(String(process.pid))'], { encoding: 'utf8' }).stdout);
+
   it('a lock left by a process that has gone is taken over', (t) => {
     const dir = mkdtempSync(join(tmpdir(), 'cpe-build-lock-'));
     t.after(() => rmSync(dir, { recursive: true, force: true }));
-    const gone = spawnSync(process.execPath, ['-e', 'process.stdout.write(String(process.pid))'], { encoding: 'utf8' });
-    mkdirSync(join(dir, 'lock'));
-    writeFileSync(join(dir, 'lock', 'pid'), gone.stdout);
+    writeFileSync(join(dir, 'lock'), String(gonePid()));
     assert.equal(locked(() => 'built', join(dir, 'lock')), 'built');
+    assert.equal(existsSync(join(dir, 'lock')), false, 'released after the build');
+  });
+
+  it("a waiter that saw the dead holder late does not remove the lock another process has taken since", (t) => {
+    // Two waiters see the same dead holder; the first takes the lock over and holds it (here, this
+    // process). The second acts on what it saw: it must leave the new holder's lock alone.
+    const dir = mkdtempSync(join(tmpdir(), 'cpe-build-lock-'));
+    t.after(() => rmSync(dir, { recursive: true, force: true }));
+    const lock = join(dir, 'lock');
+    const dead = gonePid();
+    writeFileSync(lock, String(process.pid));
+    takeOver(lock, dead);
+    assert.equal(readFileSync(lock, 'utf8'), String(process.pid), "the live holder's lock is still there");
+  });
+
+  it('a waiter does not take over while another holds the claim to, and a dead claimant passes it on', (t) => {
+    const dir = mkdtempSync(join(tmpdir(), 'cpe-build-lock-'));
+    t.after(() => rmSync(dir, { recursive: true, force: true }));
+    const lock = join(dir, 'lock');
+    const dead = gonePid();
+    writeFileSync(lock, String(dead));
+    writeFileSync(`${lock}.takeover-${dead}`, String(process.pid));
+    takeOver(lock, dead);
+    assert.equal(readFileSync(lock, 'utf8'), String(dead), 'a live claimant is left to remove it');
+    writeFileSync(`${lock}.takeover-${dead}`, String(gonePid()));
+    takeOver(lock, dead);
+    assert.equal(existsSync(lock), false, "a dead claimant's claim is passed on, and the dead holder's lock removed");
   });
 });
