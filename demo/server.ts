@@ -21,6 +21,7 @@ const FILES: Record<string, string> = {
   '/card.js': 'text/javascript',
   '/fields.js': 'text/javascript',
   '/log.js': 'text/javascript',
+  '/mount.js': 'text/javascript',
   '/flow-verify.js': 'text/javascript',
   '/wallets.js': 'text/javascript',
   '/checkout-context.js': 'text/javascript',

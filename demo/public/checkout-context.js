@@ -1,4 +1,5 @@
 import { showVerify } from './log.js';
+import { mounted } from './mount.js';
 
 // Checkout Context: the elements mount before any Payment Intent exists; the page says what to show
 // meanwhile. The shopper's commit (the Flow's Pay, a wallet's approval) exchanges the context.
@@ -32,7 +33,6 @@ const flow = elements.paymentFlow({ element: '#cc-flow', layout: 'stack' });
 flow.addEventListener('cpe:authorise:end', ended('the card'));
 flow.addEventListener('cpe:payment:end', notPaid);
 flow.addEventListener('cpe:error', error);
-await Promise.all([walletA.init(), flow.init()]);
 // Both ready (a wallet only where available): the end-to-end tests wait for it.
-await Promise.all([(await walletA.availability).available && walletA.awaitReady(), flow.awaitReady()]);
+await Promise.all([mounted(walletA), mounted(flow)]);
 document.body.dataset.ready = 'true';

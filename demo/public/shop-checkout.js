@@ -2,6 +2,8 @@
 // every outcome. The backend creates the order and its Payment Intent (it decides the amount); once a
 // payment ends, the order page (/order?payment_intent=…) asks the backend, which verifies before it
 // marks the order paid: events in the browser are never proof of payment.
+import { mounted } from './mount.js';
+
 const config = JSON.parse(document.getElementById('cpe-config').textContent);
 const { method, language, texts } = config;
 const status = document.getElementById('status');
@@ -52,15 +54,6 @@ const onError = (event) => {
   if (code === 'payment_intent_paid') say('success', texts.alreadyPaid);
   else if (event.detail?.operation === 'init') say('failure', fill(texts.failed, { reason: message ?? '' }));
 };
-
-/**
- * Mounted and ready (a wallet unavailable here renders nothing and is never ready): the page says
- * so by body[data-ready] only after this, so a shopper's or a test's first click reaches a live control.
- */
-async function mounted(element) {
-  await element.init();
-  if ((await element.availability)?.available !== false) await element.awaitReady();
-}
 
 // The card element and the card fields: the page's own Pay button, enabled only when the form is
 // complete; pay() runs the whole payment (3-D Secure included) through the shop's backend.

@@ -1,4 +1,5 @@
 import { showVerify } from './log.js';
+import { mounted } from './mount.js';
 
 // Wallet A and wallet B, each running its own session with the service's wallet test sheet.
 const config = JSON.parse(document.getElementById('cpe-config').textContent);
@@ -25,7 +26,7 @@ walletA.addEventListener('cpe:error', (event) =>
   status('wallet-a-status', event.detail.code === 'payment_intent_paid' ? 'Already paid: nothing more to pay.' : `Wallet A failed: ${event.detail.message}`),
 );
 walletA.availability.then(({ available, reason }) => !available && status('wallet-a-status', `Wallet A unavailable: ${reason}`));
-await walletA.init();
+await mounted(walletA);
 
 // Wallet B: handlers first, then init; the page attaches and confirms after the shopper approves.
 const b = await createElements({ pubKey: config.publicKey, createServerIntent, middleware: { authorise: '/api/cpe/authorise' } });
@@ -59,7 +60,6 @@ walletB
     status('wallet-b-status', event.detail?.code === 'payment_intent_paid' ? 'Already paid: nothing more to pay.' : `Wallet B failed: ${event.detail?.message ?? ''}`),
   );
 walletB.availability.then(({ available, reason }) => !available && status('wallet-b-status', `Wallet B unavailable: ${reason}`));
-await walletB.init();
-// Both mounted and ready where available (the end-to-end tests wait for it).
-await Promise.all([walletA, walletB].map(async (wallet) => (await wallet.availability).available && wallet.awaitReady()));
+// Both are now mounted and ready where available (the end-to-end tests wait for it).
+await mounted(walletB);
 document.body.dataset.ready = 'true';
