@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { startDemo } from '../demo/server.ts';
 import { dashboardLink } from '../server/admin/admin-routes.ts';
 import { configFromEnv, type Config } from '../server/config.ts';
-import { readSdkRelease, sdkScriptTag } from '../server/http/sdk-release.ts';
+import { readSdkRelease, sdkPinning } from '../server/http/sdk-release.ts';
 import { createLogger, type Logger } from '../server/logger.ts';
 import type { Credentials } from '../server/seed.ts';
 import { startService, type RunningService } from '../server/start.ts';
@@ -193,6 +193,7 @@ function announce(serviceUrl: string, demoUrl: string): void {
 function banner(serviceUrl: string, demoUrl: string, credentials: Credentials, dashboardUrl: string, processes?: string): void {
   const { merchantId, licenceKey, publicKey, accessToken } = credentials;
   const release = readSdkRelease();
+  const pinning = release && sdkPinning(serviceUrl, release);
   const data = config.databaseUrl ? `PostgreSQL ${withoutPassword(config.databaseUrl)}` : config.dataDir;
   process.stdout.write(`
 CPE service        ${serviceUrl}
@@ -202,8 +203,8 @@ Dashboard          ${dashboardUrl}
 API description    ${serviceUrl}/v1/openapi.json
 Data               ${data}${processes ? `\nProcesses         ${processes}` : ''}
 
-The SDK, pinned to this build with Subresource Integrity (also: ${serviceUrl}/sdk/integrity.json)
-  ${release ? sdkScriptTag(serviceUrl, release) : 'not built yet: npm run build'}
+The SDK, pinned to this build with Subresource Integrity, its chunks by the import map (also: ${serviceUrl}/sdk/integrity.json)
+  ${pinning ? `${pinning.importmap}\n  ${pinning.script}` : 'not built yet: npm run build'}
 
 Test credentials (also: npm run -s credentials)
   merchantId       ${merchantId}

@@ -1,16 +1,16 @@
 import { createHash } from 'node:crypto';
-import { readFile, stat } from 'node:fs/promises';
+import { readdir, readFile, stat } from 'node:fs/promises';
 import { promisify } from 'node:util';
 import { PassThrough } from 'node:stream';
 import { brotliCompress, constants as zlib, createBrotliCompress, createGzip, gzip } from 'node:zlib';
-import { basename, dirname, extname, join, resolve, sep } from 'node:path';
+import { dirname, extname, join, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Middleware, Next, ParameterizedContext } from 'koa';
 import { ApiError } from './api-error.ts';
 import type { AppState } from './app-state.ts';
 import { frameSecurityHeaders, type FrameSecurityOptions } from './frame-security.ts';
 import { renderFramePage, rendersForm, warmFrameRenderer } from './frame-render.ts';
-import { RELEASE_PATH, sdkRelease, sdkScriptTag, type SdkRelease } from './sdk-release.ts';
+import { CHUNK_FILE, pinnedChunk, RELEASE_PATH, sdkPinning, sdkRelease, type SdkRelease } from './sdk-release.ts';
 import { dashboardPageHeaders } from '../dashboard/page-security.ts';
 
 type Context = ParameterizedContext<AppState>;
@@ -120,7 +120,7 @@ interface CachedFile {
   encoded?: Partial<Record<Encoding, Promise<Buffer>>>;
   /** Of an HTML page: its inline scripts' and styles' hashes, for its CSP. */
   hashes?: InlineHashes;
-  /** Of the SDK: its immutable address and integrity, made on first use. */
+  /** Of the SDK: its immutable address and every file's integrity, made on first use. */
   release?: SdkRelease;
   /** Of a chunk of the SDK: its copy for the immutable address (its import of the entry naming that address). */
   pinned?: { release: string; file: CachedFile };
@@ -238,16 +238,24 @@ export function staticAssets(options: StaticAssetsOptions = {}): Middleware<AppS
     ctx.body = encoding ? await ((file.encoded ??= {})[encoding] ??= ENCODE[encoding](file.body)) : file.body;
   }
 
+  /** The built SDK's release: its immutable address and every file's integrity (sdk-release.ts), kept with the entry's bytes. */
+  async function releaseOf(entry: CachedFile): Promise<SdkRelease> {
+    if (entry.release) return entry.release;
+    const names = (await readdir(sdkDir)).filter((name) => CHUNK_FILE.test(name));
+    const chunks = await Promise.all(names.map((name) => load(join(sdkDir, name))));
+    return (entry.release = sdkRelease(entry.body, Object.fromEntries(names.flatMap((name, i) => (chunks[i] ? [[name, chunks[i]!.body]] : [])))));
+  }
+
   /** The SDK's immutable address (only the current build's: another hash is a 404 naming it), or its description. */
   async function sendRelease(ctx: Context) {
     const path = join(sdkDir, 'cpe.js');
     const file = await load(path);
     if (!file) throw sdkNotBuilt();
-    const release = (file.release ??= sdkRelease(file.body));
+    const release = await releaseOf(file);
     const serviceUrl = options.publicUrl?.() ?? ctx.origin;
     if (ctx.path === '/sdk/integrity.json') {
       ctx.set({ ...SDK_HEADERS, 'Cache-Control': 'no-cache' });
-      ctx.body = { version: release.version, url: `${serviceUrl}${release.path}`, integrity: release.integrity, script: sdkScriptTag(serviceUrl, release) };
+      ctx.body = { version: release.version, url: `${serviceUrl}${release.path}`, integrity: release.integrity, ...sdkPinning(serviceUrl, release) };
       return;
     }
     if (ctx.path !== release.path)
@@ -257,18 +265,17 @@ export function staticAssets(options: StaticAssetsOptions = {}): Middleware<AppS
 
   /**
    * A chunk the SDK imports on demand (components/internal/load-chunks.ts), beside its immutable
-   * address: the chunk imports the entry as './cpe.js', which there would be a second copy of the SDK
-   * (another URL is another module), so this copy imports the immutable address's file instead.
+   * address, importing that address's file (`pinnedChunk`): the bytes the import map's integrity names.
    */
   async function sendReleaseChunk(ctx: Context, next: Next, name: string) {
     const entry = await load(join(sdkDir, 'cpe.js'));
     if (!entry) throw sdkNotBuilt();
-    const release = (entry.release ??= sdkRelease(entry.body));
+    const release = await releaseOf(entry);
     const path = join(sdkDir, name);
     const file = await load(path);
     if (!file || !ctx.path.startsWith(`/sdk/v${release.version}/`)) return next();
     if (file.pinned?.release !== release.path) {
-      const body = Buffer.from(file.body.toString('utf8').replaceAll('"./cpe.js"', `"./${basename(release.path)}"`));
+      const body = pinnedChunk(file.body, release.path);
       file.pinned = { release: release.path, file: { mtimeMs: file.mtimeMs, size: body.length, body, etag: etagOf(body) } };
     }
     await send(ctx, file.pinned.file, path, { ...SDK_HEADERS, 'Cache-Control': IMMUTABLE });
