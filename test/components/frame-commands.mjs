@@ -6,6 +6,7 @@
  * sent). The tests wait on it instead of sleeping: for focus to land in a frame before typing, for
  * the wallet sheet to arm its Approve. `cpe-window-listeners` counts the test page window's listeners
  * of an event type, as DevTools sees them (nothing in the page is wrapped to count them).
+ * `cpe-key-down-unacked` presses a key down without waiting for the browser's acknowledgement.
  * Browser side: `inFrame` and `windowListeners` in test/components/helpers.ts.
  */
 export function frameCommands() {
@@ -13,6 +14,13 @@ export function frameCommands() {
     name: 'cpe-frame-commands',
     async executeCommand({ command, payload, session }) {
       if (command === 'cpe-window-listeners') return windowListeners(session.browser.getPage(session.id), payload.type);
+      if (command === 'cpe-key-down-unacked') {
+        // Sent, not awaited: a key that makes its own frame go away (Escape in the challenge page) may
+        // never be acknowledged by that frame, and send-keys then hangs for the runner's 20 s. The
+        // test awaits what the key does instead.
+        session.browser.getPage(session.id).keyboard.down(payload.key).catch(() => {});
+        return true;
+      }
       if (command !== 'cpe-in-frame') return undefined;
       // One call looks for at most `sliceMs` and then answers {ok: false}: the runner ends any command
       // at 20 s, so the page asks again until its own deadline (inFrame in helpers.ts).

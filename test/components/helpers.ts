@@ -148,6 +148,9 @@ export async function inFrame(frameUrl: string, selector: string, state: FrameSt
 /** How many `type` listeners this page's window has (counted by the browser, nothing wrapped). */
 export const windowListeners = (type: string) => executeServerCommand('cpe-window-listeners', { type }) as Promise<number>;
 
+/** Presses `key` down in the focused frame without waiting for its acknowledgement (frame-commands.mjs): for a key that removes the frame it goes to. */
+export const keyDownUnacked = (key: string) => executeServerCommand('cpe-key-down-unacked', { key });
+
 /**
  * Types a card like a shopper into the hosted fields of `host` (one frame or four), which
  * `host.focus()` focuses: each text is typed once its field has the focus, Tab between fields (focus
