@@ -28,7 +28,7 @@ export function isStale() {
   return SOURCES.some((source) => newestMtime(join(root, source)) > built);
 }
 
-// A file (the holder's pid); `build.lock` before, a folder, which an old checkout may still hold.
+// A file holding the holder's pid (named apart from the folder `build.lock` that earlier versions left).
 const LOCK = join(root, '.tmp', 'build-lock');
 const pause = (ms) => Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
 const alive = (pid) => {
