@@ -7,6 +7,7 @@ import { framePage, FRAME_APPS } from './iframe-app/frame-page.ts';
 import { marksSprite } from './iframe-app/shared/marks.ts';
 import { inlineFrameEntry } from './scripts/vite-inline-frame.ts';
 import { minifyCssTemplates } from './scripts/vite-minify-css.ts';
+import { terserPass } from './scripts/vite-terser.ts';
 import { packageBuild } from './scripts/vite-package.ts';
 
 /**
@@ -79,7 +80,7 @@ export function framesConfig(name: string, page: string, options: { emptyOutDir:
     publicDir: false,
     logLevel: 'warn',
     oxc,
-    plugins: [framePages({ [name]: page }), cardFormPage(name), minifyCssTemplates(), inlineFrameEntry('/frames/', { earlyInit: speaksBridge(page) })],
+    plugins: [framePages({ [name]: page }), cardFormPage(name), minifyCssTemplates(), terserPass(), inlineFrameEntry('/frames/', { earlyInit: speaksBridge(page) })],
     build: {
       outDir: dirs.outDir,
       emptyOutDir: options.emptyOutDir,
@@ -323,7 +324,7 @@ export default defineConfig({
   root,
   publicDir: false,
   oxc,
-  plugins: [sdkDeclarations(), framesBuild(), dashboardBuild(), packageBuild(root)],
+  plugins: [sdkDeclarations(), terserPass(), framesBuild(), dashboardBuild(), packageBuild(root)],
   build: {
     outDir: resolve(root, 'dist/sdk'),
     emptyOutDir: true,
