@@ -10,7 +10,7 @@ export const FRAME_APPS = ['card-form', 'field', 'flow', 'wallet-button', 'walle
 export type FrameAppName = (typeof FRAME_APPS)[number];
 
 /** The methods `<cpe-payment>` offers, in the order of its tabs. */
-export const PAYMENT_METHODS = ['card', ...WALLET_METHODS] as const;
+export const PAYMENT_METHODS = /* @__PURE__ */ (() => ['card', ...WALLET_METHODS] as const)();
 export type PaymentMethod = (typeof PAYMENT_METHODS)[number];
 /** The known methods among `given` (a list, or their names in a string), each once, in `given`'s order. */
 export const methodsIn = (given: readonly string[] | string): PaymentMethod[] => PAYMENT_METHODS.filter((m) => given.includes(m)).sort((a, b) => given.indexOf(a) - given.indexOf(b));

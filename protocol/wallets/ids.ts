@@ -9,7 +9,8 @@ export const WALLET_IDS = ['a', 'b'] as const;
 export type WalletId = (typeof WALLET_IDS)[number];
 /** A wallet's Payment Element method (`wallet-a`). */
 export type WalletMethod = `wallet-${WalletId}`;
-export const WALLET_METHODS = WALLET_IDS.map((id) => `wallet-${id}` as const) as unknown as readonly [WalletMethod, ...WalletMethod[]];
+// Pure: a bundle that takes none of these leaves them out (the card form page's first-paint script).
+export const WALLET_METHODS = /* @__PURE__ */ WALLET_IDS.map((id) => `wallet-${id}` as const) as unknown as readonly [WalletMethod, ...WalletMethod[]];
 
 /** The wallet of a Payment Element method (`wallet-b` → `b`). */
 export const walletOfMethod = (method: WalletMethod): WalletId => method.slice(7) as WalletId;
