@@ -1,5 +1,6 @@
 import type { CardField } from '../../protocol/schemas/bridge.ts';
 import type { Layout } from '../../protocol/schemas/frame-url.ts';
+import { CARD_FIELDS, readFragment } from '../../protocol/runtime/frame-address.ts';
 
 /**
  * How the card fields are placed (shared/styles.ts), chosen by measuring: one function for the page's
@@ -12,7 +13,6 @@ const ROW: Arrangement[] = ['one', 'two', 'split', 'column'];
 /** Each layout's arrangements, widest first. */
 export const ARRANGEMENTS: Record<Layout, Arrangement[]> = { row: ROW, 'row-compact': ROW, 'row-minimal': ROW, stack: ['split', 'column'], column: ['column'], 'column-compact': ['column'] };
 
-const FIELDS: readonly CardField[] = ['number', 'expiry', 'cvc', 'name'];
 /** Values a field must show whole, besides its placeholder: a full number, an expiry, an Amex code, a name. */
 const SAMPLES: Record<CardField, string> = { number: '4242 4242 4242 4242', expiry: '12 / 30', cvc: '1234', name: 'Ada Lovelace' };
 /** Room at an input's end: the scheme's mark (number) or the check of a complete field. */
@@ -57,18 +57,23 @@ function needsOf(host: HTMLElement, root: ParentNode, fields: readonly CardField
 /**
  * Picks the widest arrangement of the layout in which no label and no typical value is cut or
  * overlaps its neighbour, at the current width and in the current language, and sets it on `host`
- * (attribute `arr`; the grid's columns get the fields' widths as minimums).
+ * (attribute `arr`; the grid's columns get the fields' widths as minimums). At the width the element
+ * reserved its height for (the fragment's `w`), the bands it reserved (the address's `bands`, from
+ * English or the widest language's measures) are kept where they fit, so its height does not change.
  */
 export function arrange(host: HTMLElement, root: ParentNode, layout: Layout, fields: readonly CardField[]): void {
   const grid = root.querySelector<HTMLElement>('.grid');
   const width = grid?.clientWidth;
   if (!grid || !width) return;
   const gap = parseFloat(getComputedStyle(grid).columnGap) || 0;
-  const choices = fields.length === 1 ? (['column'] as const) : ARRANGEMENTS[layout] ?? ['column'];
+  const all: readonly Arrangement[] = fields.length === 1 ? ['column'] : ARRANGEMENTS[layout] ?? ['column'];
+  const reserved = readFragment(location.hash).look.width;
+  const kept = ROW[reserved && Math.abs(innerWidth - reserved) <= 1 ? Number(new URLSearchParams(location.search).get('bands')) - 1 : -1];
+  const choices = all.slice(Math.max(all.indexOf(kept!), 0));
   const sum = (of: readonly CardField[], needs: Partial<Record<CardField, number>>) => of.reduce((total, f) => total + (needs[f] ?? 0), (of.length - 1) * gap);
   const fits = (arr: Arrangement, needs: Partial<Record<CardField, number>>): boolean =>
     arr === 'one'
-      ? sum(FIELDS, needs) <= width
+      ? sum(CARD_FIELDS, needs) <= width
       : arr === 'two'
         ? sum(['number', 'expiry', 'cvc'], needs) <= width && (needs.name ?? 0) <= width
         : arr === 'split'
@@ -84,5 +89,5 @@ export function arrange(host: HTMLElement, root: ParentNode, layout: Layout, fie
     }
   }
   if (host.getAttribute('arr') !== arr) host.setAttribute('arr', arr);
-  for (const field of FIELDS) host.style.setProperty(`--_m-${field}`, `${needs[field] ?? 0}px`);
+  for (const field of CARD_FIELDS) host.style.setProperty(`--_m-${field}`, `${needs[field] ?? 0}px`);
 }

@@ -24,6 +24,12 @@ export const FrameParams = z.object({
   theme: z.optional(z.enum(THEMES)),
   /** The card schemes' marks (`cardSchemesDisplay`): all of them above the fields, the detected one in the number, or none. */
   marks: z.optional(z.enum(CARD_SCHEMES_DISPLAYS)),
+  /**
+   * The card form's bands the element reserved its height for at the width in the fragment
+   * (components/card/form-height.ts): the frame keeps them at that width where they fit, though fewer
+   * may fit too, so the element's height does not change when the form appears.
+   */
+  bands: z.optional(z.enum(['1', '2', '3', '4'])),
   /** Field frames (cpe-card-fields): which field, and the group uuid that names their shared channel. */
   field: z.optional(z.enum(CARD_FIELDS)),
   group: z.optional(z.string().check(z.regex(UUID))),

@@ -197,6 +197,31 @@ describe('<cpe-payment>: every method in one element', { timeout: scaled(600_000
     assert.deepEqual(wrong, []);
   });
 
+  it('reserves the height it is shown at in other languages too: 520 px wide, where their forms take more bands than English or fewer', async () => {
+    // It reserved English's bands: at 520 px Spanish (Latin America) needs three in `row`, Japanese one
+    // in `row-compact` without the mark, and each changed the element's height at the hello.
+    const wrong: string[] = [];
+    const { page, context, problems } = await openShop(stack, { viewport: { width: 1100, height: 900 } });
+    try {
+      await openOwnCheckout(page);
+      const cases = ['de', 'es-419', 'ja', 'en-US'].flatMap((language) =>
+        ['row', 'row-compact', 'row-minimal'].flatMap((layout) => ['detected', 'none'].map((cardSchemesDisplay) => ['cardElement', { language, layout, cardSchemesDisplay, width: 520 }] as const)),
+      );
+      for (const [factory, options] of [...cases, ['paymentElement', { language: 'ja', layout: 'row', width: 520 }] as const]) {
+        const heights = (await mountOwn(page, options, {
+          factory,
+          made: `const reserved = []; new MutationObserver(() => element.style.minHeight && reserved.push(element.style.minHeight)).observe(element, { attributes: true, attributeFilter: ['style'] });`,
+          ready: `return { reserved: reserved[0], shown: element.shadowRoot.querySelector('iframe').style.height };`,
+        })) as { reserved: string; shown: string };
+        if (heights.reserved !== heights.shown) wrong.push(`${factory} ${JSON.stringify(options)}: reserved ${heights.reserved}, shown at ${heights.shown}`);
+      }
+      assert.deepEqual(problems, []);
+    } finally {
+      await context.close();
+    }
+    assert.deepEqual(wrong, []);
+  });
+
   it("the page's own button: payButton false, pay() pays with the chosen tab and resolves {status, paymentIntentId}; each wallet's availability is an event naming it", async () => {
     const { page, context, problems } = await openShop(stack);
     try {
