@@ -147,7 +147,8 @@ describe('handshake', () => {
     expect(url.origin).to.equal(location.origin);
     expect(url.pathname).to.equal('/frames/card-form/');
     // Mounted while createServerIntent runs: no opaque key yet (the session arrives on the port).
-    expect(Object.fromEntries(url.searchParams)).to.deep.equal({ pk: 'pk_test_fake', lang: 'cy', layout: 'stack', theme: 'dark' });
+    // The bands it reserved the form's height for (stack at 480 px: number, then expiry and code, then name), which the frame keeps where they fit.
+    expect(Object.fromEntries(url.searchParams)).to.deep.equal({ pk: 'pk_test_fake', lang: 'cy', layout: 'stack', theme: 'dark', bands: '3' });
     // The fragment: the mount's uuid, then the look the frame paints first (never sent to the service).
     const [uuid, look] = url.hash.slice(1).split(/&(.*)/s);
     expect(uuid).to.match(/^[0-9a-f-]{36}$/);
