@@ -9,9 +9,9 @@ const SALT = `terser ${createRequire(import.meta.url)('terser/package.json').ver
 /**
  * A second minifier over the bundler's output: terser (two passes) after oxc's minify. The SDK and
  * the frames are held to a gzip budget (bench/sdk), and the pair's output is smaller than either's
- * alone (gzip -9: the SDK 58 B, the card form page 136 B; terser alone, or before oxc, was larger).
- * Last in generateBundle: after the chunks' names are hashed (so the salt above goes into the hash)
- * and Vite has filled in its preload helper, before the frame pages inline their entry
+ * alone (gzip -9: the SDK 57 B, the card form page 136 B; terser alone, or before oxc, was larger).
+ * Last in generateBundle: after the chunks' names are hashed (with the salt above in the hash) and
+ * Vite has filled in its preload helper, before the frame pages inline their entry
  * (scripts/vite-inline-frame.ts, at writeBundle).
  */
 export function terserPass(): Plugin {

@@ -12,8 +12,8 @@ type CardFormOptions = Omit<CardElementOptions, 'layout'> & { layout?: Layout };
  * the scheme marks and the bands reserved, then what `more` adds. Until the frame's hello the element
  * reserves the form's height at its own width and in its language (form-height.ts; the frame keeps
  * those bands where they fit) and `more`'s extra pixels beside it (a Flow's button, the tabs), or the
- * page's `height` when it is more. (Not the layout's minimum: the row layouts' form is
- * 4 px below it, and the element shrank by that at the hello.)
+ * page's `height` when it is more. (Not the layout's minimum: the row layouts' form is 4 px below it,
+ * and the element shrank by that at the hello.)
  */
 export function cardFormFrame<O extends CardFormOptions>(
   host: FrameHost,
