@@ -97,6 +97,7 @@ describe('issue-7 frames served by the real service', function () {
     iframe.focus();
     // The service's amount shows, and Approve arms after half a second fully visible.
     await inFrame('/frames/wallet-sheet/', 'button.approve', 'enabled');
+    await inFrame('/frames/wallet-sheet/', 'body', 'focused');
     // The first Tab reaches the checked test card (Visa, approved), the next one Approve.
     await sendKeys({ press: 'Tab' });
     await inFrame('/frames/wallet-sheet/', 'input[name="card"]:checked', 'focused');
@@ -155,6 +156,8 @@ describe('issue-7 frames served by the real service', function () {
   it('wallet sheet: Escape cancels', async () => {
     const { iframe, messages, uuid } = await openSheet({ wallet: 'a' });
     iframe.focus();
+    // The focus reaches a frame of another origin later: a Tab before it went to this page (load 17).
+    await inFrame('/frames/wallet-sheet/', 'body', 'focused');
     await sendKeys({ press: 'Tab' });
     await inFrame('/frames/wallet-sheet/', 'input[name="card"]:checked', 'focused');
     await sendKeys({ press: 'Escape' });
