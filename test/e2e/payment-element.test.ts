@@ -43,6 +43,12 @@ function mountOwn(page: Page, options: Record<string, unknown>, script: { factor
   })()`);
 }
 
+/** For `mountOwn`: the first height the element reserved, and at ready the height its frame is shown at. */
+const RESERVED_AND_SHOWN = {
+  made: `const reserved = []; new MutationObserver(() => element.style.minHeight && reserved.push(element.style.minHeight)).observe(element, { attributes: true, attributeFilter: ['style'] });`,
+  ready: `return { reserved: reserved[0], shown: element.shadowRoot.querySelector('iframe').style.height };`,
+};
+
 before(async () => {
   stack = await startStack();
 });
@@ -184,8 +190,7 @@ describe('<cpe-payment>: every method in one element', { timeout: scaled(600_000
         for (const [factory, options] of cases) {
           const heights = (await mountOwn(page, options, {
             factory,
-            made: `const reserved = []; new MutationObserver(() => element.style.minHeight && reserved.push(element.style.minHeight)).observe(element, { attributes: true, attributeFilter: ['style'] });`,
-            ready: `return { reserved: reserved[0], shown: element.shadowRoot.querySelector('iframe').style.height };`,
+            ...RESERVED_AND_SHOWN,
           })) as { reserved: string; shown: string };
           if (heights.reserved !== heights.shown) wrong.push(`${width} px, ${factory} ${JSON.stringify(options)}: reserved ${heights.reserved}, shown at ${heights.shown}`);
         }
@@ -210,8 +215,7 @@ describe('<cpe-payment>: every method in one element', { timeout: scaled(600_000
       for (const [factory, options] of [...cases, ['paymentElement', { language: 'ja', layout: 'row', width: 520 }] as const]) {
         const heights = (await mountOwn(page, options, {
           factory,
-          made: `const reserved = []; new MutationObserver(() => element.style.minHeight && reserved.push(element.style.minHeight)).observe(element, { attributes: true, attributeFilter: ['style'] });`,
-          ready: `return { reserved: reserved[0], shown: element.shadowRoot.querySelector('iframe').style.height };`,
+          ...RESERVED_AND_SHOWN,
         })) as { reserved: string; shown: string };
         if (heights.reserved !== heights.shown) wrong.push(`${factory} ${JSON.stringify(options)}: reserved ${heights.reserved}, shown at ${heights.shown}`);
       }
