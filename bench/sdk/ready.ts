@@ -171,7 +171,7 @@ async function openShop(stack: Stack): Promise<Shop> {
       } else if (url.pathname === EVERY_PAGE) {
         response.writeHead(200, { 'Content-Type': 'text/html; charset=utf-8', 'Cache-Control': 'no-store' }).end(everyPage(stack.serviceUrl, merchant!.publicKey));
       } else if (url.pathname === FLOOR_PAGE) {
-        response.writeHead(200, { 'Content-Type': 'text/html; charset=utf-8', 'Cache-Control': 'no-store' }).end(floorPages.get(url.searchParams.get('src') ?? '') ?? '');
+        response.writeHead(200, { 'Content-Type': 'text/html; charset=utf-8', 'Cache-Control': 'no-store' }).end(floorPages.get(`${url.searchParams.get('src')} ${url.searchParams.get('remounts')}`) ?? '');
       } else response.writeHead(url.pathname === '/favicon.ico' ? 204 : 404).end();
     } catch (error) {
       response.writeHead(500).end(String(error));
@@ -294,45 +294,91 @@ export async function measureRemounts(options: { runs: number; timeoutMs: number
 }
 
 const FLOOR_PAGE = '/__bench/floor.html';
-/** The floor's merchant pages, by the address of their frame (the shop serves them). */
+/** The floor's merchant pages, by the address of their frame and their remounts (the shop serves them). */
 const floorPages = new Map<string, string>();
 
+/** The floor's frame pages: one that only posts its message, and one that also shows one line of text. */
+const FLOOR_FRAMES = {
+  message: "<!doctype html><meta charset=utf-8><title>floor</title><script>parent.postMessage('floor', '*')</script>",
+  paint: "<!doctype html><meta charset=utf-8><title>floor</title><p>Card number</p><script>parent.postMessage('floor', '*')</script>",
+};
+
 /**
- * The browser's own floor on this machine, for scale: the time from appending an iframe of another
- * site (a bare server on the service's host, 127.0.0.1, another port) to the first message from a
- * frame page that does nothing else (no code to load, no handshake, no render), on the same kind of
- * merchant page, a fresh context per run. No frame, of any SDK, can be ready sooner here.
- * `start()` serves that frame; `once()` is one run; `close()` stops the server.
+ * The merchant page of a floor run: it appends a bare frame (`src`) and answers the time from the
+ * append to the frame's message; with `remounts`, it then appends a second one and replaces it that
+ * many times, as the card's warm remount does, and answers those times too. The first frame stays,
+ * so the site's renderer process stays warm (as the card element's keep frame holds it).
  */
-async function floorRunner(stack: Stack, timeoutMs: number) {
-  const frame = createServer((_request, response) => {
-    response.writeHead(200, { 'Content-Type': 'text/html; charset=utf-8', 'Cache-Control': 'no-store' });
-    response.end("<!doctype html><meta charset=utf-8><title>floor</title><script>parent.postMessage('floor', '*')</script>");
-  });
-  await new Promise<void>((resolve) => frame.listen(0, '127.0.0.1', resolve));
-  const src = `http://127.0.0.1:${(frame.address() as AddressInfo).port}/`;
-  const page = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>floor</title></head><body><script>
-window.__cpeBench = new Promise((resolve) => {
-  addEventListener('message', (event) => { if (event.data === 'floor') resolve({ ms: performance.now() - t0, start: performance.timeOrigin + t0 }); });
+function floorPage(src: string, remounts = 0): string {
+  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>floor</title></head><body><script>
+const mount = () => new Promise((resolve) => {
   const iframe = document.createElement('iframe');
   iframe.src = ${forScript(src)};
+  const said = (event) => {
+    if (event.source !== iframe.contentWindow || event.data !== 'floor') return;
+    removeEventListener('message', said);
+    resolve({ iframe, ms: performance.now() - t0, start: performance.timeOrigin + t0 });
+  };
+  addEventListener('message', said);
   const t0 = performance.now();
   document.body.append(iframe);
 });
+window.__cpeBench = (async () => {
+  const first = await mount();
+  const remounts = [];
+  for (let i = 0, last; i < ${remounts}; i++) {
+    last?.remove();
+    const next = await mount();
+    remounts.push(next.ms);
+    last = next.iframe;
+  }
+  return { ms: first.ms, start: first.start, remounts };
+})();
 </script></body></html>`;
-  floorPages.set(src, page);
+}
+
+/**
+ * The browser's own floors on this machine, for scale, each a bare server on the service's host
+ * (127.0.0.1, another port: another site than the merchant page), on the same kind of merchant page,
+ * a fresh context per run:
+ * - `once('message')`: from appending the iframe to the first message of a frame page that does
+ *   nothing else (no code to load, no handshake, no render). No frame, of any SDK, is ready sooner.
+ * - `once('paint')`: the same with one line of text in the page, and that frame's first contentful
+ *   paint (from the append): no frame shows anything sooner.
+ * - `remounts(n)`: in one page that keeps a first message frame, a second one appended and replaced
+ *   `n` times: no frame is ready sooner on a warm remount.
+ * `close()` stops the server.
+ */
+async function floorRunner(stack: Stack, timeoutMs: number) {
+  const frame = createServer((request, response) => {
+    response.writeHead(200, { 'Content-Type': 'text/html; charset=utf-8', 'Cache-Control': 'no-store' });
+    response.end(request.url === '/paint' ? FLOOR_FRAMES.paint : FLOOR_FRAMES.message);
+  });
+  await new Promise<void>((resolve) => frame.listen(0, '127.0.0.1', resolve));
+  const base = `http://127.0.0.1:${(frame.address() as AddressInfo).port}/`;
+  const run = async <T>(src: string, remounts: number, read: (answer: { ms: number; start: number; remounts: number[] }, frame: Frame | undefined) => Promise<T>): Promise<T> => {
+    const { context, page: tab } = await stack.newPage();
+    try {
+      const shop = await prepare(stack, context);
+      floorPages.set(`${src} ${remounts}`, floorPage(src, remounts));
+      await tab.goto(`${shop.url}${FLOOR_PAGE}?src=${encodeURIComponent(src)}&remounts=${remounts}`, { waitUntil: 'domcontentloaded', timeout: timeoutMs });
+      const answer = (await tab.evaluate('window.__cpeBench')) as { ms: number; start: number; remounts: number[] };
+      return await read(answer, tab.frames().find((f) => f !== tab.mainFrame()));
+    } finally {
+      await context.close().catch(() => {});
+    }
+  };
   return {
-    async once(): Promise<{ ms: number; phases?: Phases }> {
-      const { context, page: tab } = await stack.newPage();
-      try {
-        const shop = await prepare(stack, context);
-        await tab.goto(`${shop.url}${FLOOR_PAGE}?src=${encodeURIComponent(src)}`, { waitUntil: 'domcontentloaded', timeout: timeoutMs });
-        const { ms, start } = (await tab.evaluate('window.__cpeBench')) as { ms: number; start: number };
-        const frame = tab.frames().find((f) => f !== tab.mainFrame());
-        return { ms, phases: frame && (await phasesOf(frame, start)) };
-      } finally {
-        await context.close().catch(() => {});
-      }
+    once(kind: keyof typeof FLOOR_FRAMES): Promise<{ ms: number; phases?: Phases; fcp?: number }> {
+      return run(kind === 'paint' ? `${base}paint` : base, 0, async ({ ms, start }, frame) => ({
+        ms,
+        phases: frame && (await phasesOf(frame, start)),
+        // Its first contentful paint comes after its message: awaited, never waited for by the clock.
+        fcp: kind === 'paint' && frame ? await frame.evaluate(firstPaintAt).then((at) => at - start) : undefined,
+      }));
+    },
+    remounts(count: number): Promise<number[]> {
+      return run(base, count, async (answer) => answer.remounts);
     },
     close() {
       frame.close();
@@ -340,6 +386,15 @@ window.__cpeBench = new Promise((resolve) => {
     },
   };
 }
+
+/** In a frame: its first contentful paint, on the absolute clock, once it has happened. */
+const firstPaintAt = () =>
+  new Promise<number>((resolve) =>
+    new PerformanceObserver((list, observer) => {
+      const entry = list.getEntriesByName('first-contentful-paint')[0];
+      if (entry) observer.disconnect(), resolve(performance.timeOrigin + entry.startTime);
+    }).observe({ type: 'paint', buffered: true }),
+  );
 
 const medianPhases = (runs: Phases[]): Phases | undefined =>
   runs.length ? { requestStart: median(runs.map((p) => p.requestStart)), responseStart: median(runs.map((p) => p.responseStart)), responseEnd: median(runs.map((p) => p.responseEnd)), domInteractive: median(runs.map((p) => p.domInteractive)) } : undefined;
@@ -359,7 +414,11 @@ type Figures = Awaited<ReturnType<typeof measureReadyWarm>> | { error: string };
 export type ReadyFigures = ReadyResult & {
   warm?: Figures;
   floor?: Figures;
+  /** The browser's floor for a first paint: a bare frame with one line of text, its first contentful paint from the append. */
+  paintFloor?: Figures;
   remounts?: Figures;
+  /** The browser's floor for a warm remount: a bare frame removed and appended again in one page, each append to its message. */
+  remountFloor?: Figures;
   /** The card frame's first contentful paint, from init(). */
   fcp?: Figures;
   /** From init(): the frame's hello (the form shown), and the merchant's createServerIntent answered. */
@@ -455,6 +514,7 @@ export async function measureReady(options: { runs: number; timeoutMs: number; l
   let floorRuns: Awaited<ReturnType<typeof floorRunner>> | undefined;
   let floor: Figures | undefined;
   const floorSamples: number[] = [];
+  const paintFloorSamples: number[] = [];
   const fcps: number[] = [];
   const shifts: number[] = [];
   const skeletonShifts: number[] = [];
@@ -464,8 +524,8 @@ export async function measureReady(options: { runs: number; timeoutMs: number; l
   const sessions: number[] = [];
   try {
     floorRuns = await floorRunner(stack, options.timeoutMs).catch((error: Error) => ((floor = { error: error.message }), undefined));
-    // First visits and the floor alternate (a first visit, then a floor run, each in a fresh
-    // context), so that both see the same machine: its load moves both by a factor of two.
+    // First visits and the floors alternate (a first visit, then a run of each floor frame, each in a
+    // fresh context), so that all see the same machine: its load moves them by a factor of two.
     for (let run = 0; run <= options.runs; run++) {
       let answer: PageAnswer;
       const observed = run === 0 ? new Set<string>() : undefined;
@@ -498,8 +558,9 @@ export async function measureReady(options: { runs: number; timeoutMs: number; l
       }
       if (floorRuns && !floor) {
         try {
-          const { ms, phases } = await floorRuns.once();
-          if (run > 0) floorSamples.push(ms);
+          const { ms, phases } = await floorRuns.once('message');
+          const painted = await floorRuns.once('paint');
+          if (run > 0) floorSamples.push(ms), paintFloorSamples.push(painted.fcp!);
           if (run > 0 && phases) floorPhases.push(phases);
         } catch (error) {
           floor = { error: (error as Error).message };
@@ -507,11 +568,13 @@ export async function measureReady(options: { runs: number; timeoutMs: number; l
       }
     }
     floor ??= summary(floorSamples);
+    const paintFloor: Figures | undefined = 'error' in floor ? undefined : summary(paintFloorSamples);
     const sorted = [...result.samples].sort((a, b) => a - b);
     options.log(`ready (returning shopper, warm cache): ${options.runs} runs…`);
     const warm = await measureReadyWarm({ runs: options.runs, timeoutMs: options.timeoutMs, stack }).catch((error: Error) => ({ error: error.message }));
     options.log(`warm remounts in one page: ${options.runs}…`);
     const remounts = await measureRemounts({ runs: options.runs, timeoutMs: options.timeoutMs, stack }).catch((error: Error) => ({ error: error.message }));
+    const remountFloor: Figures | undefined = floorRuns && !('error' in floor) ? await floorRuns.remounts(options.runs).then(summary, (error: Error) => ({ error: error.message })) : undefined;
     Object.assign(result, {
       warm,
       remounts,
@@ -522,6 +585,8 @@ export async function measureReady(options: { runs: number; timeoutMs: number; l
       shift: { max: Math.max(...shifts), samples: shifts },
       skeletonShift: { max: Math.max(...skeletonShifts), samples: skeletonShifts },
       floor,
+      paintFloor,
+      remountFloor,
       status: 'measured',
       runs: sorted.length,
       min: sorted[0],
