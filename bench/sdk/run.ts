@@ -288,26 +288,26 @@ else {
   const load = (l?: number[]) => l?.map((n) => n.toFixed(2)).join(' ');
   out(`load average (1, 5, 15 min) on ${machine.cores} cores: ${load(loadBefore)} as the timings began, ${load(loadAfter)} as they ended`);
   out(`first visit (fresh context, empty cache), runs ${ready.runs}: min ${ms(ready.min)}, median ${ms(ready.median)}, p90 ${ms(ready.p90)}, max ${ms(ready.max)} (warm-up ${ms(ready.warmup)}, not counted)`);
-  const warm = (ready as { warm?: { median?: number; min?: number; p90?: number; max?: number; samples?: number[]; error?: string } }).warm;
+  const warm = figuresOf(ready.warm);
   if (warm?.error) out(`returning shopper (one context, warm HTTP cache): not measured (${warm.error})`);
   else if (warm) out(`returning shopper (one context, warm HTTP cache), runs ${warm.samples!.length}: min ${ms(warm.min)}, median ${ms(warm.median)}, p90 ${ms(warm.p90)}, max ${ms(warm.max)}`);
-  const floor = (ready as { floor?: { median?: number; min?: number; p90?: number; max?: number; samples?: number[]; error?: string } }).floor;
+  const floor = figuresOf(ready.floor);
   if (floor?.error) out(`the browser's floor: not measured (${floor.error})`);
   else if (floor) {
     out(`the browser's floor (a bare cross-site frame that only posts one message), runs ${floor.samples!.length}: min ${ms(floor.min)}, median ${ms(floor.median)}, p90 ${ms(floor.p90)}, max ${ms(floor.max)}`);
     out(`first visit ÷ floor (medians, runs alternating): ${(ready.median! / floor.median!).toFixed(2)}×`);
   }
-  const fcp = ready.fcp as { median?: number; min?: number; p90?: number; samples?: number[]; error?: string } | undefined;
+  const fcp = figuresOf(ready.fcp);
   if (fcp?.error) out(`the card frame's first contentful paint: not measured (${fcp.error})`);
   else if (fcp) out(`the card frame's first contentful paint, from init(), runs ${fcp.samples!.length}: min ${ms(fcp.min)}, median ${ms(fcp.median)}, p90 ${ms(fcp.p90)}${floor?.median ? `; ÷ floor ${(fcp.median! / floor.median).toFixed(2)}×` : ''}`);
   const paintFloor = figuresOf(ready.paintFloor);
   if (paintFloor?.error) out(`the browser's floor for a first paint: not measured (${paintFloor.error})`);
   else if (paintFloor && floor?.median) out(`the browser's floor for a first paint (the same bare frame with one line of text: its first contentful paint, from the append), runs ${paintFloor.samples!.length}: min ${ms(paintFloor.min)}, median ${ms(paintFloor.median)}, p90 ${ms(paintFloor.p90)}; ÷ floor ${(paintFloor.median! / floor.median).toFixed(2)}×${fcp?.median ? `; the card frame's ÷ it ${(fcp.median / paintFloor.median!).toFixed(2)}×` : ''}`);
-  const part = (figures: unknown) => (figures as { median?: number } | undefined)?.median;
+  const part = (figures: unknown) => figuresOf(figures)?.median;
   const phase = (p?: Phases) => (p ? `request sent ${ms(p.requestStart)}, first byte ${ms(p.responseStart)}, last byte ${ms(p.responseEnd)}, parsed ${ms(p.domInteractive)}` : 'not measured');
   if (ready.phases) out(`the frame's navigation (medians): card from init() ${phase(ready.phases.card)}; floor from its append ${phase(ready.phases.floor)}`);
   if (part(ready.hello) !== undefined) out(`where a first visit's time goes (medians from init()): the frame's hello (form shown, interactive) ${ms(part(ready.hello))}, the merchant's createServerIntent answered ${ms(part(ready.session))}, ready ${ms(ready.median)}`);
-  const remounts = ready.remounts as { median?: number; min?: number; p90?: number; samples?: number[]; error?: string } | undefined;
+  const remounts = figuresOf(ready.remounts);
   if (remounts?.error) out(`warm remount: not measured (${remounts.error})`);
   else if (remounts) out(`warm remount (one page, a new card element after the first, init → ready), runs ${remounts.samples!.length}: min ${ms(remounts.min)}, median ${ms(remounts.median)}, p90 ${ms(remounts.p90)}`);
   const remountFloor = figuresOf(ready.remountFloor);
@@ -368,7 +368,7 @@ checks.push({
   pass: ready?.status === 'measured' ? ready.median! <= GOALS.readyMedianMs : null,
   measured: ready?.status === 'measured' ? `${ready.median!.toFixed(1)} ms` : `not measured (${ready?.reason ?? 'skipped'})`,
 });
-const floorMedian = (ready as { floor?: { median?: number } } | undefined)?.floor?.median;
+const floorMedian = figuresOf(ready?.floor)?.median;
 checks.push({
   goal: `ready median ≤ ${GOALS.readyOverFloor}× the browser's floor median of the same run, first visit`,
   pass: ready?.status === 'measured' && floorMedian !== undefined ? ready.median! <= GOALS.readyOverFloor * floorMedian : null,
@@ -396,7 +396,7 @@ checks.push({
   pass: ready?.shift ? ready.shift.max <= GOALS.shiftPx : null,
   measured: ready?.shift ? `max ${ready.shift.max} px over ${ready.shift.samples.length} runs (reserved → form: max ${ready.skeletonShift?.max} px)` : 'not measured',
 });
-const warmReady = (ready as { warm?: { median?: number; error?: string } } | undefined)?.warm;
+const warmReady = figuresOf(ready?.warm);
 checks.push({
   goal: `ready median ≤ ${GOALS.readyMedianMs} ms, returning shopper (warm cache)`,
   pass: warmReady?.median !== undefined ? warmReady.median <= GOALS.readyMedianMs : null,
