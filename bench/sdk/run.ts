@@ -317,7 +317,7 @@ else {
   if (ready.skeletonShift) out(`reserved height → the form's height (px): max ${ready.skeletonShift.max} over ${ready.skeletonShift.samples.length} runs`);
   out('Timed in the page from `el.init()` to `el.awaitReady()` resolving; includes the createServerIntent round trip when init makes it.');
   out("The floor is timed from appending an iframe of the service's site to its first message: no frame, of any SDK, is ready sooner on this machine.");
-  out('Each first-visit run is followed by a run of each floor (fresh contexts all), so all see the same machine.');
+  out("Each first-visit run is followed by a run of the floor and one of the paint floor (fresh contexts all), so all see the same machine; the remount floor runs right after the card's remounts.");
 }
 let observed: { files: ReturnType<AssetWalker['measure']>['files']; raw: number; gzip: number; unmatched: string[] } | undefined;
 if (ready?.observed) {
