@@ -171,7 +171,7 @@ async function openShop(stack: Stack): Promise<Shop> {
       } else if (url.pathname === EVERY_PAGE) {
         response.writeHead(200, { 'Content-Type': 'text/html; charset=utf-8', 'Cache-Control': 'no-store' }).end(everyPage(stack.serviceUrl, merchant!.publicKey));
       } else if (url.pathname === FLOOR_PAGE) {
-        response.writeHead(200, { 'Content-Type': 'text/html; charset=utf-8', 'Cache-Control': 'no-store' }).end(floorPages.get(`${url.searchParams.get('src')} ${url.searchParams.get('remounts')}`) ?? '');
+        response.writeHead(200, { 'Content-Type': 'text/html; charset=utf-8', 'Cache-Control': 'no-store' }).end(floorPage(url.searchParams.get('src') ?? '', Number(url.searchParams.get('remounts') ?? 0)));
       } else response.writeHead(url.pathname === '/favicon.ico' ? 204 : 404).end();
     } catch (error) {
       response.writeHead(500).end(String(error));
@@ -293,9 +293,8 @@ export async function measureRemounts(options: { runs: number; timeoutMs: number
   }
 }
 
+/** The floor's merchant page (the shop serves it, `floorPage` of its query's `src` and `remounts`). */
 const FLOOR_PAGE = '/__bench/floor.html';
-/** The floor's merchant pages, by the address of their frame and their remounts (the shop serves them). */
-const floorPages = new Map<string, string>();
 
 /** The floor's frame pages: one that only posts its message, and one that also shows one line of text. */
 const FLOOR_FRAMES = {
@@ -360,7 +359,6 @@ async function floorRunner(stack: Stack, timeoutMs: number) {
     const { context, page: tab } = await stack.newPage();
     try {
       const shop = await prepare(stack, context);
-      floorPages.set(`${src} ${remounts}`, floorPage(src, remounts));
       await tab.goto(`${shop.url}${FLOOR_PAGE}?src=${encodeURIComponent(src)}&remounts=${remounts}`, { waitUntil: 'domcontentloaded', timeout: timeoutMs });
       const answer = (await tab.evaluate('window.__cpeBench')) as { ms: number; start: number; remounts: number[] };
       return await read(answer, tab.frames().find((f) => f !== tab.mainFrame()));
