@@ -285,34 +285,36 @@ if (!ready) out('skipped (--no-ready)');
 else if (ready.status !== 'measured') out(`ready: not measurable yet (${ready.reason})`);
 else {
   const ms = (n: number | undefined) => `${(n ?? NaN).toFixed(1)} ms`;
+  /** A measured figure's runs and spread (its max too, with `max`). */
+  const spread = (f: NonNullable<ReturnType<typeof figuresOf>>, max = false) => `runs ${f.samples!.length}: min ${ms(f.min)}, median ${ms(f.median)}, p90 ${ms(f.p90)}${max ? `, max ${ms(f.max)}` : ''}`;
   const load = (l?: number[]) => l?.map((n) => n.toFixed(2)).join(' ');
   out(`load average (1, 5, 15 min) on ${machine.cores} cores: ${load(loadBefore)} as the timings began, ${load(loadAfter)} as they ended`);
   out(`first visit (fresh context, empty cache), runs ${ready.runs}: min ${ms(ready.min)}, median ${ms(ready.median)}, p90 ${ms(ready.p90)}, max ${ms(ready.max)} (warm-up ${ms(ready.warmup)}, not counted)`);
   const warm = figuresOf(ready.warm);
   if (warm?.error) out(`returning shopper (one context, warm HTTP cache): not measured (${warm.error})`);
-  else if (warm) out(`returning shopper (one context, warm HTTP cache), runs ${warm.samples!.length}: min ${ms(warm.min)}, median ${ms(warm.median)}, p90 ${ms(warm.p90)}, max ${ms(warm.max)}`);
+  else if (warm) out(`returning shopper (one context, warm HTTP cache), ${spread(warm, true)}`);
   const floor = figuresOf(ready.floor);
   if (floor?.error) out(`the browser's floor: not measured (${floor.error})`);
   else if (floor) {
-    out(`the browser's floor (a bare cross-site frame that only posts one message), runs ${floor.samples!.length}: min ${ms(floor.min)}, median ${ms(floor.median)}, p90 ${ms(floor.p90)}, max ${ms(floor.max)}`);
+    out(`the browser's floor (a bare cross-site frame that only posts one message), ${spread(floor, true)}`);
     out(`first visit ÷ floor (medians, runs alternating): ${(ready.median! / floor.median!).toFixed(2)}×`);
   }
   const fcp = figuresOf(ready.fcp);
   if (fcp?.error) out(`the card frame's first contentful paint: not measured (${fcp.error})`);
-  else if (fcp) out(`the card frame's first contentful paint, from init(), runs ${fcp.samples!.length}: min ${ms(fcp.min)}, median ${ms(fcp.median)}, p90 ${ms(fcp.p90)}${floor?.median ? `; ÷ floor ${(fcp.median! / floor.median).toFixed(2)}×` : ''}`);
+  else if (fcp) out(`the card frame's first contentful paint, from init(), ${spread(fcp)}${floor?.median ? `; ÷ floor ${(fcp.median! / floor.median).toFixed(2)}×` : ''}`);
   const paintFloor = figuresOf(ready.paintFloor);
   if (paintFloor?.error) out(`the browser's floor for a first paint: not measured (${paintFloor.error})`);
-  else if (paintFloor && floor?.median) out(`the browser's floor for a first paint (the same bare frame with one line of text: its first contentful paint, from the append), runs ${paintFloor.samples!.length}: min ${ms(paintFloor.min)}, median ${ms(paintFloor.median)}, p90 ${ms(paintFloor.p90)}; ÷ floor ${(paintFloor.median! / floor.median).toFixed(2)}×${fcp?.median ? `; the card frame's ÷ it ${(fcp.median / paintFloor.median!).toFixed(2)}×` : ''}`);
+  else if (paintFloor && floor?.median) out(`the browser's floor for a first paint (the same bare frame with one line of text: its first contentful paint, from the append), ${spread(paintFloor)}; ÷ floor ${(paintFloor.median! / floor.median).toFixed(2)}×${fcp?.median ? `; the card frame's ÷ it ${(fcp.median / paintFloor.median!).toFixed(2)}×` : ''}`);
   const part = (figures: unknown) => figuresOf(figures)?.median;
   const phase = (p?: Phases) => (p ? `request sent ${ms(p.requestStart)}, first byte ${ms(p.responseStart)}, last byte ${ms(p.responseEnd)}, parsed ${ms(p.domInteractive)}` : 'not measured');
   if (ready.phases) out(`the frame's navigation (medians): card from init() ${phase(ready.phases.card)}; floor from its append ${phase(ready.phases.floor)}`);
   if (part(ready.hello) !== undefined) out(`where a first visit's time goes (medians from init()): the frame's hello (form shown, interactive) ${ms(part(ready.hello))}, the merchant's createServerIntent answered ${ms(part(ready.session))}, ready ${ms(ready.median)}`);
   const remounts = figuresOf(ready.remounts);
   if (remounts?.error) out(`warm remount: not measured (${remounts.error})`);
-  else if (remounts) out(`warm remount (one page, a new card element after the first, init → ready), runs ${remounts.samples!.length}: min ${ms(remounts.min)}, median ${ms(remounts.median)}, p90 ${ms(remounts.p90)}`);
+  else if (remounts) out(`warm remount (one page, a new card element after the first, init → ready), ${spread(remounts)}`);
   const remountFloor = figuresOf(ready.remountFloor);
   if (remountFloor?.error) out(`the browser's floor for a warm remount: not measured (${remountFloor.error})`);
-  else if (remountFloor) out(`the browser's floor for a warm remount (one page that keeps one of the floor's bare frames: another appended and replaced, append → message), runs ${remountFloor.samples!.length}: min ${ms(remountFloor.min)}, median ${ms(remountFloor.median)}, p90 ${ms(remountFloor.p90)}${remounts?.median ? `; the card's remount ÷ it ${(remounts.median / remountFloor.median!).toFixed(2)}×` : ''}`);
+  else if (remountFloor) out(`the browser's floor for a warm remount (one page that keeps one of the floor's bare frames: another appended and replaced, append → message), ${spread(remountFloor)}${remounts?.median ? `; the card's remount ÷ it ${(remounts.median / remountFloor.median!).toFixed(2)}×` : ''}`);
   if (ready.shift) out(`layout shift of the element after its frame was shown (px, summed per run): max ${ready.shift.max} over ${ready.shift.samples.length} runs`);
   if (ready.skeletonShift) out(`reserved height → the form's height (px): max ${ready.skeletonShift.max} over ${ready.skeletonShift.samples.length} runs`);
   out('Timed in the page from `el.init()` to `el.awaitReady()` resolving; includes the createServerIntent round trip when init makes it.');
