@@ -4,6 +4,7 @@ import { LANGUAGES } from '../../iframe-app/shared/i18n.ts';
 import { Hello } from '../../protocol/schemas/bridge.ts';
 import { LAYOUTS, type Layout } from '../../protocol/schemas/frame-url.ts';
 import { formHeight } from '../../components/card/form-height.ts';
+import { scaled } from '../../testkit/time.ts';
 
 /**
  * No layout shift: the element reserves the card form's height before its frame exists
@@ -40,7 +41,7 @@ async function heights(lang: string, layout: Layout, marks: string, width: numbe
     const el = await waitUntil(() => {
       const form = iframe.contentDocument?.querySelector('cpe-card-form') as CardInputs | null;
       return form?.hasUpdated && !form.hasAttribute('defer-hydration') ? form : undefined;
-    }, `${query} ${width}: not taken over`, { timeout: 8000 }).then(() => iframe.contentDocument!.querySelector('cpe-card-form') as CardInputs);
+    }, `${query} ${width}: not taken over`, { timeout: scaled(8000) }).then(() => iframe.contentDocument!.querySelector('cpe-card-form') as CardInputs);
     await el.updateComplete;
     await new Promise((resolve) => requestAnimationFrame(resolve));
     return { reserved, hello: h, after: Math.ceil(el.getBoundingClientRect().height), where: `${query} ${width}px (${el.getAttribute('arr')})` };
@@ -50,7 +51,7 @@ async function heights(lang: string, layout: Layout, marks: string, width: numbe
 }
 
 describe('the card form is as tall as the element reserved, and keeps the height it reported before its first paint', function () {
-  this.timeout(120_000);
+  this.timeout(scaled(120_000));
   for (const lang of LANGUAGES)
     it(`${lang}: every layout at ${WIDTHS.join(', ')} px, with the detected mark, all marks, none (each at 520 px)`, async () => {
       const MARKS = ['detected', 'all', 'none'];
