@@ -26,18 +26,19 @@ async function heights(lang: string, layout: Layout, marks: string, width: numbe
   iframe.style.width = `${width}px`;
   iframe.style.height = '600px';
   iframe.src = `/iframe-app/card-form/index.html?pk=pk_test_1&${query}#${session}&w=${width}`;
-  const hello = new Promise<number>((resolve) => {
+  // The hello's height, and whether the page's code had taken the form over by then (it must not have:
+  // checked below, not in the listener, where a failed check would leave this promise unsettled).
+  const hello = new Promise<{ height: number; hydrated: boolean }>((resolve) => {
     addEventListener('message', function said(e) {
       if (e.source !== iframe.contentWindow || !Hello.safeParse(e.data).success || e.data.session !== session) return;
       removeEventListener('message', said);
-      // At the hello the page's code has not taken the form over yet.
-      expect((iframe.contentDocument!.querySelector('cpe-card-form') as CardInputs).hasUpdated, `${query} ${width}: hydrated before the hello`).to.not.equal(true);
-      resolve(e.data.height);
+      resolve({ height: e.data.height, hydrated: (iframe.contentDocument!.querySelector('cpe-card-form') as CardInputs).hasUpdated === true });
     });
   });
   document.body.append(iframe);
   try {
-    const h = await hello;
+    const { height: h, hydrated } = await hello;
+    expect(hydrated, `${query} ${width}: hydrated before the hello`).to.equal(false);
     const el = await waitUntil(() => {
       const form = iframe.contentDocument?.querySelector('cpe-card-form') as CardInputs | null;
       return form?.hasUpdated && !form.hasAttribute('defer-hydration') ? form : undefined;
