@@ -17,7 +17,12 @@ import { scaled } from '../../testkit/time.ts';
  */
 const WIDTHS = [320, 375, 520, 768];
 
-/** Loads the page at `width`, as the element would; the height reserved, its hello's, and the form's once its code has taken it over. */
+/**
+ * Loads the page at `width`, as the element would; the height reserved, its hello's, and the form's
+ * once its code has taken it over. Each load has its own limit and says which step it was at: one
+ * page that never answers fails its language at once, with its address, rather than leaving the
+ * file to run into the runner's guard (which reports nothing of what it had run).
+ */
 async function heights(lang: string, layout: Layout, marks: string, width: number): Promise<{ reserved: number; hello: number; after: number; where: string }> {
   const session = crypto.randomUUID();
   const [reserved, bands] = formHeight(layout, width, marks, lang, getComputedStyle(document.body));
@@ -26,33 +31,46 @@ async function heights(lang: string, layout: Layout, marks: string, width: numbe
   iframe.style.width = `${width}px`;
   iframe.style.height = '600px';
   iframe.src = `/iframe-app/card-form/index.html?pk=pk_test_1&${query}#${session}&w=${width}`;
+  let step = 'no hello';
   // The hello's height, and whether the page's code had taken the form over by then (it must not have:
   // checked below, not in the listener, where a failed check would leave this promise unsettled).
+  let said: (e: MessageEvent) => void = () => {};
   const hello = new Promise<{ height: number; hydrated: boolean }>((resolve) => {
-    addEventListener('message', function said(e) {
+    said = (e) => {
       if (e.source !== iframe.contentWindow || !Hello.safeParse(e.data).success || e.data.session !== session) return;
-      removeEventListener('message', said);
       resolve({ height: e.data.height, hydrated: (iframe.contentDocument!.querySelector('cpe-card-form') as CardInputs).hasUpdated === true });
-    });
+    };
+    addEventListener('message', said);
   });
-  document.body.append(iframe);
-  try {
+  const limit = scaled(20_000);
+  const measure = async () => {
     const { height: h, hydrated } = await hello;
     expect(hydrated, `${query} ${width}: hydrated before the hello`).to.equal(false);
+    step = 'its code did not take the form over';
     const el = await waitUntil(() => {
       const form = iframe.contentDocument?.querySelector('cpe-card-form') as CardInputs | null;
       return form?.hasUpdated && !form.hasAttribute('defer-hydration') ? form : undefined;
-    }, `${query} ${width}: not taken over`, { timeout: scaled(8000) }).then(() => iframe.contentDocument!.querySelector('cpe-card-form') as CardInputs);
+    }, step, { timeout: limit }).then(() => iframe.contentDocument!.querySelector('cpe-card-form') as CardInputs);
     await el.updateComplete;
+    step = 'no animation frame after it did';
     await new Promise((resolve) => requestAnimationFrame(resolve));
     return { reserved, hello: h, after: Math.ceil(el.getBoundingClientRect().height), where: `${query} ${width}px (${el.getAttribute('arr')})` };
+  };
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  document.body.append(iframe);
+  try {
+    return await Promise.race([measure(), new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error(`${query} ${width}px: ${step} within ${limit} ms`)), limit)))]);
   } finally {
+    clearTimeout(timer);
+    removeEventListener('message', said);
     iframe.remove();
   }
 }
 
 describe('the card form is as tall as the element reserved, and keeps the height it reported before its first paint', function () {
   this.timeout(scaled(120_000));
+  // A language that failed ends the file: the next would most likely fail the same way, 2 minutes each.
+  this.bail(true);
   for (const lang of LANGUAGES)
     it(`${lang}: every layout at ${WIDTHS.join(', ')} px, with the detected mark, all marks, none (each at 520 px)`, async () => {
       const MARKS = ['detected', 'all', 'none'];
