@@ -67,6 +67,8 @@ function cpeService() {
         log: { level: 'silent' },
       });
       const merchants = new Map();
+      /** The card form pages rendered, by what changes them: promises, so that pages asked for at once render once. */
+      const rendered = new Map();
       const merchantFor = (origin, suite) => {
         const key = `${origin} ${suite}`;
         if (!merchants.has(key))
@@ -99,11 +101,18 @@ function cpeService() {
           // The card form's page as the service sends it: the form rendered in (Lit SSR), the early-init
           // and first-paint scripts inline as the build puts them. `__nomodule`: without the page's code
           // (a test types into the form before loading it).
-          const { renderCardFormPage } = await import('./iframe-app/ssr/render.ts');
-          const { earlyInit, firstPaint } = await import('./scripts/vite-inline-frame.ts');
-          page = page.replace('<script type="module"', `<script>${earlyInit()}</script><script type="module"`).replace(FORM_MARK, `${FORM_MARK}<script>${firstPaint()}</script>`);
-          if ('__nomodule' in ctx.query) page = page.replace(/<script type="module"[^>]*><\/script>/, '');
-          page = await renderCardFormPage(page, new URLSearchParams(ctx.querystring));
+          // Rendered once for what changes it, as the service does (server/http/static-assets.ts):
+          // first-paint.test.ts alone asks for 1,908 pages, 954 different ones.
+          const { renderCardFormPage, pageKey } = await import('./iframe-app/ssr/render.ts');
+          const query = new URLSearchParams(ctx.querystring);
+          const key = [app, pageKey(query), query.get('pk'), query.get('ok'), query.has('__nomodule')].join(' ');
+          if (!rendered.has(key)) {
+            const { earlyInit, firstPaint } = await import('./scripts/vite-inline-frame.ts');
+            page = page.replace('<script type="module"', `<script>${earlyInit()}</script><script type="module"`).replace(FORM_MARK, `${FORM_MARK}<script>${firstPaint()}</script>`);
+            if (query.has('__nomodule')) page = page.replace(/<script type="module"[^>]*><\/script>/, '');
+            rendered.set(key, renderCardFormPage(page, query));
+          }
+          page = await rendered.get(key);
         }
         ctx.type = 'html';
         ctx.body = page;
