@@ -10,12 +10,12 @@ export class TimeoutError extends Error {
   override name = 'TimeoutError';
 }
 
-/** `promise`, or a TimeoutError naming `what` after `ms` (scaled). */
-export function withTimeout<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
+/** `promise`, or a TimeoutError naming `what` after `ms` (scaled); a function names it as it is then (the step a test had reached). */
+export function withTimeout<T>(promise: Promise<T>, ms: number, what: string | (() => string)): Promise<T> {
   const limit = scaled(ms);
   let timer: ReturnType<typeof setTimeout>;
   const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new TimeoutError(`${what}: nothing within ${limit} ms`)), limit);
+    timer = setTimeout(() => reject(new TimeoutError(`${typeof what === 'function' ? what() : what}: nothing within ${limit} ms`)), limit);
   });
   return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
 }

@@ -5,6 +5,7 @@ import { Hello } from '../../protocol/schemas/bridge.ts';
 import { LAYOUTS, type Layout } from '../../protocol/schemas/frame-url.ts';
 import { formHeight } from '../../components/card/form-height.ts';
 import { scaled } from '../../testkit/time.ts';
+import { withTimeout } from '../../testkit/wait.ts';
 
 /**
  * No layout shift: the element reserves the card form's height before its frame exists
@@ -16,6 +17,8 @@ import { scaled } from '../../testkit/time.ts';
  * scheme marks setting (1,908 page loads).
  */
 const WIDTHS = [320, 375, 520, 768];
+/** One page load's limit, before scaling. */
+const LOAD_MS = 20_000;
 
 /**
  * Loads the page at `width`, as the element would; the height reserved, its hello's, and the form's
@@ -42,7 +45,6 @@ async function heights(lang: string, layout: Layout, marks: string, width: numbe
     };
     addEventListener('message', said);
   });
-  const limit = scaled(20_000);
   const measure = async () => {
     const { height: h, hydrated } = await hello;
     expect(hydrated, `${query} ${width}: hydrated before the hello`).to.equal(false);
@@ -50,18 +52,16 @@ async function heights(lang: string, layout: Layout, marks: string, width: numbe
     const el = await waitUntil(() => {
       const form = iframe.contentDocument?.querySelector('cpe-card-form') as CardInputs | null;
       return form?.hasUpdated && !form.hasAttribute('defer-hydration') ? form : undefined;
-    }, step, { timeout: limit }).then(() => iframe.contentDocument!.querySelector('cpe-card-form') as CardInputs);
+    }, step, { timeout: scaled(LOAD_MS) }).then(() => iframe.contentDocument!.querySelector('cpe-card-form') as CardInputs);
     await el.updateComplete;
     step = 'no animation frame after it did';
     await new Promise((resolve) => requestAnimationFrame(resolve));
     return { reserved, hello: h, after: Math.ceil(el.getBoundingClientRect().height), where: `${query} ${width}px (${el.getAttribute('arr')})` };
   };
-  let timer: ReturnType<typeof setTimeout> | undefined;
   document.body.append(iframe);
   try {
-    return await Promise.race([measure(), new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error(`${query} ${width}px: ${step} within ${limit} ms`)), limit)))]);
+    return await withTimeout(measure(), LOAD_MS, () => `${query} ${width}px: ${step}`);
   } finally {
-    clearTimeout(timer);
     removeEventListener('message', said);
     iframe.remove();
   }
