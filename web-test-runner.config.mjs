@@ -110,7 +110,10 @@ function cpeService() {
             const { earlyInit, firstPaint } = await import('./scripts/vite-inline-frame.ts');
             page = page.replace('<script type="module"', `<script>${earlyInit()}</script><script type="module"`).replace(FORM_MARK, `${FORM_MARK}<script>${firstPaint()}</script>`);
             if (query.has('__nomodule')) page = page.replace(/<script type="module"[^>]*><\/script>/, '');
-            rendered.set(key, renderCardFormPage(page, query));
+            const render = renderCardFormPage(page, query);
+            // As the service does: a failed render is tried again on the next request, not kept.
+            render.catch(() => rendered.delete(key));
+            rendered.set(key, render);
           }
           page = await rendered.get(key);
         }
